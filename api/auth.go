@@ -1,0 +1,255 @@
+package api
+
+import (
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/auth"
+	"kudos/store"
+)
+
+// registerAuthRoutes adds every /v1/auth route of SPEC §7.
+func (s *Server) registerAuthRoutes(r fiber.Router) {
+	r.Post("/signup", s.signup)
+	r.Post("/signin", s.signin)
+	r.Post("/signout", s.requireSession, s.signout)
+	r.Put("/activate-user", s.activateUser)
+	r.Post("/activation-token", s.resendActivation)
+	r.Post("/password-reset-token", s.requestPasswordReset)
+	r.Post("/reset-password", s.resetPassword)
+	r.Post("/oidc-signup", s.oidcSignup)
+	r.Post("/oidc-signin", s.oidcSignin)
+	r.Put("/callback", s.oidcCallback)
+}
+
+type signupRequest struct {
+	Firstname         string `json:"firstname"`
+	Lastname          string `json:"lastname"`
+	Email             string `json:"email"`
+	Password          string `json:"password"`
+	OptInMarketing    bool   `json:"opt_in_marketing"`
+	OptInTermsOfUse   bool   `json:"opt_in_terms_of_use"`
+	PreferredLanguage string `json:"preferred_language"`
+	RootDomain        string `json:"root_domain"`
+}
+
+type emailResponse struct {
+	Email string `json:"email"`
+}
+
+// sessionResponse is the answer of every call that signs the user in.
+type sessionResponse struct {
+	Token       string `json:"token"`
+	TokenExpiry string `json:"token_expiry"`
+	AccountID   string `json:"account_id"`
+}
+
+func (s *Server) signup(c fiber.Ctx) error {
+	if err := allow(s.limits.publicIP, c.IP()); err != nil {
+		return err
+	}
+	var req signupRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	req.Email = kudos.NormalizeEmail(req.Email)
+	req.Firstname, req.Lastname = strings.TrimSpace(req.Firstname), strings.TrimSpace(req.Lastname)
+	fe := kudos.FieldErrors{}
+	addIf(fe, "firstname", kudos.ValidateName(req.Firstname))
+	addIf(fe, "lastname", kudos.ValidateName(req.Lastname))
+	addIf(fe, "email", kudos.ValidateEmail(req.Email))
+	addIf(fe, "password", kudos.ValidatePassword(req.Password))
+	if !req.OptInTermsOfUse {
+		fe.Add("opt_in_terms_of_use", kudos.FMustAcceptTerms)
+	}
+	lang := s.language(fe, req.PreferredLanguage)
+	root := s.rootDomain(fe, req.RootDomain)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	// Hash before looking at the address, so that a taken address answers
+	// in the same time as a new one.
+	hash, err := s.Hasher.Hash(ctx(c), req.Password)
+	if err != nil {
+		return err
+	}
+	key := auth.NewKey()
+	_, _, err = s.DB.CreateUser(ctx(c), store.NewUser{
+		User: kudos.User{Email: req.Email, Firstname: req.Firstname, Lastname: req.Lastname, PasswordHash: hash,
+			PreferredLanguage: lang, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true},
+		AccountName: accountName(req.Firstname, req.Lastname),
+		Trial:       s.newTrial(),
+		Token:       s.activationToken(key, req.Email, lang, req.Firstname, root, ""),
+	})
+	if kudos.ErrorCode(err) == kudos.EConflict {
+		err = s.noticeExistingUser(c, req.Email, root)
+	}
+	if err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.Status(fiber.StatusCreated).JSON(emailResponse{Email: req.Email})
+}
+
+// noticeExistingUser tells the owner of an address that someone tried to sign
+// up with it. The caller gets the same answer as a new sign-up.
+func (s *Server) noticeExistingUser(c fiber.Ctx, email, root string) error {
+	u, err := s.DB.UserByEmail(ctx(c), email)
+	if err != nil {
+		return err
+	}
+	if ok, _ := s.limits.mailEmail.Allow(email); !ok {
+		return nil
+	}
+	key := auth.NewKey()
+	return s.DB.Enqueue(ctx(c), mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
+		Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/signin"}))
+}
+
+// newTrial is the subscription of a new account (the subscription workflow
+// takes it over from there).
+func (s *Server) newTrial() kudos.Subscription {
+	expires := s.DB.Now().Add(s.Config.TrialDuration).UTC().Truncate(time.Second)
+	return kudos.Subscription{Plan: kudos.PlanTrial, ShowStatus: kudos.StatusActive, ShowOnboarding: true,
+		TrialsLeft: s.Config.TrialRecordings, TrialExpiresAt: &expires}
+}
+
+// activationToken makes the activation token (stored as a hash) and the mail
+// that carries it to to. newEmail is set for an e-mail change.
+func (s *Server) activationToken(key, to, lang, name, root, newEmail string) store.NewToken {
+	token := s.Tokens.Token(kudos.TokenActivation, key)
+	return store.NewToken{
+		Hash: auth.HashToken(token), Purpose: kudos.TokenActivation, NewEmail: newEmail,
+		ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenActivation]),
+		Mail: mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailActivation, To: to, Language: lang, Name: name,
+			Link: root + "/auth/confirm-email?token=" + token}),
+	}
+}
+
+type signinRequest struct {
+	Email    string `json:"email"`
+	Password string `json:"password"`
+}
+
+func (s *Server) signin(c fiber.Ctx) error {
+	if err := allow(s.limits.signinIP, c.IP()); err != nil {
+		return err
+	}
+	var req signinRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	req.Email = kudos.NormalizeEmail(req.Email)
+	fe := kudos.FieldErrors{}
+	addIf(fe, "email", kudos.ValidateEmail(req.Email))
+	if req.Password == "" {
+		fe.Add("password", kudos.FRequired)
+	} else if len(req.Password) > kudos.PasswordMaxLength {
+		fe.Add("password", kudos.FTooLong)
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	if err := allow(s.limits.signinEmail, req.Email); err != nil {
+		return err
+	}
+	hash := ""
+	u, err := s.DB.UserByEmail(ctx(c), req.Email)
+	switch kudos.ErrorCode(err) {
+	case "":
+		hash = u.PasswordHash
+	case kudos.ENotFound: // verify against the dummy hash: same time, same answer
+	default:
+		return err
+	}
+	ok, err := s.Hasher.Verify(ctx(c), req.Password, hash)
+	if err != nil {
+		return err
+	}
+	if !ok || u == nil {
+		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
+	}
+	return s.startSession(c, u.ID)
+}
+
+// startSession creates a session for userID and answers 201 with its token.
+func (s *Server) startSession(c fiber.Ctx, userID uuid.UUID) error {
+	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL)
+	if err != nil {
+		return err
+	}
+	return s.signedIn(c, in)
+}
+
+// signedIn answers 201 with the token of a new session.
+func (s *Server) signedIn(c fiber.Ctx, in *store.SignedIn) error {
+	sr, err := s.sessionAnswer(in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(sr)
+}
+
+// sessionAnswer signs the token of a new session.
+func (s *Server) sessionAnswer(in *store.SignedIn) (sessionResponse, error) {
+	token, err := s.Sessions.Issue(in.Session)
+	return sessionResponse{Token: token, TokenExpiry: in.Session.ExpiresAt.Format(time.RFC3339), AccountID: in.AccountID.String()}, err
+}
+
+func (s *Server) signout(c fiber.Ctx) error {
+	if err := s.DB.RevokeSession(ctx(c), session(c).ID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// addIf records code for field when it is not empty.
+func addIf(fe kudos.FieldErrors, field, code string) {
+	if code != "" {
+		fe.Add(field, code)
+	}
+}
+
+// language validates a preferred_language (empty means en).
+func (s *Server) language(fe kudos.FieldErrors, lang string) string {
+	if lang == "" {
+		return kudos.Languages[0]
+	}
+	if !kudos.ValidLanguage(lang) {
+		fe.Add("preferred_language", kudos.FInvalidValue)
+	}
+	return lang
+}
+
+// rootDomain validates a root_domain against the allowed UI origins, so that
+// links in our mails only ever point at our own UI. Empty means the first
+// configured origin.
+func (s *Server) rootDomain(fe kudos.FieldErrors, root string) string {
+	if root == "" {
+		return s.Config.UIOrigins[0]
+	}
+	u, err := url.Parse(root)
+	if err != nil || !s.Config.AllowedOrigin(root) || u.Path != "" && u.Path != "/" {
+		fe.Add("root_domain", kudos.FInvalidValue)
+		return ""
+	}
+	return strings.TrimRight(root, "/")
+}
+
+// accountName is the name of a new account until the owner sets one.
+func accountName(first, last string) string {
+	name := strings.TrimSpace(first + " " + last)
+	if len([]rune(name)) < kudos.AccountNameMinLength || first == "Unknown" {
+		return "My account"
+	}
+	return name
+}
+
+func mailEntry(m kudos.MailRequest) store.OutboxEntry {
+	return store.OutboxEntry{Key: "mail:" + m.Key, Kind: store.OutboxMail, Payload: m}
+}

@@ -1,0 +1,130 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+	"kudos/auth"
+	"kudos/store"
+)
+
+type tokenRequest struct {
+	Token string `json:"token"`
+}
+
+type emailRequest struct {
+	Email string `json:"email"`
+}
+
+type resetPasswordRequest struct {
+	Password string `json:"password"`
+	Token    string `json:"token"`
+}
+
+// activateUser consumes an activation token and signs the user in.
+func (s *Server) activateUser(c fiber.Ctx) error {
+	var req tokenRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.Token == "" {
+		return kudos.FieldErrors{"token": kudos.FRequired}.Err()
+	}
+	if !auth.ValidTokenShape(req.Token) {
+		return kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+	}
+	in, err := s.DB.Activate(ctx(c), auth.HashToken(req.Token), s.Config.SessionTTL)
+	if err != nil {
+		return err
+	}
+	return s.signedIn(c, in)
+}
+
+// resendActivation sends a fresh activation link to an unactivated user. The
+// answer is 202 whether or not the address is known.
+func (s *Server) resendActivation(c fiber.Ctx) error {
+	return s.mailToken(c, func(u *kudos.User, key, root string) *store.NewToken {
+		if u.Activated {
+			return nil
+		}
+		t := s.activationToken(key, u.Email, u.PreferredLanguage, u.Firstname, root, "")
+		return &t
+	})
+}
+
+// requestPasswordReset mails a reset link. The answer is 202 whether or not
+// the address is known.
+func (s *Server) requestPasswordReset(c fiber.Ctx) error {
+	return s.mailToken(c, func(u *kudos.User, key, root string) *store.NewToken {
+		token := s.Tokens.Token(kudos.TokenPasswordReset, key)
+		return &store.NewToken{
+			Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
+			ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
+			Mail: mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
+				Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/auth/reset-password?token=" + token}),
+		}
+	})
+}
+
+// mailToken is the shared body of the "mail me a link" routes: validate the
+// address, find the user, let make build the token (nil: nothing to send),
+// store it with its mail, and answer 202 in every case, so the answer tells
+// nothing about which addresses exist. Mails per address are rate limited
+// silently for the same reason.
+func (s *Server) mailToken(c fiber.Ctx, make func(u *kudos.User, key, root string) *store.NewToken) error {
+	if err := allow(s.limits.publicIP, c.IP()); err != nil {
+		return err
+	}
+	var req emailRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	email := kudos.NormalizeEmail(req.Email)
+	if code := kudos.ValidateEmail(email); code != "" {
+		return kudos.FieldErrors{"email": code}.Err()
+	}
+	u, err := s.DB.UserByEmail(ctx(c), email)
+	switch kudos.ErrorCode(err) {
+	case "":
+		if ok, _ := s.limits.mailEmail.Allow(email); !ok {
+			break
+		}
+		if t := make(u, auth.NewKey(), s.Config.UIOrigins[0]); t != nil {
+			if err := s.DB.CreateToken(ctx(c), u.ID, *t); err != nil {
+				return err
+			}
+			s.Outbox.Kick()
+		}
+	case kudos.ENotFound:
+	default:
+		return err
+	}
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{})
+}
+
+// resetPassword sets a new password with a reset token and ends every session.
+func (s *Server) resetPassword(c fiber.Ctx) error {
+	var req resetPasswordRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	fe := kudos.FieldErrors{}
+	addIf(fe, "password", kudos.ValidatePassword(req.Password))
+	if req.Token == "" {
+		fe.Add("token", kudos.FRequired)
+	}
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	if !auth.ValidTokenShape(req.Token) {
+		return kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+	}
+	hash, err := s.Hasher.Hash(ctx(c), req.Password)
+	if err != nil {
+		return err
+	}
+	if err := s.DB.ResetPassword(ctx(c), auth.HashToken(req.Token), hash); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{})
+}

@@ -1,0 +1,44 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+)
+
+// DevIdentityQueue queues the identity the development OIDC provider hands
+// out on its next sign-in (tests and demos pick who "signs in with Google").
+type DevIdentityQueue interface {
+	QueueIdentity(subject, email string, emailVerified bool)
+}
+
+type devIdentityRequest struct {
+	Subject       string `json:"subject"`
+	Email         string `json:"email"`
+	EmailVerified bool   `json:"email_verified"`
+}
+
+// registerDevRoutes adds the development-only routes: the capture inbox of
+// ARCHITECTURE §4 and the OIDC identity queue. They do not exist in production.
+func (s *Server) registerDevRoutes(r fiber.Router) {
+	r.Get("/mailbox", func(c fiber.Ctx) error {
+		if s.Inbox == nil {
+			return kudos.Errorf(kudos.ENotFound, "the capture inbox is not running (SMTP_URL is set)")
+		}
+		return c.JSON(fiber.Map{"messages": s.Inbox.Messages(c.Query("to"))})
+	})
+	r.Post("/oidc/identities", func(c fiber.Ctx) error {
+		if s.DevOIDC == nil {
+			return kudos.Errorf(kudos.ENotFound, "the development OIDC provider is not running")
+		}
+		var req devIdentityRequest
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+		if req.Subject == "" || kudos.ValidateEmail(req.Email) != "" {
+			return kudos.FieldErrors{"subject": kudos.FRequired, "email": kudos.FInvalidEmail}.Err()
+		}
+		s.DevOIDC.QueueIdentity(req.Subject, req.Email, req.EmailVerified)
+		return c.SendStatus(fiber.StatusNoContent)
+	})
+}

@@ -1,0 +1,181 @@
+package api_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+	"kudos/api"
+	"kudos/auth"
+	"kudos/config"
+	"kudos/devstack"
+	"kudos/internal/testenv"
+	"kudos/store"
+)
+
+// harness is an api on a fresh database, with the development OIDC provider.
+type harness struct {
+	t    *testing.T
+	app  *fiber.App
+	srv  *api.Server
+	db   *store.DB
+	oidc *devstack.OIDC
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	cfg, err := config.LoadFrom(func(k string) string {
+		return map[string]string{"KUDOS_PUBLIC_URL": "http://127.0.0.1:8080"}[k]
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := testenv.DB(t)
+	o, err := devstack.StartOIDC("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = o.Close() })
+	srv := &api.Server{
+		Config: cfg, DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Hasher: auth.NewHasher(0), Sessions: auth.NewSessions(cfg.JWTSecret, nil), Tokens: auth.NewMailTokens(cfg.JWTSecret),
+		OIDC:    &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret},
+		DevOIDC: o,
+		UI: fstest.MapFS{
+			"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>")},
+			"assets/app-abc.js": {Data: []byte("console.log(1)")},
+			"favicon.svg":       {Data: []byte("<svg/>")},
+		},
+	}
+	return &harness{t: t, app: api.New(srv), srv: srv, db: db, oidc: o}
+}
+
+// response is a decoded answer.
+type response struct {
+	Status int
+	Header http.Header
+	Body   map[string]any
+	Raw    string
+}
+
+// errorCode and field read the ARCHITECTURE §4 error shape.
+func (r response) errorCode() string {
+	e, _ := r.Body["error"].(map[string]any)
+	c, _ := e["code"].(string)
+	return c
+}
+
+func (r response) field(name string) string {
+	e, _ := r.Body["error"].(map[string]any)
+	f, _ := e["fields"].(map[string]any)
+	v, _ := f[name].(string)
+	return v
+}
+
+func (r response) str(name string) string {
+	v, _ := r.Body[name].(string)
+	return v
+}
+
+// do sends a request; body may be a string (sent raw) or a value (JSON).
+func (h *harness) do(method, path string, body any, token string, headers ...string) response {
+	h.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	default:
+		buf, _ := json.Marshal(b)
+		rd = bytes.NewReader(buf)
+	}
+	req := httptest.NewRequest(method, path, rd)
+	req.Header.Set("Content-Type", "application/json")
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(headers); i += 2 {
+		req.Header.Set(headers[i], headers[i+1])
+	}
+	res, err := h.app.Test(req, fiber.TestConfig{Timeout: 30 * time.Second})
+	if err != nil {
+		h.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer res.Body.Close()
+	raw, _ := io.ReadAll(res.Body)
+	out := response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
+	_ = json.Unmarshal(raw, &out.Body)
+	return out
+}
+
+// expect fails unless r has status (and, for errors, the one error shape).
+func (h *harness) expect(r response, status int) response {
+	h.t.Helper()
+	if r.Status != status {
+		h.t.Fatalf("status %d, want %d: %s", r.Status, status, r.Raw)
+	}
+	if status >= 400 {
+		e, ok := r.Body["error"].(map[string]any)
+		if !ok || e["status"] != float64(status) || e["code"] == "" || e["message"] == "" {
+			h.t.Fatalf("error answer not in the one shape: %s", r.Raw)
+		}
+	}
+	return r
+}
+
+// signupBody is a valid sign-up payload for email.
+func signupBody(email string) map[string]any {
+	return map[string]any{"firstname": "Ada", "lastname": "Lovelace", "email": email, "password": "Secret1!",
+		"opt_in_marketing": false, "opt_in_terms_of_use": true, "preferred_language": "en", "root_domain": "http://127.0.0.1:8080"}
+}
+
+// lastMail returns the newest queued mail request to address (from the outbox).
+func (h *harness) lastMail(to string) kudos.MailRequest {
+	h.t.Helper()
+	var payload []byte
+	err := h.db.Pool.QueryRow(context.Background(), `SELECT payload FROM outbox WHERE kind = 'mail' AND payload->>'to' = $1 ORDER BY id DESC LIMIT 1`, to).Scan(&payload)
+	if err != nil {
+		h.t.Fatalf("no mail to %s: %v", to, err)
+	}
+	var m kudos.MailRequest
+	_ = json.Unmarshal(payload, &m)
+	return m
+}
+
+func (h *harness) mailCount(to string) int {
+	var n int
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE kind = 'mail' AND payload->>'to' = $1`, to).Scan(&n)
+	return n
+}
+
+// tokenFrom extracts the token of a link.
+func tokenFrom(link string) string {
+	_, tok, _ := strings.Cut(link, "token=")
+	return tok
+}
+
+// signedUpUser signs up and activates email; it returns the session token and account id.
+func (h *harness) signedUpUser(email string) (token, accountID string) {
+	h.t.Helper()
+	h.expect(h.do("POST", "/v1/auth/signup", signupBody(email), ""), 201)
+	r := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMail(email).Link)}, ""), 201)
+	return r.str("token"), r.str("account_id")
+}
+
+// newHarnessFrom builds a fresh app from h's (possibly changed) server.
+func newHarnessFrom(t *testing.T, h *harness) *harness {
+	srv := *h.srv
+	srv.Registry = nil
+	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}
+}

@@ -1,0 +1,200 @@
+package api
+
+import (
+	"crypto/rand"
+	"encoding/base64"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+	"kudos/auth"
+	"kudos/store"
+)
+
+// oidcFlowTTL is how long a started Google sign-in may take.
+const oidcFlowTTL = 10 * time.Minute
+
+// Scopes of a Google sign-in flow (SPEC §4).
+const (
+	scopeSignup = "signup"
+	scopeSignin = "signin"
+)
+
+type oidcSignupRequest struct {
+	OptInMarketing    bool   `json:"opt_in_marketing"`
+	OptInTermsOfUse   bool   `json:"opt_in_terms_of_use"`
+	PreferredLanguage string `json:"preferred_language"`
+	RootDomain        string `json:"root_domain"`
+}
+
+type oidcSigninRequest struct {
+	PreferredLanguage string `json:"preferred_language"`
+	RootDomain        string `json:"root_domain"`
+}
+
+type authURLResponse struct {
+	AuthURL string `json:"auth_url"`
+}
+
+type callbackResponse struct {
+	Scope string `json:"scope"`
+	Email string `json:"email"`
+	sessionResponse
+}
+
+func (s *Server) oidcSignup(c fiber.Ctx) error {
+	var req oidcSignupRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	fe := kudos.FieldErrors{}
+	if !req.OptInTermsOfUse {
+		fe.Add("opt_in_terms_of_use", kudos.FMustAcceptTerms)
+	}
+	lang := s.language(fe, req.PreferredLanguage)
+	root := s.rootDomain(fe, req.RootDomain)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	return s.startOIDC(c, store.OIDCFlow{Scope: scopeSignup, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true,
+		PreferredLanguage: lang}, root)
+}
+
+func (s *Server) oidcSignin(c fiber.Ctx) error {
+	var req oidcSigninRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	fe := kudos.FieldErrors{}
+	lang := s.language(fe, req.PreferredLanguage)
+	root := s.rootDomain(fe, req.RootDomain)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	return s.startOIDC(c, store.OIDCFlow{Scope: scopeSignin, PreferredLanguage: lang}, root)
+}
+
+// startOIDC stores a new flow (state hashed, nonce, PKCE verifier) and answers
+// with the provider URL to send the browser to.
+func (s *Server) startOIDC(c fiber.Ctx, f store.OIDCFlow, root string) error {
+	if err := allow(s.limits.publicIP, c.IP()); err != nil {
+		return err
+	}
+	state, nonce, verifier := randomString(), randomString(), randomString()
+	f.StateHash, f.Nonce, f.Verifier = auth.HashToken(state), nonce, verifier
+	f.RedirectURL = root + "/auth/callback"
+	f.ExpiresAt = s.DB.Now().Add(oidcFlowTTL)
+	if err := s.DB.CreateOIDCFlow(ctx(c), f); err != nil {
+		return err
+	}
+	u, err := s.OIDC.AuthURL(ctx(c), f.RedirectURL, state, nonce, verifier)
+	if err != nil {
+		s.Log.Error("google sign-in unavailable", "err", err)
+		return kudos.Errorf(kudos.EUnavailable, "Google sign-in is unavailable right now, please try again later")
+	}
+	return c.Status(fiber.StatusCreated).JSON(authURLResponse{AuthURL: u})
+}
+
+// oidcCallback finishes a Google sign-in: the flow named by state is taken
+// (single use), the code is exchanged with its PKCE verifier, the ID token's
+// audience and nonce are verified, and the user is found, linked or created.
+func (s *Server) oidcCallback(c fiber.Ctx) error {
+	state, code, redirect := c.Query("state"), c.Query("code"), c.Query("redirect_url")
+	if state == "" || code == "" {
+		return kudos.Errorf(kudos.EInternal, "Authorization code or state is missing from URL")
+	}
+	if len(state) > 256 || len(code) > 2048 {
+		return kudos.Errorf(kudos.EBadRequest, "Bad request response")
+	}
+	f, err := s.DB.TakeOIDCFlow(ctx(c), auth.HashToken(state))
+	if err != nil {
+		return err
+	}
+	// The redirect must be the one the flow was started with (an allowed
+	// origin): no open redirect, no code replay from elsewhere.
+	if redirect != "" && strings.TrimRight(redirect, "/") != f.RedirectURL {
+		return kudos.FieldErrors{"redirect_url": kudos.FInvalidValue}.Err()
+	}
+	id, err := s.OIDC.Exchange(ctx(c), f.RedirectURL, code, f.Verifier, f.Nonce)
+	if err != nil {
+		s.Log.Warn("google sign-in failed", "request_id", requestID(c), "err", err)
+		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
+	}
+	email := kudos.NormalizeEmail(id.Email)
+	if kudos.ValidateEmail(email) != "" {
+		return kudos.Errorf(kudos.EUnauthorized, "Google did not share a usable e-mail address")
+	}
+	u, err := s.DB.UserByOIDC(ctx(c), id.Issuer, id.Subject)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		u, err = s.DB.UserByEmail(ctx(c), email)
+		switch {
+		case err == nil && !id.EmailVerified:
+			// Linking on an unverified address would hand the account to
+			// whoever typed it into Google.
+			return kudos.Errorf(kudos.EForbidden, "this e-mail address is registered; sign in with your password")
+		case err == nil:
+			err = s.DB.LinkOIDC(ctx(c), u.ID, id.Issuer, id.Subject)
+		case kudos.ErrorCode(err) == kudos.ENotFound && f.Scope == scopeSignup:
+			return s.oidcCreateUser(c, f, id, email)
+		case kudos.ErrorCode(err) == kudos.ENotFound:
+			return kudos.Errorf(kudos.ENotFound, "no account uses this Google account yet; please sign up first")
+		}
+	}
+	if err != nil {
+		return err
+	}
+	in, err := s.DB.SignIn(ctx(c), u.ID, s.Config.SessionTTL)
+	if err != nil {
+		return err
+	}
+	return s.callbackAnswer(c, scopeSignin, u.Email, in)
+}
+
+// oidcCreateUser signs up a new user from a Google identity. As for every
+// sign-up (SPEC §4) the address is confirmed by mail before the dashboard
+// opens.
+func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
+	first, last := strings.TrimSpace(id.GivenName), strings.TrimSpace(id.FamilyName)
+	if kudos.ValidateName(first) != "" {
+		first = "Unknown"
+	}
+	if kudos.ValidateName(last) != "" {
+		last = "Unknown"
+	}
+	root := strings.TrimSuffix(f.RedirectURL, "/auth/callback")
+	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
+		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,
+			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},
+		AccountName: accountName(first, last), Trial: s.newTrial(),
+		OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
+		Token: s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, root, ""),
+	})
+	if err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL)
+	if err != nil {
+		return err
+	}
+	return s.callbackAnswer(c, scopeSignup, email, in)
+}
+
+func (s *Server) callbackAnswer(c fiber.Ctx, scope, email string, in *store.SignedIn) error {
+	sr, err := s.sessionAnswer(in)
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(callbackResponse{Scope: scope, Email: email, sessionResponse: sr})
+}
+
+// randomString returns 256 random bits, base64url.
+func randomString() string {
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	return base64.RawURLEncoding.EncodeToString(b)
+}

@@ -1,0 +1,100 @@
+// Package api is the Fiber application of Kudos: every route under /v1, the
+// middleware (request id, logs, metrics, security headers, CORS, auth, rate
+// limits), the single error → HTTP mapping, the development routes under
+// /dev, and the embedded UI with history fallback.
+package api
+
+import (
+	"context"
+	"io/fs"
+	"log/slog"
+	"strings"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/gofiber/fiber/v3/middleware/cors"
+	"github.com/gofiber/fiber/v3/middleware/recover"
+	"github.com/prometheus/client_golang/prometheus"
+	"go.temporal.io/sdk/client"
+
+	"kudos/auth"
+	"kudos/config"
+	"kudos/mailer"
+	"kudos/store"
+)
+
+// BodyLimit bounds every request body; larger ones answer 413.
+const BodyLimit = 64 * 1024
+
+// Server holds the dependencies of the handlers. All fields are set by the
+// binary's main (or a test) before New is called; optional ones say so.
+type Server struct {
+	Config   *config.Config
+	DB       *store.DB
+	Temporal client.Client
+	Log      *slog.Logger
+	Hasher   *auth.Hasher
+	Sessions *auth.Sessions
+	Tokens   *auth.MailTokens
+	OIDC     *auth.OIDC
+	// Outbox is kicked after a handler commits work for Temporal.
+	Outbox *store.Relay
+	// Inbox is the development capture inbox (nil in production).
+	Inbox *mailer.Inbox
+	// DevOIDC queues identities on the development OIDC provider (nil in
+	// production).
+	DevOIDC DevIdentityQueue
+	// UI is the built single-page app (index.html at its root); nil serves
+	// no UI.
+	UI fs.FS
+	// Registry receives the HTTP metrics; nil means a fresh registry.
+	Registry *prometheus.Registry
+
+	metrics *metrics
+	limits  limits
+}
+
+// New builds the Fiber app.
+func New(s *Server) *fiber.App {
+	if s.Registry == nil {
+		s.Registry = prometheus.NewRegistry()
+	}
+	s.metrics = newMetrics(s.Registry)
+	s.limits = newLimits()
+	app := fiber.New(fiber.Config{
+		AppName:      "kudos",
+		BodyLimit:    BodyLimit,
+		ErrorHandler: ErrorHandler(s.Log),
+		ReadTimeout:  15 * time.Second,
+		WriteTimeout: 30 * time.Second,
+		IdleTimeout:  2 * time.Minute,
+	})
+	app.Use(recover.New(recover.Config{EnableStackTrace: true}))
+	app.Use(requestIDMiddleware, s.observe, securityHeaders)
+	app.Use(cors.New(cors.Config{
+		AllowOrigins:  s.Config.UIOrigins,
+		AllowMethods:  []string{"GET", "POST", "PUT", "PATCH", "DELETE"},
+		AllowHeaders:  []string{"Authorization", "Content-Type", "If-Match", HeaderRequestID},
+		ExposeHeaders: []string{HeaderRequestID, "Retry-After"},
+		MaxAge:        600,
+	}))
+
+	s.registerHealthRoutes(app)
+	v1 := app.Group("/v1")
+	s.registerAuthRoutes(v1.Group("/auth"))
+	s.registerAccountRoutes(v1)
+	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
+	if s.Config.IsDevelopment() {
+		s.registerDevRoutes(app.Group("/dev"))
+	}
+	s.registerUI(app)
+	return app
+}
+
+// ctx returns a context for the store and Temporal calls of a request.
+func ctx(c fiber.Ctx) context.Context { return c.Context() }
+
+// isAPIPath reports whether a path belongs to the JSON API (never the SPA).
+func isAPIPath(p string) bool {
+	return p == "/v1" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/sandbox/")
+}

@@ -1,0 +1,39 @@
+package api
+
+import (
+	"strings"
+
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+)
+
+const localSession = "session"
+
+// requireSession admits requests with a valid bearer token whose session row
+// is live, and stores the session for the handlers.
+func (s *Server) requireSession(c fiber.Ctx) error {
+	token, ok := strings.CutPrefix(c.Get(fiber.HeaderAuthorization), "Bearer ")
+	if !ok {
+		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
+	}
+	sid, uid, err := s.Sessions.Parse(strings.TrimSpace(token))
+	if err != nil {
+		return err
+	}
+	sess, err := s.DB.ActiveSession(ctx(c), sid)
+	if err != nil {
+		return err
+	}
+	if sess.UserID != uid {
+		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
+	}
+	c.Locals(localSession, sess)
+	return c.Next()
+}
+
+// session returns the session stored by requireSession.
+func session(c fiber.Ctx) *kudos.Session {
+	sess, _ := c.Locals(localSession).(*kudos.Session)
+	return sess
+}

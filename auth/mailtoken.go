@@ -1,0 +1,57 @@
+package auth
+
+import (
+	"crypto/hmac"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/base64"
+	"encoding/hex"
+
+	"kudos"
+)
+
+// MailTokens derives the single-use tokens carried in e-mail links.
+//
+// A token is HMAC-SHA256(secret, purpose ":" key) where key is 128 random bits
+// chosen per request. The database keeps only SHA-256(token); the e-mail
+// workflow's history carries only the key. So the token itself is stored
+// nowhere: the api derives it to store its hash, the mail activity derives it
+// again to build the link, however often delivery is retried.
+type MailTokens struct{ secret []byte }
+
+// NewMailTokens returns a MailTokens keyed by secret.
+func NewMailTokens(secret string) *MailTokens {
+	return &MailTokens{secret: []byte("kudos-mail-token\x00" + secret)}
+}
+
+// NewKey returns a fresh random request key (128 bits, hex).
+func NewKey() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b)
+}
+
+// Token returns the token for purpose and key.
+func (m *MailTokens) Token(purpose kudos.TokenPurpose, key string) string {
+	mac := hmac.New(sha256.New, m.secret)
+	mac.Write([]byte(string(purpose) + ":" + key))
+	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
+}
+
+// HashToken is what the database stores of a token.
+func HashToken(token string) []byte {
+	sum := sha256.Sum256([]byte(token))
+	return sum[:]
+}
+
+// ValidTokenShape reports whether s could be a token (43 base64url chars), so
+// that junk is refused before it reaches the database.
+func ValidTokenShape(s string) bool {
+	if len(s) != 43 {
+		return false
+	}
+	_, err := base64.RawURLEncoding.DecodeString(s)
+	return err == nil
+}

@@ -1,0 +1,100 @@
+package auth
+
+import (
+	"encoding/base64"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/google/uuid"
+
+	"kudos"
+)
+
+const testSecret = "0123456789abcdef0123456789abcdef"
+
+func TestSessionsRoundTrip(t *testing.T) {
+	s := NewSessions(testSecret, nil)
+	sess := &kudos.Session{ID: uuid.New(), UserID: uuid.New(), ExpiresAt: time.Now().Add(time.Hour)}
+	tok, err := s.Issue(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sid, uid, err := s.Parse(tok)
+	if err != nil || sid != sess.ID || uid != sess.UserID {
+		t.Fatalf("Parse = %v %v %v", sid, uid, err)
+	}
+}
+
+func TestSessionsRefuse(t *testing.T) {
+	s := NewSessions(testSecret, nil)
+	sess := &kudos.Session{ID: uuid.New(), UserID: uuid.New(), ExpiresAt: time.Now().Add(time.Hour)}
+	good, _ := s.Issue(sess)
+	parts := strings.Split(good, ".")
+	sign := func(claims jwt.Claims, method jwt.SigningMethod, key any) string {
+		tok, err := jwt.NewWithClaims(method, claims).SignedString(key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	valid := func() jwt.RegisteredClaims {
+		return jwt.RegisteredClaims{Issuer: tokenIssuer, Subject: sess.UserID.String(), Audience: jwt.ClaimStrings{tokenAudience},
+			ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)), IssuedAt: jwt.NewNumericDate(time.Now()), ID: sess.ID.String()}
+	}
+	noneHeader := base64.RawURLEncoding.EncodeToString([]byte(`{"alg":"none","typ":"JWT"}`))
+	tampered := parts[0] + "." + parts[1] + "." + strings.Map(func(r rune) rune {
+		if r == 'A' {
+			return 'B'
+		}
+		return 'A'
+	}, parts[2])
+	cases := map[string]string{
+		"empty":            "",
+		"garbage":          "not.a.token",
+		"alg none":         noneHeader + "." + parts[1] + ".",
+		"tampered sig":     tampered,
+		"tampered payload": parts[0] + "." + base64.RawURLEncoding.EncodeToString([]byte(`{"sub":"x"}`)) + "." + parts[2],
+		"other secret":     sign(valid(), jwt.SigningMethodHS256, []byte("another-secret-another-secret-xx")),
+		"HS512":            sign(valid(), jwt.SigningMethodHS512, []byte(testSecret)),
+		"expired": sign(func() jwt.RegisteredClaims {
+			c := valid()
+			c.ExpiresAt = jwt.NewNumericDate(time.Now().Add(-time.Minute))
+			return c
+		}(), jwt.SigningMethodHS256, []byte(testSecret)),
+		"no exp": sign(func() jwt.RegisteredClaims { c := valid(); c.ExpiresAt = nil; return c }(), jwt.SigningMethodHS256, []byte(testSecret)),
+		"no iat": sign(func() jwt.RegisteredClaims { c := valid(); c.IssuedAt = nil; return c }(), jwt.SigningMethodHS256, []byte(testSecret)),
+		"wrong aud": sign(func() jwt.RegisteredClaims {
+			c := valid()
+			c.Audience = jwt.ClaimStrings{"other"}
+			return c
+		}(), jwt.SigningMethodHS256, []byte(testSecret)),
+		"wrong iss": sign(func() jwt.RegisteredClaims { c := valid(); c.Issuer = "evil"; return c }(), jwt.SigningMethodHS256, []byte(testSecret)),
+		"bad jti":   sign(func() jwt.RegisteredClaims { c := valid(); c.ID = "x"; return c }(), jwt.SigningMethodHS256, []byte(testSecret)),
+	}
+	for name, tok := range cases {
+		t.Run(name, func(t *testing.T) {
+			if _, _, err := s.Parse(tok); kudos.ErrorCode(err) != kudos.EUnauthorized {
+				t.Fatalf("Parse(%s) err = %v, want unauthorized", name, err)
+			}
+		})
+	}
+}
+
+func FuzzSessionsParse(f *testing.F) {
+	s := NewSessions(testSecret, nil)
+	good, _ := s.Issue(&kudos.Session{ID: uuid.New(), UserID: uuid.New(), ExpiresAt: time.Now().Add(time.Hour)})
+	f.Add(good)
+	f.Add("a.b.c")
+	f.Add("")
+	f.Fuzz(func(t *testing.T, tok string) {
+		sid, uid, err := s.Parse(tok)
+		if err == nil && (sid == uuid.Nil || uid == uuid.Nil) {
+			t.Fatalf("accepted a token without ids: %q", tok)
+		}
+		if err != nil && kudos.ErrorCode(err) != kudos.EUnauthorized {
+			t.Fatalf("unexpected error kind: %v", err)
+		}
+	})
+}

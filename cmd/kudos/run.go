@@ -1,0 +1,175 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"kudos/activities"
+	"kudos/api"
+	"kudos/auth"
+	"kudos/config"
+	"kudos/devstack"
+	"kudos/mailer"
+	"kudos/store"
+	"kudos/ui"
+	"kudos/worker"
+)
+
+// run wires everything from the configuration and runs mode until ctx ends.
+func run(ctx context.Context, mode string) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
+	slog.SetDefault(log)
+	log.Info("starting", "mode", mode, "config", cfg)
+
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if mode == "migrate" || cfg.IsDevelopment() {
+		if err := db.Migrate(ctx); err != nil {
+			return err
+		}
+		log.Info("migrations applied")
+	}
+	if mode == "migrate" {
+		return nil
+	}
+
+	// A lazy client connects on first use: the api starts (and answers
+	// reads) while Temporal is still coming up or down.
+	tc, err := client.NewLazyClient(client.Options{
+		HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
+		Logger: tlog.NewStructuredLogger(log.With("component", "temporal")),
+	})
+	if err != nil {
+		return fmt.Errorf("temporal client: %w", err)
+	}
+	defer tc.Close()
+
+	var wg sync.WaitGroup
+	errs := make(chan error, 2)
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	if mode == "api" || mode == "dev" {
+		srv, cleanup, err := newAPI(ctx, cfg, log, db, tc)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- serveAPI(ctx, cfg, log, srv) }()
+	}
+	if mode == "worker" || mode == "dev" {
+		wg.Add(1)
+		go func() { defer wg.Done(); errs <- runWorker(ctx, cfg, log, db, tc) }()
+	}
+	var first error
+	select {
+	case <-ctx.Done():
+	case first = <-errs:
+	}
+	cancel()
+	wg.Wait()
+	log.Info("stopped", "mode", mode)
+	return first
+}
+
+// newAPI builds the api server with its development stand-ins and starts the
+// outbox relay. cleanup stops what it started.
+func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store.DB, tc client.Client) (*api.Server, func(), error) {
+	srv := &api.Server{
+		Config: cfg, DB: db, Temporal: tc, Log: log, UI: ui.Dist(),
+		Hasher:   auth.NewHasher(0),
+		Sessions: auth.NewSessions(cfg.JWTSecret, nil),
+		Tokens:   auth.NewMailTokens(cfg.JWTSecret),
+		OIDC:     &auth.OIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret},
+	}
+	var closers []func()
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+	}
+	if cfg.IsDevelopment() && cfg.SMTPURL == "" {
+		srv.Inbox = mailer.NewInbox()
+		if err := srv.Inbox.Start(cfg.DevSMTPAddr); err != nil {
+			return nil, cleanup, fmt.Errorf("capture inbox: %w", err)
+		}
+		closers = append(closers, func() { _ = srv.Inbox.Close() })
+		log.Info("capture inbox listening", "smtp", cfg.DevSMTPAddr, "read", cfg.PublicURL+"/dev/mailbox")
+	}
+	if cfg.IsDevelopment() && cfg.OIDCIssuer == "" {
+		o, err := devstack.StartOIDC(cfg.DevOIDCAddr)
+		if err != nil {
+			cleanup()
+			return nil, nil, err
+		}
+		closers = append(closers, func() { _ = o.Close() })
+		srv.DevOIDC = o
+		srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
+		log.Info("development OIDC provider listening", "issuer", o.Issuer())
+	}
+	srv.Outbox = store.NewRelay(db, api.OutboxDelivery(tc, cfg.TaskQueue), log.With("component", "outbox"))
+	relayCtx, stopRelay := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { defer close(done); srv.Outbox.Run(relayCtx) }()
+	closers = append(closers, func() { stopRelay(); <-done })
+	return srv, cleanup, nil
+}
+
+// serveAPI serves HTTP until ctx ends, then drains requests gracefully.
+func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
+	app := api.New(srv)
+	log.Info("api listening", "url", cfg.PublicURL, "addr", cfg.HTTPAddr)
+	return app.Listen(cfg.HTTPAddr, fiber.ListenConfig{
+		DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second,
+	})
+}
+
+// runWorker runs the Temporal worker until ctx ends.
+func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store.DB, tc client.Client) error {
+	smtpURL := cfg.SMTPURL
+	if smtpURL == "" {
+		smtpURL = "smtp://" + cfg.DevSMTPAddr
+	}
+	sender, err := mailer.NewSMTPSender(smtpURL, cfg.MailFrom)
+	if err != nil {
+		return err
+	}
+	if cfg.IsDevelopment() {
+		// Wait for the dev server and register the search attributes.
+		for {
+			err := worker.EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace)
+			if err == nil {
+				break
+			}
+			log.Warn("waiting for Temporal", "addr", cfg.TemporalAddress, "err", err)
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(2 * time.Second):
+			}
+		}
+	}
+	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render, Now: time.Now})
+	if err := w.Start(); err != nil {
+		return fmt.Errorf("worker: %w", err)
+	}
+	log.Info("worker polling", "task_queue", cfg.TaskQueue)
+	<-ctx.Done()
+	w.Stop()
+	return nil
+}

@@ -1,0 +1,251 @@
+// Package config reads the one typed configuration of Kudos from environment
+// variables. Every variable has a default that runs the product locally; the
+// README's configuration table lists them all, and TestREADMEListsEveryVariable
+// keeps the two in step.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Environments Kudos runs in.
+const (
+	Development = "development"
+	Production  = "production"
+)
+
+// devJWTSecret signs development sessions. Production refuses to start with it.
+const devJWTSecret = "kudos-development-secret-do-not-use-in-production"
+
+// Config is everything the binary needs, read once at start.
+type Config struct {
+	Env      string
+	HTTPAddr string
+	// PublicURL is the origin the api is reached at (sandbox checkout links,
+	// the local OIDC provider's redirect).
+	PublicURL string
+	// UIOrigins are the origins allowed as root_domain / redirect_url and for
+	// CORS. Mails and redirects only ever point at one of them.
+	UIOrigins []string
+	LogLevel  slog.Level
+
+	DatabaseURL string
+
+	TemporalAddress   string
+	TemporalNamespace string
+	TaskQueue         string
+
+	JWTSecret  string
+	SessionTTL time.Duration
+
+	TrialDuration   time.Duration
+	BillingPeriod   time.Duration
+	TrialRecordings int
+
+	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in
+	// development means the capture inbox on DevSMTPAddr.
+	SMTPURL     string
+	MailFrom    string
+	DevSMTPAddr string
+
+	GoogleClientID     string
+	GoogleClientSecret string
+	// OIDCIssuer is Google's issuer in production; empty in development means
+	// the local OIDC provider on DevOIDCAddr.
+	OIDCIssuer  string
+	DevOIDCAddr string
+}
+
+// Var describes one environment variable: its name, default and meaning. The
+// README's configuration table is generated from (and tested against) Vars.
+type Var struct {
+	Name, Default, Doc string
+	Secret             bool
+}
+
+// Vars lists every variable Load reads, in README order.
+var Vars = []Var{
+	{"KUDOS_ENV", "development", "`development` (local stand-ins allowed) or `production` (every real service required)", false},
+	{"KUDOS_HTTP_ADDR", "127.0.0.1:8080", "address the api listens on", false},
+	{"KUDOS_PUBLIC_URL", "http://127.0.0.1:8080", "origin the api is reached at", false},
+	{"KUDOS_UI_ORIGINS", "", "comma-separated UI origins allowed for mail links, redirects and CORS (default: KUDOS_PUBLIC_URL, its localhost twin and the Vite dev server)", false},
+	{"KUDOS_LOG_LEVEL", "info", "debug, info, warn or error", false},
+	{"DATABASE_URL", "postgres://kudos@127.0.0.1:54329/kudos?sslmode=disable", "Postgres connection string (default: the private cluster `make dev` starts under .data/)", true},
+	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend host:port", false},
+	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace", false},
+	{"KUDOS_TASK_QUEUE", "kudos", "Temporal task queue of the worker", false},
+	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production)", true},
+	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},
+	{"KUDOS_TRIAL_DURATION", "336h", "length of the free trial", false},
+	{"KUDOS_BILLING_PERIOD", "8760h", "length of a paid period", false},
+	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
+	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
+	{"KUDOS_MAIL_FROM", "Kudos <no-reply@kudos.localhost>", "sender of every mail", false},
+	{"KUDOS_DEV_SMTP_ADDR", "127.0.0.1:2525", "development capture inbox (read it at GET /dev/mailbox)", false},
+	{"GOOGLE_CLIENT_ID", "", "Google OAuth client id (required in production)", false},
+	{"GOOGLE_CLIENT_SECRET", "", "Google OAuth client secret (required in production)", true},
+	{"KUDOS_OIDC_ISSUER", "", "OIDC issuer (production default: https://accounts.google.com; development default: the local provider)", false},
+	{"KUDOS_DEV_OIDC_ADDR", "127.0.0.1:8082", "address of the development OIDC provider", false},
+}
+
+// Load reads the configuration from the environment and validates it.
+func Load() (*Config, error) { return LoadFrom(os.Getenv) }
+
+// LoadFrom reads the configuration through getenv (tests pass a map lookup).
+func LoadFrom(getenv func(string) string) (*Config, error) {
+	get := func(name string) string {
+		if v := strings.TrimSpace(getenv(name)); v != "" {
+			return v
+		}
+		for _, v := range Vars {
+			if v.Name == name {
+				return v.Default
+			}
+		}
+		panic("config: unknown variable " + name)
+	}
+	var errs []error
+	dur := func(name string) time.Duration {
+		d, err := time.ParseDuration(get(name))
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("%s: want a positive Go duration such as 336h or 30s, got %q", name, get(name)))
+		}
+		return d
+	}
+	c := &Config{
+		Env:                get("KUDOS_ENV"),
+		HTTPAddr:           get("KUDOS_HTTP_ADDR"),
+		PublicURL:          strings.TrimRight(get("KUDOS_PUBLIC_URL"), "/"),
+		DatabaseURL:        get("DATABASE_URL"),
+		TemporalAddress:    get("TEMPORAL_ADDRESS"),
+		TemporalNamespace:  get("TEMPORAL_NAMESPACE"),
+		TaskQueue:          get("KUDOS_TASK_QUEUE"),
+		JWTSecret:          get("KUDOS_JWT_SECRET"),
+		SessionTTL:         dur("KUDOS_SESSION_TTL"),
+		TrialDuration:      dur("KUDOS_TRIAL_DURATION"),
+		BillingPeriod:      dur("KUDOS_BILLING_PERIOD"),
+		SMTPURL:            get("SMTP_URL"),
+		MailFrom:           get("KUDOS_MAIL_FROM"),
+		DevSMTPAddr:        get("KUDOS_DEV_SMTP_ADDR"),
+		GoogleClientID:     get("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret: get("GOOGLE_CLIENT_SECRET"),
+		OIDCIssuer:         get("KUDOS_OIDC_ISSUER"),
+		DevOIDCAddr:        get("KUDOS_DEV_OIDC_ADDR"),
+	}
+	if n, err := strconv.Atoi(get("KUDOS_TRIAL_RECORDINGS")); err != nil || n < 0 {
+		errs = append(errs, fmt.Errorf("KUDOS_TRIAL_RECORDINGS: want a whole number ≥ 0, got %q", get("KUDOS_TRIAL_RECORDINGS")))
+	} else {
+		c.TrialRecordings = n
+	}
+	if err := c.LogLevel.UnmarshalText([]byte(get("KUDOS_LOG_LEVEL"))); err != nil {
+		errs = append(errs, fmt.Errorf("KUDOS_LOG_LEVEL: want debug, info, warn or error, got %q", get("KUDOS_LOG_LEVEL")))
+	}
+	if err := checkOrigin(c.PublicURL); err != nil {
+		errs = append(errs, fmt.Errorf("KUDOS_PUBLIC_URL: %w", err))
+	}
+	if v := get("KUDOS_UI_ORIGINS"); v != "" {
+		for _, o := range strings.Split(v, ",") {
+			o = strings.TrimRight(strings.TrimSpace(o), "/")
+			if err := checkOrigin(o); err != nil {
+				errs = append(errs, fmt.Errorf("KUDOS_UI_ORIGINS: %w", err))
+			}
+			c.UIOrigins = append(c.UIOrigins, o)
+		}
+	} else {
+		c.UIOrigins = []string{c.PublicURL}
+		if u, err := url.Parse(c.PublicURL); err == nil && u.Hostname() == "127.0.0.1" {
+			c.UIOrigins = append(c.UIOrigins, u.Scheme+"://localhost:"+u.Port())
+		}
+		c.UIOrigins = append(c.UIOrigins, "http://127.0.0.1:5173", "http://localhost:5173")
+	}
+
+	switch c.Env {
+	case Development:
+		if c.JWTSecret == "" {
+			c.JWTSecret = devJWTSecret
+		}
+	case Production:
+		if c.JWTSecret == "" || c.JWTSecret == devJWTSecret {
+			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production"))
+		}
+		if c.SMTPURL == "" {
+			errs = append(errs, errors.New("SMTP_URL is required in production (the capture inbox is for development only)"))
+		}
+		if c.GoogleClientID == "" || c.GoogleClientSecret == "" {
+			errs = append(errs, errors.New("GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET are required in production (the local OIDC provider is for development only)"))
+		}
+		if c.OIDCIssuer == "" {
+			c.OIDCIssuer = "https://accounts.google.com"
+		}
+	default:
+		errs = append(errs, fmt.Errorf("KUDOS_ENV: want development or production, got %q", c.Env))
+	}
+	if len(c.JWTSecret) < 32 {
+		errs = append(errs, errors.New("KUDOS_JWT_SECRET: want at least 32 bytes"))
+	}
+	if c.SMTPURL != "" {
+		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
+			errs = append(errs, errors.New("SMTP_URL: want smtp://[user:pass@]host:port or smtps://…"))
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, fmt.Errorf("configuration is invalid:\n%w", err)
+	}
+	return c, nil
+}
+
+// IsDevelopment reports whether local stand-ins and /dev routes are enabled.
+func (c *Config) IsDevelopment() bool { return c.Env == Development }
+
+// AllowedOrigin reports whether origin (scheme://host[:port]) is one of the
+// configured UI origins.
+func (c *Config) AllowedOrigin(origin string) bool {
+	origin = strings.TrimRight(origin, "/")
+	for _, o := range c.UIOrigins {
+		if o == origin {
+			return true
+		}
+	}
+	return false
+}
+
+// LogValue lets slog print the configuration with secrets redacted.
+func (c *Config) LogValue() slog.Value {
+	return slog.GroupValue(
+		slog.String("env", c.Env),
+		slog.String("http_addr", c.HTTPAddr),
+		slog.String("public_url", c.PublicURL),
+		slog.Any("ui_origins", c.UIOrigins),
+		slog.String("database", redactURL(c.DatabaseURL)),
+		slog.String("temporal", c.TemporalAddress),
+		slog.String("namespace", c.TemporalNamespace),
+		slog.String("task_queue", c.TaskQueue),
+		slog.String("smtp", redactURL(c.SMTPURL)),
+		slog.Duration("trial", c.TrialDuration),
+		slog.Duration("billing_period", c.BillingPeriod),
+	)
+}
+
+// redactURL hides the password of a URL.
+func redactURL(s string) string {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "(unparseable)"
+	}
+	return u.Redacted()
+}
+
+func checkOrigin(o string) error {
+	u, err := url.Parse(o)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		return fmt.Errorf("want an origin such as https://app.example.com, got %q", o)
+	}
+	return nil
+}

@@ -1,0 +1,86 @@
+package config
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func env(kv map[string]string) func(string) string { return func(k string) string { return kv[k] } }
+
+func TestDefaultsRunLocally(t *testing.T) {
+	c, err := LoadFrom(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.IsDevelopment() || c.HTTPAddr != "127.0.0.1:8080" || c.TrialDuration.Hours() != 336 || c.BillingPeriod.Hours() != 8760 {
+		t.Fatalf("unexpected defaults: %+v", c)
+	}
+	if !c.AllowedOrigin("http://127.0.0.1:8080") || !c.AllowedOrigin("http://localhost:8080/") || c.AllowedOrigin("https://evil.example") {
+		t.Fatal("default UI origins are wrong")
+	}
+}
+
+func TestProductionRefusesStandIns(t *testing.T) {
+	_, err := LoadFrom(env(map[string]string{"KUDOS_ENV": "production"}))
+	if err == nil {
+		t.Fatal("production started with local stand-ins")
+	}
+	for _, want := range []string{"KUDOS_JWT_SECRET", "SMTP_URL", "GOOGLE_CLIENT_ID"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error does not name %s: %v", want, err)
+		}
+	}
+	c, err := LoadFrom(env(map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
+		"SMTP_URL": "smtps://u:p@mail.example:465", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.OIDCIssuer != "https://accounts.google.com" {
+		t.Fatalf("issuer = %q", c.OIDCIssuer)
+	}
+}
+
+func TestInvalidValues(t *testing.T) {
+	for name, kv := range map[string]map[string]string{
+		"env":      {"KUDOS_ENV": "staging"},
+		"duration": {"KUDOS_TRIAL_DURATION": "two weeks"},
+		"negative": {"KUDOS_BILLING_PERIOD": "-1h"},
+		"origin":   {"KUDOS_UI_ORIGINS": "javascript:alert(1)"},
+		"smtp":     {"SMTP_URL": "http://x"},
+		"short":    {"KUDOS_JWT_SECRET": "short"},
+		"level":    {"KUDOS_LOG_LEVEL": "loud"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			if _, err := LoadFrom(env(kv)); err == nil {
+				t.Fatalf("%v accepted", kv)
+			}
+		})
+	}
+}
+
+func TestSecretsAreNotLogged(t *testing.T) {
+	c, err := LoadFrom(env(map[string]string{"DATABASE_URL": "postgres://u:hunter2@db/kudos", "SMTP_URL": "smtp://u:mailpw@m:25"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := c.LogValue().String()
+	for _, secret := range []string{"hunter2", "mailpw", c.JWTSecret} {
+		if strings.Contains(out, secret) {
+			t.Fatalf("log value leaks %q: %s", secret, out)
+		}
+	}
+}
+
+// TestREADMEListsEveryVariable keeps the README's configuration table true.
+func TestREADMEListsEveryVariable(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range Vars {
+		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
+			t.Errorf("README.md has no configuration row for %s", v.Name)
+		}
+	}
+}

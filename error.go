@@ -1,0 +1,104 @@
+package kudos
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Error codes: the small, closed set of failure kinds that every layer speaks.
+// api/ maps each one to an HTTP status and the SPEC §8 message.
+const (
+	EBadRequest       = "bad_request"
+	EUnauthorized     = "unauthorized"
+	EForbidden        = "forbidden"
+	ENotActivated     = "user_not_activated"
+	ENotFound         = "not_found"
+	EConflict         = "conflict"
+	ETooLarge         = "payload_too_large"
+	EInvalid          = "unprocessable_entity"
+	ERateLimited      = "too_many_requests"
+	EPasswordMismatch = "passwords_do_not_match"
+	EInternal         = "internal"
+	EUnavailable      = "unavailable"
+)
+
+// Field error codes: the values of Error.Fields. They are codes, not prose, so
+// that the UI can translate them.
+const (
+	FRequired         = "required"
+	FInvalidEmail     = "invalid_email"
+	FInvalidPassword  = "invalid_password"
+	FTooShort         = "too_short"
+	FTooLong          = "too_long"
+	FMustAcceptTerms  = "must_accept_terms"
+	FInvalidValue     = "invalid_value"
+	FInvalidVATID     = "invalid_vat_id"
+	FInvalidCountry   = "invalid_country"
+	FPasswordMismatch = "passwords_do_not_match"
+)
+
+// Error is a failure the client may be told about. Code is one of the E*
+// constants; Message is safe to show; Fields maps payload field names to F*
+// codes for validation failures.
+type Error struct {
+	Code    string
+	Message string
+	Fields  map[string]string
+	// RetryAfter, in seconds, accompanies ERateLimited.
+	RetryAfter int
+}
+
+// Error implements the error interface.
+func (e *Error) Error() string {
+	if len(e.Fields) > 0 {
+		return fmt.Sprintf("kudos error: code=%s message=%s fields=%v", e.Code, e.Message, e.Fields)
+	}
+	return fmt.Sprintf("kudos error: code=%s message=%s", e.Code, e.Message)
+}
+
+// Errorf returns an *Error with the given code and formatted message.
+func Errorf(code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// FieldErrors is a builder for validation errors: add a code per field, then
+// Err returns nil when nothing was added.
+type FieldErrors map[string]string
+
+// Add records code for field unless the field already has an error, so the
+// first (most basic) rule that fails is the one reported.
+func (f FieldErrors) Add(field, code string) {
+	if _, ok := f[field]; !ok {
+		f[field] = code
+	}
+}
+
+// Err returns an EInvalid *Error carrying the fields, or nil if there are none.
+func (f FieldErrors) Err() error {
+	if len(f) == 0 {
+		return nil
+	}
+	return &Error{Code: EInvalid, Message: "Unprocessable entity", Fields: map[string]string(f)}
+}
+
+// ErrorCode returns the code of err: the Code of a wrapped *Error, "" for nil,
+// and EInternal for anything else.
+func ErrorCode(err error) string {
+	var e *Error
+	if err == nil {
+		return ""
+	} else if errors.As(err, &e) {
+		return e.Code
+	}
+	return EInternal
+}
+
+// ErrorMessage returns the client-safe message of err; internal errors get a
+// generic text so that nothing leaks.
+func ErrorMessage(err error) string {
+	var e *Error
+	if errors.As(err, &e) {
+		return e.Message
+	}
+	return "Internal server error"
+}

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# make dev: run the whole product locally with no cloud account.
+# Starts (or reuses) a private Postgres cluster and the Temporal dev server
+# under .data/, builds what is missing, runs api + worker, prints the URLs.
+# Ctrl-C stops everything it started. DATABASE_URL / TEMPORAL_ADDRESS, when
+# set, are used instead of the local services.
+set -euo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$KUDOS_ROOT"
+
+DATA="$KUDOS_ROOT/.data"
+PG_PORT=${KUDOS_DEV_PG_PORT:-54329}
+mkdir -p "$DATA" && chmod 755 "$DATA"
+
+PIDS=()
+STARTED_PG=
+cleanup() {
+  trap - EXIT INT TERM
+  say "stopping"
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill -TERM "${PIDS[$i]}" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  [ -n "$STARTED_PG" ] && pg_stop "$DATA/postgres"
+  say "stopped"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+ui_ready
+say "building bin/kudos"
+go build -o bin/kudos ./cmd/kudos
+
+if [ -z "${DATABASE_URL:-}" ]; then
+  say "starting Postgres on 127.0.0.1:$PG_PORT (.data/postgres)"
+  pg_start "$DATA/postgres" "$PG_PORT"
+  STARTED_PG=1
+  export DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
+fi
+if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
+  ensure_temporal
+  say "starting the Temporal dev server on 127.0.0.1:7233 (Web UI :8233, state in .data/temporal.db)"
+  temporal_start 7233 8233 "$DATA/temporal.db" "$DATA/temporal.log"
+  PIDS+=("$TEMPORAL_PID")
+  export TEMPORAL_ADDRESS=127.0.0.1:7233
+fi
+
+export KUDOS_ENV=${KUDOS_ENV:-development}
+./bin/kudos dev &
+PIDS+=("$!")
+KUDOS_URL=${KUDOS_PUBLIC_URL:-http://127.0.0.1:8080}
+if wait_http "$KUDOS_URL/readyz" 60; then
+  cat >&2 <<MSG
+
+  Kudos is running:
+    app              $KUDOS_URL
+    readiness        $KUDOS_URL/readyz
+    metrics          $KUDOS_URL/metrics
+    dev mailbox      $KUDOS_URL/dev/mailbox
+    Temporal Web UI  http://127.0.0.1:8233
+    Postgres         ${DATABASE_URL}
+
+  Ctrl-C stops everything.
+
+MSG
+else
+  say "kudos did not become ready in 60 s; see the log above"
+fi
+wait -n "${PIDS[@]}"

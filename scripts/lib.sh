@@ -1,0 +1,119 @@
+# Shared helpers of scripts/dev.sh and scripts/test.sh: a private Postgres
+# cluster made with the machine's own initdb/pg_ctl, the Temporal dev server
+# from ./bin/temporal, and waiting for ports. Source it; it defines functions
+# only.
+
+KUDOS_ROOT=${KUDOS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+TEMPORAL_VERSION=v1.5.1
+
+say() { printf '\033[1m[kudos]\033[0m %s\n' "$*" >&2; }
+die() { say "error: $*"; exit 1; }
+
+# pg_bindir finds the Postgres server binaries (PG_BIN overrides).
+pg_bindir() {
+  if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
+  if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then pg_config --bindir; return; fi
+  local d
+  d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
+  [ -n "$d" ] && [ -x "$d/initdb" ] || die "Postgres server binaries not found: install postgresql (Debian) or set PG_BIN"
+  echo "$d"
+}
+
+# as_pg runs a command as the cluster's owner: initdb refuses root, so root
+# runs it as the postgres user (created if missing).
+as_pg() {
+  if [ "$(id -u)" = 0 ]; then
+    id postgres >/dev/null 2>&1 || useradd --system --no-create-home --shell /usr/sbin/nologin postgres
+    runuser -u postgres -- "$@"
+  else
+    "$@"
+  fi
+}
+
+# pg_start DIR PORT [fast]: initdb DIR on first use, start it on 127.0.0.1:PORT,
+# and make sure role and database "kudos" exist. "fast" turns durability off
+# (throwaway test clusters only).
+pg_start() {
+  local dir=$1 port=$2 mode=${3:-}
+  local bin; bin=$(pg_bindir)
+  mkdir -p "$dir"
+  if [ "$(id -u)" = 0 ]; then chown postgres "$dir" 2>/dev/null || { as_pg true; chown postgres "$dir"; }; fi
+  chmod 700 "$dir"
+  if [ ! -f "$dir/PG_VERSION" ]; then
+    say "initdb $dir"
+    as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust --encoding=UTF8 --locale=C.UTF-8 >/dev/null \
+      || as_pg "$bin/initdb" -D "$dir" -U postgres --auth=trust --encoding=UTF8 >/dev/null || die "initdb failed"
+  fi
+  local opts="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c max_connections=200"
+  [ "$mode" = fast ] && opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null || { tail -n 20 "$dir/server.log" >&2; die "postgres did not start (port $port busy?)"; }
+  as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -qtAc \
+    "DO \$\$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname='kudos') THEN CREATE ROLE kudos LOGIN SUPERUSER; END IF; END\$\$;" >/dev/null
+  if [ "$(as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname='kudos'")" != 1 ]; then
+    as_pg "$bin/createdb" -h 127.0.0.1 -p "$port" -U postgres -O kudos kudos
+  fi
+}
+
+# pg_stop DIR stops the cluster if it runs.
+pg_stop() {
+  local dir=$1 bin; bin=$(pg_bindir)
+  [ -f "$dir/postmaster.pid" ] && as_pg "$bin/pg_ctl" -D "$dir" -m fast -w -t 30 stop >/dev/null 2>&1
+  return 0
+}
+
+# ensure_temporal builds ./bin/temporal (the pinned CLI) when absent.
+ensure_temporal() {
+  if [ ! -x "$KUDOS_ROOT/bin/temporal" ]; then
+    say "building the Temporal CLI $TEMPORAL_VERSION into ./bin (first run only, a few minutes)"
+    GOBIN="$KUDOS_ROOT/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION" || die "could not build the Temporal CLI"
+  fi
+}
+
+# temporal_start PORT UIPORT [DBFILE|""] LOGFILE: start the dev server in the
+# background (headless when UIPORT is 0) with our search attributes; sets
+# TEMPORAL_PID.
+temporal_start() {
+  local port=$1 uiport=$2 dbfile=$3 logfile=$4
+  local args=(server start-dev --ip 127.0.0.1 --port "$port" --namespace default --log-level warn
+    --search-attribute AccountId=Keyword --search-attribute Plan=Keyword
+    --search-attribute SubscriptionStatus=Keyword --search-attribute PaymentState=Keyword)
+  if [ "$uiport" = 0 ]; then args+=(--headless); else args+=(--ui-port "$uiport"); fi
+  [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
+  "$KUDOS_ROOT/bin/temporal" "${args[@]}" >"$logfile" 2>&1 &
+  TEMPORAL_PID=$!
+  wait_port 127.0.0.1 "$port" 60 || { tail -n 20 "$logfile" >&2; die "Temporal did not start (port $port busy?)"; }
+}
+
+# wait_port HOST PORT SECONDS: wait until something listens.
+wait_port() {
+  local host=$1 port=$2 secs=$3 i
+  for ((i = 0; i < secs * 5; i++)); do
+    (exec 3<>"/dev/tcp/$host/$port") 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# wait_http URL SECONDS: wait until URL answers 200.
+wait_http() {
+  local url=$1 secs=$2 i
+  for ((i = 0; i < secs * 5; i++)); do
+    [ "$(curl -s -o /dev/null -w '%{http_code}' "$url" 2>/dev/null)" = 200 ] && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
+# ui_ready installs the UI's npm packages and builds it when its sources are
+# newer than the build.
+ui_ready() {
+  local ui="$KUDOS_ROOT/ui"
+  if [ ! -d "$ui/node_modules" ] || [ "$ui/package-lock.json" -nt "$ui/node_modules/.package-lock.json" ]; then
+    say "installing the UI's npm packages"
+    (cd "$ui" && npm ci --no-audit --no-fund --loglevel=error) || die "npm ci failed"
+  fi
+  if [ ! -f "$ui/dist/index.html" ] || [ -n "$(find "$ui/src" "$ui/index.html" "$ui/package.json" "$ui/vite.config.ts" -newer "$ui/dist/index.html" 2>/dev/null | head -n 1)" ]; then
+    say "building the UI"
+    (cd "$ui" && npm run build --silent) || die "the UI build failed"
+  fi
+}

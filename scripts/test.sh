@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# make test: every test of Kudos, against real services that this script
+# starts and always removes: a throwaway Postgres cluster, a Temporal dev
+# server (in memory), and the kudos binary for the end-to-end tests.
+# Steps: go vet, go test -race (unit + integration), UI typecheck, lint and
+# unit tests, end-to-end tests in headless Chromium. Exits non-zero on any
+# failure and prints a summary.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$KUDOS_ROOT"
+
+PG_PORT=${KUDOS_TEST_PG_PORT:-54339}
+TEMPORAL_PORT=${KUDOS_TEST_TEMPORAL_PORT:-7243}
+E2E_PORT=${KUDOS_TEST_HTTP_PORT:-18080}
+WORK=$(mktemp -d /tmp/kudos-test.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+RESULTS=()
+FAILED=0
+
+cleanup() {
+  trap - EXIT INT TERM
+  for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pg_stop "$WORK/pg"
+  if [ "$FAILED" = 0 ]; then rm -rf "$WORK"; else say "logs kept in $WORK"; fi
+}
+trap cleanup EXIT
+trap 'FAILED=1; exit 130' INT TERM
+
+# step NAME CMD...: run a step, record its outcome, keep going.
+step() {
+  local name=$1; shift
+  say "── $name"
+  local start=$SECONDS
+  if "$@"; then RESULTS+=("ok    $name ($((SECONDS - start)) s)")
+  else RESULTS+=("FAIL  $name ($((SECONDS - start)) s)"); FAILED=1; fi
+}
+
+say "preparing: UI build, binaries, services"
+ui_ready
+ensure_temporal
+go build -o bin/kudos ./cmd/kudos || die "go build failed"
+pg_start "$WORK/pg" "$PG_PORT" fast
+temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
+PIDS+=("$TEMPORAL_PID")
+export KUDOS_TEST_DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
+export KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
+
+step "go vet" go vet ./...
+step "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./...
+step "ui typecheck" npm --prefix ui run --silent typecheck
+step "ui lint" npm --prefix ui run --silent lint
+step "ui unit tests" npm --prefix ui test --silent
+
+e2e() {
+  [ -d e2e/node_modules ] && [ ! e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ] \
+    || (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
+  local chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+  [ -n "$chromium" ] || { say "chromium not found: apt-get install -y chromium"; return 1; }
+  psql_e2e="CREATE DATABASE e2e OWNER kudos"
+  as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "$psql_e2e" >/dev/null || return 1
+  KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$E2E_PORT" KUDOS_PUBLIC_URL="http://127.0.0.1:$E2E_PORT" \
+    DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/e2e?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
+    KUDOS_TASK_QUEUE=kudos-e2e KUDOS_DEV_SMTP_ADDR=127.0.0.1:12525 KUDOS_DEV_OIDC_ADDR=127.0.0.1:18082 \
+    KUDOS_LOG_LEVEL=warn ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
+  local pid=$!
+  PIDS+=("$pid")
+  wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log" >&2; return 1; }
+  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" CHROMIUM="$chromium" node --test --test-concurrency=1 e2e/
+}
+step "end-to-end (headless Chromium)" e2e
+
+printf '\n%s\n' "──────── summary ────────" >&2
+printf '  %s\n' "${RESULTS[@]}" >&2
+passed=0; failed=0
+for r in "${RESULTS[@]}"; do case $r in ok*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac; done
+echo "steps: $passed passed, $failed failed"
+exit "$FAILED"

@@ -1,0 +1,49 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// AccountView returns the account with its subscription and the user, in one
+// query, if userID is a member of accountID. Anything else (no such account,
+// not a member) is ENotFound, so that a caller cannot learn which account ids
+// exist.
+func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
+	var a kudos.Account
+	var u kudos.User
+	s := &a.Subscription
+	err := wrapErr(db.Pool.QueryRow(ctx, `
+		SELECT a.id, a.name, a.img_url, a.testimonial_count, a.recording_spaces_count,
+		       s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at, s.start_next_period,
+		       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
+		       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login
+		FROM memberships m
+		JOIN accounts a ON a.id = m.account_id
+		JOIN subscriptions s ON s.account_id = a.id
+		JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(
+		&a.ID, &a.Name, &a.ImgURL, &a.TestimonialCount, &a.RecordingSpacesCount,
+		&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt, &s.StartNextPeriod,
+		&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
+		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin))
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil, kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	return &a, &u, nil
+}
+
+// IsMember reports whether userID belongs to accountID.
+func (db *DB) IsMember(ctx context.Context, accountID, userID uuid.UUID) (bool, error) {
+	var ok bool
+	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2)`, accountID, userID).Scan(&ok)
+	return ok, wrapErr(err)
+}

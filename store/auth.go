@@ -1,0 +1,192 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// NewUser is what sign-up creates: the user, their account with its trial
+// subscription, and the activation token with its mail.
+type NewUser struct {
+	User        kudos.User
+	AccountName string
+	Trial       kudos.Subscription
+	// OIDCIssuer and OIDCSubject identify a Google sign-up (empty otherwise).
+	OIDCIssuer, OIDCSubject string
+	Token                   NewToken
+}
+
+// NewToken is a single-use token to store (as a hash) with the mail that
+// carries it.
+type NewToken struct {
+	Hash      []byte
+	Purpose   kudos.TokenPurpose
+	ExpiresAt time.Time
+	// NewEmail is the address an e-mail-change token confirms.
+	NewEmail string
+	Mail     OutboxEntry
+}
+
+// CreateUser stores a new user with an account they own and its trial
+// subscription, plus the activation token and mail, in one transaction. It
+// returns EConflict when the e-mail is already registered.
+func (db *DB) CreateUser(ctx context.Context, in NewUser) (userID, accountID uuid.UUID, err error) {
+	userID, accountID = uuid.New(), uuid.New()
+	u := in.User
+	var issuer, subject *string
+	if in.OIDCSubject != "" {
+		issuer, subject = &in.OIDCIssuer, &in.OIDCSubject
+	}
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		_, err := tx.Exec(ctx, `INSERT INTO users (id, email, firstname, lastname, password_hash, activated, preferred_language,
+			opt_in_marketing, opt_in_terms_of_use, social_login, oidc_issuer, oidc_subject)
+			VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11)`,
+			userID, kudos.NormalizeEmail(u.Email), u.Firstname, u.Lastname, u.PasswordHash, u.PreferredLanguage,
+			u.OptInMarketing, u.OptInTermsOfUse, u.SocialLogin, issuer, subject)
+		if isUniqueViolation(err) {
+			return kudos.Errorf(kudos.EConflict, "e-mail already registered")
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, $2)`, accountID, in.AccountName); err != nil {
+			return wrapErr(err)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'owner')`, accountID, userID); err != nil {
+			return wrapErr(err)
+		}
+		s := in.Trial
+		if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, show_onboarding, trials_left, trial_expires_at, start_next_period)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, accountID, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
+			return wrapErr(err)
+		}
+		return insertToken(ctx, tx, userID, in.Token)
+	})
+	return userID, accountID, err
+}
+
+func insertToken(ctx context.Context, tx pgx.Tx, userID uuid.UUID, t NewToken) error {
+	var newEmail *string
+	if t.NewEmail != "" {
+		newEmail = &t.NewEmail
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+		t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt); err != nil {
+		return wrapErr(err)
+	}
+	return insertOutbox(ctx, tx, t.Mail)
+}
+
+// CreateToken stores a token and its mail for an existing user.
+func (db *DB) CreateToken(ctx context.Context, userID uuid.UUID, t NewToken) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return insertToken(ctx, tx, userID, t) })
+}
+
+// consumeToken marks a live token of purpose used and returns its user and
+// new e-mail. A missing, used or expired token is ENotFound.
+func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, hash []byte, now time.Time) (uuid.UUID, *string, error) {
+	var userID uuid.UUID
+	var newEmail *string
+	err := tx.QueryRow(ctx, `UPDATE user_tokens SET used_at = $3 WHERE hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
+		RETURNING user_id, new_email`, hash, purpose, now).Scan(&userID, &newEmail)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, nil, kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+	}
+	return userID, newEmail, wrapErr(err)
+}
+
+// SignedIn is the result of an action that signs the user in.
+type SignedIn struct {
+	UserID    uuid.UUID
+	AccountID uuid.UUID
+	Session   *kudos.Session
+}
+
+// Activate consumes an activation token: the user is activated (with the new
+// address, for an e-mail change), and a session is created.
+func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*SignedIn, error) {
+	now := db.Now()
+	var out SignedIn
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		userID, newEmail, err := consumeToken(ctx, tx, kudos.TokenActivation, hash, now)
+		if err != nil {
+			return err
+		}
+		if newEmail != nil {
+			_, err = tx.Exec(ctx, `UPDATE users SET email = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, *newEmail, now)
+			if isUniqueViolation(err) {
+				return kudos.Errorf(kudos.EConflict, "this e-mail address is already in use")
+			}
+		} else {
+			_, err = tx.Exec(ctx, `UPDATE users SET activated = true, updated_at = $2 WHERE id = $1`, userID, now)
+		}
+		if err != nil {
+			return wrapErr(err)
+		}
+		// The other activation links of the user have served their purpose.
+		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'activation' AND used_at IS NULL`, userID, now); err != nil {
+			return wrapErr(err)
+		}
+		return signIn(ctx, tx, userID, now, sessionTTL, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl time.Duration, out *SignedIn) error {
+	out.UserID = userID
+	out.Session = &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: now.Add(ttl).UTC().Truncate(time.Second)}
+	if err := createSession(ctx, tx, out.Session); err != nil {
+		return err
+	}
+	return ownedAccountID(ctx, tx, userID, &out.AccountID)
+}
+
+// ResetPassword consumes a reset token, sets the new password hash, marks
+// the address confirmed (the mail reached it) and ends every session.
+func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
+	now := db.Now()
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		userID, _, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, passwordHash, now); err != nil {
+			return wrapErr(err)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'password_reset' AND used_at IS NULL`, userID, now); err != nil {
+			return wrapErr(err)
+		}
+		return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
+	})
+}
+
+// MailSent reports whether the mail with this request key was handed to SMTP.
+func (db *DB) MailSent(ctx context.Context, key string) (bool, error) {
+	var ok bool
+	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM sent_mails WHERE key = $1)`, key).Scan(&ok)
+	return ok, wrapErr(err)
+}
+
+// MarkMailSent records that the mail with this request key was sent.
+func (db *DB) MarkMailSent(ctx context.Context, key string) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO sent_mails (key) VALUES ($1) ON CONFLICT DO NOTHING`, key)
+	return wrapErr(err)
+}
+
+// SignIn creates a session for userID and finds the account to open.
+func (db *DB) SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*SignedIn, error) {
+	var out SignedIn
+	err := db.inTx(ctx, func(tx pgx.Tx) error { return signIn(ctx, tx, userID, db.Now(), ttl, &out) })
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}

@@ -1,0 +1,70 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// OIDCFlow is a Google sign-in in progress, stored under the hash of its state.
+type OIDCFlow struct {
+	StateHash         []byte
+	Scope             string
+	Nonce             string
+	Verifier          string
+	RedirectURL       string
+	OptInMarketing    bool
+	OptInTermsOfUse   bool
+	PreferredLanguage string
+	ExpiresAt         time.Time
+}
+
+// CreateOIDCFlow stores a flow.
+func (db *DB) CreateOIDCFlow(ctx context.Context, f OIDCFlow) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO oidc_flows (state_hash, scope, nonce, verifier, redirect_url, opt_in_marketing,
+		opt_in_terms_of_use, preferred_language, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+		f.StateHash, f.Scope, f.Nonce, f.Verifier, f.RedirectURL, f.OptInMarketing, f.OptInTermsOfUse, f.PreferredLanguage, f.ExpiresAt)
+	if err == nil {
+		// Expired flows are of no use to anyone: drop them as we go.
+		_, err = db.Pool.Exec(ctx, `DELETE FROM oidc_flows WHERE expires_at < $1`, db.Now().Add(-time.Hour))
+	}
+	return wrapErr(err)
+}
+
+// TakeOIDCFlow removes and returns the live flow with this state hash: a
+// state works once. A missing or expired flow is ENotFound.
+func (db *DB) TakeOIDCFlow(ctx context.Context, stateHash []byte) (*OIDCFlow, error) {
+	f := OIDCFlow{StateHash: stateHash}
+	err := db.Pool.QueryRow(ctx, `DELETE FROM oidc_flows WHERE state_hash = $1 RETURNING scope, nonce, verifier, redirect_url,
+		opt_in_marketing, opt_in_terms_of_use, preferred_language, expires_at`, stateHash).Scan(
+		&f.Scope, &f.Nonce, &f.Verifier, &f.RedirectURL, &f.OptInMarketing, &f.OptInTermsOfUse, &f.PreferredLanguage, &f.ExpiresAt)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !f.ExpiresAt.After(db.Now())) {
+		return nil, kudos.Errorf(kudos.ENotFound, "this sign-in attempt is unknown or has expired")
+	}
+	return &f, wrapErr(err)
+}
+
+// UserByOIDC returns the user linked to issuer and subject, or ENotFound.
+func (db *DB) UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.User, error) {
+	var u *kudos.User
+	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
+		u, err = findUser(ctx, tx, andEq("oidc_issuer", issuer, "oidc_subject", subject))
+		return err
+	})
+	return u, err
+}
+
+// LinkOIDC links a Google identity to an existing user.
+func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE users SET oidc_issuer = $2, oidc_subject = $3, social_login = true, updated_at = $4 WHERE id = $1`,
+		userID, issuer, subject, db.Now())
+	if isUniqueViolation(err) {
+		return kudos.Errorf(kudos.EConflict, "this Google account is linked to another user")
+	}
+	return wrapErr(err)
+}

@@ -1,0 +1,122 @@
+// Package store is the Postgres read model of Kudos, accessed with pgx and
+// squirrel. Each aggregate has its own file; every public method owns its
+// transaction. SQL migrations are embedded and applied with goose.
+package store
+
+import (
+	"context"
+	"embed"
+	"errors"
+	"fmt"
+	"time"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
+
+	"kudos"
+)
+
+//go:embed migrations/*.sql
+var migrations embed.FS
+
+// psql builds statements with Postgres placeholders.
+var psql = sq.StatementBuilder.PlaceholderFormat(sq.Dollar)
+
+// DB is the store: a connection pool plus the clock used for timestamps.
+type DB struct {
+	Pool *pgxpool.Pool
+	// Now returns the current time; tests replace it.
+	Now func() time.Time
+}
+
+// Open connects to Postgres and checks the connection.
+func Open(ctx context.Context, databaseURL string) (*DB, error) {
+	cfg, err := pgxpool.ParseConfig(databaseURL)
+	if err != nil {
+		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
+	}
+	cfg.MaxConnIdleTime = time.Minute
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("store: connect: %w", err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := pool.Ping(pingCtx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("store: ping: %w", err)
+	}
+	return &DB{Pool: pool, Now: time.Now}, nil
+}
+
+// Close releases the pool.
+func (db *DB) Close() { db.Pool.Close() }
+
+// Ping reports whether Postgres answers (readiness).
+func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
+
+// Migrate applies every embedded migration that has not run yet.
+func (db *DB) Migrate(ctx context.Context) error {
+	provider, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), Migrations())
+	if err != nil {
+		return fmt.Errorf("store: migrations: %w", err)
+	}
+	if _, err := provider.Up(ctx); err != nil {
+		return fmt.Errorf("store: migrate: %w", err)
+	}
+	return nil
+}
+
+// inTx runs fn in a transaction and commits it if fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	tx, err := db.Pool.Begin(ctx)
+	if err != nil {
+		return wrapErr(err)
+	}
+	defer tx.Rollback(ctx) //nolint:errcheck // a no-op after Commit
+	if err := fn(tx); err != nil {
+		return err
+	}
+	return wrapErr(tx.Commit(ctx))
+}
+
+// exec runs a squirrel statement.
+func exec(ctx context.Context, q pgx.Tx, b sq.Sqlizer) (pgconn.CommandTag, error) {
+	sql, args, err := b.ToSql()
+	if err != nil {
+		return pgconn.CommandTag{}, err
+	}
+	tag, err := q.Exec(ctx, sql, args...)
+	return tag, wrapErr(err)
+}
+
+// wrapErr turns an unreachable database into EUnavailable, so that the api
+// answers 503 instead of 500 while Postgres restarts.
+func wrapErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) {
+		switch pgErr.Code[:2] {
+		case "08", "57": // connection exception, operator intervention (shutdown)
+			return &kudos.Error{Code: kudos.EUnavailable, Message: "Service unavailable"}
+		}
+		return err
+	}
+	var connErr *pgconn.ConnectError
+	if errors.As(err, &connErr) || pgconn.SafeToRetry(err) || errors.Is(err, context.DeadlineExceeded) {
+		return &kudos.Error{Code: kudos.EUnavailable, Message: "Service unavailable"}
+	}
+	return err
+}
+
+// isUniqueViolation reports whether err is a unique-constraint violation.
+func isUniqueViolation(err error) bool {
+	var pgErr *pgconn.PgError
+	return errors.As(err, &pgErr) && pgErr.Code == "23505"
+}

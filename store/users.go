@@ -1,0 +1,108 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	sq "github.com/Masterminds/squirrel"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// userColumns are the columns scanned into kudos.User by scanUser.
+var userColumns = []string{"id", "email", "firstname", "lastname", "password_hash", "activated",
+	"preferred_language", "opt_in_notifications", "opt_in_marketing", "opt_in_terms_of_use", "social_login", "created_at"}
+
+func scanUser(row pgx.Row) (*kudos.User, error) {
+	var u kudos.User
+	err := row.Scan(&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.PasswordHash, &u.Activated,
+		&u.PreferredLanguage, &u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	return &u, wrapErr(err)
+}
+
+func findUser(ctx context.Context, q pgx.Tx, where sq.Sqlizer) (*kudos.User, error) {
+	sql, args, err := psql.Select(userColumns...).From("users").Where(where).ToSql()
+	if err != nil {
+		return nil, err
+	}
+	return scanUser(q.QueryRow(ctx, sql, args...))
+}
+
+// UserByID returns a user, or ENotFound.
+func (db *DB) UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error) {
+	var u *kudos.User
+	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
+		u, err = findUser(ctx, tx, sq.Eq{"id": id})
+		return err
+	})
+	return u, err
+}
+
+// UserByEmail returns the user with that (normalized) address, or ENotFound.
+func (db *DB) UserByEmail(ctx context.Context, email string) (*kudos.User, error) {
+	var u *kudos.User
+	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
+		u, err = findUser(ctx, tx, sq.Expr("lower(email) = ?", kudos.NormalizeEmail(email)))
+		return err
+	})
+	return u, err
+}
+
+// UpdateUser applies the non-nil fields of upd.
+func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate) error {
+	b := psql.Update("users").Set("updated_at", db.Now()).Where(sq.Eq{"id": id})
+	if upd.Firstname != nil {
+		b = b.Set("firstname", *upd.Firstname)
+	}
+	if upd.Lastname != nil {
+		b = b.Set("lastname", *upd.Lastname)
+	}
+	if upd.OptInNotifications != nil {
+		b = b.Set("opt_in_notifications", *upd.OptInNotifications)
+	}
+	if upd.OptInMarketing != nil {
+		b = b.Set("opt_in_marketing", *upd.OptInMarketing)
+	}
+	if upd.PreferredLanguage != nil {
+		b = b.Set("preferred_language", *upd.PreferredLanguage)
+	}
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := exec(ctx, tx, b)
+		if err == nil && tag.RowsAffected() == 0 {
+			return kudos.Errorf(kudos.ENotFound, "Not found")
+		}
+		return err
+	})
+}
+
+// OwnedAccountID returns the first account the user belongs to (the one made
+// at sign-up), for the account_id of sign-in answers.
+func (db *DB) OwnedAccountID(ctx context.Context, userID uuid.UUID) (uuid.UUID, error) {
+	var id uuid.UUID
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		return ownedAccountID(ctx, tx, userID, &id)
+	})
+	return id, err
+}
+
+func ownedAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {
+	err := tx.QueryRow(ctx, `SELECT account_id FROM memberships WHERE user_id = $1 ORDER BY (role = 'owner') DESC, created_at LIMIT 1`, userID).Scan(id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	return wrapErr(err)
+}
+
+// andEq builds column = value conditions from name, value pairs.
+func andEq(kv ...any) sq.Eq {
+	eq := sq.Eq{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		eq[kv[i].(string)] = kv[i+1]
+	}
+	return eq
+}

@@ -1,0 +1,51 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+	"kudos/activities"
+)
+
+// EmailDeliveryWindow is how long delivery of one mail is retried (SMTP down
+// for less than this loses nothing).
+const EmailDeliveryWindow = 24 * time.Hour
+
+// emailRetry backs off exponentially from one second to ten minutes. The
+// delivery window (ScheduleToClose) ends retries after about 150 attempts;
+// the attempt cap only sits above that, and being finite it keeps Temporal's
+// test environment from substituting its own default of 10, so the policy
+// under test is the production policy.
+var emailRetry = &temporal.RetryPolicy{
+	InitialInterval:        time.Second,
+	BackoffCoefficient:     2,
+	MaximumInterval:        10 * time.Minute,
+	MaximumAttempts:        1000,
+	NonRetryableErrorTypes: []string{activities.ErrTypeBadMail},
+}
+
+// EmailResult tells how delivery of a mail ended.
+type EmailResult struct {
+	// AlreadySent is true when an earlier attempt had delivered it.
+	AlreadySent bool
+}
+
+// Email delivers one mail: render and send through SMTP, retried with
+// backoff for up to EmailDeliveryWindow. The send activity is idempotent by
+// the request key, so a retry after a crash sends nothing twice.
+func Email(ctx workflow.Context, req kudos.MailRequest) (EmailResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
+		StartToCloseTimeout:    time.Minute,
+		ScheduleToCloseTimeout: EmailDeliveryWindow,
+		RetryPolicy:            emailRetry,
+	})
+	var a *activities.Activities
+	var res activities.SendMailResult
+	if err := workflow.ExecuteActivity(ctx, a.SendMail, req).Get(ctx, &res); err != nil {
+		return EmailResult{}, err
+	}
+	return EmailResult{AlreadySent: res.AlreadySent}, nil
+}
