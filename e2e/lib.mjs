@@ -1,0 +1,68 @@
+// Shared helpers of the end-to-end tests: a headless Debian Chromium driven
+// by playwright-core, the app's base URL, and the dev mailbox.
+import { chromium } from 'playwright-core';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BASE = process.env.KUDOS_E2E_URL ?? 'http://127.0.0.1:18080';
+
+/** Launches Chromium with the flags this machine needs and a fresh profile. */
+export async function launch() {
+  const profile = mkdtempSync(join(tmpdir(), 'kudos-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1280, height: 800 },
+  });
+  return {
+    context,
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens a page that records console errors and failed same-origin requests. */
+export async function openPage(context) {
+  const page = await context.newPage();
+  page.consoleErrors = [];
+  page.on('console', (m) => { if (m.type() === 'error') page.consoleErrors.push(m.text()); });
+  page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  return page;
+}
+
+/** A unique e-mail address for one test run. */
+export function uniqueEmail(prefix) {
+  return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+/** Waits for a mail to `to` whose text contains `marker`, and returns its link. */
+export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0 } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const res = await fetch(`${BASE}/dev/mailbox?to=${encodeURIComponent(to)}`);
+    const { messages } = await res.json();
+    const hit = messages.find((m) => m.text.includes(marker) && Date.parse(m.received_at) >= after);
+    if (hit) {
+      const link = hit.text.split(/\s+/).find((w) => w.includes(marker));
+      return { link, message: hit, count: messages.length };
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`no mail to ${to} containing ${marker} within ${timeoutMs} ms`);
+}
+
+/** Calls the API directly (test set-up). */
+export async function api(method, path, body, token) {
+  const res = await fetch(`${BASE}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: text ? JSON.parse(text) : null };
+}
