@@ -35,6 +35,7 @@ const (
 	FInvalidVATID     = "invalid_vat_id"
 	FInvalidCountry   = "invalid_country"
 	FPasswordMismatch = "passwords_do_not_match"
+	FEmailTaken       = "email_taken"
 )
 
 // Error is a failure the client may be told about. Code is one of the E*

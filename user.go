@@ -107,14 +107,7 @@ func ValidateName(name string) string {
 }
 
 // ValidLanguage reports whether lang is one of Languages.
-func ValidLanguage(lang string) bool {
-	for _, l := range Languages {
-		if l == lang {
-			return true
-		}
-	}
-	return false
-}
+func ValidLanguage(lang string) bool { return contains(Languages, lang) }
 
 // UserUpdate is a change to one or more fields of a user; nil fields stay.
 type UserUpdate struct {

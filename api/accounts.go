@@ -1,7 +1,11 @@
 package api
 
 import (
+	"strconv"
+	"strings"
+
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	"kudos"
 )
@@ -12,10 +16,43 @@ type accountResponse struct {
 	User    *kudos.User    `json:"user"`
 }
 
+const localAccountID = "account_id"
+
 // registerAccountRoutes adds the /v1/accounts routes. Every one requires a
-// session and membership of the account in the path.
+// session and membership of the account in the path (404 otherwise), and an
+// activated user (403 user_not_activated otherwise).
 func (s *Server) registerAccountRoutes(v1 fiber.Router) {
+	// The account read has its own single-query guard: it is the hot path.
 	v1.Get("/accounts/:accountId", s.requireSession, s.getAccount)
+	v1.Patch("/accounts/:accountId", s.requireSession, s.requireMember, s.renameAccount)
+	v1.Patch("/accounts/:accountId/billing-address", s.requireSession, s.requireMember, s.saveBillingAddress)
+	v1.Patch("/accounts/:accountId/user", s.requireSession, s.requireMember, s.updateUser)
+	v1.Post("/accounts/:accountId/feature-request", s.requireSession, s.requireMember, s.addFeatureRequest)
+}
+
+// requireMember admits a signed-in, activated member of the path's account.
+func (s *Server) requireMember(c fiber.Ctx) error {
+	id, err := pathUUID(c, "accountId")
+	if err != nil {
+		return err
+	}
+	member, activated, err := s.DB.MemberAccess(ctx(c), id, session(c).UserID)
+	switch {
+	case err != nil:
+		return err
+	case !member:
+		return kudos.Errorf(kudos.ENotFound, "Not found")
+	case !activated:
+		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
+	}
+	c.Locals(localAccountID, id)
+	return c.Next()
+}
+
+// accountID returns the account admitted by requireMember.
+func accountID(c fiber.Ctx) uuid.UUID {
+	id, _ := c.Locals(localAccountID).(uuid.UUID)
+	return id
 }
 
 // getAccount answers the account with its subscription and the caller, in
@@ -33,4 +70,75 @@ func (s *Server) getAccount(c fiber.Ctx) error {
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
 	}
 	return c.JSON(accountResponse{Account: a, User: u})
+}
+
+type renameRequest struct {
+	Name string `json:"name"`
+}
+
+func (s *Server) renameAccount(c fiber.Ctx) error {
+	var req renameRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	name := strings.TrimSpace(req.Name)
+	if code := kudos.ValidateAccountName(name); code != "" {
+		return kudos.FieldErrors{"name": code}.Err()
+	}
+	if err := s.DB.RenameAccount(ctx(c), accountID(c), name); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"name": name})
+}
+
+// billingAddressRequest is the address with optional fields left out
+// (SPEC §5: empty values are not sent) and an optional version.
+type billingAddressRequest struct {
+	kudos.BillingAddress
+	Version *int `json:"version"`
+}
+
+// saveBillingAddress replaces the billing address. A stale version (in the
+// body or an If-Match header) is a 409 edit conflict.
+func (s *Server) saveBillingAddress(c fiber.Ctx) error {
+	var req billingAddressRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	addr := req.BillingAddress
+	addr.Normalize()
+	if err := addr.Validate(); err != nil {
+		return err
+	}
+	expect := 0
+	if req.Version != nil {
+		expect = *req.Version
+	} else if m := strings.Trim(c.Get(fiber.HeaderIfMatch), `" `); m != "" {
+		v, err := strconv.Atoi(m)
+		if err != nil || v < 1 {
+			return kudos.Errorf(kudos.EBadRequest, "If-Match must be the address version")
+		}
+		expect = v
+	}
+	saved, err := s.DB.SaveBillingAddress(ctx(c), accountID(c), addr, expect)
+	if err != nil {
+		return err
+	}
+	c.Set(fiber.HeaderETag, `"`+strconv.Itoa(saved.Version)+`"`)
+	return c.JSON(saved)
+}
+
+func (s *Server) addFeatureRequest(c fiber.Ctx) error {
+	var req kudos.FeatureRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	req.Description = strings.TrimSpace(req.Description)
+	if err := req.Validate(); err != nil {
+		return err
+	}
+	if err := s.DB.AddFeatureRequest(ctx(c), accountID(c), session(c).UserID, req); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{})
 }

@@ -40,29 +40,47 @@ func (s *Server) activateUser(c fiber.Ctx) error {
 	return s.signedIn(c, in)
 }
 
-// resendActivation sends a fresh activation link to an unactivated user. The
-// answer is 202 whether or not the address is known.
+// resendActivation sends a fresh activation link to an unactivated user: to
+// the new address while an e-mail change awaits confirmation (whichever of the
+// two addresses is given). The answer is 202 whether or not the address is
+// known.
 func (s *Server) resendActivation(c fiber.Ctx) error {
-	return s.mailToken(c, func(u *kudos.User, key, root string) *store.NewToken {
-		if u.Activated {
-			return nil
+	find := func(email string) (*kudos.User, error) {
+		u, err := s.DB.UserByEmail(ctx(c), email)
+		if kudos.ErrorCode(err) == kudos.ENotFound {
+			return s.DB.UserByPendingEmail(ctx(c), email)
 		}
-		t := s.activationToken(key, u.Email, u.PreferredLanguage, u.Firstname, root, "")
-		return &t
+		return u, err
+	}
+	return s.mailToken(c, find, func(u *kudos.User, key, root string) (*store.NewToken, error) {
+		if u.Activated {
+			return nil, nil
+		}
+		pending, err := s.DB.PendingEmail(ctx(c), u.ID)
+		if err != nil {
+			return nil, err
+		}
+		to := u.Email
+		if pending != "" {
+			to = pending
+		}
+		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, root, pending)
+		return &t, nil
 	})
 }
 
 // requestPasswordReset mails a reset link. The answer is 202 whether or not
 // the address is known.
 func (s *Server) requestPasswordReset(c fiber.Ctx) error {
-	return s.mailToken(c, func(u *kudos.User, key, root string) *store.NewToken {
+	find := func(email string) (*kudos.User, error) { return s.DB.UserByEmail(ctx(c), email) }
+	return s.mailToken(c, find, func(u *kudos.User, key, root string) (*store.NewToken, error) {
 		token := s.Tokens.Token(kudos.TokenPasswordReset, key)
 		return &store.NewToken{
 			Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
 			ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
 			Mail: mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
 				Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/auth/reset-password?token=" + token}),
-		}
+		}, nil
 	})
 }
 
@@ -71,7 +89,8 @@ func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 // store it with its mail, and answer 202 in every case, so the answer tells
 // nothing about which addresses exist. Mails per address are rate limited
 // silently for the same reason.
-func (s *Server) mailToken(c fiber.Ctx, make func(u *kudos.User, key, root string) *store.NewToken) error {
+func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
+	make func(u *kudos.User, key, root string) (*store.NewToken, error)) error {
 	if err := allow(s.limits.publicIP, c.IP()); err != nil {
 		return err
 	}
@@ -83,13 +102,17 @@ func (s *Server) mailToken(c fiber.Ctx, make func(u *kudos.User, key, root strin
 	if code := kudos.ValidateEmail(email); code != "" {
 		return kudos.FieldErrors{"email": code}.Err()
 	}
-	u, err := s.DB.UserByEmail(ctx(c), email)
+	u, err := find(email)
 	switch kudos.ErrorCode(err) {
 	case "":
 		if ok, _ := s.limits.mailEmail.Allow(email); !ok {
 			break
 		}
-		if t := make(u, auth.NewKey(), s.Config.UIOrigins[0]); t != nil {
+		t, err := make(u, auth.NewKey(), s.linkRoot(c))
+		if err != nil {
+			return err
+		}
+		if t != nil {
 			if err := s.DB.CreateToken(ctx(c), u.ID, *t); err != nil {
 				return err
 			}

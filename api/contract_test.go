@@ -94,6 +94,16 @@ func TestContractResponses(t *testing.T) {
 	check("put", "/v1/auth/callback", "/v1/auth/callback", cb)
 	check("put", "/v1/auth/callback", "/v1/auth/callback", h.do("PUT", "/v1/auth/callback", nil, ""))
 	check("post", "/v1/auth/signout", "/v1/auth/signout", h.do("POST", "/v1/auth/signout", nil, cb.str("token")))
+	acc := "/v1/accounts/{accountId}"
+	base := "/v1/accounts/" + account
+	token = h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": email, "password": "Newpass1!"}, ""), 201).str("token")
+	check("patch", base, acc, h.do("PATCH", base, map[string]any{"name": "Contract Co"}, token))
+	check("patch", base, acc, h.do("PATCH", base, map[string]any{"name": "C"}, token))
+	check("patch", base+"/billing-address", acc+"/billing-address", h.do("PATCH", base+"/billing-address", validAddress(), token))
+	check("patch", base+"/billing-address", acc+"/billing-address", h.do("PATCH", base+"/billing-address", validAddress(), token, "If-Match", "1"))
+	check("patch", base+"/user", acc+"/user", h.do("PATCH", base+"/user", map[string]any{"lastname": "Doe"}, token))
+	check("post", base+"/feature-request", acc+"/feature-request", h.do("POST", base+"/feature-request",
+		map[string]any{"feature_area": "OTHER", "feature_profile": "OTHER", "feature_description": "x"}, token))
 	check("post", "/dev/oidc/identities", "/dev/oidc/identities", h.do("POST", "/dev/oidc/identities", map[string]any{"subject": "s", "email": "e@example.com"}, ""))
 }
 

@@ -41,9 +41,29 @@ func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*ku
 	return &a, &u, nil
 }
 
-// IsMember reports whether userID belongs to accountID.
-func (db *DB) IsMember(ctx context.Context, accountID, userID uuid.UUID) (bool, error) {
-	var ok bool
-	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM memberships WHERE account_id = $1 AND user_id = $2)`, accountID, userID).Scan(&ok)
-	return ok, wrapErr(err)
+
+
+// MemberAccess reports whether userID is a member of accountID and whether
+// the user is activated, in one query (the guard of every account route).
+func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (member, activated bool, err error) {
+	err = db.Pool.QueryRow(ctx, `SELECT true, u.activated FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(&member, &activated)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, false, nil
+	}
+	return member, activated, wrapErr(err)
+}
+
+// RenameAccount sets the account's name. Naming the account is the first step
+// of onboarding, so the server stops asking for it (show_onboarding false);
+// the browser keeps its own flag until the wizard is finished.
+func (db *DB) RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		now := db.Now()
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET name = $2, updated_at = $3 WHERE id = $1`, accountID, name, now); err != nil {
+			return wrapErr(err)
+		}
+		_, err := tx.Exec(ctx, `UPDATE subscriptions SET show_onboarding = false, updated_at = $2 WHERE account_id = $1`, accountID, now)
+		return wrapErr(err)
+	})
 }

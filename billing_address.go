@@ -1,0 +1,74 @@
+package kudos
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+)
+
+// Countries are the 21 locale codes a billing address may name (SPEC §3).
+var Countries = []string{"nl_BE", "fr_BE", "nl_NL", "fr_FR", "en_GB", "de_DE", "de_AT", "de_CH", "es_ES", "ca_ES",
+	"pt_PT", "it_IT", "nb_NO", "sv_SE", "fi_FI", "da_DK", "is_IS", "hu_HU", "pl_PL", "lv_LV", "lt_LT"}
+
+// vatIDPattern is SPEC §5: two uppercase letters, then 8 to 12 uppercase
+// letters or digits.
+var vatIDPattern = regexp.MustCompile(`^[A-Z]{2}[A-Z0-9]{8,12}$`)
+
+// BillingAddress is the organization an account's invoices are made out to.
+// Version increases with every change: a change based on an older version is
+// an edit conflict.
+type BillingAddress struct {
+	OrganizationName string `json:"organization_name"`
+	StreetAndNumber  string `json:"street_and_number"`
+	StreetAdditional string `json:"street_additional,omitempty"`
+	PostalCode       string `json:"postal_code"`
+	City             string `json:"city"`
+	Region           string `json:"region"`
+	Country          string `json:"country"`
+	VATID            string `json:"vat_id,omitempty"`
+	Version          int    `json:"version"`
+}
+
+// Normalize trims every field and treats the literal BLANK as empty (SPEC §9).
+func (a *BillingAddress) Normalize() {
+	for _, f := range []*string{&a.OrganizationName, &a.StreetAndNumber, &a.StreetAdditional, &a.PostalCode,
+		&a.City, &a.Region, &a.Country, &a.VATID} {
+		*f = strings.TrimSpace(*f)
+		if *f == "BLANK" {
+			*f = ""
+		}
+	}
+}
+
+// Validate checks the SPEC §5 rules and returns the field errors, if any.
+func (a *BillingAddress) Validate() error {
+	fe := FieldErrors{}
+	if code := ValidateAccountName(a.OrganizationName); code != "" {
+		fe.Add("organization_name", code)
+	}
+	for field, v := range map[string]string{"street_and_number": a.StreetAndNumber, "postal_code": a.PostalCode,
+		"city": a.City, "region": a.Region} {
+		switch {
+		case v == "":
+			fe.Add(field, FRequired)
+		case utf8.RuneCountInString(v) > NameMaxLength || !utf8.ValidString(v):
+			fe.Add(field, FTooLong)
+		}
+	}
+	if utf8.RuneCountInString(a.StreetAdditional) > NameMaxLength || !utf8.ValidString(a.StreetAdditional) {
+		fe.Add("street_additional", FTooLong)
+	}
+	switch {
+	case a.Country == "":
+		fe.Add("country", FRequired)
+	case !ValidCountry(a.Country):
+		fe.Add("country", FInvalidCountry)
+	}
+	if a.VATID != "" && !vatIDPattern.MatchString(a.VATID) {
+		fe.Add("vat_id", FInvalidVATID)
+	}
+	return fe.Err()
+}
+
+// ValidCountry reports whether c is one of Countries.
+func ValidCountry(c string) bool { return contains(Countries, c) }

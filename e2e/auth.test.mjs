@@ -1,0 +1,127 @@
+// Authentication journeys of issue 3 in a real browser against the full
+// stack: mails are read from the dev mailbox, Google is the local provider.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { BASE, launch, openPage, uniqueEmail, waitForLink, api } from './lib.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** Closes the onboarding wizard if it is open, so the shell is usable. */
+async function dismissOnboarding(page) {
+  const dialog = page.getByRole('dialog');
+  if (await dialog.isVisible().catch(() => false)) {
+    await page.keyboard.press('Escape');
+  }
+}
+
+async function signOut(page) {
+  await dismissOnboarding(page);
+  await page.getByRole('button', { name: /User menu of/ }).click();
+  await page.getByRole('menuitem', { name: 'Sign out' }).click();
+  await page.waitForURL(/\/signin/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+}
+
+async function signIn(page, email, password) {
+  await page.goto(`${BASE}/signin`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/);
+}
+
+test('sign up, activate by mail, sign out, sign in, reset the password', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('journey');
+  await page.goto(`${BASE}/signup`);
+  // Submitting empty shows the SPEC §5 messages and sends nothing.
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.getByText('*email is required').waitFor();
+  await page.getByText('*please accept Terms of Use to continue').waitFor();
+
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Secret1!');
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(/\/registered\?created=/);
+  await page.getByText(email).waitFor();
+
+  // Resend works and says so.
+  await page.getByRole('button', { name: 'Resend activation e-mail' }).click();
+  await page.getByText('New activation token sent.').waitFor();
+
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+  assert.ok(link.startsWith(BASE), `activation link ${link} points at the app`);
+  await page.goto(link);
+  await page.getByText('E-mail confirmed').waitFor();
+  await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 10000 });
+  const token = await page.evaluate(() => localStorage.getItem('auth_token'));
+  assert.ok(token, 'the session is stored');
+
+  await signOut(page);
+  await signIn(page, email, 'Secret1!');
+  await signOut(page);
+
+  // Wrong password: an error, and no session.
+  await page.goto(`${BASE}/signin`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Wrong1!xx');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.getByText('The e-mail address or password is not correct.').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+
+  // Forgot password → mail → new password → sign in with it.
+  await page.getByRole('link', { name: 'Forgot your password?' }).click();
+  await page.waitForURL(/\/auth\/request-password-reset/);
+  const sentAt = Date.now() - 1000;
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await page.getByText(/Link sent!/).waitFor();
+  const reset = await waitForLink(email, 'reset-password?token=', { after: sentAt });
+  await page.goto(reset.link);
+  await page.getByLabel('New password').fill('Newpass1!');
+  await page.getByLabel('Repeat password').fill('Different1!');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await page.getByText(/passwords do not match/i).first().waitFor();
+  await page.getByLabel('Repeat password').fill('Newpass1!');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await page.getByText('Password changed').waitFor();
+  await signIn(page, email, 'Newpass1!');
+  assert.deepEqual(page.consoleErrors.filter((e) => !/status of 401/.test(e)), []);
+  await page.close();
+});
+
+test('Google sign-up and sign-in through the local OIDC provider', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('google');
+  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
+
+  assert.equal((await queue()).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  assert.match(page.url(), new RegExp(encodeURIComponent(email).replace(/\./g, '\\.')));
+
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+  await page.goto(link);
+  await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 10000 });
+  await signOut(page);
+
+  assert.equal((await queue()).status, 204);
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 15000 });
+  await page.close();
+});
+
+test('the callback without code or state says something went wrong', async () => {
+  const page = await openPage(browser.context);
+  await page.goto(`${BASE}/auth/callback`);
+  await page.getByText('Something went wrong...').waitFor();
+  await page.getByRole('link', { name: /sign in/i }).waitFor();
+  await page.close();
+});
