@@ -111,4 +111,3 @@ func (s *Server) linkRoot(c fiber.Ctx) string {
 	}
 	return s.Config.UIOrigins[0]
 }
-

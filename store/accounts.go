@@ -41,8 +41,6 @@ func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*ku
 	return &a, &u, nil
 }
 
-
-
 // MemberAccess reports whether userID is a member of accountID and whether
 // the user is activated, in one query (the guard of every account route).
 func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (member, activated bool, err error) {
