@@ -1,0 +1,52 @@
+// Prints the gzip size of the JS a first visit to a route downloads: the
+// entry chunk, the route's lazy chunk(s) and everything they import statically,
+// plus the en locale chunks the route needs. Usage: node scripts/bundle-size.mjs signin
+import { readFileSync, readdirSync } from 'node:fs'
+import { gzipSync } from 'node:zlib'
+import { join } from 'node:path'
+
+const route = process.argv[2] ?? 'signin'
+const namespaces = (process.argv[3] ?? 'common,auth').split(',')
+const dist = new URL('../dist/', import.meta.url).pathname
+const assets = join(dist, 'assets')
+const files = readdirSync(assets).filter((f) => f.endsWith('.js'))
+const html = readFileSync(join(dist, 'index.html'), 'utf8')
+
+const seen = new Set()
+function visit(file) {
+  if (seen.has(file)) return
+  seen.add(file)
+  const code = readFileSync(join(assets, file), 'utf8')
+  for (const m of code.matchAll(/(?:import|from)\s*["']\.\/([^"']+\.js)["']/g)) visit(m[1])
+}
+for (const m of html.matchAll(/assets\/([^"']+\.js)/g)) visit(m[1])
+const routeChunks = files.filter((f) => f.startsWith(`${route}-`))
+for (const f of routeChunks) visit(f)
+// Locale chunks are named after their JSON file (common-*.js, auth-*.js), one
+// per language; the en one is recognised by a text of src/locales/en/<ns>.json.
+function firstText(node) {
+  if (typeof node === 'string') return node
+  for (const value of Object.values(node)) {
+    const text = firstText(value)
+    if (text) return text
+  }
+  return null
+}
+for (const ns of namespaces) {
+  const marker = firstText(JSON.parse(readFileSync(new URL(`../src/locales/en/${ns}.json`, import.meta.url), 'utf8')))
+  const chunk = files.find(
+    (f) => f.startsWith(`${ns}-`) && readFileSync(join(assets, f), 'utf8').includes(`\`${marker}\``),
+  )
+  if (chunk) seen.add(chunk)
+  else console.warn(`no en locale chunk found for ${ns}`)
+}
+
+let raw = 0
+let gz = 0
+for (const f of seen) {
+  const buf = readFileSync(join(assets, f))
+  raw += buf.length
+  gz += gzipSync(buf, { level: 9 }).length
+  console.log(`${(gzipSync(buf, { level: 9 }).length / 1024).toFixed(1).padStart(7)} KB gz  ${f}`)
+}
+console.log(`/${route}: ${seen.size} JS files, ${(raw / 1024).toFixed(1)} KB raw, ${(gz / 1024).toFixed(1)} KB gzip`)

@@ -1,0 +1,39 @@
+import { useEffect } from 'react'
+import { useTranslation } from 'react-i18next'
+import { Toast, ToastDescription, ToastTitle } from '@/components/ui/toast'
+import { dismissError, useReportedError } from '@/lib/error-store'
+import { ERROR_POPUP_MS } from '@/lib/constants'
+
+const KNOWN_STATUSES = new Set([400, 401, 403, 404, 409, 413, 422, 429, 444, 500, 503])
+
+/** i18n key (common namespace) of the popup message for a status (SPEC §8). */
+export function popupMessageKey(status: number): string {
+  return KNOWN_STATUSES.has(status) ? `error_popup.status_${status}` : 'error_popup.status_other'
+}
+
+/** The SPEC §8 popup: shows the last reported error and hides after 3.5 s. */
+export function ErrorPopup() {
+  const error = useReportedError()
+  const { t } = useTranslation('common')
+
+  useEffect(() => {
+    if (!error) return
+    const timer = window.setTimeout(() => dismissError(error.id), ERROR_POPUP_MS)
+    return () => window.clearTimeout(timer)
+  }, [error])
+
+  if (!error) return null
+  return (
+    <Toast
+      role="alert"
+      aria-live="assertive"
+      variant="destructive"
+      onClose={() => dismissError(error.id)}
+      closeLabel={t('actions.close')}
+    >
+      <ToastTitle>{t('error_popup.title')}</ToastTitle>
+      <ToastDescription>{t(popupMessageKey(error.status))}</ToastDescription>
+      <ToastDescription>{t('error_popup.try_again')}</ToastDescription>
+    </Toast>
+  )
+}

@@ -1,0 +1,69 @@
+import { Link } from '@tanstack/react-router'
+import { useSuspenseQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { ImageIcon } from 'lucide-react'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { accountQueryOptions } from '@/lib/api/get-account'
+import { formatDate } from '@/lib/format'
+import { AccountNameCard } from './account-name-card'
+
+export function AccountPlanTab({ accountId }: { accountId: string }) {
+  const { t } = useTranslation('account')
+  const { data } = useSuspenseQuery(accountQueryOptions(accountId))
+  const subscription = data.account.subscription
+  const trial = subscription.plan === 'TRIAL'
+  const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
+
+  return (
+    <div className="grid gap-4">
+      <Card>
+        <CardHeader>
+          <CardTitle>{t('plan.title')}</CardTitle>
+          <CardDescription>{t('plan.current', { plan: t(`common:plans.${subscription.plan}`) })}</CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-2 text-sm">
+          {trial ? (
+            <>
+              <p>{t('plan.trial_ends', { date: formatDate(subscription.trial_expires_at) })}</p>
+              <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
+                {t('plan.ready_to_start')}
+              </Link>
+            </>
+          ) : (
+            <>
+              <p>
+                {subscription.start_next_period
+                  ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
+                  : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
+              </p>
+              <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
+                {t('plan.upgrade')}
+              </Link>
+              <p className="text-muted-foreground" data-testid="placeholder">
+                {t('plan.renewal_placeholder')}
+              </p>
+            </>
+          )}
+        </CardContent>
+      </Card>
+
+      <AccountNameCard accountId={accountId} name={data.account.name} />
+
+      <Card>
+        <CardHeader>
+          <CardTitle>{t('logo.title')}</CardTitle>
+          <CardDescription>{t('logo.description')}</CardDescription>
+        </CardHeader>
+        <CardContent>
+          <div
+            className="flex items-center gap-3 rounded-md border border-dashed p-6 text-sm text-muted-foreground"
+            data-testid="placeholder"
+          >
+            <ImageIcon className="h-8 w-8" aria-hidden="true" />
+            {t('logo.placeholder')}
+          </div>
+        </CardContent>
+      </Card>
+    </div>
+  )
+}

@@ -1,0 +1,25 @@
+import * as v from 'valibot'
+import { useMutation } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+// POST /v1/auth/oidc-signup → 201 {auth_url}; the browser is then sent there.
+
+export interface OidcSignupInput {
+  opt_in_marketing: boolean
+  opt_in_terms_of_use: boolean
+  preferred_language: string
+  root_domain: string
+}
+
+export const authUrlSchema = v.object({ auth_url: v.pipe(v.string(), v.url()) })
+
+export function oidcSignup(input: OidcSignupInput) {
+  return apiRequest('/v1/auth/oidc-signup', { method: 'POST', body: input, schema: authUrlSchema })
+}
+
+export function useOidcSignup() {
+  return useMutation({
+    mutationFn: oidcSignup,
+    onSuccess: ({ auth_url }) => window.location.assign(auth_url),
+  })
+}

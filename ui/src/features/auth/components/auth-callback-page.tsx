@@ -1,0 +1,62 @@
+import { useEffect, useRef } from 'react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useTranslation } from 'react-i18next'
+import { Loader2, TriangleAlert } from 'lucide-react'
+import { buttonVariants } from '@/components/ui/button'
+import { ApiError } from '@/lib/api-client'
+import { reportError } from '@/lib/error-store'
+import { useOidcCallback } from '../api/auth-callback'
+import { dashboardHome } from '../api/session-schema'
+import { AuthLayout } from './auth-layout'
+
+/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard. */
+export function AuthCallbackPage({ code, state }: { code?: string; state?: string }) {
+  const { t } = useTranslation('auth')
+  const navigate = useNavigate()
+  const callback = useOidcCallback()
+  const started = useRef(false)
+  const missing = !code || !state
+  const { mutate } = callback
+
+  useEffect(() => {
+    if (started.current) return
+    started.current = true
+    if (!code || !state) {
+      reportError(new ApiError(500, 'internal', 'Authorization code or state is missing from URL'))
+      return
+    }
+    mutate(
+      { code, state },
+      {
+        onSuccess: (result) => {
+          if (result.scope === 'signup') {
+            void navigate({ to: '/registered', search: { created: result.email } })
+          } else {
+            void navigate(dashboardHome(result.account_id))
+          }
+        },
+      },
+    )
+  }, [code, state, mutate, navigate])
+
+  if (missing || callback.isError) {
+    return (
+      <AuthLayout title={t('callback.failed_title')}>
+        <div className="grid gap-4 text-sm">
+          <TriangleAlert className="h-10 w-10 text-destructive" aria-hidden="true" />
+          <p role="alert">{t('callback.failed_text')}</p>
+          <Link className={buttonVariants()} to="/signin">{t('back_to_signin')}</Link>
+        </div>
+      </AuthLayout>
+    )
+  }
+
+  return (
+    <AuthLayout title={t('callback.processing_title')}>
+      <div className="flex items-center gap-3 text-sm" role="status">
+        <Loader2 className="h-5 w-5 animate-spin" aria-hidden="true" />
+        {t('callback.processing_text')}
+      </div>
+    </AuthLayout>
+  )
+}

@@ -1,0 +1,48 @@
+import {
+  CreditCard,
+  Film,
+  Lightbulb,
+  LayoutGrid,
+  MessageSquareQuote,
+  Plug,
+  Presentation,
+  Settings,
+  SlidersHorizontal,
+  Users,
+  type LucideIcon,
+} from 'lucide-react'
+
+export interface NavItem {
+  key: string
+  to:
+    | '/dashboard/$accountId/testimonials'
+    | '/dashboard/$accountId/spaces'
+    | '/dashboard/$accountId/showcases'
+    | '/dashboard/$accountId/reels'
+    | '/dashboard/$accountId/team'
+    | '/dashboard/$accountId/integrations'
+    | '/dashboard/$accountId/account-settings/plan'
+    | '/dashboard/$accountId/billing/payment-details'
+    | '/dashboard/$accountId/preferences'
+    | '/dashboard/$accountId/request-feature'
+  icon: LucideIcon
+  badge?: number
+}
+
+/** Navigation: the sidebar shows the first 6, the user menu the last 4. */
+export const NAV_ITEMS: readonly NavItem[] = [
+  // The testimonial count badge is a fixed 4 (SPEC §2).
+  { key: 'testimonials', to: '/dashboard/$accountId/testimonials', icon: MessageSquareQuote, badge: 4 },
+  { key: 'spaces', to: '/dashboard/$accountId/spaces', icon: LayoutGrid },
+  { key: 'showcases', to: '/dashboard/$accountId/showcases', icon: Presentation },
+  { key: 'reels', to: '/dashboard/$accountId/reels', icon: Film },
+  { key: 'team', to: '/dashboard/$accountId/team', icon: Users },
+  { key: 'integrations', to: '/dashboard/$accountId/integrations', icon: Plug },
+  { key: 'account_settings', to: '/dashboard/$accountId/account-settings/plan', icon: Settings },
+  { key: 'billing', to: '/dashboard/$accountId/billing/payment-details', icon: CreditCard },
+  { key: 'preferences', to: '/dashboard/$accountId/preferences', icon: SlidersHorizontal },
+  { key: 'request_feature', to: '/dashboard/$accountId/request-feature', icon: Lightbulb },
+]
+
+export const SIDEBAR_ITEMS = NAV_ITEMS.slice(0, 6)
+export const USER_MENU_ITEMS = NAV_ITEMS.slice(6)

@@ -1,0 +1,73 @@
+import * as v from 'valibot'
+import { queryOptions } from '@tanstack/react-query'
+import { apiRequest, isApiError } from '@/lib/api-client'
+import { PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
+
+// GET /v1/accounts/{id}: the account, its subscription and the signed-in user.
+// Shared by the dashboard shell and every dashboard feature.
+
+const nullableDate = v.optional(v.nullable(v.string()), null)
+
+export const subscriptionSchema = v.object({
+  plan: v.picklist(PLANS),
+  show_status: v.picklist(SHOW_STATUSES),
+  show_onboarding: v.optional(v.boolean(), false),
+  trials_left: v.optional(v.number(), 0),
+  plan_renewal_at: nullableDate,
+  trial_expires_at: nullableDate,
+  start_next_period: v.optional(v.boolean(), false),
+})
+
+export const accountResponseSchema = v.object({
+  account: v.object({
+    id: v.string(),
+    name: v.optional(v.string(), ''),
+    img_url: v.optional(v.nullable(v.string()), null),
+    testimonial_count: v.optional(v.number(), 0),
+    recording_spaces_count: v.optional(v.number(), 0),
+    subscription: subscriptionSchema,
+  }),
+  user: v.object({
+    firstname: v.optional(v.string(), ''),
+    lastname: v.optional(v.string(), ''),
+    email: v.string(),
+    activated: v.optional(v.boolean(), true),
+    preferred_language: v.optional(v.string(), 'en'),
+    opt_in_notifications: v.optional(v.boolean(), false),
+    opt_in_marketing: v.optional(v.boolean(), false),
+    opt_in_terms_of_use: v.optional(v.boolean(), false),
+    social_login: v.optional(v.boolean(), false),
+  }),
+})
+
+export type AccountData = v.InferOutput<typeof accountResponseSchema>
+export type Subscription = AccountData['account']['subscription']
+export type User = AccountData['user']
+
+export const accountKeys = {
+  all: ['account'] as const,
+  detail: (accountId: string) => ['account', accountId] as const,
+}
+
+export function getAccount(accountId: string, signal?: AbortSignal): Promise<AccountData> {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}`, {
+    auth: true,
+    signal,
+    schema: accountResponseSchema,
+  })
+}
+
+export function accountQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: accountKeys.detail(accountId),
+    queryFn: ({ signal }) => getAccount(accountId, signal),
+    // While a payment is processing the account is re-fetched every 2.5 s (SPEC §4).
+    refetchInterval: (query) =>
+      query.state.data?.account.subscription.show_status === 'processing' ? POLL_MS : false,
+  })
+}
+
+/** A 403 with code user_not_activated: the user must confirm their e-mail first. */
+export function isUserNotActivated(error: unknown): boolean {
+  return isApiError(error) && error.status === 403 && error.code === 'user_not_activated'
+}

@@ -1,0 +1,30 @@
+// Business constants of SPEC §3 and §9.
+
+export const COUNTRIES = [
+  'nl_BE', 'fr_BE', 'nl_NL', 'fr_FR', 'en_GB', 'de_DE', 'de_AT', 'de_CH', 'es_ES', 'ca_ES',
+  'pt_PT', 'it_IT', 'nb_NO', 'sv_SE', 'fi_FI', 'da_DK', 'is_IS', 'hu_HU', 'pl_PL', 'lv_LV', 'lt_LT',
+] as const
+export type Country = (typeof COUNTRIES)[number]
+
+export const FEATURE_AREAS = [
+  'PRODUCT_TESTIMONIALS', 'PRODUCT_SPACES', 'PRODUCT_SHOWCASES', 'PRODUCT_REELS',
+  'PRODUCT_TEAM', 'PRODUCT_INTEGRATIONS', 'SUPPORT', 'OTHER',
+] as const
+
+export const FEATURE_PROFILES = [
+  'BUSINESS_OWNER', 'MARKETING_SPECIALIST', 'DESIGNER', 'DEVELOPER', 'OTHER',
+] as const
+
+export const PLANS = ['TRIAL', 'STARTER', 'PRO', 'TEAM'] as const
+export const SHOW_STATUSES = ['active', 'trial_expired', 'plan_expired', 'processing'] as const
+export const PLANS_FOR = ['trial_expired', 'plan_expired', 'plan_upgrade'] as const
+
+export const ERROR_POPUP_MS = 3500
+export const ACTIVATION_REDIRECT_MS = 2000
+export const RESEND_SENT_MS = 3000
+export const POLL_MS = 2500
+
+/** VAT placeholder: the last two characters of the country value + 12345678 (SPEC §5). */
+export function vatPlaceholder(country: string): string {
+  return `${country.slice(-2)}12345678`
+}

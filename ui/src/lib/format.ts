@@ -1,0 +1,10 @@
+/** Dates display as day/month/two-digit year (SPEC §9), e.g. 05/03/26. */
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return '-'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '-'
+  const dd = String(date.getDate()).padStart(2, '0')
+  const mm = String(date.getMonth() + 1).padStart(2, '0')
+  const yy = String(date.getFullYear() % 100).padStart(2, '0')
+  return `${dd}/${mm}/${yy}`
+}

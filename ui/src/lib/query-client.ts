@@ -1,0 +1,32 @@
+import { MutationCache, QueryClient } from '@tanstack/react-query'
+import { isApiError } from './api-client'
+import { reportError } from './error-store'
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    mutationMeta: {
+      /** Do not show the global error popup for this mutation's failures. */
+      silent?: boolean
+    }
+  }
+}
+
+/** Creates the app's QueryClient: failed mutations feed the error popup. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    mutationCache: new MutationCache({
+      onError: (error, _variables, _context, mutation) => {
+        if (mutation.meta?.silent) return
+        if (isApiError(error)) reportError(error)
+        else reportError({ status: 500, message: error.message })
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        staleTime: 30_000,
+        retry: (failureCount, error) =>
+          !(isApiError(error) && error.status < 500) && failureCount < 2,
+      },
+    },
+  })
+}

@@ -1,0 +1,28 @@
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { QueryClientProvider } from '@tanstack/react-query'
+import { RouterProvider } from '@tanstack/react-router'
+import { setUnauthorizedHandler } from '@/lib/api-client'
+import { initI18n } from '@/lib/i18n'
+import { createQueryClient } from '@/lib/query-client'
+import { createAppRouter } from './router'
+import './index.css'
+
+const queryClient = createQueryClient()
+const router = createAppRouter(queryClient)
+
+// Any 401 on a signed-in call: the session is already cleared, go to sign-in.
+setUnauthorizedHandler(() => {
+  queryClient.clear()
+  if (router.state.location.pathname !== '/signin') void router.navigate({ to: '/signin' })
+})
+
+void initI18n().then(() => {
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  )
+})

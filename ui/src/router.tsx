@@ -1,0 +1,42 @@
+import { createRouter } from '@tanstack/react-router'
+import type { QueryClient } from '@tanstack/react-query'
+import { routeTree } from './routeTree.gen'
+import { ErrorPage, NotFoundPage } from '@/components/error-page'
+import { PageLoader } from '@/components/page-loader'
+
+// Search params are plain strings (tokens, e-mails, codes): no JSON coercion,
+// so a numeric-looking token stays exactly what the mail link carried.
+export function parseSearch(search: string): Record<string, string> {
+  return Object.fromEntries(new URLSearchParams(search))
+}
+
+export function stringifySearch(search: Record<string, unknown>): string {
+  const params = new URLSearchParams()
+  for (const [key, value] of Object.entries(search)) {
+    if (value === undefined || value === null) continue
+    params.set(key, typeof value === 'string' ? value : JSON.stringify(value))
+  }
+  const text = params.toString()
+  return text ? `?${text}` : ''
+}
+
+export function createAppRouter(queryClient: QueryClient) {
+  return createRouter({
+    routeTree,
+    context: { queryClient },
+    defaultPreload: 'intent',
+    // Query owns caching; the router always asks it (ensureQueryData is cheap).
+    defaultPreloadStaleTime: 0,
+    defaultErrorComponent: ErrorPage,
+    defaultNotFoundComponent: NotFoundPage,
+    defaultPendingComponent: PageLoader,
+    parseSearch,
+    stringifySearch,
+  })
+}
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: ReturnType<typeof createAppRouter>
+  }
+}

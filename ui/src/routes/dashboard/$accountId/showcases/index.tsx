@@ -1,0 +1,6 @@
+import { createFileRoute } from '@tanstack/react-router'
+import { PlaceholderPage } from '@/features/dashboard-shell/components/placeholder-page'
+
+export const Route = createFileRoute('/dashboard/$accountId/showcases/')({
+  component: () => <PlaceholderPage area="showcases" />,
+})

@@ -1,0 +1,34 @@
+import '@testing-library/jest-dom/vitest'
+import { cleanup } from '@testing-library/react'
+import { afterEach } from 'vitest'
+import i18n from 'i18next'
+import { initReactI18next } from 'react-i18next'
+
+// Tests run in en with every namespace loaded synchronously.
+const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/en/*.json', { eager: true })
+const en = Object.fromEntries(
+  Object.entries(modules).map(([path, module]) => [path.replace(/^.*\/([^/]+)\.json$/, '$1'), module.default]),
+)
+
+await i18n.use(initReactI18next).init({
+  lng: 'en',
+  fallbackLng: 'en',
+  resources: { en },
+  ns: Object.keys(en),
+  defaultNS: 'common',
+  interpolation: { escapeValue: false },
+  react: { useSuspense: false },
+})
+
+afterEach(() => {
+  cleanup()
+  localStorage.clear()
+})
+
+// jsdom lacks ResizeObserver (Radix measures some controls with it).
+class ResizeObserverStub {
+  observe() {}
+  unobserve() {}
+  disconnect() {}
+}
+globalThis.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver
