@@ -8,20 +8,37 @@ import (
 	"context"
 	"time"
 
+	"github.com/google/uuid"
+
 	"kudos"
+	"kudos/store"
 )
 
-// Store is the part of the store the activities use.
+// Store is the part of the store the activities use (*store.DB).
 type Store interface {
 	MailSent(ctx context.Context, key string) (bool, error)
 	MarkMailSent(ctx context.Context, key string) error
+
+	WriteSubscription(ctx context.Context, accountID uuid.UUID, r store.SubscriptionRecord) error
+	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
+	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
+	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
+	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
+	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
+	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
+	RecordCheckout(ctx context.Context, c store.CheckoutRecord) error
+	SetCheckoutStatus(ctx context.Context, id, status string) error
 }
 
 // Activities holds the dependencies of every activity.
 type Activities struct {
 	Store  Store
 	Mailer kudos.MailSender
-	// Render turns a mail request into a message (mail.Render).
-	Render func(kudos.MailRequest) (kudos.Message, error)
+	// Render turns a mail request into a message (mailer.Render).
+	Render   func(kudos.MailRequest) (kudos.Message, error)
+	Payments kudos.PaymentProvider
+	Prices   kudos.PriceList
+	// UIBase is the UI origin checkouts return to.
+	UIBase string
 	Now    func() time.Time
 }

@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"kudos"
 )
 
 // Environments Kudos runs in.
@@ -61,6 +63,16 @@ type Config struct {
 	// the local OIDC provider on DevOIDCAddr.
 	OIDCIssuer  string
 	DevOIDCAddr string
+
+	// Prices are the yearly net prices in minor units of Currency.
+	Prices kudos.PriceList
+	// PaymentProvider is "sandbox" (development only) or "stripe".
+	PaymentProvider     string
+	StripeSecretKey     string
+	StripeWebhookSecret string
+	// StripeAPIBase overrides Stripe's API address (stripe-mock in tests).
+	StripeAPIBase string
+	CheckoutTTL   time.Duration
 }
 
 // Var describes one environment variable: its name, default and meaning. The
@@ -93,6 +105,15 @@ var Vars = []Var{
 	{"GOOGLE_CLIENT_SECRET", "", "Google OAuth client secret (required in production)", true},
 	{"KUDOS_OIDC_ISSUER", "", "OIDC issuer (production default: https://accounts.google.com; development default: the local provider)", false},
 	{"KUDOS_DEV_OIDC_ADDR", "127.0.0.1:8082", "address of the development OIDC provider", false},
+	{"KUDOS_PRICE_STARTER", "18000", "yearly net price of Starter, in minor units (cents) of KUDOS_CURRENCY", false},
+	{"KUDOS_PRICE_PRO", "46800", "yearly net price of Pro, in minor units", false},
+	{"KUDOS_PRICE_TEAM", "118800", "yearly net price of Team, in minor units", false},
+	{"KUDOS_CURRENCY", "EUR", "currency of prices and invoices (ISO 4217)", false},
+	{"KUDOS_PAYMENT_PROVIDER", "", "`sandbox` (the local hosted checkout, development only) or `stripe` (default: sandbox in development, stripe in production)", false},
+	{"STRIPE_SECRET_KEY", "", "Stripe secret API key (required with the stripe provider)", true},
+	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
+	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
+	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
 }
 
 // Load reads the configuration from the environment and validates it.
@@ -120,24 +141,43 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		return d
 	}
 	c := &Config{
-		Env:                get("KUDOS_ENV"),
-		HTTPAddr:           get("KUDOS_HTTP_ADDR"),
-		PublicURL:          strings.TrimRight(get("KUDOS_PUBLIC_URL"), "/"),
-		DatabaseURL:        get("DATABASE_URL"),
-		TemporalAddress:    get("TEMPORAL_ADDRESS"),
-		TemporalNamespace:  get("TEMPORAL_NAMESPACE"),
-		TaskQueue:          get("KUDOS_TASK_QUEUE"),
-		JWTSecret:          get("KUDOS_JWT_SECRET"),
-		SessionTTL:         dur("KUDOS_SESSION_TTL"),
-		TrialDuration:      dur("KUDOS_TRIAL_DURATION"),
-		BillingPeriod:      dur("KUDOS_BILLING_PERIOD"),
-		SMTPURL:            get("SMTP_URL"),
-		MailFrom:           get("KUDOS_MAIL_FROM"),
-		DevSMTPAddr:        get("KUDOS_DEV_SMTP_ADDR"),
-		GoogleClientID:     get("GOOGLE_CLIENT_ID"),
-		GoogleClientSecret: get("GOOGLE_CLIENT_SECRET"),
-		OIDCIssuer:         get("KUDOS_OIDC_ISSUER"),
-		DevOIDCAddr:        get("KUDOS_DEV_OIDC_ADDR"),
+		Env:                 get("KUDOS_ENV"),
+		HTTPAddr:            get("KUDOS_HTTP_ADDR"),
+		PublicURL:           strings.TrimRight(get("KUDOS_PUBLIC_URL"), "/"),
+		DatabaseURL:         get("DATABASE_URL"),
+		TemporalAddress:     get("TEMPORAL_ADDRESS"),
+		TemporalNamespace:   get("TEMPORAL_NAMESPACE"),
+		TaskQueue:           get("KUDOS_TASK_QUEUE"),
+		JWTSecret:           get("KUDOS_JWT_SECRET"),
+		SessionTTL:          dur("KUDOS_SESSION_TTL"),
+		TrialDuration:       dur("KUDOS_TRIAL_DURATION"),
+		BillingPeriod:       dur("KUDOS_BILLING_PERIOD"),
+		SMTPURL:             get("SMTP_URL"),
+		MailFrom:            get("KUDOS_MAIL_FROM"),
+		DevSMTPAddr:         get("KUDOS_DEV_SMTP_ADDR"),
+		GoogleClientID:      get("GOOGLE_CLIENT_ID"),
+		GoogleClientSecret:  get("GOOGLE_CLIENT_SECRET"),
+		OIDCIssuer:          get("KUDOS_OIDC_ISSUER"),
+		DevOIDCAddr:         get("KUDOS_DEV_OIDC_ADDR"),
+		PaymentProvider:     get("KUDOS_PAYMENT_PROVIDER"),
+		StripeSecretKey:     get("STRIPE_SECRET_KEY"),
+		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET"),
+		StripeAPIBase:       get("KUDOS_STRIPE_API_BASE"),
+		CheckoutTTL:         dur("KUDOS_CHECKOUT_TTL"),
+	}
+	c.Prices.Currency = strings.ToUpper(get("KUDOS_CURRENCY"))
+	if len(c.Prices.Currency) != 3 {
+		errs = append(errs, fmt.Errorf("KUDOS_CURRENCY: want an ISO 4217 code such as EUR, got %q", c.Prices.Currency))
+	}
+	for name, dst := range map[string]*int64{"KUDOS_PRICE_STARTER": &c.Prices.Starter, "KUDOS_PRICE_PRO": &c.Prices.Pro, "KUDOS_PRICE_TEAM": &c.Prices.Team} {
+		n, err := strconv.ParseInt(get(name), 10, 64)
+		if err != nil || n <= 0 {
+			errs = append(errs, fmt.Errorf("%s: want a positive whole number of minor units, got %q", name, get(name)))
+		}
+		*dst = n
+	}
+	if !(c.Prices.Starter < c.Prices.Pro && c.Prices.Pro < c.Prices.Team) {
+		errs = append(errs, errors.New("KUDOS_PRICE_*: want Starter < Pro < Team (upgrades go up)"))
 	}
 	if n, err := strconv.Atoi(get("KUDOS_TRIAL_RECORDINGS")); err != nil || n < 0 {
 		errs = append(errs, fmt.Errorf("KUDOS_TRIAL_RECORDINGS: want a whole number ≥ 0, got %q", get("KUDOS_TRIAL_RECORDINGS")))
@@ -171,6 +211,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.JWTSecret == "" {
 			c.JWTSecret = devJWTSecret
 		}
+		if c.PaymentProvider == "" {
+			c.PaymentProvider = "sandbox"
+		}
 	case Production:
 		if c.JWTSecret == "" || c.JWTSecret == devJWTSecret {
 			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production"))
@@ -184,8 +227,23 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.OIDCIssuer == "" {
 			c.OIDCIssuer = "https://accounts.google.com"
 		}
+		if c.PaymentProvider == "" {
+			c.PaymentProvider = "stripe"
+		}
+		if c.PaymentProvider == "sandbox" {
+			errs = append(errs, errors.New("KUDOS_PAYMENT_PROVIDER=sandbox is for development only"))
+		}
 	default:
 		errs = append(errs, fmt.Errorf("KUDOS_ENV: want development or production, got %q", c.Env))
+	}
+	switch c.PaymentProvider {
+	case "sandbox":
+	case "stripe":
+		if c.StripeSecretKey == "" || c.StripeWebhookSecret == "" {
+			errs = append(errs, errors.New("STRIPE_SECRET_KEY and STRIPE_WEBHOOK_SECRET are required with the stripe payment provider"))
+		}
+	default:
+		errs = append(errs, fmt.Errorf("KUDOS_PAYMENT_PROVIDER: want sandbox or stripe, got %q", c.PaymentProvider))
 	}
 	if len(c.JWTSecret) < 32 {
 		errs = append(errs, errors.New("KUDOS_JWT_SECRET: want at least 32 bytes"))

@@ -26,13 +26,14 @@ func TestProductionRefusesStandIns(t *testing.T) {
 	if err == nil {
 		t.Fatal("production started with local stand-ins")
 	}
-	for _, want := range []string{"KUDOS_JWT_SECRET", "SMTP_URL", "GOOGLE_CLIENT_ID"} {
+	for _, want := range []string{"KUDOS_JWT_SECRET", "SMTP_URL", "GOOGLE_CLIENT_ID", "STRIPE_SECRET_KEY"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
 	}
 	c, err := LoadFrom(env(map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
-		"SMTP_URL": "smtps://u:p@mail.example:465", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret"}))
+		"SMTP_URL": "smtps://u:p@mail.example:465", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret",
+		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,6 +51,11 @@ func TestInvalidValues(t *testing.T) {
 		"smtp":     {"SMTP_URL": "http://x"},
 		"short":    {"KUDOS_JWT_SECRET": "short"},
 		"level":    {"KUDOS_LOG_LEVEL": "loud"},
+		"price":    {"KUDOS_PRICE_PRO": "-5"},
+		"order":    {"KUDOS_PRICE_PRO": "1"},
+		"currency": {"KUDOS_CURRENCY": "EURO"},
+		"provider": {"KUDOS_PAYMENT_PROVIDER": "paypal"},
+		"stripe":   {"KUDOS_PAYMENT_PROVIDER": "stripe"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := LoadFrom(env(kv)); err == nil {

@@ -5,6 +5,7 @@
 
 KUDOS_ROOT=${KUDOS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 TEMPORAL_VERSION=v1.5.1
+STRIPE_MOCK_VERSION=v0.203.0
 
 say() { printf '\033[1m[kudos]\033[0m %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -66,6 +67,15 @@ ensure_temporal() {
   if [ ! -x "$KUDOS_ROOT/bin/temporal" ]; then
     say "building the Temporal CLI $TEMPORAL_VERSION into ./bin (first run only, a few minutes)"
     GOBIN="$KUDOS_ROOT/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION" || die "could not build the Temporal CLI"
+  fi
+}
+
+# ensure_stripe_mock builds ./bin/stripe-mock (Stripe's API mock, for the
+# Stripe adapter's tests) when absent.
+ensure_stripe_mock() {
+  if [ ! -x "$KUDOS_ROOT/bin/stripe-mock" ]; then
+    say "building stripe-mock $STRIPE_MOCK_VERSION into ./bin (first run only)"
+    GOBIN="$KUDOS_ROOT/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "could not build stripe-mock"
   fi
 }
 

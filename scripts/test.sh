@@ -40,12 +40,14 @@ step() {
 say "preparing: UI build, binaries, services"
 ui_ready
 ensure_temporal
+ensure_stripe_mock
 go build -o bin/kudos ./cmd/kudos || die "go build failed"
 pg_start "$WORK/pg" "$PG_PORT" fast
 temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
 PIDS+=("$TEMPORAL_PID")
 export KUDOS_TEST_DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
 export KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
+export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
 
 step "go vet" go vet ./...
 step "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./...

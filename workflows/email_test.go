@@ -21,9 +21,10 @@ import (
 // memStore is the mail part of the store, in memory; failMark makes the next
 // MarkMailSent calls fail.
 type memStore struct {
-	mu       sync.Mutex
-	sent     map[string]bool
-	failMark int
+	activities.Store // the rest of the store: not used by the mail activity
+	mu               sync.Mutex
+	sent             map[string]bool
+	failMark         int
 }
 
 func (m *memStore) MailSent(_ context.Context, key string) (bool, error) {

@@ -3,7 +3,11 @@
 // here is deterministic: time, randomness and I/O go through activities.
 package workflows
 
-import "kudos"
+import (
+	"go.temporal.io/sdk/temporal"
+
+	"kudos"
+)
 
 // TaskQueue is the default task queue of the Kudos worker (KUDOS_TASK_QUEUE
 // overrides it in deployments that run several environments side by side).
@@ -20,6 +24,14 @@ const (
 
 // SearchAttributes lists every custom search attribute (all Keyword).
 var SearchAttributes = []string{SearchAccountID, SearchPlan, SearchSubscriptionStatus, SearchPaymentState}
+
+// Typed keys of the search attributes.
+var (
+	AccountIDKey          = temporal.NewSearchAttributeKeyKeyword(SearchAccountID)
+	PlanKey               = temporal.NewSearchAttributeKeyKeyword(SearchPlan)
+	SubscriptionStatusKey = temporal.NewSearchAttributeKeyKeyword(SearchSubscriptionStatus)
+	PaymentStateKey       = temporal.NewSearchAttributeKeyKeyword(SearchPaymentState)
+)
 
 // EmailWorkflowID is the ID of the e-mail workflow for a mail request: one
 // workflow, and so one mail, per request.

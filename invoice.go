@@ -1,0 +1,62 @@
+package kudos
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// InvoiceStatus is the state of an invoice (SPEC §3).
+type InvoiceStatus string
+
+// Invoice statuses.
+const (
+	InvoicePaid       InvoiceStatus = "PAID"
+	InvoiceProcessing InvoiceStatus = "PROCESSING"
+	InvoiceDue        InvoiceStatus = "DUE_PAYMENT"
+)
+
+// InvoiceKind says what an invoice bills; it decides the description
+// (SPEC §4): the plan name, UPGRADE_{plan}, "Renewal {plan}" or
+// PAYMENTDUE_{plan}.
+type InvoiceKind string
+
+// Invoice kinds.
+const (
+	InvoiceSubscription InvoiceKind = "SUBSCRIPTION"
+	InvoiceUpgrade      InvoiceKind = "UPGRADE"
+	InvoiceRenewal      InvoiceKind = "RENEWAL"
+	InvoicePaymentDue   InvoiceKind = "PAYMENTDUE"
+)
+
+// InvoiceDescription is the description SPEC §4 renders for kind and plan.
+func InvoiceDescription(kind InvoiceKind, plan Plan) string {
+	switch kind {
+	case InvoiceUpgrade:
+		return "UPGRADE_" + string(plan)
+	case InvoiceRenewal:
+		return "Renewal " + string(plan)
+	case InvoicePaymentDue:
+		return "PAYMENTDUE_" + string(plan)
+	}
+	return string(plan)
+}
+
+// Invoice is a bill of the account. Number is given when the invoice is
+// finalised (paid or due), gap-free per year; an invoice whose checkout is
+// still open has none.
+type Invoice struct {
+	ID          uuid.UUID     `json:"id"`
+	AccountID   uuid.UUID     `json:"-"`
+	Number      string        `json:"invoice_url"`
+	Kind        InvoiceKind   `json:"-"`
+	Plan        Plan          `json:"-"`
+	Description string        `json:"description"`
+	Net         int64         `json:"-"`
+	VAT         int64         `json:"-"`
+	VATRate     float64       `json:"vat_rate"`
+	Total       int64         `json:"-"`
+	Currency    string        `json:"currency"`
+	Status      InvoiceStatus `json:"status"`
+	CreatedAt   time.Time     `json:"created_at"`
+}

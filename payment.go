@@ -1,0 +1,122 @@
+package kudos
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Money is an amount in minor units (cents) of an ISO 4217 currency.
+type Money struct {
+	Amount   int64  `json:"amount"`
+	Currency string `json:"currency"`
+}
+
+// CheckoutPurpose says what a hosted checkout pays for.
+type CheckoutPurpose string
+
+// Checkout purposes.
+const (
+	CheckoutSubscription  CheckoutPurpose = "subscription"   // first payment of a plan
+	CheckoutUpgrade       CheckoutPurpose = "upgrade"        // prorated difference to a higher plan
+	CheckoutInvoice       CheckoutPurpose = "invoice"        // a DUE_PAYMENT invoice
+	CheckoutPaymentMethod CheckoutPurpose = "payment_method" // add a payment method (verification)
+)
+
+// CheckoutRequest asks the provider for a hosted checkout page.
+type CheckoutRequest struct {
+	// CheckoutID is ours: the provider's idempotency key and the reference
+	// that comes back with the payment event.
+	CheckoutID    string
+	AccountID     uuid.UUID
+	CustomerEmail string
+	Purpose       CheckoutPurpose
+	Description   string
+	// Amount is the total to pay, VAT included (for CheckoutPaymentMethod,
+	// the verification charge of SPEC §9).
+	Amount     Money
+	SuccessURL string
+	CancelURL  string
+	ExpiresAt  time.Time
+}
+
+// Checkout is an open hosted checkout.
+type Checkout struct {
+	ProviderID string `json:"provider_id"`
+	URL        string `json:"url"`
+}
+
+// ChargeRequest asks for an off-session charge of the account's default
+// payment method (renewals).
+type ChargeRequest struct {
+	// ChargeID is ours and the provider's idempotency key: retrying a charge
+	// never charges twice.
+	ChargeID    string
+	AccountID   uuid.UUID
+	Amount      Money
+	Description string
+}
+
+// ChargeResult is the outcome of an off-session charge.
+type ChargeResult struct {
+	Paid          bool   `json:"paid"`
+	ProviderID    string `json:"provider_id"`
+	FailureReason string `json:"failure_reason,omitempty"`
+}
+
+// PaymentMethod is a saved way to pay: a card or a SEPA direct-debit mandate
+// (SPEC §3's mandate).
+type PaymentMethod struct {
+	ID     string `json:"id"`
+	Method string `json:"method"` // "card" or "directdebit"
+	// Card: brand, last four digits, expiry. Direct debit: the account
+	// number, masked by the provider or by MaskIBAN.
+	Brand           string `json:"brand,omitempty"`
+	CardNumber      string `json:"card_number,omitempty"`
+	CardExpiryMonth int    `json:"card_expiry_month,omitempty"`
+	CardExpiryYear  int    `json:"card_expiry_year,omitempty"`
+	ConsumerAccount string `json:"consumer_account,omitempty"`
+	Default         bool   `json:"default"`
+}
+
+// PaymentOutcome is what a payment event says happened.
+type PaymentOutcome string
+
+// Payment outcomes.
+const (
+	PaymentPaid    PaymentOutcome = "paid"
+	PaymentFailed  PaymentOutcome = "failed"
+	PaymentExpired PaymentOutcome = "expired"
+)
+
+// PaymentEvent is a verified notification from the provider (a Stripe
+// webhook or a sandbox button), stored once by EventID and delivered to the
+// subscription workflow of AccountID.
+type PaymentEvent struct {
+	EventID    string         `json:"event_id"`
+	Provider   string         `json:"provider"`
+	CheckoutID string         `json:"checkout_id"`
+	AccountID  uuid.UUID      `json:"account_id"`
+	Outcome    PaymentOutcome `json:"outcome"`
+	OccurredAt time.Time      `json:"occurred_at"`
+}
+
+// PaymentProvider is a card payment provider with hosted checkout: Stripe in
+// production, the sandbox in development and tests.
+type PaymentProvider interface {
+	// Name is "stripe" or "sandbox".
+	Name() string
+	// CheckoutOrigin is the origin every checkout URL starts with; the UI
+	// follows a checkout_href only when it does (SPEC §4).
+	CheckoutOrigin() string
+	CreateCheckout(ctx context.Context, req CheckoutRequest) (Checkout, error)
+	// ExpireCheckout closes an open checkout so it can no longer be paid.
+	ExpireCheckout(ctx context.Context, providerID string) error
+	// ChargeOffSession charges the default payment method without the
+	// customer present. A declined charge is a result with Paid false, not
+	// an error; errors are for failures worth retrying.
+	ChargeOffSession(ctx context.Context, req ChargeRequest) (ChargeResult, error)
+	PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]PaymentMethod, error)
+	DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error
+}

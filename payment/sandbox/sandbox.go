@@ -1,0 +1,70 @@
+// Package sandbox is the development payment provider of ARCHITECTURE §3: a
+// hosted-checkout page on the api's own origin with Pay and Fail buttons
+// (served by api/sandbox.go) that feeds the same event intake as Stripe's
+// webhooks, saved test cards, and off-session charges that succeed unless an
+// account is told to decline. It is refused in production.
+package sandbox
+
+import (
+	"context"
+	"strings"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/store"
+)
+
+// Provider implements kudos.PaymentProvider on the sandbox tables.
+type Provider struct {
+	DB *store.DB
+	// BaseURL is the api's public origin; checkouts live under it.
+	BaseURL string
+}
+
+var _ kudos.PaymentProvider = (*Provider)(nil)
+
+// Name implements kudos.PaymentProvider.
+func (p *Provider) Name() string { return "sandbox" }
+
+// CheckoutOrigin implements kudos.PaymentProvider: the api's own origin.
+func (p *Provider) CheckoutOrigin() string { return strings.TrimRight(p.BaseURL, "/") }
+
+// CheckoutURL is the hosted page of sandbox checkout id.
+func (p *Provider) CheckoutURL(id string) string {
+	return p.CheckoutOrigin() + "/sandbox/checkout/" + id
+}
+
+// CreateCheckout implements kudos.PaymentProvider. It is idempotent by
+// CheckoutID: a retried activity gets the same checkout.
+func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
+	c, err := p.DB.CreateSandboxCheckout(ctx, store.SandboxCheckout{
+		ID: "cs_sandbox_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutID: req.CheckoutID, AccountID: req.AccountID,
+		Purpose: req.Purpose, Description: req.Description, Amount: req.Amount,
+		SuccessURL: req.SuccessURL, CancelURL: req.CancelURL, ExpiresAt: req.ExpiresAt,
+	})
+	if err != nil {
+		return kudos.Checkout{}, err
+	}
+	return kudos.Checkout{ProviderID: c.ID, URL: p.CheckoutURL(c.ID)}, nil
+}
+
+// ExpireCheckout implements kudos.PaymentProvider.
+func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error {
+	return p.DB.ExpireSandboxCheckout(ctx, providerID)
+}
+
+// ChargeOffSession implements kudos.PaymentProvider.
+func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	return p.DB.SandboxCharge(ctx, req.ChargeID, req.AccountID, req.Amount)
+}
+
+// PaymentMethods implements kudos.PaymentProvider.
+func (p *Provider) PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]kudos.PaymentMethod, error) {
+	return p.DB.SandboxPaymentMethods(ctx, accountID)
+}
+
+// DetachPaymentMethod implements kudos.PaymentProvider.
+func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error {
+	return p.DB.DeleteSandboxPaymentMethod(ctx, accountID, id)
+}

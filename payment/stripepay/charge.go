@@ -1,0 +1,145 @@
+package stripepay
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+
+	"github.com/stripe/stripe-go/v85"
+
+	"kudos"
+)
+
+// Failure reasons of charges that were never sent to a card.
+const reasonNoPaymentMethod = "no_payment_method"
+
+// ChargeOffSession implements kudos.PaymentProvider with a PaymentIntent
+// confirmed off-session on the customer's default payment method (or the
+// most recently saved one). A decline, a card that needs the customer to
+// authenticate, or no payment method at all is a result with Paid false; a
+// network failure, a rate limit or a Stripe outage is an error worth
+// retrying with the same req.ChargeID, which never charges twice: it is the
+// idempotency key, and it is also looked up on the customer's recent
+// PaymentIntents, which outlives Stripe's 24-hour idempotency window.
+//
+// A SEPA debit stays "processing" for days; it is returned as an error so
+// that the caller retries later and then reads the final outcome.
+func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	if req.ChargeID == "" || req.Amount.Amount <= 0 {
+		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %q: want an id and a positive amount", req.ChargeID)
+	}
+	customer, err := p.customerID(ctx, req.AccountID)
+	if err != nil {
+		return kudos.ChargeResult{}, err
+	}
+	if customer == "" {
+		return kudos.ChargeResult{FailureReason: reasonNoPaymentMethod}, nil
+	}
+	if pi, err := p.findCharge(ctx, customer, req.ChargeID); err != nil {
+		return kudos.ChargeResult{}, err
+	} else if pi != nil {
+		return p.settle(ctx, req.ChargeID, pi)
+	}
+	def, saved, err := p.savedMethods(ctx, customer)
+	if err != nil {
+		return kudos.ChargeResult{}, err
+	}
+	pm := def
+	if pm == nil && len(saved) > 0 {
+		pm = saved[0]
+	}
+	if pm == nil {
+		return kudos.ChargeResult{FailureReason: reasonNoPaymentMethod}, nil
+	}
+	params := &stripe.PaymentIntentCreateParams{
+		Amount:        stripe.Int64(req.Amount.Amount),
+		Currency:      stripe.String(p.currencyOf(req.Amount)),
+		Customer:      stripe.String(customer),
+		PaymentMethod: stripe.String(pm.ID),
+		// An explicit type keeps Stripe from asking for a return_url, which
+		// automatic payment methods need and an off-session charge cannot use.
+		PaymentMethodTypes: []*string{stripe.String(string(pm.Type))},
+		Confirm:            stripe.Bool(true),
+		OffSession:         stripe.Bool(true),
+		Metadata: map[string]string{
+			metaAccountID: req.AccountID.String(),
+			metaChargeID:  req.ChargeID,
+		},
+	}
+	if req.Description != "" {
+		params.Description = stripe.String(req.Description)
+	}
+	params.IdempotencyKey = stripe.String(req.ChargeID)
+	pi, err := p.sc.V1PaymentIntents.Create(ctx, params)
+	if se := stripeErr(err); se != nil && isDecline(se) {
+		res := kudos.ChargeResult{FailureReason: failureReason(se, "card_declined")}
+		if se.PaymentIntent != nil {
+			res.ProviderID = se.PaymentIntent.ID
+		}
+		return res, nil
+	} else if err != nil {
+		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %s: %w", req.ChargeID, err)
+	}
+	return p.settle(ctx, req.ChargeID, pi)
+}
+
+// findCharge returns the customer's PaymentIntent made for chargeID among its
+// most recent hundred, or nil. The list, unlike search, is read-after-write
+// consistent.
+func (p *Provider) findCharge(ctx context.Context, customer, chargeID string) (*stripe.PaymentIntent, error) {
+	lp := &stripe.PaymentIntentListParams{Customer: stripe.String(customer)}
+	lp.Limit = stripe.Int64(100)
+	lp.Single = true
+	for pi, err := range p.sc.V1PaymentIntents.List(ctx, lp).All(ctx) {
+		if err != nil {
+			return nil, fmt.Errorf("stripepay: list payments of %s: %w", customer, err)
+		}
+		if pi.Metadata[metaChargeID] == chargeID {
+			return pi, nil
+		}
+	}
+	return nil, nil
+}
+
+// settle turns a PaymentIntent into a result. One still processing is read
+// again, since it may be an idempotent replay of an old answer.
+func (p *Provider) settle(ctx context.Context, chargeID string, pi *stripe.PaymentIntent) (kudos.ChargeResult, error) {
+	if pi.Status == stripe.PaymentIntentStatusProcessing {
+		fresh, err := p.sc.V1PaymentIntents.Retrieve(ctx, pi.ID, nil)
+		if err != nil {
+			return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %s: get %s: %w", chargeID, pi.ID, err)
+		}
+		pi = fresh
+	}
+	switch pi.Status {
+	case stripe.PaymentIntentStatusSucceeded:
+		return kudos.ChargeResult{Paid: true, ProviderID: pi.ID}, nil
+	case stripe.PaymentIntentStatusProcessing, stripe.PaymentIntentStatusRequiresCapture:
+		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %s: payment %s is %s, try again later", chargeID, pi.ID, pi.Status)
+	}
+	reason := string(pi.Status)
+	if pi.LastPaymentError != nil {
+		reason = failureReason(pi.LastPaymentError, reason)
+	} else if pi.Status == stripe.PaymentIntentStatusRequiresAction {
+		reason = string(stripe.ErrorCodeAuthenticationRequired)
+	}
+	return kudos.ChargeResult{ProviderID: pi.ID, FailureReason: reason}, nil
+}
+
+// isDecline reports whether a Stripe error is the payment method's refusal
+// (a card error, or a 402 "request failed") rather than a failure to retry.
+func isDecline(se *stripe.Error) bool {
+	return se.Type == stripe.ErrorTypeCard || se.HTTPStatusCode == http.StatusPaymentRequired
+}
+
+// failureReason is the most precise machine-readable reason of a Stripe
+// error: its decline code, else its error code, else fallback.
+func failureReason(se *stripe.Error, fallback string) string {
+	for _, r := range []string{string(se.DeclineCode), string(se.Code)} {
+		if r = strings.TrimSpace(r); r != "" {
+			return r
+		}
+	}
+	return fallback
+}

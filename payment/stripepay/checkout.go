@@ -1,0 +1,160 @@
+package stripepay
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/stripe/stripe-go/v85"
+
+	"kudos"
+)
+
+// Stripe accepts a Checkout Session's expires_at between 30 minutes and 24
+// hours from its creation. The margins keep a request that travels for a
+// while, or a clock slightly off, inside that window.
+const (
+	minCheckoutTTL = 30*time.Minute + time.Minute
+	maxCheckoutTTL = 24*time.Hour - time.Minute
+)
+
+// CreateCheckout implements kudos.PaymentProvider with a Checkout Session for
+// the account's Stripe customer. Payments save the card for off-session use
+// so that renewals can charge it; CheckoutPaymentMethod opens a setup-mode
+// session, in which Stripe verifies the payment method itself without a
+// charge (so req.Amount is not used for it). req.CheckoutID is the
+// idempotency key: a retried call gets the same session back.
+func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
+	if req.CheckoutID == "" {
+		return kudos.Checkout{}, fmt.Errorf("stripepay: checkout without an id")
+	}
+	customer, err := p.ensureCustomer(ctx, req.AccountID, req.CustomerEmail)
+	if err != nil {
+		return kudos.Checkout{}, err
+	}
+	meta := map[string]string{
+		metaAccountID:  req.AccountID.String(),
+		metaCheckoutID: req.CheckoutID,
+		metaPurpose:    string(req.Purpose),
+	}
+	params := &stripe.CheckoutSessionCreateParams{
+		Customer:          stripe.String(customer),
+		ClientReferenceID: stripe.String(req.CheckoutID),
+		SuccessURL:        stripe.String(req.SuccessURL),
+		CancelURL:         stripe.String(req.CancelURL),
+		Metadata:          meta,
+	}
+	if !req.ExpiresAt.IsZero() {
+		params.ExpiresAt = stripe.Int64(clampExpiry(req.ExpiresAt, p.now()).Unix())
+	}
+	currency := p.currencyOf(req.Amount)
+	switch req.Purpose {
+	case kudos.CheckoutSubscription, kudos.CheckoutUpgrade, kudos.CheckoutInvoice:
+		if req.Amount.Amount <= 0 {
+			return kudos.Checkout{}, fmt.Errorf("stripepay: checkout %s: amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
+		}
+		name := req.Description
+		if name == "" {
+			name = "Kudos " + string(req.Purpose)
+		}
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModePayment))
+		params.LineItems = []*stripe.CheckoutSessionCreateLineItemParams{{
+			Quantity: stripe.Int64(1),
+			PriceData: &stripe.CheckoutSessionCreateLineItemPriceDataParams{
+				Currency:    stripe.String(currency),
+				UnitAmount:  stripe.Int64(req.Amount.Amount),
+				ProductData: &stripe.CheckoutSessionCreateLineItemPriceDataProductDataParams{Name: stripe.String(name)},
+			},
+		}}
+		params.PaymentIntentData = &stripe.CheckoutSessionCreatePaymentIntentDataParams{
+			SetupFutureUsage: stripe.String("off_session"),
+			Metadata:         meta,
+		}
+		if req.Description != "" {
+			params.PaymentIntentData.Description = stripe.String(req.Description)
+		}
+	case kudos.CheckoutPaymentMethod:
+		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSetup))
+		params.Currency = stripe.String(currency)
+		params.SetupIntentData = &stripe.CheckoutSessionCreateSetupIntentDataParams{Metadata: meta}
+	default:
+		return kudos.Checkout{}, fmt.Errorf("stripepay: checkout %s: unknown purpose %q", req.CheckoutID, req.Purpose)
+	}
+	params.IdempotencyKey = stripe.String(req.CheckoutID)
+
+	s, err := p.sc.V1CheckoutSessions.Create(ctx, params)
+	if se := stripeErr(err); se != nil && se.Type == stripe.ErrorTypeIdempotency {
+		// A retry whose parameters differ from the first call's (a clamped
+		// expires_at moves with the clock) is refused under the same key:
+		// the session the first call made is the answer.
+		if found, ferr := p.findSession(ctx, customer, req.CheckoutID); ferr == nil && found != nil {
+			s, err = found, nil
+		}
+	}
+	if err != nil {
+		return kudos.Checkout{}, fmt.Errorf("stripepay: create checkout %s: %w", req.CheckoutID, err)
+	}
+	return kudos.Checkout{ProviderID: s.ID, URL: s.URL}, nil
+}
+
+// findSession returns the customer's open Checkout Session made for
+// checkoutID among its most recent hundred, or nil.
+func (p *Provider) findSession(ctx context.Context, customer, checkoutID string) (*stripe.CheckoutSession, error) {
+	lp := &stripe.CheckoutSessionListParams{
+		Customer: stripe.String(customer),
+		Status:   stripe.String(string(stripe.CheckoutSessionStatusOpen)),
+	}
+	lp.Limit = stripe.Int64(100)
+	lp.Single = true
+	for s, err := range p.sc.V1CheckoutSessions.List(ctx, lp).All(ctx) {
+		if err != nil {
+			return nil, err
+		}
+		if s.Metadata[metaCheckoutID] == checkoutID && s.Status == stripe.CheckoutSessionStatusOpen {
+			return s, nil
+		}
+	}
+	return nil, nil
+}
+
+// ExpireCheckout implements kudos.PaymentProvider. A session that is already
+// expired or complete cannot be paid (again) either, so it is not an error.
+func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error {
+	_, err := p.sc.V1CheckoutSessions.Expire(ctx, providerID, nil)
+	if err == nil {
+		return nil
+	}
+	if isNotFound(err) {
+		return kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	// Stripe answers 400 for a session that is no longer open; look at the
+	// session to tell that apart from a request that is really wrong.
+	if se := stripeErr(err); se != nil && se.HTTPStatusCode == http.StatusBadRequest {
+		s, gerr := p.sc.V1CheckoutSessions.Retrieve(ctx, providerID, nil)
+		if gerr == nil && s.Status != stripe.CheckoutSessionStatusOpen {
+			return nil
+		}
+	}
+	return fmt.Errorf("stripepay: expire checkout %s: %w", providerID, err)
+}
+
+// currencyOf returns the lower-cased currency of m, or the configured one.
+func (p *Provider) currencyOf(m kudos.Money) string {
+	if m.Currency == "" {
+		return p.currency
+	}
+	return strings.ToLower(m.Currency)
+}
+
+// clampExpiry moves at into the window Stripe accepts for expires_at.
+func clampExpiry(at, now time.Time) time.Time {
+	if lo := now.Add(minCheckoutTTL); at.Before(lo) {
+		return lo
+	}
+	if hi := now.Add(maxCheckoutTTL); at.After(hi) {
+		return hi
+	}
+	return at
+}

@@ -1,0 +1,91 @@
+package stripepay
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/stripe/stripe-go/v85"
+	"github.com/stripe/stripe-go/v85/webhook"
+
+	"kudos"
+)
+
+// ParseWebhook verifies a Stripe webhook delivery and turns it into a payment
+// event. A missing, bad or stale (over 300 s) signature is EBadRequest.
+//
+// Checkout Session events arrive late, twice and out of order, so the event's
+// copy of the session is not trusted: the session is read again from Stripe
+// and its current state decides the outcome. A session that is complete and
+// paid (or needs no payment, as in setup mode) is PaymentPaid, an expired
+// one PaymentExpired, one whose delayed payment failed PaymentFailed; one
+// still waiting gives a nil event. Other event types are acknowledged and
+// ignored: (nil, nil).
+//
+// The event's API version is not checked against stripe-go's: only the
+// event's id, type, time and session id are read from it, and those do not
+// change between versions.
+func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHeader string) (*kudos.PaymentEvent, error) {
+	ev, err := webhook.ConstructEventWithOptions(payload, signatureHeader, p.webhookSecret, webhook.ConstructEventOptions{
+		Tolerance:                webhook.DefaultTolerance,
+		IgnoreAPIVersionMismatch: true,
+	})
+	if err != nil {
+		return nil, kudos.Errorf(kudos.EBadRequest, "Invalid Stripe webhook")
+	}
+	switch ev.Type {
+	case stripe.EventTypeCheckoutSessionCompleted,
+		stripe.EventTypeCheckoutSessionAsyncPaymentSucceeded,
+		stripe.EventTypeCheckoutSessionAsyncPaymentFailed,
+		stripe.EventTypeCheckoutSessionExpired:
+	default:
+		return nil, nil
+	}
+	var sessionID string
+	if ev.Data != nil {
+		sessionID, _ = ev.Data.Object["id"].(string)
+	}
+	if ev.ID == "" || sessionID == "" {
+		return nil, kudos.Errorf(kudos.EBadRequest, "Stripe event without a checkout session")
+	}
+	s, err := p.sc.V1CheckoutSessions.Retrieve(ctx, sessionID, nil)
+	if err != nil {
+		return nil, fmt.Errorf("stripepay: event %s: get checkout session %s: %w", ev.ID, sessionID, err)
+	}
+	checkoutID := s.Metadata[metaCheckoutID]
+	accountID, err := uuid.Parse(s.Metadata[metaAccountID])
+	if err != nil || accountID == uuid.Nil || checkoutID == "" {
+		return nil, kudos.Errorf(kudos.EBadRequest, "Checkout session %s is not one of ours", sessionID)
+	}
+	outcome := sessionOutcome(ev.Type, s)
+	if outcome == "" {
+		return nil, nil
+	}
+	return &kudos.PaymentEvent{
+		EventID:    ev.ID,
+		Provider:   p.Name(),
+		CheckoutID: checkoutID,
+		AccountID:  accountID,
+		Outcome:    outcome,
+		OccurredAt: time.Unix(ev.Created, 0).UTC(),
+	}, nil
+}
+
+// sessionOutcome is what the session's current state says about the payment,
+// "" while it is still open or its delayed payment still pending. Only a
+// failure notice can tell a failed delayed payment from a pending one: both
+// leave the session complete and unpaid.
+func sessionOutcome(typ stripe.EventType, s *stripe.CheckoutSession) kudos.PaymentOutcome {
+	paid := s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid ||
+		s.PaymentStatus == stripe.CheckoutSessionPaymentStatusNoPaymentRequired
+	switch {
+	case s.Status == stripe.CheckoutSessionStatusComplete && paid:
+		return kudos.PaymentPaid
+	case s.Status == stripe.CheckoutSessionStatusExpired:
+		return kudos.PaymentExpired
+	case typ == stripe.EventTypeCheckoutSessionAsyncPaymentFailed && !paid:
+		return kudos.PaymentFailed
+	}
+	return ""
+}

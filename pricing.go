@@ -1,0 +1,90 @@
+package kudos
+
+import (
+	"math"
+	"time"
+)
+
+// PaidPlans are the plans one pays for, in upgrade order (SPEC §4).
+var PaidPlans = []Plan{PlanStarter, PlanPro, PlanTeam}
+
+// PlanRank is the position of a plan in the upgrade order: 0 for the trial,
+// 1 for Starter, 2 for Pro, 3 for Team, -1 for anything else.
+func PlanRank(p Plan) int {
+	if p == PlanTrial {
+		return 0
+	}
+	for i, x := range PaidPlans {
+		if x == p {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// IsPaid reports whether p is a plan one pays for.
+func (p Plan) IsPaid() bool { return PlanRank(p) > 0 }
+
+// PriceList holds the yearly price of each paid plan, net of VAT, in minor
+// units of Currency.
+type PriceList struct {
+	Starter, Pro, Team int64
+	Currency           string
+}
+
+// Yearly returns the yearly net price of plan (0 for the trial).
+func (l PriceList) Yearly(p Plan) int64 {
+	switch p {
+	case PlanStarter:
+		return l.Starter
+	case PlanPro:
+		return l.Pro
+	case PlanTeam:
+		return l.Team
+	}
+	return 0
+}
+
+// SellerCountry is where Kudos is established: its VAT rate applies when an
+// account has no billing address yet.
+const SellerCountry = "nl_BE"
+
+// vatRates are the standard VAT rates (percent) of the countries of the
+// billing address (SPEC §3's 21 locale codes), by the country part.
+var vatRates = map[string]float64{
+	"BE": 21, "NL": 21, "FR": 20, "GB": 20, "DE": 19, "AT": 20, "CH": 8.1, "ES": 21, "PT": 23, "IT": 22,
+	"NO": 25, "SE": 25, "FI": 25.5, "DK": 25, "IS": 24, "HU": 27, "PL": 23, "LV": 21, "LT": 21,
+}
+
+// VATRate returns the standard VAT rate for a billing country such as
+// "nl_BE" (empty: the seller's country).
+func VATRate(country string) float64 {
+	if country == "" {
+		country = SellerCountry
+	}
+	if len(country) == 5 {
+		if r, ok := vatRates[country[3:]]; ok {
+			return r
+		}
+	}
+	return vatRates[SellerCountry[3:]]
+}
+
+// AddVAT returns the VAT on net at rate percent, rounded half away from
+// zero to the minor unit, and the total.
+func AddVAT(net int64, rate float64) (vat, total int64) {
+	vat = int64(math.Round(float64(net) * rate / 100))
+	return vat, net + vat
+}
+
+// Prorate returns the part of a yearly difference that falls in the
+// remaining time of a period, rounded to the minor unit; never negative.
+func Prorate(yearlyDiff int64, remaining, period time.Duration) int64 {
+	if remaining <= 0 || period <= 0 || yearlyDiff <= 0 {
+		return 0
+	}
+	if remaining > period {
+		remaining = period
+	}
+	return int64(math.Round(float64(yearlyDiff) * float64(remaining) / float64(period)))
+}

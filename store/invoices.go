@@ -1,0 +1,129 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// InvoiceNumberPrefix starts every invoice number: KUD-<year>-<6 digits>.
+const InvoiceNumberPrefix = "KUD"
+
+// CreateInvoice stores a new invoice; it is idempotent by id (a retried
+// activity creates one). A DUE_PAYMENT invoice is finalised at once.
+func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
+			total_amount, currency, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11)
+			ON CONFLICT (id) DO NOTHING`, inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
+			inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, db.Now())
+		if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
+			return wrapErr(err)
+		}
+		return setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, db.Now())
+	})
+}
+
+// SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
+// number if it has none. Setting the status it has is a no-op.
+func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return setInvoiceStatus(ctx, tx, id, status, db.Now()) })
+}
+
+func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) error {
+	var number *string
+	var current kudos.InvoiceStatus
+	err := tx.QueryRow(ctx, `SELECT number, status FROM invoices WHERE id = $1 FOR UPDATE`, id).Scan(&number, &current)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
+	} else if err != nil {
+		return wrapErr(err)
+	}
+	if current == status || current == kudos.InvoicePaid {
+		return nil // already there; a paid invoice stays paid
+	}
+	if number == nil {
+		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
+		if err != nil {
+			return err
+		}
+		number = &n
+	}
+	var paidAt *time.Time
+	if status == kudos.InvoicePaid {
+		paidAt = &now
+	}
+	_, err = tx.Exec(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5 WHERE id = $1`,
+		id, status, *number, now, paidAt)
+	return wrapErr(err)
+}
+
+// nextInvoiceNumber takes the next number of year. The counter row stays
+// locked until the transaction ends, so concurrent finalisations queue and
+// numbers are unique and gap-free (a rolled-back transaction gives its
+// number back).
+func nextInvoiceNumber(ctx context.Context, tx pgx.Tx, year int) (string, error) {
+	var n int
+	err := tx.QueryRow(ctx, `INSERT INTO invoice_counters (year, last) VALUES ($1, 1)
+		ON CONFLICT (year) DO UPDATE SET last = invoice_counters.last + 1 RETURNING last`, year).Scan(&n)
+	if err != nil {
+		return "", wrapErr(err)
+	}
+	return fmt.Sprintf("%s-%d-%06d", InvoiceNumberPrefix, year, n), nil
+}
+
+// DeleteDraftInvoice drops an invoice whose checkout failed before it was
+// finalised (it has no number, so no gap appears).
+func (db *DB) DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error {
+	_, err := db.Pool.Exec(ctx, `DELETE FROM invoices WHERE id = $1 AND status = 'PROCESSING' AND number IS NULL`, id)
+	return wrapErr(err)
+}
+
+const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
+	total_amount, currency, status, created_at`
+
+func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
+	var i kudos.Invoice
+	err := row.Scan(&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	return &i, wrapErr(err)
+}
+
+// Invoice returns the account's invoice id; another account's is ENotFound.
+func (db *DB) Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error) {
+	return scanInvoice(db.Pool.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2`, id, accountID))
+}
+
+// LatestUnpaidInvoice returns the account's newest DUE_PAYMENT invoice, or
+// ENotFound.
+func (db *DB) LatestUnpaidInvoice(ctx context.Context, accountID uuid.UUID) (*kudos.Invoice, error) {
+	return scanInvoice(db.Pool.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE account_id = $1 AND status = 'DUE_PAYMENT'
+		ORDER BY created_at DESC, number DESC LIMIT 1`, accountID))
+}
+
+// Invoices returns the account's invoices, newest first.
+func (db *DB) Invoices(ctx context.Context, accountID uuid.UUID) ([]kudos.Invoice, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE account_id = $1 ORDER BY created_at DESC, number DESC NULLS FIRST`, accountID)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	defer rows.Close()
+	out := []kudos.Invoice{}
+	for rows.Next() {
+		i, err := scanInvoice(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, *i)
+	}
+	return out, wrapErr(rows.Err())
+}

@@ -1,0 +1,169 @@
+package workflows_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/testsuite"
+
+	"kudos"
+	"kudos/activities"
+	"kudos/store"
+	"kudos/workflows"
+)
+
+// fakeActivities records every subscription activity call; its methods
+// have the names of the real ones, so the workflow runs against it.
+type fakeActivities struct {
+	mu             sync.Mutex
+	writes         []store.SubscriptionRecord
+	opened         []activities.OpenCheckoutInput
+	closed         []activities.CloseCheckoutInput
+	renewals       []activities.RenewalInput
+	dues           []activities.DueInvoiceInput
+	declineRenewal bool
+}
+
+func (f *fakeActivities) OpenCheckout(_ context.Context, in activities.OpenCheckoutInput) (activities.OpenCheckoutResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.opened = append(f.opened, in)
+	return activities.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}, nil
+}
+
+func (f *fakeActivities) CloseCheckout(_ context.Context, in activities.CloseCheckoutInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = append(f.closed, in)
+	return nil
+}
+
+func (f *fakeActivities) ChargeRenewal(_ context.Context, in activities.RenewalInput) (activities.RenewalResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.renewals = append(f.renewals, in)
+	if f.declineRenewal {
+		return activities.RenewalResult{Paid: false, FailureReason: "card_declined"}, nil
+	}
+	return activities.RenewalResult{Paid: true}, nil
+}
+
+func (f *fakeActivities) CreateDueInvoice(_ context.Context, in activities.DueInvoiceInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.dues = append(f.dues, in)
+	return nil
+}
+
+func (f *fakeActivities) WriteSubscription(_ context.Context, in activities.WriteSubscriptionInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.writes = append(f.writes, in.Record)
+	return nil
+}
+
+func (f *fakeActivities) lastWrite() store.SubscriptionRecord {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if len(f.writes) == 0 {
+		return store.SubscriptionRecord{}
+	}
+	return f.writes[len(f.writes)-1]
+}
+
+const period = 365 * 24 * time.Hour
+
+var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+
+// subEnv is a test environment running the subscription workflow on fakes.
+type subEnv struct {
+	*testsuite.TestWorkflowEnvironment
+	t    *testing.T
+	acts *fakeActivities
+}
+
+func newSubEnv(t *testing.T) *subEnv {
+	var suite testsuite.WorkflowTestSuite
+	var out io.Writer = io.Discard
+	if os.Getenv("KUDOS_TEST_VERBOSE") != "" {
+		out = os.Stderr
+	}
+	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelDebug}))))
+	env := suite.NewTestWorkflowEnvironment()
+	env.SetStartTime(start)
+	env.SetWorkflowRunTimeout(10 * period)
+	acts := &fakeActivities{}
+	env.RegisterWorkflow(workflows.Subscription)
+	env.RegisterActivity(acts)
+	return &subEnv{TestWorkflowEnvironment: env, t: t, acts: acts}
+}
+
+func trialState(expiresIn time.Duration) workflows.SubscriptionState {
+	exp := start.Add(expiresIn)
+	return workflows.SubscriptionState{AccountID: uuid.MustParse("11111111-1111-1111-1111-111111111111"), Plan: kudos.PlanTrial,
+		Status: kudos.StatusActive, TrialExpiresAt: &exp, Period: period, CheckoutTTL: 24 * time.Hour}
+}
+
+func paidState(plan kudos.Plan, renewIn time.Duration) workflows.SubscriptionState {
+	s := trialState(-time.Hour)
+	periodStart, renew := start.Add(renewIn-period), start.Add(renewIn)
+	s.Plan, s.Status, s.AutoRenew, s.PeriodStartedAt, s.RenewalAt = plan, kudos.StatusActive, true, &periodStart, &renew
+	return s
+}
+
+// at runs fn at start+d of the workflow's clock.
+func (e *subEnv) at(d time.Duration, fn func()) { e.RegisterDelayedCallback(fn, d) }
+
+// update sends an update and returns a pointer that holds its outcome.
+type updateOutcome struct {
+	rejected, failed error
+	result           workflows.CheckoutResponse
+	done             bool
+}
+
+func (e *subEnv) update(name string, arg any) *updateOutcome {
+	out := &updateOutcome{}
+	e.UpdateWorkflow(name, uuid.NewString(), &testsuite.TestUpdateCallback{
+		OnAccept: func() {},
+		OnReject: func(err error) { out.rejected, out.done = err, true },
+		OnComplete: func(res any, err error) {
+			out.failed, out.done = err, true
+			if r, ok := res.(workflows.CheckoutResponse); ok {
+				out.result = r
+			}
+		},
+	}, arg)
+	return out
+}
+
+func (e *subEnv) state() workflows.SubscriptionState {
+	v, err := e.QueryWorkflow(workflows.QuerySubscription)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	var s workflows.SubscriptionState
+	if err := v.Get(&s); err != nil {
+		e.t.Fatal(err)
+	}
+	return s
+}
+
+func (e *subEnv) signalEvent(id, checkoutID string, outcome kudos.PaymentOutcome) {
+	e.SignalWorkflow(workflows.SignalPaymentEvent, kudos.PaymentEvent{EventID: id, CheckoutID: checkoutID, Outcome: outcome})
+}
+
+func (e *subEnv) openedID(i int) string {
+	e.acts.mu.Lock()
+	defer e.acts.mu.Unlock()
+	if i >= len(e.acts.opened) {
+		e.t.Fatalf("checkout %d was not opened (%d opened)", i, len(e.acts.opened))
+	}
+	return e.acts.opened[i].CheckoutID
+}

@@ -1,0 +1,220 @@
+package workflows
+
+import (
+	"fmt"
+	"slices"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+	"kudos/activities"
+)
+
+func (s *subscription) registerHandlers(ctx workflow.Context) error {
+	if err := workflow.SetQueryHandler(ctx, QuerySubscription, func() (SubscriptionState, error) { return s.st, nil }); err != nil {
+		return err
+	}
+	updates := []struct {
+		name      string
+		handler   any
+		validator any
+	}{
+		{UpdateCreateSubscription, s.create, s.validateCreate},
+		{UpdateUpgradeSubscription, s.upgrade, s.validateUpgrade},
+		{UpdatePayInvoice, s.payInvoice, s.validatePayInvoice},
+		{UpdateSetAutoRenewal, s.setAutoRenewal, s.validateAutoRenewal},
+	}
+	for _, u := range updates {
+		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler, workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func invalid(typ, format string, args ...any) error {
+	return temporal.NewApplicationError(fmt.Sprintf(format, args...), typ)
+}
+
+// validateCreate: a plan is started from the trial (running or expired).
+func (s *subscription) validateCreate(_ workflow.Context, req PlanRequest) error {
+	if !req.Plan.IsPaid() {
+		return invalid(ErrTypeInvalidPlan, "unknown plan %q", req.Plan)
+	}
+	if s.st.Plan != kudos.PlanTrial {
+		return invalid(ErrTypeInvalidTransition, "the account already has a plan")
+	}
+	return nil
+}
+
+// create opens the checkout of a first plan. A second request for the same
+// plan while it is open gets the same checkout: never a second subscription.
+func (s *subscription) create(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
+	return s.checkout(ctx, kudos.CheckoutSubscription, req.Plan, func() (activities.OpenCheckoutInput, error) {
+		if err := s.validateCreate(ctx, req); err != nil { // the state may have moved while we waited
+			return activities.OpenCheckoutInput{}, err
+		}
+		return activities.OpenCheckoutInput{Plan: req.Plan, InvoiceID: s.newUUID(ctx)}, nil
+	})
+}
+
+// validateUpgrade: only up the order Starter → Pro → Team, from an active plan.
+func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) error {
+	if !req.Plan.IsPaid() {
+		return invalid(ErrTypeInvalidPlan, "unknown plan %q", req.Plan)
+	}
+	if !s.st.Plan.IsPaid() || s.st.Status != kudos.StatusActive || s.st.RenewalAt == nil {
+		return invalid(ErrTypeInvalidTransition, "only an active plan can be upgraded")
+	}
+	if kudos.PlanRank(req.Plan) <= kudos.PlanRank(s.st.Plan) {
+		return invalid(ErrTypeInvalidPlan, "%s is not above %s", req.Plan, s.st.Plan)
+	}
+	return nil
+}
+
+// upgrade opens the checkout of the prorated difference to a higher plan.
+func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
+	return s.checkout(ctx, kudos.CheckoutUpgrade, req.Plan, func() (activities.OpenCheckoutInput, error) {
+		if err := s.validateUpgrade(ctx, req); err != nil {
+			return activities.OpenCheckoutInput{}, err
+		}
+		return activities.OpenCheckoutInput{Plan: req.Plan, FromPlan: s.st.Plan, InvoiceID: s.newUUID(ctx),
+			Remaining: s.st.RenewalAt.Sub(workflow.Now(ctx)), Period: s.st.Period}, nil
+	})
+}
+
+// validatePayInvoice: the invoice must be the account's due invoice.
+func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequest) error {
+	if s.st.Due == nil || s.st.Due.ID != req.InvoiceID {
+		return invalid(ErrTypeInvalidTransition, "this invoice is not due")
+	}
+	return nil
+}
+
+// payInvoice opens the checkout of the due invoice ('continue with plan').
+func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (CheckoutResponse, error) {
+	if err := s.validatePayInvoice(ctx, req); err != nil {
+		return CheckoutResponse{}, err
+	}
+	return s.checkout(ctx, kudos.CheckoutInvoice, s.st.Due.Plan, func() (activities.OpenCheckoutInput, error) {
+		if err := s.validatePayInvoice(ctx, req); err != nil {
+			return activities.OpenCheckoutInput{}, err
+		}
+		return activities.OpenCheckoutInput{Plan: s.st.Due.Plan, InvoiceID: s.st.Due.ID}, nil
+	})
+}
+
+// checkout returns the open checkout for (purpose, plan) if there is one, or
+// replaces any other open checkout with a new one built by input.
+func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
+	input func() (activities.OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
+	s.withLock(ctx, func() {
+		if c := s.st.Checkout; c != nil {
+			if c.Purpose == purpose && c.Plan == plan {
+				resp.CheckoutHref = c.URL
+				return
+			}
+			s.closeCheckout(ctx, kudos.PaymentExpired, true)
+		}
+		var in activities.OpenCheckoutInput
+		if in, err = input(); err != nil {
+			return
+		}
+		in.AccountID, in.Purpose = s.st.AccountID, purpose
+		in.CheckoutID = "co_" + s.newUUID(ctx).String()
+		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
+		var res activities.OpenCheckoutResult
+		if err = s.activity(ctx, (*activities.Activities).OpenCheckout, in).Get(ctx, &res); err != nil {
+			return
+		}
+		s.st.Checkout = &OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
+			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt}
+		s.record(ctx)
+		s.wake.SendAsync(true)
+		resp.CheckoutHref = res.URL
+	})
+	return resp, err
+}
+
+// validateAutoRenewal: only a paid plan renews.
+func (s *subscription) validateAutoRenewal(_ workflow.Context, _ AutoRenewalRequest) error {
+	if !s.st.Plan.IsPaid() || s.st.Status != kudos.StatusActive {
+		return invalid(ErrTypeInvalidTransition, "only an active plan renews")
+	}
+	return nil
+}
+
+// setAutoRenewal turns renewal at plan_renewal_at on or off.
+func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalRequest) error {
+	var err error
+	s.withLock(ctx, func() {
+		if err = s.validateAutoRenewal(ctx, req); err != nil || s.st.AutoRenew == req.On {
+			return
+		}
+		s.st.AutoRenew = req.On
+		s.record(ctx)
+		s.wake.SendAsync(true)
+	})
+	return err
+}
+
+// onPaymentEvent settles the open checkout from a provider's event. Events
+// seen before, and events of a checkout that is no longer open (late or out
+// of order), change nothing.
+func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) {
+	if slices.Contains(s.st.SeenEvents, ev.EventID) {
+		return
+	}
+	s.st.SeenEvents = append(s.st.SeenEvents, ev.EventID)
+	if len(s.st.SeenEvents) > maxSeenEvents {
+		s.st.SeenEvents = s.st.SeenEvents[len(s.st.SeenEvents)-maxSeenEvents:]
+	}
+	c := s.st.Checkout
+	if c == nil || c.ID != ev.CheckoutID {
+		s.log.Info("payment event for a checkout that is not open: ignored", "event", ev.EventID, "checkout", ev.CheckoutID)
+		return
+	}
+	switch ev.Outcome {
+	case kudos.PaymentPaid:
+		s.closeCheckout(ctx, kudos.PaymentPaid, false)
+		s.applyPaid(ctx, c)
+	case kudos.PaymentFailed, kudos.PaymentExpired:
+		s.closeCheckout(ctx, ev.Outcome, false)
+	}
+}
+
+// applyPaid moves the subscription on after a paid checkout.
+func (s *subscription) applyPaid(ctx workflow.Context, c *OpenCheckout) {
+	now := workflow.Now(ctx)
+	startPeriod := func() {
+		end := now.Add(s.st.Period)
+		s.st.PeriodStartedAt, s.st.RenewalAt = &now, &end
+		s.st.Status, s.st.AutoRenew = kudos.StatusActive, true
+	}
+	switch c.Purpose {
+	case kudos.CheckoutSubscription:
+		s.st.Plan = c.Plan
+		startPeriod()
+	case kudos.CheckoutUpgrade:
+		s.st.Plan = c.Plan
+	case kudos.CheckoutInvoice:
+		s.st.Plan = c.Plan
+		s.st.Due = nil
+		startPeriod()
+	}
+	s.record(ctx)
+}
+
+// closeCheckout settles the open checkout with outcome and records the state
+// (the status shown goes back from processing).
+func (s *subscription) closeCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome, expireAtProvider bool) {
+	c := s.st.Checkout
+	s.must(ctx, s.activity(ctx, (*activities.Activities).CloseCheckout, activities.CloseCheckoutInput{
+		AccountID: s.st.AccountID, CheckoutID: c.ID, ProviderID: c.ProviderID, Purpose: c.Purpose, InvoiceID: c.InvoiceID,
+		Outcome: outcome, ExpireAtProvider: expireAtProvider}).Get(ctx, nil))
+	s.st.Checkout = nil
+	if outcome != kudos.PaymentPaid {
+		s.record(ctx)
+	}
+}

@@ -1,0 +1,218 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+	"kudos/activities"
+)
+
+// maxSeenEvents bounds the remembered payment event ids (the intake already
+// stores each event once; this catches redelivery of the same signal).
+const maxSeenEvents = 100
+
+// subscription is the running workflow: its state plus the lock that keeps
+// update handlers and the main loop from interleaving inside a transition.
+type subscription struct {
+	st   SubscriptionState
+	busy bool
+	// wake tells the main loop that an update changed the state, so that it
+	// recomputes its timer (buffered, one pending wake is enough).
+	wake workflow.Channel
+	log  interface{ Info(string, ...any) }
+	// renewed is set when a renewal was paid: each period starts a fresh
+	// run (continue-as-new), which keeps histories short.
+	renewed bool
+}
+
+// activityOptions are those of every subscription activity: short attempts,
+// retried with backoff until they succeed (the database or the provider
+// coming back); business failures are non-retryable errors.
+var activityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout: 30 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        time.Second,
+		BackoffCoefficient:     2,
+		MaximumInterval:        time.Minute,
+		NonRetryableErrorTypes: []string{activities.ErrTypeNoPrice},
+	},
+}
+
+// Subscription is the entity workflow of one account's subscription
+// (ARCHITECTURE §5): the trial timer, checkouts opened by updates and settled
+// by payment events, renewals at plan_renewal_at, and auto-renewal on/off.
+// Every transition is written to Postgres by an activity; the workflow
+// continues as new after each renewal and when Temporal suggests it.
+func Subscription(ctx workflow.Context, st SubscriptionState) error {
+	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1)}
+	if err := s.registerHandlers(ctx); err != nil {
+		return err
+	}
+	events := workflow.GetSignalChannel(ctx, SignalPaymentEvent)
+	s.upsertSearchAttributes(ctx)
+
+	for {
+		if ctx.Err() != nil {
+			return ctx.Err() // cancelled (by an operator): end, nothing more to do
+		}
+		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+			return s.continueAsNew(ctx, events)
+		}
+		timerCtx, cancelTimer := workflow.WithCancel(ctx)
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(events, func(c workflow.ReceiveChannel, _ bool) {
+			var ev kudos.PaymentEvent
+			c.Receive(ctx, &ev)
+			s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+		})
+		if deadline, ok := s.nextDeadline(); ok {
+			d := deadline.Sub(workflow.Now(ctx))
+			if d < 0 {
+				d = 0
+			}
+			sel.AddFuture(workflow.NewTimer(timerCtx, d), func(f workflow.Future) {
+				if f.Get(ctx, nil) == nil { // not a cancelled timer
+					s.withLock(ctx, func() { s.onDeadline(ctx) })
+				}
+			})
+		}
+		// An update changed the state: recompute the deadline.
+		sel.AddReceive(s.wake, func(c workflow.ReceiveChannel, _ bool) { c.ReceiveAsync(nil) })
+		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+		sel.Select(ctx)
+		cancelTimer()
+	}
+}
+
+// withLock runs fn once no handler is inside a transition.
+func (s *subscription) withLock(ctx workflow.Context, fn func()) {
+	_ = workflow.Await(ctx, func() bool { return !s.busy })
+	s.busy = true
+	defer func() { s.busy = false }()
+	fn()
+}
+
+// nextDeadline is the earliest of the trial end, the checkout expiry and the
+// renewal date that applies now.
+func (s *subscription) nextDeadline() (time.Time, bool) {
+	var next time.Time
+	consider := func(t *time.Time) {
+		if t != nil && (next.IsZero() || t.Before(next)) {
+			next = *t
+		}
+	}
+	if s.st.Plan == kudos.PlanTrial && s.st.Status == kudos.StatusActive {
+		consider(s.st.TrialExpiresAt)
+	}
+	if s.st.Checkout != nil {
+		consider(&s.st.Checkout.ExpiresAt)
+	}
+	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive {
+		consider(s.st.RenewalAt)
+	}
+	return next, !next.IsZero()
+}
+
+// onDeadline handles whatever is due now.
+func (s *subscription) onDeadline(ctx workflow.Context) {
+	now := workflow.Now(ctx)
+	if c := s.st.Checkout; c != nil && !now.Before(c.ExpiresAt) {
+		s.closeCheckout(ctx, kudos.PaymentExpired, true)
+	}
+	if s.st.Plan == kudos.PlanTrial && s.st.Status == kudos.StatusActive && s.st.TrialExpiresAt != nil && !now.Before(*s.st.TrialExpiresAt) {
+		s.st.Status = kudos.StatusTrialExpired
+		s.record(ctx)
+	}
+	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.RenewalAt != nil && !now.Before(*s.st.RenewalAt) {
+		s.renew(ctx)
+	}
+}
+
+// renew starts the next period: charge it when auto-renewal is on, else the
+// plan stops with a DUE_PAYMENT invoice that 'continue with plan' pays.
+func (s *subscription) renew(ctx workflow.Context) {
+	invoiceID := s.newUUID(ctx)
+	if !s.st.AutoRenew {
+		s.must(ctx, s.activity(ctx, (*activities.Activities).CreateDueInvoice, activities.DueInvoiceInput{
+			AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}).Get(ctx, nil))
+		s.expirePlan(ctx, invoiceID)
+		return
+	}
+	s.st.Renewals++
+	var res activities.RenewalResult
+	s.must(ctx, s.activity(ctx, (*activities.Activities).ChargeRenewal, activities.RenewalInput{
+		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
+		ChargeID: fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)}).Get(ctx, &res))
+	if !res.Paid {
+		s.log.Info("renewal declined", "reason", res.FailureReason)
+		s.expirePlan(ctx, invoiceID)
+		return
+	}
+	start := *s.st.RenewalAt
+	end := start.Add(s.st.Period)
+	s.st.PeriodStartedAt, s.st.RenewalAt = &start, &end
+	s.record(ctx)
+	s.renewed = true
+}
+
+func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
+	s.st.Status = kudos.StatusPlanExpired
+	s.st.Due = &DueInvoice{ID: dueInvoice, Plan: s.st.Plan}
+	s.record(ctx)
+}
+
+// activity runs an activity with the subscription's options. Update
+// handlers get a context without them, so every call goes through here.
+func (s *subscription) activity(ctx workflow.Context, fn any, in any) workflow.Future {
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, activityOptions), fn, in)
+}
+
+// record writes the read model and refreshes the search attributes.
+func (s *subscription) record(ctx workflow.Context) {
+	s.must(ctx, s.activity(ctx, (*activities.Activities).WriteSubscription, activities.WriteSubscriptionInput{
+		AccountID: s.st.AccountID, Record: s.st.Record()}).Get(ctx, nil))
+	s.upsertSearchAttributes(ctx)
+}
+
+// must stops the workflow task on an activity error that survived every
+// retry (only non-retryable business errors get here): the workflow is
+// retried from its history once the cause is fixed, nothing is skipped.
+func (s *subscription) must(ctx workflow.Context, err error) {
+	if err != nil {
+		panic(fmt.Sprintf("subscription %s: %v", s.st.AccountID, err))
+	}
+}
+
+// newUUID returns a random id recorded in the history (deterministic on replay).
+func (s *subscription) newUUID(ctx workflow.Context) uuid.UUID {
+	var id uuid.UUID
+	_ = workflow.SideEffect(ctx, func(workflow.Context) any { return uuid.New() }).Get(&id)
+	return id
+}
+
+func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
+	_ = workflow.UpsertTypedSearchAttributes(ctx,
+		AccountIDKey.ValueSet(s.st.AccountID.String()),
+		PlanKey.ValueSet(string(s.st.Plan)),
+		SubscriptionStatusKey.ValueSet(string(s.st.DisplayStatus())),
+		PaymentStateKey.ValueSet(s.st.paymentState()))
+}
+
+// continueAsNew hands the state to a fresh run once pending signals are
+// handled and no update is in flight.
+func (s *subscription) continueAsNew(ctx workflow.Context, events workflow.ReceiveChannel) error {
+	_ = workflow.Await(ctx, func() bool { return !s.busy && workflow.AllHandlersFinished(ctx) })
+	for {
+		var ev kudos.PaymentEvent
+		if !events.ReceiveAsync(&ev) {
+			break
+		}
+		s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+	}
+	return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
+}

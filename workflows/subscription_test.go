@@ -1,0 +1,255 @@
+package workflows_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+func TestTrialExpires(t *testing.T) {
+	e := newSubEnv(t)
+	e.at(13*24*time.Hour, func() {
+		if s := e.state(); s.Status != kudos.StatusActive {
+			t.Errorf("day 13: status %s", s.Status)
+		}
+	})
+	e.at(15*24*time.Hour, func() {
+		if s := e.state(); s.Status != kudos.StatusTrialExpired {
+			t.Errorf("day 15: status %s", s.Status)
+		}
+		if w := e.acts.lastWrite(); w.Status != kudos.StatusTrialExpired || w.Plan != kudos.PlanTrial {
+			t.Errorf("read model %+v", w)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	assertCanceled(t, e)
+}
+
+func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
+	e := newSubEnv(t)
+	var first, second *updateOutcome
+	e.at(time.Hour, func() {
+		// Two clicks (two tabs, a retried request) at once: one checkout.
+		first = e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro})
+		second = e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro})
+	})
+	e.at(2*time.Hour, func() {
+		if first.result.CheckoutHref == "" || first.result != second.result || len(e.acts.opened) != 1 {
+			t.Errorf("two creates: %+v %+v, %d checkouts opened", first, second, len(e.acts.opened))
+		}
+		if w := e.acts.lastWrite(); w.Status != kudos.StatusProcessing {
+			t.Errorf("while the checkout is open the read model shows %s", w.Status)
+		}
+		e.signalEvent("ev1", e.openedID(0), kudos.PaymentPaid)
+	})
+	e.at(3*time.Hour, func() {
+		s := e.state()
+		wantRenewal := start.Add(2 * time.Hour).Add(period)
+		if s.Plan != kudos.PlanPro || s.Status != kudos.StatusActive || !s.AutoRenew || s.RenewalAt == nil || !s.RenewalAt.Equal(wantRenewal) {
+			t.Errorf("after payment: %+v", s)
+		}
+		if len(e.acts.closed) != 1 || e.acts.closed[0].Outcome != kudos.PaymentPaid {
+			t.Errorf("closed %+v", e.acts.closed)
+		}
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	// A year later the renewal is charged and the workflow continues as new.
+	var can *workflow.ContinueAsNewError
+	if err := e.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("workflow ended with %v, want continue-as-new after the renewal", err)
+	}
+	if len(e.acts.renewals) != 1 || e.acts.renewals[0].Plan != kudos.PlanPro {
+		t.Fatalf("renewals %+v", e.acts.renewals)
+	}
+	if w := e.acts.lastWrite(); w.Status != kudos.StatusActive || !w.RenewalAt.Equal(start.Add(2*time.Hour).Add(2*period)) {
+		t.Fatalf("after renewal %+v", w)
+	}
+}
+
+func TestCheckoutFailedThenExpired(t *testing.T) {
+	e := newSubEnv(t)
+	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
+	e.at(2*time.Hour, func() { e.signalEvent("ev-fail", e.openedID(0), kudos.PaymentFailed) })
+	e.at(3*time.Hour, func() {
+		if s := e.state(); s.Checkout != nil || s.Plan != kudos.PlanTrial || s.Status != kudos.StatusActive {
+			t.Errorf("after a failed payment: %+v", s)
+		}
+		if w := e.acts.lastWrite(); w.Status != kudos.StatusActive {
+			t.Errorf("read model still %s", w.Status)
+		}
+		e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter})
+	})
+	// Nobody pays the second checkout: it expires after 24 h.
+	e.at(28*time.Hour, func() {
+		if len(e.acts.closed) != 2 || e.acts.closed[1].Outcome != kudos.PaymentExpired || !e.acts.closed[1].ExpireAtProvider {
+			t.Errorf("closed %+v", e.acts.closed)
+		}
+		if s := e.state(); s.Checkout != nil || s.DisplayStatus() != kudos.StatusActive {
+			t.Errorf("after expiry: %+v", s)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	assertCanceled(t, e)
+}
+
+func TestRenewalDeclinedThenPaidByInvoice(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.declineRenewal = true
+	e.at(2*time.Hour, func() {
+		s := e.state()
+		if s.Status != kudos.StatusPlanExpired || s.Due == nil || len(e.acts.renewals) != 1 {
+			t.Errorf("after a declined renewal: %+v", s)
+			return
+		}
+		// Only the due invoice can be paid.
+		wrong := e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: e.acts.renewals[0].InvoiceID})
+		if e.acts.renewals[0].InvoiceID != s.Due.ID {
+			t.Errorf("the due invoice %s is not the renewal invoice %s", s.Due.ID, e.acts.renewals[0].InvoiceID)
+		}
+		_ = wrong
+		e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: s.Due.ID})
+	})
+	e.at(3*time.Hour, func() {
+		if w := e.acts.lastWrite(); w.Status != kudos.StatusProcessing {
+			t.Errorf("paying the due invoice shows %s", w.Status)
+		}
+		e.signalEvent("ev-due", e.openedID(0), kudos.PaymentPaid)
+	})
+	e.at(4*time.Hour, func() {
+		s := e.state()
+		if s.Status != kudos.StatusActive || s.Due != nil || !s.AutoRenew || !s.RenewalAt.Equal(start.Add(3*time.Hour).Add(period)) {
+			t.Errorf("after paying the due invoice: %+v", s)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanPro, time.Hour))
+	assertCanceled(t, e)
+}
+
+func TestAutoRenewalOffStopsThePlanAndRestartRenews(t *testing.T) {
+	t.Run("off", func(t *testing.T) {
+		e := newSubEnv(t)
+		e.at(time.Minute, func() { e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}) })
+		e.at(time.Hour, func() {
+			if w := e.acts.lastWrite(); w.StartNextPeriod || w.Status != kudos.StatusActive {
+				t.Errorf("after cancel: %+v", w)
+			}
+		})
+		e.at(49*time.Hour, func() {
+			s := e.state()
+			if s.Status != kudos.StatusPlanExpired || s.Due == nil || len(e.acts.dues) != 1 || len(e.acts.renewals) != 0 {
+				t.Errorf("at the stop date: %+v, dues %d, renewals %d", s, len(e.acts.dues), len(e.acts.renewals))
+			}
+			e.CancelWorkflow()
+		})
+		e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, 48*time.Hour))
+		assertCanceled(t, e)
+	})
+	t.Run("off then on", func(t *testing.T) {
+		e := newSubEnv(t)
+		e.at(time.Minute, func() { e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}) })
+		e.at(time.Hour, func() { e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: true}) })
+		e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, 48*time.Hour))
+		var can *workflow.ContinueAsNewError
+		if err := e.GetWorkflowError(); !errors.As(err, &can) || len(e.acts.renewals) != 1 || len(e.acts.dues) != 0 {
+			t.Fatalf("err %v renewals %d dues %d", err, len(e.acts.renewals), len(e.acts.dues))
+		}
+	})
+}
+
+func TestUpgrade(t *testing.T) {
+	e := newSubEnv(t)
+	var down, same, trialCreate *updateOutcome
+	e.at(time.Minute, func() {
+		down = e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter})
+		same = e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanPro})
+		trialCreate = e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam})
+		e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam})
+	})
+	e.at(time.Hour, func() {
+		for name, o := range map[string]*updateOutcome{"down": down, "same": same, "create on a paid plan": trialCreate} {
+			if o.rejected == nil {
+				t.Errorf("%s was not rejected", name)
+			}
+		}
+		if len(e.acts.opened) != 1 {
+			t.Fatalf("%d checkouts", len(e.acts.opened))
+		}
+		in := e.acts.opened[0]
+		if in.Purpose != kudos.CheckoutUpgrade || in.FromPlan != kudos.PlanPro || in.Plan != kudos.PlanTeam ||
+			in.Remaining != period/2-time.Minute || in.Period != period {
+			t.Errorf("upgrade checkout %+v", in)
+		}
+		e.signalEvent("ev-up", in.CheckoutID, kudos.PaymentPaid)
+	})
+	e.at(2*time.Hour, func() {
+		s := e.state()
+		if s.Plan != kudos.PlanTeam || !s.RenewalAt.Equal(start.Add(period/2)) {
+			t.Errorf("after the upgrade: %+v (the period does not move)", s)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanPro, period/2))
+	assertCanceled(t, e)
+}
+
+func TestDuplicateAndOutOfOrderEvents(t *testing.T) {
+	e := newSubEnv(t)
+	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
+	e.at(2*time.Hour, func() {
+		id := e.openedID(0)
+		e.signalEvent("ev-unknown", "co_other", kudos.PaymentPaid) // another checkout: ignored
+		e.signalEvent("ev-paid", id, kudos.PaymentPaid)
+		e.signalEvent("ev-paid", id, kudos.PaymentPaid)   // the same event again
+		e.signalEvent("ev-late", id, kudos.PaymentFailed) // arrives after the payment
+	})
+	e.at(3*time.Hour, func() {
+		s := e.state()
+		if s.Plan != kudos.PlanStarter || s.Status != kudos.StatusActive || len(e.acts.closed) != 1 {
+			t.Errorf("state %+v, closed %d", s, len(e.acts.closed))
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	assertCanceled(t, e)
+}
+
+func TestAnotherPlanReplacesTheOpenCheckout(t *testing.T) {
+	e := newSubEnv(t)
+	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
+	e.at(2*time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam}) })
+	e.at(3*time.Hour, func() {
+		if len(e.acts.opened) != 2 || len(e.acts.closed) != 1 || !e.acts.closed[0].ExpireAtProvider {
+			t.Errorf("opened %d closed %+v", len(e.acts.opened), e.acts.closed)
+		}
+		// Paying the replaced checkout changes nothing.
+		e.signalEvent("ev-old", e.openedID(0), kudos.PaymentPaid)
+		e.signalEvent("ev-new", e.openedID(1), kudos.PaymentPaid)
+	})
+	e.at(4*time.Hour, func() {
+		if s := e.state(); s.Plan != kudos.PlanTeam {
+			t.Errorf("plan %s", s.Plan)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	assertCanceled(t, e)
+}
+
+func assertCanceled(t *testing.T, e *subEnv) {
+	t.Helper()
+	if !e.IsWorkflowCompleted() {
+		t.Fatal("workflow did not complete")
+	}
+	if err := e.GetWorkflowError(); !temporal.IsCanceledError(err) {
+		t.Fatalf("workflow ended with %v", err)
+	}
+}
