@@ -27,6 +27,7 @@ func (s *Server) registerDevRoutes(r fiber.Router) {
 		}
 		return c.JSON(fiber.Map{"messages": s.Inbox.Messages(c.Query("to"))})
 	})
+	r.Post("/sandbox/declines", s.devDeclines)
 	r.Post("/oidc/identities", func(c fiber.Ctx) error {
 		if s.DevOIDC == nil {
 			return kudos.Errorf(kudos.ENotFound, "the development OIDC provider is not running")

@@ -14,14 +14,19 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	"kudos"
+	"kudos/activities"
 	"kudos/api"
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
 	"kudos/internal/testenv"
+	"kudos/mailer"
+	"kudos/payment/sandbox"
 	"kudos/store"
+	"kudos/worker"
 )
 
 // harness is an api on a fresh database, with the development OIDC provider.
@@ -50,8 +55,9 @@ func newHarness(t *testing.T) *harness {
 	srv := &api.Server{
 		Config: cfg, DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Hasher: auth.NewHasher(0), Sessions: auth.NewSessions(cfg.JWTSecret, nil), Tokens: auth.NewMailTokens(cfg.JWTSecret),
-		OIDC:    &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret},
-		DevOIDC: o,
+		OIDC:     &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret},
+		DevOIDC:  o,
+		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"},
 		UI: fstest.MapFS{
 			"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>")},
 			"assets/app-abc.js": {Data: []byte("console.log(1)")},
@@ -59,6 +65,52 @@ func newHarness(t *testing.T) *harness {
 		},
 	}
 	return &harness{t: t, app: api.New(srv), srv: srv, db: db, oidc: o}
+}
+
+// withTemporal gives the harness a real Temporal: a worker with the real
+// activities on a task queue of its own, the dispatcher, and a running
+// outbox relay. Billing periods are short so that renewals can be watched.
+func (h *harness) withTemporal(period time.Duration) *harness {
+	t := h.t
+	tc := testenv.Temporal(t)
+	queue := "test-" + uuid.NewString()
+	h.srv.Dispatcher = &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
+	h.srv.Temporal = tc
+	acts := &activities.Activities{Store: h.db, Payments: h.srv.Payments, Prices: h.srv.Config.Prices,
+		UIBase: h.srv.Config.UIOrigins[0], Now: time.Now, Render: mailer.Render, Mailer: discardMailer{}}
+	w := worker.New(tc, queue, acts)
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(w.Stop)
+	relay := store.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
+	relay.Poll = 100 * time.Millisecond
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); relay.Run(ctx) }()
+	t.Cleanup(func() { cancel(); <-done })
+	h.srv.Outbox = relay
+	srv := *h.srv
+	srv.Registry = nil
+	h.app = api.New(&srv)
+	return h
+}
+
+// discardMailer accepts mails and drops them.
+type discardMailer struct{}
+
+func (discardMailer) Send(context.Context, kudos.Message) error { return nil }
+
+// eventually polls cond until it holds or 20 s pass.
+func eventually(t *testing.T, what string, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // response is a decoded answer.

@@ -5,39 +5,137 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
+	"github.com/google/uuid"
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 
 	"kudos"
 	"kudos/store"
 	"kudos/workflows"
 )
 
-// OutboxDelivery returns the relay's delivery function: each outbox kind
-// becomes a workflow start (or, later, a signal). Workflow ids derive from
-// the entry's key, so delivering an entry twice starts one workflow.
-func OutboxDelivery(c client.Client, taskQueue string) store.DeliverFunc {
-	return func(ctx context.Context, kind, key string, payload []byte) error {
-		switch kind {
-		case store.OutboxMail:
-			var req kudos.MailRequest
-			if err := json.Unmarshal(payload, &req); err != nil {
-				return fmt.Errorf("outbox %s: %w", key, err)
-			}
-			_, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-				ID: workflows.EmailWorkflowID(req), TaskQueue: taskQueue,
-				WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-				WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-			}, workflows.Email, req)
-			var started *serviceerror.WorkflowExecutionAlreadyStarted
-			if errors.As(err, &started) {
-				return nil
-			}
+// Dispatcher hands work to Temporal: the outbox relay's deliveries and the
+// subscription updates of the api. Workflow ids derive from the entry or the
+// account, so a second delivery starts nothing new.
+type Dispatcher struct {
+	Temporal    client.Client
+	TaskQueue   string
+	DB          *store.DB
+	Period      time.Duration
+	CheckoutTTL time.Duration
+}
+
+// Deliver is the relay's store.DeliverFunc.
+func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []byte) error {
+	switch kind {
+	case store.OutboxMail:
+		var req kudos.MailRequest
+		if err := json.Unmarshal(payload, &req); err != nil {
+			return fmt.Errorf("outbox %s: %w", key, err)
+		}
+		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: workflows.EmailWorkflowID(req), TaskQueue: d.TaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		}, workflows.Email, req)
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			return nil
+		}
+		return err
+	case store.OutboxSubscriptionStart:
+		var in struct {
+			AccountID uuid.UUID `json:"account_id"`
+		}
+		if err := json.Unmarshal(payload, &in); err != nil {
+			return fmt.Errorf("outbox %s: %w", key, err)
+		}
+		opts, state, err := d.startOptions(ctx, in.AccountID)
+		if err != nil {
 			return err
-		default:
-			return fmt.Errorf("outbox %s: unknown kind %q", key, kind)
+		}
+		_, err = d.Temporal.ExecuteWorkflow(ctx, opts, workflows.Subscription, state)
+		return err
+	case store.OutboxPaymentEvent:
+		var ev kudos.PaymentEvent
+		if err := json.Unmarshal(payload, &ev); err != nil {
+			return fmt.Errorf("outbox %s: %w", key, err)
+		}
+		opts, state, err := d.startOptions(ctx, ev.AccountID)
+		if err != nil {
+			return err
+		}
+		_, err = d.Temporal.SignalWithStartWorkflow(ctx, opts.ID, workflows.SignalPaymentEvent, ev, opts, workflows.Subscription, state)
+		return err
+	default:
+		return fmt.Errorf("outbox %s: unknown kind %q", key, kind)
+	}
+}
+
+// startOptions are the options and first state of an account's subscription
+// workflow, rebuilt from the read model: an existing run is used as it is.
+func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (client.StartWorkflowOptions, workflows.SubscriptionState, error) {
+	rec, err := d.DB.Subscription(ctx, accountID)
+	if err != nil {
+		return client.StartWorkflowOptions{}, workflows.SubscriptionState{}, err
+	}
+	state := workflows.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL)
+	return client.StartWorkflowOptions{
+		ID: workflows.SubscriptionWorkflowID(accountID), TaskQueue: d.TaskQueue,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		TypedSearchAttributes: temporal.NewSearchAttributes(
+			workflows.AccountIDKey.ValueSet(accountID.String()),
+			workflows.PlanKey.ValueSet(string(state.Plan)),
+			workflows.SubscriptionStatusKey.ValueSet(string(state.DisplayStatus())),
+			workflows.PaymentStateKey.ValueSet(workflows.PaymentNone)),
+	}, state, nil
+}
+
+// Update sends an update to the account's subscription workflow, starting
+// the workflow first if it does not run (Update-with-Start), and waits for
+// its result. Rejections become 409/422 answers; Temporal being unreachable
+// becomes 503.
+func (d *Dispatcher) Update(ctx context.Context, accountID uuid.UUID, name string, arg, result any) error {
+	opts, state, err := d.startOptions(ctx, accountID)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	start := d.Temporal.NewWithStartWorkflowOperation(opts, workflows.Subscription, state)
+	handle, err := d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: start,
+		UpdateOptions: client.UpdateWorkflowOptions{
+			UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+		},
+	})
+	if err == nil {
+		err = handle.Get(ctx, result)
+	}
+	return updateError(err)
+}
+
+// updateError maps what Temporal answered to the error model.
+func updateError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) {
+		switch app.Type() {
+		case workflows.ErrTypeInvalidPlan:
+			return &kudos.Error{Code: kudos.EInvalid, Message: app.Message(), Fields: map[string]string{"plan": kudos.FInvalidValue}}
+		case workflows.ErrTypeInvalidTransition:
+			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		}
 	}
+	var unavailable *serviceerror.Unavailable
+	if errors.As(err, &unavailable) || errors.Is(err, context.DeadlineExceeded) {
+		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
+	}
+	return err
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
 
+	"kudos"
 	"kudos/auth"
 	"kudos/config"
 	"kudos/mailer"
@@ -39,6 +40,12 @@ type Server struct {
 	OIDC     *auth.OIDC
 	// Outbox is kicked after a handler commits work for Temporal.
 	Outbox *store.Relay
+	// Dispatcher sends updates to subscription workflows.
+	Dispatcher *Dispatcher
+	// Payments is the payment provider; Webhooks its webhook verifier (nil
+	// for the sandbox, whose buttons feed the intake directly).
+	Payments kudos.PaymentProvider
+	Webhooks WebhookParser
 	// Inbox is the development capture inbox (nil in production).
 	Inbox *mailer.Inbox
 	// DevOIDC queues identities on the development OIDC provider (nil in
@@ -83,6 +90,8 @@ func New(s *Server) *fiber.App {
 	v1 := app.Group("/v1")
 	s.registerAuthRoutes(v1.Group("/auth"))
 	s.registerAccountRoutes(v1)
+	s.registerSubscriptionRoutes(v1)
+	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {
 		s.registerDevRoutes(app.Group("/dev"))

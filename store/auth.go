@@ -65,6 +65,10 @@ func (db *DB) CreateUser(ctx context.Context, in NewUser) (userID, accountID uui
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, accountID, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
 			return wrapErr(err)
 		}
+		if err := insertOutbox(ctx, tx, OutboxEntry{Key: "subscription_start:" + accountID.String(), Kind: OutboxSubscriptionStart,
+			Payload: map[string]any{"account_id": accountID}}); err != nil {
+			return err
+		}
 		return insertToken(ctx, tx, userID, in.Token)
 	})
 	return userID, accountID, err

@@ -23,6 +23,7 @@ import (
 func New(c client.Client, taskQueue string, acts *activities.Activities) worker.Worker {
 	w := worker.New(c, taskQueue, worker.Options{})
 	w.RegisterWorkflow(workflows.Email)
+	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterActivity(acts)
 	return w
 }

@@ -55,7 +55,8 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	if err := db.Enqueue(ctx, entry); err != nil {
 		t.Fatal(err)
 	}
-	relay := store.NewRelay(db, api.OutboxDelivery(tc, queue), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	disp := &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: db}
+	relay := store.NewRelay(db, disp.Deliver, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 1 {
 		t.Fatalf("relay delivered %d: %v", n, err)
 	}
@@ -80,7 +81,7 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := api.OutboxDelivery(tc, queue)(ctx, store.OutboxMail, entry.Key, mustJSON(t, req)); err != nil {
+	if err := disp.Deliver(ctx, store.OutboxMail, entry.Key, mustJSON(t, req)); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second)

@@ -12,12 +12,15 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"kudos"
 	"kudos/activities"
 	"kudos/api"
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
 	"kudos/mailer"
+	"kudos/payment/sandbox"
+	"kudos/payment/stripepay"
 	"kudos/store"
 	"kudos/ui"
 	"kudos/worker"
@@ -122,7 +125,14 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 		srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
 		log.Info("development OIDC provider listening", "issuer", o.Issuer())
 	}
-	srv.Outbox = store.NewRelay(db, api.OutboxDelivery(tc, cfg.TaskQueue), log.With("component", "outbox"))
+	payments, webhooks, err := newPayments(cfg, db)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	srv.Payments, srv.Webhooks = payments, webhooks
+	srv.Dispatcher = newDispatcher(cfg, db, tc)
+	srv.Outbox = store.NewRelay(db, srv.Dispatcher.Deliver, log.With("component", "outbox"))
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Outbox.Run(relayCtx) }()
@@ -164,7 +174,12 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 			}
 		}
 	}
-	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render, Now: time.Now})
+	payments, _, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
+		Payments: payments, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -172,4 +187,23 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	<-ctx.Done()
 	w.Stop()
 	return nil
+}
+
+// newPayments builds the configured payment provider and, for Stripe, its
+// webhook verifier.
+func newPayments(cfg *config.Config, db *store.DB) (kudos.PaymentProvider, api.WebhookParser, error) {
+	if cfg.PaymentProvider == "sandbox" {
+		return &sandbox.Provider{DB: db, BaseURL: cfg.PublicURL}, nil, nil
+	}
+	p, err := stripepay.New(stripepay.Config{SecretKey: cfg.StripeSecretKey, WebhookSecret: cfg.StripeWebhookSecret,
+		APIBaseURL: cfg.StripeAPIBase, Currency: cfg.Prices.Currency}, db)
+	if err != nil {
+		return nil, nil, err
+	}
+	return p, p, nil
+}
+
+// newDispatcher is the api's way into Temporal.
+func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *api.Dispatcher {
+	return &api.Dispatcher{Temporal: tc, TaskQueue: cfg.TaskQueue, DB: db, Period: cfg.BillingPeriod, CheckoutTTL: cfg.CheckoutTTL}
 }

@@ -1,0 +1,137 @@
+package api
+
+import (
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+// registerSubscriptionRoutes adds pricing, the subscription routes and the
+// due-invoice payment of SPEC §7. Every change is an update of the account's
+// subscription workflow; reads come from Postgres.
+func (s *Server) registerSubscriptionRoutes(v1 fiber.Router) {
+	v1.Get("/pricing/:accountId", s.requireSession, s.requireMember, s.pricing)
+	acc := "/accounts/:accountId"
+	v1.Post(acc+"/subscription", s.requireSession, s.requireMember, s.createSubscription)
+	v1.Patch(acc+"/subscription", s.requireSession, s.requireMember, s.upgradeSubscription)
+	v1.Delete(acc+"/subscription", s.requireSession, s.requireMember, s.setAutoRenewal(false))
+	v1.Post(acc+"/subscription/restart", s.requireSession, s.requireMember, s.setAutoRenewal(true))
+	v1.Get(acc+"/invoices/latest-unpaid", s.requireSession, s.requireMember, s.latestUnpaid)
+	v1.Post(acc+"/invoices/:invoiceId/payment", s.requireSession, s.requireMember, s.payInvoice)
+}
+
+type pricingTable struct {
+	Starter float64 `json:"starter_pricing"`
+	Pro     float64 `json:"pro_pricing"`
+	Team    float64 `json:"team_pricing"`
+}
+
+type pricingResponse struct {
+	PricingTable pricingTable `json:"pricing_table"`
+	Currency     string       `json:"currency"`
+	VATRate      float64      `json:"vat_rate"`
+	// CheckoutOrigin is the only origin a checkout_href may have (SPEC §4).
+	CheckoutOrigin string `json:"checkout_origin"`
+}
+
+// pricing answers the yearly net prices, the currency and the VAT rate of
+// the account's billing country.
+func (s *Server) pricing(c fiber.Ctx) error {
+	country, err := s.DB.BillingCountry(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	p := s.Config.Prices
+	major := func(minor int64) float64 { return float64(minor) / 100 }
+	return c.JSON(pricingResponse{
+		PricingTable: pricingTable{Starter: major(p.Starter), Pro: major(p.Pro), Team: major(p.Team)},
+		Currency:     p.Currency, VATRate: kudos.VATRate(country), CheckoutOrigin: s.Payments.CheckoutOrigin(),
+	})
+}
+
+type planRequest struct {
+	Plan kudos.Plan `json:"plan"`
+}
+
+type checkoutResponse struct {
+	CheckoutHref string `json:"checkout_href"`
+}
+
+func (s *Server) readPlan(c fiber.Ctx) (kudos.Plan, error) {
+	var req planRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return "", err
+	}
+	if !req.Plan.IsPaid() {
+		return "", kudos.FieldErrors{"plan": kudos.FInvalidValue}.Err()
+	}
+	return req.Plan, nil
+}
+
+// createSubscription opens the checkout of a first plan. An account without
+// a billing address gets 422 account_billing_address: the UI then asks for
+// it (SPEC §4) and tries again.
+func (s *Server) createSubscription(c fiber.Ctx) error {
+	plan, err := s.readPlan(c)
+	if err != nil {
+		return err
+	}
+	addr, err := s.DB.BillingAddress(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	if addr == nil {
+		return kudos.FieldErrors{"account_billing_address": kudos.FRequired}.Err()
+	}
+	return s.checkoutUpdate(c, workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: plan})
+}
+
+func (s *Server) upgradeSubscription(c fiber.Ctx) error {
+	plan, err := s.readPlan(c)
+	if err != nil {
+		return err
+	}
+	return s.checkoutUpdate(c, workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: plan})
+}
+
+func (s *Server) checkoutUpdate(c fiber.Ctx, name string, arg any) error {
+	var res workflows.CheckoutResponse
+	if err := s.Dispatcher.Update(ctx(c), accountID(c), name, arg, &res); err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(checkoutResponse{CheckoutHref: res.CheckoutHref})
+}
+
+func (s *Server) setAutoRenewal(on bool) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		if err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: on}, nil); err != nil {
+			return err
+		}
+		return c.JSON(fiber.Map{})
+	}
+}
+
+func (s *Server) latestUnpaid(c fiber.Ctx) error {
+	inv, err := s.DB.LatestUnpaidInvoice(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"invoice_id": inv.ID})
+}
+
+// payInvoice opens the checkout of a due invoice ('continue with plan').
+func (s *Server) payInvoice(c fiber.Ctx) error {
+	id, err := pathUUID(c, "invoiceId")
+	if err != nil {
+		return err
+	}
+	inv, err := s.DB.Invoice(ctx(c), accountID(c), id)
+	if err != nil {
+		return err
+	}
+	if inv.Status != kudos.InvoiceDue {
+		return kudos.Errorf(kudos.EConflict, "this invoice is not due")
+	}
+	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: id})
+}

@@ -1,0 +1,9 @@
+import type { QueryClient } from '@tanstack/react-query'
+import { pricingQueryOptions } from '@/lib/api/get-pricing'
+import { followCheckout } from '@/lib/checkout'
+
+/** Follows a checkout link after checking it against the pricing call's checkout_origin. */
+export async function goToCheckout(queryClient: QueryClient, accountId: string, href: string): Promise<void> {
+  const pricing = await queryClient.ensureQueryData(pricingQueryOptions(accountId))
+  followCheckout(href, pricing.checkout_origin)
+}

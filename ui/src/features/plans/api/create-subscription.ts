@@ -1,0 +1,48 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest, isApiError } from '@/lib/api-client'
+import { accountKeys } from '@/lib/api/get-account'
+import { checkoutSchema } from '@/lib/api/pay-invoice'
+import type { PaidPlan } from '../components/plan-actions'
+import { goToCheckout } from './checkout'
+
+// POST /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}. Without a
+// billing address the api answers 422 with fields.account_billing_address: the
+// page then asks for the billing details (the SPEC's internal code 423).
+
+export function createSubscription(accountId: string, plan: PaidPlan) {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/subscription`, {
+    method: 'POST',
+    auth: true,
+    body: { plan },
+    schema: checkoutSchema,
+  })
+}
+
+/** 422 whose fields name account_billing_address: the account has no billing address yet. */
+export function isBillingAddressRequired(error: unknown): boolean {
+  return isApiError(error) && error.status === 422 && 'account_billing_address' in error.fields
+}
+
+export type StartPlanOutcome = 'checkout' | 'billing_address_required'
+
+/**
+ * Starts a plan and follows the checkout link. A missing billing address is an
+ * outcome, not an error, so it does not raise the error popup.
+ */
+export function useCreateSubscription(accountId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (plan: PaidPlan): Promise<StartPlanOutcome> => {
+      let href: string
+      try {
+        href = (await createSubscription(accountId, plan)).checkout_href
+      } catch (error) {
+        if (isBillingAddressRequired(error)) return 'billing_address_required'
+        throw error
+      }
+      await goToCheckout(queryClient, accountId, href)
+      return 'checkout'
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+  })
+}

@@ -1,0 +1,34 @@
+import * as v from 'valibot'
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { accountKeys } from '@/lib/api/get-account'
+import { payInvoice } from '@/lib/api/pay-invoice'
+import { goToCheckout } from './checkout'
+
+// GET /v1/accounts/{id}/invoices/latest-unpaid → 200 {invoice_id} or 404. An
+// expired plan continues by paying that invoice (POST …/payment → checkout).
+
+const latestUnpaidSchema = v.object({ invoice_id: v.pipe(v.string(), v.nonEmpty()) })
+
+export function getLatestUnpaidInvoice(accountId: string) {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/invoices/latest-unpaid`, {
+    auth: true,
+    schema: latestUnpaidSchema,
+  })
+}
+
+export function usePayLatestUnpaidInvoice(accountId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async () => {
+      const { invoice_id } = await getLatestUnpaidInvoice(accountId)
+      const { checkout_href } = await payInvoice(accountId, invoice_id)
+      await goToCheckout(queryClient, accountId, checkout_href)
+    },
+    onSettled: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+        queryClient.invalidateQueries({ queryKey: ['billing', accountId] }),
+      ]),
+  })
+}

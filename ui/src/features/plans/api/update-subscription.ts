@@ -1,0 +1,29 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { accountKeys } from '@/lib/api/get-account'
+import { checkoutSchema } from '@/lib/api/pay-invoice'
+import type { PaidPlan } from '../components/plan-actions'
+import { goToCheckout } from './checkout'
+
+// PATCH /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}: an upgrade,
+// charged pro rata on the checkout.
+
+export function updateSubscription(accountId: string, plan: PaidPlan) {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/subscription`, {
+    method: 'PATCH',
+    auth: true,
+    body: { plan },
+    schema: checkoutSchema,
+  })
+}
+
+export function useUpgradeSubscription(accountId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async (plan: PaidPlan) => {
+      const { checkout_href } = await updateSubscription(accountId, plan)
+      await goToCheckout(queryClient, accountId, checkout_href)
+    },
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+  })
+}

@@ -1,0 +1,42 @@
+import * as v from 'valibot'
+import { queryOptions } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+// GET /v1/pricing/{accountId}: yearly net prices in major units, the currency,
+// the VAT rate (percent) and the only origin a checkout link may start with.
+// Shared: the plans page shows it, every checkout redirect checks its origin.
+
+/** A finite number; a numeric string (decimal types serialised as text) is accepted too. */
+const amount = v.pipe(
+  v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty(), v.transform(Number))]),
+  v.finite(),
+)
+
+export const pricingSchema = v.object({
+  pricing_table: v.object({
+    starter_pricing: amount,
+    pro_pricing: amount,
+    team_pricing: amount,
+  }),
+  currency: v.string(),
+  vat_rate: amount,
+  checkout_origin: v.string(),
+})
+
+export type Pricing = v.InferOutput<typeof pricingSchema>
+
+export const pricingKeys = {
+  detail: (accountId: string) => ['pricing', accountId] as const,
+}
+
+export function getPricing(accountId: string, signal?: AbortSignal): Promise<Pricing> {
+  return apiRequest(`/v1/pricing/${encodeURIComponent(accountId)}`, { auth: true, signal, schema: pricingSchema })
+}
+
+export function pricingQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: pricingKeys.detail(accountId),
+    queryFn: ({ signal }) => getPricing(accountId, signal),
+    staleTime: 5 * 60_000,
+  })
+}
