@@ -8,12 +8,15 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** Closes the onboarding wizard if it is open, so the shell is usable. */
+/** Goes through the onboarding wizard as a new user does, if it is open. */
 async function dismissOnboarding(page) {
-  const dialog = page.getByRole('dialog');
-  if (await dialog.isVisible().catch(() => false)) {
-    await page.keyboard.press('Escape');
-  }
+  const welcome = page.getByRole('heading', { name: 'Welcome to Kudos!' });
+  if (!(await welcome.isVisible().catch(() => false))) return;
+  await page.getByLabel('Account name').fill('Analytical Engines');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByRole('button', { name: 'Skip for now' }).click();
+  await page.getByRole('button', { name: 'Finish' }).click();
+  await welcome.waitFor({ state: 'hidden' });
 }
 
 async function signOut(page) {
@@ -61,6 +64,7 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
   await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 10000 });
   const token = await page.evaluate(() => localStorage.getItem('auth_token'));
   assert.ok(token, 'the session is stored');
+  await page.getByRole('heading', { name: 'Welcome to Kudos!' }).waitFor();
 
   await signOut(page);
   await signIn(page, email, 'Secret1!');
@@ -110,6 +114,10 @@ test('Google sign-up and sign-in through the local OIDC provider', async () => {
   const { link } = await waitForLink(email, 'confirm-email?token=');
   await page.goto(link);
   await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 10000 });
+  await page.getByRole('heading', { name: 'Welcome to Kudos!' }).waitFor();
+  await dismissOnboarding(page);
+  // Google gave no name: the shell shows the e-mail (SPEC §2).
+  await page.getByRole('button', { name: `User menu of ${email}` }).waitFor();
   await signOut(page);
 
   assert.equal((await queue()).status, 204);

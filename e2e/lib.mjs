@@ -66,3 +66,35 @@ export async function api(method, path, body, token) {
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null };
 }
+
+/**
+ * Makes a user through the API: signed up, activated (unless `activate` is
+ * false) and with the account named, so onboarding is done. Returns the
+ * session and the e-mail.
+ */
+export async function apiUser(prefix, { activate = true } = {}) {
+  const email = uniqueEmail(prefix);
+  const signup = await api('POST', '/v1/auth/signup', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
+    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: BASE });
+  if (signup.status !== 201) throw new Error(`signup: ${signup.status}`);
+  let session;
+  if (activate) {
+    const { link } = await waitForLink(email, 'confirm-email?token=');
+    session = (await api('PUT', '/v1/auth/activate-user', { token: new URL(link).searchParams.get('token') })).body;
+    await api('PATCH', `/v1/accounts/${session.account_id}`, { name: 'Analytical Engines' }, session.token);
+  } else {
+    session = (await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' })).body;
+  }
+  return { email, ...session };
+}
+
+/** Stores a session in the browser the way the sign-in screen does. */
+export async function useSession(page, user) {
+  await page.goto(`${BASE}/signin`);
+  await page.evaluate((u) => {
+    localStorage.setItem('auth_token', u.token);
+    localStorage.setItem('auth_token_expiry', u.token_expiry);
+    localStorage.setItem('account_id', u.account_id);
+    localStorage.setItem('auth_email', u.email);
+  }, user);
+}
