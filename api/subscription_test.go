@@ -59,6 +59,8 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 	if !strings.Contains(page.Raw, "EUR 566.28") {
 		t.Fatalf("sandbox page: %s", page.Raw)
 	}
+	wfID := "subscription:" + account
+	firstRun := h.currentRun(wfID)
 	h.expect(h.sandbox(href, "pay"), 200)
 	h.expect(h.sandbox(href, "pay"), 409) // a settled checkout cannot be paid twice
 
@@ -95,6 +97,8 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
 	eventually(t, "the plan to be active again", func() bool { return h.subscription(token, account)["show_status"] == "active" })
 	h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 409)
+	h.recordHistory(wfID, firstRun, "subscription_trial_checkout_paid_renewed.json")
+	h.recordHistory(wfID, h.currentRun(wfID), "subscription_renewal_off_expired_paid_due.json")
 }
 
 func TestUpgradeAndDeclinedRenewal(t *testing.T) {
@@ -124,6 +128,7 @@ func TestUpgradeAndDeclinedRenewal(t *testing.T) {
 	if r := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200); r.str("invoice_id") == "" {
 		t.Fatal(r.Raw)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_upgrade_renewal_declined.json")
 }
 
 func TestCheckoutFailReturnsToTrial(t *testing.T) {
@@ -142,4 +147,5 @@ func TestCheckoutFailReturnsToTrial(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d invoices after a failed first payment (nothing is owed)", n)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_checkout_failed.json")
 }
