@@ -106,6 +106,9 @@ func TestContractResponses(t *testing.T) {
 	check("patch", base+"/user", acc+"/user", h.do("PATCH", base+"/user", map[string]any{"lastname": "Doe"}, token))
 	check("post", base+"/feature-request", acc+"/feature-request", h.do("POST", base+"/feature-request",
 		map[string]any{"feature_area": "OTHER", "feature_profile": "OTHER", "feature_description": "x"}, token))
+	check("get", base+"/billing", acc+"/billing", h.do("GET", base+"/billing", nil, token))
+	check("delete", base+"/billing/payment-methods", acc+"/billing/payment-methods", h.do("DELETE", base+"/billing/payment-methods", map[string]any{"mandate_id": "x"}, token))
+	check("post", base+"/billing/payment-methods", acc+"/billing/payment-methods", h.do("POST", base+"/billing/payment-methods", nil, token))
 	check("post", "/dev/oidc/identities", "/dev/oidc/identities", h.do("POST", "/dev/oidc/identities", map[string]any{"subject": "s", "email": "e@example.com"}, ""))
 }
 
@@ -173,6 +176,17 @@ func (s spec) validate(schema, v any, at string) error {
 			if err := s.validate(sub, v, at); err != nil {
 				return err
 			}
+		}
+	}
+	if one, ok := sch["oneOf"].([]any); ok {
+		matched := 0
+		for _, sub := range one {
+			if s.validate(sub, v, at) == nil {
+				matched++
+			}
+		}
+		if matched != 1 {
+			return fmt.Errorf("%s: matches %d of oneOf, want 1", at, matched)
 		}
 	}
 	if typ := sch["type"]; typ != nil {

@@ -91,6 +91,7 @@ func New(s *Server) *fiber.App {
 	s.registerAuthRoutes(v1.Group("/auth"))
 	s.registerAccountRoutes(v1)
 	s.registerSubscriptionRoutes(v1)
+	s.registerBillingRoutes(v1)
 	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {

@@ -16,6 +16,9 @@ export const FEATURE_PROFILES = [
 ] as const
 
 export const PLANS = ['TRIAL', 'STARTER', 'PRO', 'TEAM'] as const
+/** The plans one pays for, in upgrade order (SPEC §4): later is higher. */
+export const PAID_PLANS = ['STARTER', 'PRO', 'TEAM'] as const
+export type PaidPlan = (typeof PAID_PLANS)[number]
 export const SHOW_STATUSES = ['active', 'trial_expired', 'plan_expired', 'processing'] as const
 export const PLANS_FOR = ['trial_expired', 'plan_expired', 'plan_upgrade'] as const
 

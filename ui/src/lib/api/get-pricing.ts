@@ -6,11 +6,8 @@ import { apiRequest } from '@/lib/api-client'
 // the VAT rate (percent) and the only origin a checkout link may start with.
 // Shared: the plans page shows it, every checkout redirect checks its origin.
 
-/** A finite number; a numeric string (decimal types serialised as text) is accepted too. */
-const amount = v.pipe(
-  v.union([v.number(), v.pipe(v.string(), v.trim(), v.nonEmpty(), v.transform(Number))]),
-  v.finite(),
-)
+// Plain numbers: valibot's union/transform would land in the chunk /signin loads.
+const amount = v.number()
 
 export const pricingSchema = v.object({
   pricing_table: v.object({

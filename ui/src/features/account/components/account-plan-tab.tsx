@@ -6,6 +6,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
+import { AutoRenewalDialog } from './auto-renewal-dialog'
 
 export function AccountPlanTab({ accountId }: { accountId: string }) {
   const { t } = useTranslation('account')
@@ -21,17 +22,17 @@ export function AccountPlanTab({ accountId }: { accountId: string }) {
           <CardTitle>{t('plan.title')}</CardTitle>
           <CardDescription>{t('plan.current', { plan: t(`common:plans.${subscription.plan}`) })}</CardDescription>
         </CardHeader>
-        <CardContent className="grid gap-2 text-sm">
+        <CardContent className="grid justify-items-start gap-3 text-sm">
           {trial ? (
             <>
-              <p>{t('plan.trial_ends', { date: formatDate(subscription.trial_expires_at) })}</p>
+              <p data-testid="trial-end">{t('plan.trial_ends', { date: formatDate(subscription.trial_expires_at) })}</p>
               <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
                 {t('plan.ready_to_start')}
               </Link>
             </>
           ) : (
             <>
-              <p>
+              <p data-testid="plan-period">
                 {subscription.start_next_period
                   ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
                   : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
@@ -39,9 +40,12 @@ export function AccountPlanTab({ accountId }: { accountId: string }) {
               <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
                 {t('plan.upgrade')}
               </Link>
-              <p className="text-muted-foreground" data-testid="placeholder">
-                {t('plan.renewal_placeholder')}
-              </p>
+              <AutoRenewalDialog
+                accountId={accountId}
+                renewing={subscription.start_next_period}
+                plan={t(`common:plans.${subscription.plan}`)}
+                date={formatDate(subscription.plan_renewal_at)}
+              />
             </>
           )}
         </CardContent>

@@ -48,8 +48,8 @@ export function BlockingOverlay({
         {kind !== 'processing' && (
           <CardContent>
             <Link className={buttonVariants()} to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: kind }} autoFocus>
-                {t(`overlay.${kind}.cta`)}
-              </Link>
+              {t(`overlay.${kind}.cta`)}
+            </Link>
           </CardContent>
         )}
       </Card>

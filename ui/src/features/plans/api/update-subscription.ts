@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { accountKeys } from '@/lib/api/get-account'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
-import type { PaidPlan } from '../components/plan-actions'
+import type { PaidPlan } from '@/lib/constants'
 import { goToCheckout } from './checkout'
 
 // PATCH /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}: an upgrade,

@@ -1,31 +1,93 @@
+import { useEffect, useState } from 'react'
 import { Link } from '@tanstack/react-router'
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { ArrowLeft, Check } from 'lucide-react'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { ArrowLeft } from 'lucide-react'
+import type { BillingAddressValues } from '@/components/billing-address-form'
+import { Button } from '@/components/ui/button'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import type { PLANS_FOR } from '@/lib/constants'
-
-const CARDS = [
-  { plan: 'STARTER', features: ['starter_spaces', 'starter_users', 'starter_testimonials', 'starter_other'] },
-  { plan: 'PRO', popular: true, features: ['pro_spaces', 'pro_users', 'pro_testimonials', 'pro_other'] },
-  { plan: 'TEAM', features: ['team_spaces', 'team_users', 'team_testimonials', 'team_other'] },
-] as const
+import { pricingQueryOptions } from '@/lib/api/get-pricing'
+import { useUpdateBillingAddress } from '@/lib/api/update-billing-address'
+import { PAID_PLANS, type PaidPlan } from '@/lib/constants'
+import { useCreateSubscription } from '../api/create-subscription'
+import { useUpgradeSubscription } from '../api/update-subscription'
+import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
+import { BillingDetailsDialog } from './billing-details-dialog'
+import { planAction, type PlanAction, type PlansFor } from './plan-actions'
+import { PlanCard } from './plan-card'
 
 /**
- * Plans page. PLACEHOLDER: the cards list the plan features, but prices (GET
- * pricing) and the start / continue / upgrade buttons are later work.
+ * Plans page (SPEC §2): Starter, Pro, Team with prices from the pricing call;
+ * texts and buttons follow the `for` search value. Every action ends on the
+ * provider's checkout; a missing billing address first opens the billing modal.
  */
-export function PlansPage({ accountId, reason }: { accountId: string; reason?: (typeof PLANS_FOR)[number] }) {
+export function PlansPage({ accountId, reason }: { accountId: string; reason?: PlansFor }) {
   const { t } = useTranslation('plans')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
+  const pricing = useQuery(pricingQueryOptions(accountId))
+  const start = useCreateSubscription(accountId)
+  const upgrade = useUpgradeSubscription(accountId)
+  const pay = usePayLatestUnpaidInvoice(accountId)
+  const saveAddress = useUpdateBillingAddress(accountId)
+  // The card whose action runs; it stays busy while the browser leaves for the checkout.
+  const [busyPlan, setBusyPlan] = useState<PaidPlan | null>(null)
+  const [billingFor, setBillingFor] = useState<PaidPlan | null>(null)
+  const [billingBusy, setBillingBusy] = useState(false)
+
+  // Back from the checkout through the browser's history cache: nothing runs any more.
+  useEffect(() => {
+    const onPageShow = (event: PageTransitionEvent) => {
+      if (!event.persisted) return
+      setBusyPlan(null)
+      setBillingBusy(false)
+    }
+    window.addEventListener('pageshow', onPageShow)
+    return () => window.removeEventListener('pageshow', onPageShow)
+  }, [])
+
+  const current = data.account.subscription.plan
   const variant = reason ?? 'default'
+  const clearBusy = { onError: () => setBusyPlan(null) }
+
+  const runAction = (action: PlanAction, plan: PaidPlan) => {
+    if (action === 'current') return
+    setBusyPlan(plan)
+    if (action === 'start') {
+      start.mutate(plan, {
+        ...clearBusy,
+        onSuccess: (outcome) => {
+          if (outcome !== 'billing_address_required') return
+          setBusyPlan(null)
+          saveAddress.reset()
+          setBillingFor(plan)
+        },
+      })
+    } else if (action === 'upgrade') {
+      upgrade.mutate(plan, clearBusy)
+    } else {
+      pay.mutate(undefined, clearBusy)
+    }
+  }
+
+  const submitBillingDetails = async (values: BillingAddressValues) => {
+    if (!billingFor) return
+    setBillingBusy(true)
+    try {
+      await saveAddress.mutateAsync(values)
+      const outcome = await start.mutateAsync(billingFor)
+      if (outcome !== 'checkout') setBillingBusy(false)
+    } catch (error) {
+      setBillingBusy(false)
+      throw error
+    }
+  }
+
   return (
     <section className="mx-auto grid w-full max-w-5xl gap-6 p-4 md:p-8">
       <Link
         to="/dashboard/$accountId/testimonials"
         params={{ accountId }}
-        className="inline-flex items-center gap-1 text-sm text-muted-foreground hover:underline"
+        className="inline-flex w-fit items-center gap-1 text-sm text-muted-foreground hover:underline"
       >
         <ArrowLeft className="h-4 w-4" aria-hidden="true" />
         {t('back')}
@@ -34,37 +96,37 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: (
         <h1 className="text-3xl font-semibold">{t(`header.${variant}`)}</h1>
         <p className="text-muted-foreground">{t(`subtitle.${variant}`)}</p>
       </header>
+      {pricing.isError && (
+        <div role="alert" className="flex flex-wrap items-center justify-center gap-3 text-sm text-destructive">
+          {t('price.failed')}
+          <Button variant="outline" size="sm" onClick={() => void pricing.refetch()} loading={pricing.isFetching}>
+            {t('common:actions.try_again')}
+          </Button>
+        </div>
+      )}
       <div className="grid gap-4 md:grid-cols-3">
-        {CARDS.map((card) => (
-          <Card key={card.plan} className={'popular' in card ? 'border-primary shadow-md' : undefined}>
-            <CardHeader>
-              {'popular' in card && (
-                <span className="w-fit rounded-full bg-primary px-2 py-0.5 text-xs text-primary-foreground">
-                  {t('most_popular')}
-                </span>
-              )}
-              <CardTitle>{t(`plan.${card.plan}`)}</CardTitle>
-              <CardDescription>
-                {data.account.subscription.plan === card.plan ? t('current_plan') : t('billed_annually')}
-              </CardDescription>
-            </CardHeader>
-            <CardContent>
-              <ul className="grid gap-2 text-sm">
-                {card.features.map((feature) => (
-                  <li key={feature} className="flex items-start gap-2">
-                    <Check className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
-                    {t(`features.${feature}`)}
-                  </li>
-                ))}
-              </ul>
-            </CardContent>
-          </Card>
+        {PAID_PLANS.map((plan) => (
+          <PlanCard
+            key={plan}
+            plan={plan}
+            pricing={pricing.isError ? null : pricing.data}
+            current={current === plan}
+            action={planAction(reason, current, plan)}
+            busy={busyPlan === plan}
+            disabled={busyPlan !== null || billingFor !== null}
+            onAction={runAction}
+          />
         ))}
       </div>
-      <p className="rounded-md border border-dashed p-4 text-center text-sm text-muted-foreground" data-testid="placeholder">
-        {t('placeholder')}
-      </p>
       <p className="text-center text-xs text-muted-foreground">{t(`footer.${variant}`)}</p>
+      <BillingDetailsDialog
+        open={billingFor !== null}
+        organizationName={data.account.name}
+        pending={billingBusy}
+        error={saveAddress.error}
+        onSubmit={submitBillingDetails}
+        onCancel={() => setBillingFor(null)}
+      />
     </section>
   )
 }

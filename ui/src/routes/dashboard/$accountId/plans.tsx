@@ -10,6 +10,8 @@ const searchSchema = v.object({
 
 export const Route = createFileRoute('/dashboard/$accountId/plans')({
   validateSearch: searchSchema,
+  // Prices are fetched by the page itself (cards show a skeleton meanwhile): a
+  // loader prefetch would pull the pricing schema into the entry chunk /signin loads.
   loader: ({ context: { queryClient }, params: { accountId } }) =>
     queryClient.ensureQueryData(accountQueryOptions(accountId)),
   component: PlansRoute,

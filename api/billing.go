@@ -1,0 +1,153 @@
+package api
+
+import (
+	"fmt"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	"kudos"
+)
+
+// VerificationCharge is what adding a payment method charges (and refunds at
+// once), in minor units (SPEC §9: 0.01 in the account's currency).
+const VerificationCharge = 1
+
+// registerBillingRoutes adds the billing overview and payment methods of
+// SPEC §7.
+func (s *Server) registerBillingRoutes(v1 fiber.Router) {
+	acc := "/accounts/:accountId"
+	v1.Get(acc+"/billing", s.requireSession, s.requireMember, s.billing)
+	v1.Post(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.addPaymentMethod)
+	v1.Delete(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.removePaymentMethod)
+}
+
+// invoiceView is an invoice as SPEC §3 names its fields.
+type invoiceView struct {
+	ID          uuid.UUID           `json:"id"`
+	InvoiceURL  string              `json:"invoice_url"`
+	CreatedAt   string              `json:"created_at"`
+	Description string              `json:"description"`
+	Amount      float64             `json:"amount"`
+	Currency    string              `json:"currency"`
+	Status      kudos.InvoiceStatus `json:"status"`
+}
+
+// mandateView is a payment method as SPEC §3 names its fields.
+type mandateView struct {
+	ID      string         `json:"id"`
+	Method  string         `json:"method"`
+	Details mandateDetails `json:"details"`
+}
+
+type mandateDetails struct {
+	ConsumerAccount string `json:"consumerAccount,omitempty"`
+	CardNumber      string `json:"cardNumber,omitempty"`
+	CardExpiryDate  string `json:"cardExpiryDate,omitempty"`
+	CardLabel       string `json:"cardLabel,omitempty"`
+}
+
+type billingResponse struct {
+	Invoices              []invoiceView         `json:"invoices"`
+	Mandates              []mandateView         `json:"mandates"`
+	MandateCount          int                   `json:"mandate_count"`
+	AccountBillingAddress *kudos.BillingAddress `json:"account_billing_address"`
+}
+
+// billing answers invoices (newest first), payment methods and the billing
+// address.
+func (s *Server) billing(c fiber.Ctx) error {
+	id := accountID(c)
+	invoices, err := s.DB.Invoices(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	methods, err := s.Payments.PaymentMethods(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	addr, err := s.DB.BillingAddress(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	out := billingResponse{Invoices: []invoiceView{}, Mandates: []mandateView{}, AccountBillingAddress: addr}
+	for _, inv := range invoices {
+		out.Invoices = append(out.Invoices, invoiceView{ID: inv.ID, InvoiceURL: inv.Number, CreatedAt: inv.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
+			Description: inv.Description, Amount: float64(inv.Total) / 100, Currency: inv.Currency, Status: inv.Status})
+	}
+	for _, pm := range methods {
+		v := mandateView{ID: pm.ID, Method: pm.Method}
+		if pm.Method == "card" {
+			v.Details = mandateDetails{CardNumber: pm.CardNumber, CardLabel: pm.Brand,
+				CardExpiryDate: fmtExpiry(pm.CardExpiryMonth, pm.CardExpiryYear)}
+		} else {
+			v.Details.ConsumerAccount = pm.ConsumerAccount
+		}
+		out.Mandates = append(out.Mandates, v)
+	}
+	out.MandateCount = len(out.Mandates)
+	return c.JSON(out)
+}
+
+// fmtExpiry is a card expiry as YYYY-MM (the UI shows MM/YY).
+func fmtExpiry(month, year int) string {
+	if month < 1 || month > 12 || year < 2000 {
+		return ""
+	}
+	return fmt.Sprintf("%04d-%02d", year, month)
+}
+
+// addPaymentMethod opens a hosted checkout that saves a new payment method
+// (a verification charge of 0.01, refunded at once; Stripe: setup mode).
+func (s *Server) addPaymentMethod(c fiber.Ctx) error {
+	id := accountID(c)
+	email, err := s.DB.OwnerEmail(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	back := s.linkRoot(c) + "/dashboard/" + id.String() + "/billing/payment-details"
+	co, err := s.Payments.CreateCheckout(ctx(c), kudos.CheckoutRequest{
+		CheckoutID: "pm_" + uuid.NewString(), AccountID: id, CustomerEmail: email, Purpose: kudos.CheckoutPaymentMethod,
+		Description: "Kudos payment method verification", Amount: kudos.Money{Amount: VerificationCharge, Currency: s.Config.Prices.Currency},
+		SuccessURL: back, CancelURL: back, ExpiresAt: s.DB.Now().Add(s.Config.CheckoutTTL),
+	})
+	if err != nil {
+		return err
+	}
+	return c.Status(fiber.StatusCreated).JSON(checkoutResponse{CheckoutHref: co.URL})
+}
+
+type removeMandateRequest struct {
+	MandateID string `json:"mandate_id"`
+}
+
+// removePaymentMethod detaches a payment method; the last one stays (a plan
+// must be able to renew), and another account's is 404.
+func (s *Server) removePaymentMethod(c fiber.Ctx) error {
+	var req removeMandateRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	if req.MandateID == "" || len(req.MandateID) > 255 {
+		return kudos.FieldErrors{"mandate_id": kudos.FRequired}.Err()
+	}
+	id := accountID(c)
+	methods, err := s.Payments.PaymentMethods(ctx(c), id)
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, pm := range methods {
+		found = found || pm.ID == req.MandateID
+	}
+	if !found {
+		return kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	if len(methods) <= 1 {
+		return kudos.Errorf(kudos.EConflict, "the last payment method cannot be removed")
+	}
+	if err := s.Payments.DetachPaymentMethod(ctx(c), id, req.MandateID); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}

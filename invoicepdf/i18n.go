@@ -1,0 +1,177 @@
+package invoicepdf
+
+import (
+	"fmt"
+	"strings"
+
+	"kudos"
+)
+
+// label names one translated piece of text on the invoice.
+type label int
+
+const (
+	lTitle label = iota
+	lNumber
+	lIssueDate
+	lStatus
+	lStatusPaid
+	lStatusDue
+	lStatusProcessing
+	lFrom
+	lBilledTo
+	lVATID
+	lDescription
+	lNet
+	lVATRate
+	lVAT
+	lTotal
+	lSubtotal
+	lTotalDue
+	lTotalPaid
+	lNotePaid
+	lNoteDue
+	lThanks
+	lPlanYear  // %s: plan name
+	lUpgradeTo // %s: plan name
+	lRenewalOf // %s: plan name
+	labelCount // keep last: the number of labels
+)
+
+// labels holds every text of the invoice in each supported language. The
+// first entry is the fallback (SPEC §9: en, nl, fr with fallback en).
+var labels = map[string]map[label]string{
+	"en": {
+		lTitle: "Invoice", lNumber: "Invoice number", lIssueDate: "Issue date", lStatus: "Status",
+		lStatusPaid: "Paid", lStatusDue: "Due for payment", lStatusProcessing: "Payment processing",
+		lFrom: "From", lBilledTo: "Billed to", lVATID: "VAT ID",
+		lDescription: "Description", lNet: "Net", lVATRate: "VAT rate", lVAT: "VAT", lTotal: "Total",
+		lSubtotal: "Subtotal", lTotalDue: "Amount due", lTotalPaid: "Amount paid",
+		lNotePaid: "This invoice has been paid in full.",
+		lNoteDue:  "Please pay this invoice from the Billing page of your Kudos dashboard.",
+		lThanks:   "Thank you for collecting your testimonials with Kudos.",
+		lPlanYear: "%s plan — 1 year", lUpgradeTo: "Upgrade to %s", lRenewalOf: "Renewal of the %s plan",
+	},
+	"nl": {
+		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
+		lStatusPaid: "Betaald", lStatusDue: "Te betalen", lStatusProcessing: "Betaling wordt verwerkt",
+		lFrom: "Van", lBilledTo: "Gefactureerd aan", lVATID: "Btw-nummer",
+		lDescription: "Omschrijving", lNet: "Netto", lVATRate: "Btw-tarief", lVAT: "Btw", lTotal: "Totaal",
+		lSubtotal: "Subtotaal", lTotalDue: "Te betalen bedrag", lTotalPaid: "Betaald bedrag",
+		lNotePaid: "Deze factuur is volledig betaald.",
+		lNoteDue:  "Betaal deze factuur via de pagina Facturatie in uw Kudos-dashboard.",
+		lThanks:   "Bedankt dat u uw getuigenissen verzamelt met Kudos.",
+		lPlanYear: "%s-abonnement — 1 jaar", lUpgradeTo: "Upgrade naar %s", lRenewalOf: "Verlenging van het %s-abonnement",
+	},
+	"fr": {
+		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
+		lStatusPaid: "Payée", lStatusDue: "À payer", lStatusProcessing: "Paiement en cours",
+		lFrom: "Émetteur", lBilledTo: "Facturé à", lVATID: "N° de TVA",
+		lDescription: "Description", lNet: "Montant HT", lVATRate: "Taux de TVA", lVAT: "TVA", lTotal: "Total TTC",
+		lSubtotal: "Sous-total HT", lTotalDue: "Montant à payer", lTotalPaid: "Montant payé",
+		lNotePaid: "Cette facture a été intégralement réglée.",
+		lNoteDue:  "Veuillez régler cette facture depuis la page Facturation de votre tableau de bord Kudos.",
+		lThanks:   "Merci de recueillir vos témoignages avec Kudos.",
+		lPlanYear: "Formule %s — 1 an", lUpgradeTo: "Passage à la formule %s", lRenewalOf: "Renouvellement de la formule %s",
+	},
+}
+
+// countryNames gives, per language, the name of each country of the
+// billing-address locale codes (SPEC §3), keyed by the country part.
+var countryNames = map[string]map[string]string{
+	"en": {"BE": "Belgium", "NL": "Netherlands", "FR": "France", "GB": "United Kingdom", "DE": "Germany",
+		"AT": "Austria", "CH": "Switzerland", "ES": "Spain", "PT": "Portugal", "IT": "Italy", "NO": "Norway",
+		"SE": "Sweden", "FI": "Finland", "DK": "Denmark", "IS": "Iceland", "HU": "Hungary", "PL": "Poland",
+		"LV": "Latvia", "LT": "Lithuania"},
+	"nl": {"BE": "België", "NL": "Nederland", "FR": "Frankrijk", "GB": "Verenigd Koninkrijk", "DE": "Duitsland",
+		"AT": "Oostenrijk", "CH": "Zwitserland", "ES": "Spanje", "PT": "Portugal", "IT": "Italië", "NO": "Noorwegen",
+		"SE": "Zweden", "FI": "Finland", "DK": "Denemarken", "IS": "IJsland", "HU": "Hongarije", "PL": "Polen",
+		"LV": "Letland", "LT": "Litouwen"},
+	"fr": {"BE": "Belgique", "NL": "Pays-Bas", "FR": "France", "GB": "Royaume-Uni", "DE": "Allemagne",
+		"AT": "Autriche", "CH": "Suisse", "ES": "Espagne", "PT": "Portugal", "IT": "Italie", "NO": "Norvège",
+		"SE": "Suède", "FI": "Finlande", "DK": "Danemark", "IS": "Islande", "HU": "Hongrie", "PL": "Pologne",
+		"LV": "Lettonie", "LT": "Lituanie"},
+}
+
+// language reduces a requested language ("nl", "fr-BE", "FR") to one of
+// the supported ones; anything else falls back to English.
+func language(lang string) string {
+	lang = strings.ToLower(strings.TrimSpace(lang))
+	if i := strings.IndexAny(lang, "_-"); i >= 0 {
+		lang = lang[:i]
+	}
+	if _, ok := labels[lang]; ok {
+		return lang
+	}
+	return "en"
+}
+
+// countryName names the country of a locale code such as "nl_BE" (or a bare
+// "BE") in lang. An unknown value is shown as given rather than dropped: an
+// address with an odd country is still better printed than hidden.
+func countryName(code, lang string) string {
+	cc := code
+	if len(cc) == 5 && (cc[2] == '_' || cc[2] == '-') {
+		cc = cc[3:]
+	}
+	if n, ok := countryNames[lang][strings.ToUpper(cc)]; ok {
+		return n
+	}
+	return code
+}
+
+// planName turns a plan code such as PRO into its display name, Pro.
+func planName(code string) string {
+	code = strings.TrimSpace(code)
+	if code == "" {
+		return ""
+	}
+	return strings.ToUpper(code[:1]) + strings.ToLower(code[1:])
+}
+
+// isPlanCode reports whether s looks like a plan code (PRO, TEAM, …) rather
+// than free text that should be printed verbatim.
+func isPlanCode(s string) bool {
+	if s == "" {
+		return false
+	}
+	for _, r := range s {
+		if (r < 'A' || r > 'Z') && r != '_' {
+			return false
+		}
+	}
+	return true
+}
+
+// describe renders an invoice description the way SPEC §4 shows it:
+// UPGRADE_{plan} as an upgrade to the plan, PAYMENTDUE_{plan} and a bare
+// plan as a year of the plan, "Renewal {plan}" as a renewal of the plan.
+func describe(inv kudos.Invoice, lang string) string {
+	d := strings.TrimSpace(inv.Description)
+	if d == "" {
+		d = kudos.InvoiceDescription(inv.Kind, inv.Plan)
+	}
+	t := labels[lang]
+	switch {
+	case strings.HasPrefix(d, "UPGRADE_"):
+		return fmt.Sprintf(t[lUpgradeTo], planName(strings.TrimPrefix(d, "UPGRADE_")))
+	case strings.HasPrefix(d, "PAYMENTDUE_"):
+		return fmt.Sprintf(t[lPlanYear], planName(strings.TrimPrefix(d, "PAYMENTDUE_")))
+	case strings.HasPrefix(d, "Renewal"):
+		return fmt.Sprintf(t[lRenewalOf], planName(strings.TrimPrefix(d, "Renewal")))
+	case isPlanCode(d):
+		return fmt.Sprintf(t[lPlanYear], planName(d))
+	}
+	return d
+}
+
+// statusText is the translated status line of an invoice.
+func statusText(s kudos.InvoiceStatus, lang string) string {
+	switch s {
+	case kudos.InvoicePaid:
+		return labels[lang][lStatusPaid]
+	case kudos.InvoiceProcessing:
+		return labels[lang][lStatusProcessing]
+	}
+	return labels[lang][lStatusDue]
+}

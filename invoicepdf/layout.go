@@ -1,0 +1,213 @@
+package invoicepdf
+
+import (
+	"github.com/go-pdf/fpdf"
+
+	"kudos"
+)
+
+// doc draws one invoice page; every text passes through enc.
+type doc struct {
+	pdf  *fpdf.Fpdf
+	enc  encoder
+	t    map[label]string
+	lang string
+}
+
+// Table column widths (mm): description, net, VAT rate, VAT, total.
+var cols = [5]float64{60, 30, 20, 30, 30}
+
+// text draws s in a cell of width w at the current position.
+func (d *doc) text(w, h float64, s, align string, fill bool) {
+	d.pdf.CellFormat(w, h, d.enc.encode(s), "", 0, align, fill, 0, "")
+}
+
+// font sets the Helvetica style and size and the text grey level.
+func (d *doc) font(style string, size float64, grey int) {
+	d.pdf.SetFont("Helvetica", style, size)
+	d.pdf.SetTextColor(grey, grey, grey)
+}
+
+// wrap draws s at x within width w, wrapped onto as many lines as needed,
+// and returns the y below it.
+func (d *doc) wrap(x, y, w float64, s, align string) float64 {
+	for _, line := range d.pdf.SplitLines([]byte(d.enc.encode(s)), w) {
+		d.pdf.SetXY(x, y)
+		d.pdf.CellFormat(w, lineH, string(line), "", 0, align, false, 0, "")
+		y += lineH
+	}
+	return y
+}
+
+// header draws the title and the number, date and status block.
+func (d *doc) header(inv kudos.Invoice) {
+	d.pdf.SetXY(margin, margin)
+	d.font("B", 26, 30)
+	d.text(90, 12, d.t[lTitle], "L", false)
+
+	rows := [][2]string{
+		{d.t[lNumber], inv.Number},
+		{d.t[lIssueDate], date(inv.CreatedAt)},
+		{d.t[lStatus], statusText(inv.Status, d.lang)},
+	}
+	y := margin + 1
+	for i, r := range rows {
+		d.pdf.SetXY(110, y)
+		d.font("", 9, 110)
+		d.text(35, lineH+1, r[0], "L", false)
+		d.font("B", 10, 30)
+		if i == len(rows)-1 {
+			d.statusColour(inv.Status)
+		}
+		d.text(45, lineH+1, r[1], "R", false)
+		y += lineH + 1
+	}
+}
+
+// statusColour marks paid invoices green and unpaid ones amber, so the
+// status is readable at a glance on a printed page.
+func (d *doc) statusColour(s kudos.InvoiceStatus) {
+	switch s {
+	case kudos.InvoicePaid:
+		d.pdf.SetTextColor(20, 120, 60)
+	case kudos.InvoiceDue:
+		d.pdf.SetTextColor(190, 100, 0)
+	}
+}
+
+// parties draws the seller and buyer blocks side by side.
+func (d *doc) parties(s Seller, buyer *kudos.BillingAddress, email string) {
+	const top = 55.0
+	left := d.block(margin, top, d.t[lFrom], s.Name, []string{
+		s.Street, join(" ", s.PostalCode, s.City), countryName(s.Country, d.lang),
+		prefixed(d.t[lVATID], s.VATID), s.Email,
+	})
+	var right float64
+	if buyer == nil {
+		right = d.block(110, top, d.t[lBilledTo], email, nil)
+	} else {
+		right = d.block(110, top, d.t[lBilledTo], buyer.OrganizationName, []string{
+			buyer.StreetAndNumber, buyer.StreetAdditional, join(" ", buyer.PostalCode, buyer.City),
+			buyer.Region, countryName(buyer.Country, d.lang), prefixed(d.t[lVATID], buyer.VATID), email,
+		})
+	}
+	d.pdf.SetY(max(left, right) + 12)
+}
+
+// block draws a heading, a bold first line and the non-empty other lines
+// in an 80 mm column, and returns the y below it.
+func (d *doc) block(x, y float64, heading, first string, rest []string) float64 {
+	d.font("B", 8, 120)
+	y = d.wrap(x, y, 80, heading, "L") + 1
+	d.font("B", 10, 30)
+	y = d.wrap(x, y, 80, first, "L")
+	d.font("", 10, 30)
+	for _, s := range rest {
+		if s != "" {
+			y = d.wrap(x, y, 80, s, "L")
+		}
+	}
+	return y
+}
+
+// lines draws the table with the invoice's single line.
+func (d *doc) lines(inv kudos.Invoice) {
+	y := d.pdf.GetY()
+	d.pdf.SetFillColor(238, 240, 244)
+	d.font("B", 9, 60)
+	d.pdf.SetX(margin)
+	for i, h := range []label{lDescription, lNet, lVATRate, lVAT, lTotal} {
+		d.text(cols[i], 8, d.t[h], align(i), true)
+	}
+	y += 10
+	d.font("", 10, 30)
+	amounts := []string{
+		money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
+		money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
+	}
+	x := margin + cols[0]
+	for i, a := range amounts {
+		d.pdf.SetXY(x, y)
+		d.text(cols[i+1], lineH, a, "R", false)
+		x += cols[i+1]
+	}
+	end := d.wrap(margin, y, cols[0], describe(inv, d.lang), "L") + 2
+	d.pdf.SetDrawColor(200, 204, 210)
+	d.pdf.Line(margin, end, margin+contW, end)
+	d.pdf.SetY(end + 6)
+}
+
+// align right-aligns every table column but the description.
+func align(col int) string {
+	if col == 0 {
+		return "L"
+	}
+	return "R"
+}
+
+// totals draws the subtotal, VAT and total under the table, then a note on
+// how the invoice stands (paid or to be paid).
+func (d *doc) totals(inv kudos.Invoice) {
+	y := d.pdf.GetY()
+	rows := [][2]string{
+		{d.t[lSubtotal], money(inv.Net, inv.Currency, d.lang)},
+		{d.t[lVAT] + " " + rate(inv.VATRate, d.lang), money(inv.VAT, inv.Currency, d.lang)},
+	}
+	for _, r := range rows {
+		d.pdf.SetXY(110, y)
+		d.font("", 10, 60)
+		d.text(45, lineH+1, r[0], "L", false)
+		d.text(35, lineH+1, r[1], "R", false)
+		y += lineH + 1
+	}
+	d.pdf.Line(110, y+1, margin+contW, y+1)
+	total := d.t[lTotalDue]
+	if inv.Status == kudos.InvoicePaid {
+		total = d.t[lTotalPaid]
+	}
+	d.pdf.SetXY(110, y+3)
+	d.font("B", 12, 30)
+	d.text(45, 8, total, "L", false)
+	d.text(35, 8, money(inv.Total, inv.Currency, d.lang), "R", false)
+
+	note := d.t[lNoteDue]
+	if inv.Status == kudos.InvoicePaid {
+		note = d.t[lNotePaid]
+	}
+	d.font("", 9, 90)
+	d.wrap(margin, y+20, contW, note, "L")
+}
+
+// footer closes the page with the seller's legal details and a thank-you.
+func (d *doc) footer(s Seller) {
+	d.pdf.SetDrawColor(200, 204, 210)
+	d.pdf.Line(margin, footerY, margin+contW, footerY)
+	d.font("", 8, 120)
+	legal := join(" · ", s.Name, s.Street, join(" ", s.PostalCode, s.City), countryName(s.Country, d.lang),
+		prefixed(d.t[lVATID], s.VATID), s.Email)
+	y := d.wrap(margin, footerY+2, contW, legal, "C")
+	d.wrap(margin, y, contW, d.t[lThanks], "C")
+}
+
+// join joins the non-empty parts with sep.
+func join(sep string, parts ...string) string {
+	out := ""
+	for _, p := range parts {
+		if p == "" {
+			continue
+		}
+		if out != "" {
+			out += sep
+		}
+		out += p
+	}
+	return out
+}
+
+// prefixed is "label value", or empty when there is no value.
+func prefixed(label, value string) string {
+	if value == "" {
+		return ""
+	}
+	return label + " " + value
+}

@@ -1,0 +1,18 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { accountKeys } from '@/lib/api/get-account'
+
+// DELETE /v1/accounts/{id}/subscription → 200 {}: auto-renewal off; the plan
+// stops at the end of the paid year.
+
+export function stopAutoRenewal(accountId: string): Promise<undefined> {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/subscription`, { method: 'DELETE', auth: true })
+}
+
+export function useStopAutoRenewal(accountId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: () => stopAutoRenewal(accountId),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+  })
+}

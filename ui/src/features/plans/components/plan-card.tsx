@@ -1,0 +1,127 @@
+import { useTranslation } from 'react-i18next'
+import { Check } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/components/ui/card'
+import { Skeleton } from '@/components/ui/skeleton'
+import type { Pricing } from '@/lib/api/get-pricing'
+import type { PaidPlan } from '@/lib/constants'
+import { cn } from '@/lib/utils'
+import type { PlanAction } from './plan-actions'
+import { formatMoney, formatMonthly, formatVatRate, yearlyAmount } from './pricing-format'
+
+// SPEC §9: recording spaces, users, testimonials, other.
+const FEATURES: Record<PaidPlan, readonly string[]> = {
+  STARTER: ['starter_spaces', 'starter_users', 'starter_testimonials', 'starter_other'],
+  PRO: ['pro_spaces', 'pro_users', 'pro_testimonials', 'pro_other'],
+  TEAM: ['team_spaces', 'team_users', 'team_testimonials', 'team_other'],
+}
+
+/** One plan: a region named after the plan, its price, features and (maybe) a button. */
+export function PlanCard({
+  plan,
+  pricing,
+  current,
+  action,
+  busy,
+  disabled,
+  onAction,
+}: {
+  plan: PaidPlan
+  /** undefined while the prices load (skeleton), null when they could not be loaded. */
+  pricing: Pricing | null | undefined
+  current: boolean
+  action: PlanAction | null
+  busy: boolean
+  disabled: boolean
+  onAction: (action: PlanAction, plan: PaidPlan) => void
+}) {
+  const { t } = useTranslation('plans')
+  const name = t(`plan.${plan}`)
+  const popular = plan === 'PRO'
+
+  return (
+    <Card
+      role="region"
+      aria-label={name}
+      data-plan={plan}
+      className={cn('flex flex-col', popular ? 'border-primary shadow-md' : undefined)}
+    >
+      <CardHeader>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <CardTitle className="text-xl">{name}</CardTitle>
+          {popular && (
+            <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground">
+              {t('most_popular')}
+            </span>
+          )}
+          {current && (
+            <span className="rounded-full border px-2 py-0.5 text-xs font-medium" data-testid="current-plan">
+              {t('current_plan')}
+            </span>
+          )}
+        </div>
+      </CardHeader>
+      <CardContent className="grid flex-1 content-start gap-6">
+        <PriceBlock plan={plan} pricing={pricing} />
+        <ul className="grid gap-2 text-sm" aria-label={t('features_label', { plan: name })}>
+          {FEATURES[plan].map((feature) => (
+            <li key={feature} className="flex items-start gap-2">
+              <Check className="mt-0.5 h-4 w-4 shrink-0 text-primary" aria-hidden="true" />
+              {t(`features.${feature}`)}
+            </li>
+          ))}
+        </ul>
+      </CardContent>
+      {action && (
+        <CardFooter>
+          <Button
+            className="w-full"
+            variant={action === 'current' ? 'outline' : 'default'}
+            disabled={action === 'current' || disabled}
+            loading={busy}
+            onClick={() => onAction(action, plan)}
+          >
+            {t(`actions.${action}`, { plan: name })}
+          </Button>
+        </CardFooter>
+      )}
+    </Card>
+  )
+}
+
+function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | null | undefined }) {
+  const { t, i18n } = useTranslation('plans')
+  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
+
+  if (pricing === undefined) {
+    return (
+      <div className="grid gap-2" data-testid="price-skeleton">
+        <span className="sr-only">{t('price.loading')}</span>
+        <Skeleton className="h-10 w-28" />
+        <Skeleton className="h-4 w-44" />
+        <Skeleton className="h-3 w-32" />
+      </div>
+    )
+  }
+  if (pricing === null) {
+    return <p className="text-2xl font-semibold text-muted-foreground">–</p>
+  }
+
+  const yearly = yearlyAmount(pricing, plan)
+  return (
+    <div className="grid gap-1">
+      <p>
+        <span className="text-4xl font-bold tracking-tight" data-testid="monthly-price">
+          {formatMonthly(yearly, pricing.currency, language)}
+        </span>
+        <span className="text-muted-foreground">{t('price.per_month')}</span>
+      </p>
+      <p className="text-sm text-muted-foreground" data-testid="yearly-price">
+        {t('price.yearly', { amount: formatMoney(yearly, pricing.currency, language) })}
+      </p>
+      <p className="text-xs text-muted-foreground" data-testid="vat">
+        {t('price.vat', { rate: formatVatRate(pricing.vat_rate, language) })}
+      </p>
+    </div>
+  )
+}

@@ -1,0 +1,160 @@
+import { Suspense } from 'react'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ErrorPopup } from '@/components/error-popup'
+import { browserLocation } from '@/lib/checkout'
+import { dismissError } from '@/lib/error-store'
+import { renderWithProviders } from '@/test/render'
+import { accountBody, calls, json, mockApi } from '@/test/mock-api'
+import type { PlansFor } from './plan-actions'
+import { PlansPage } from './plans-page'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  act(() => dismissError())
+})
+
+const ORIGIN = 'http://127.0.0.1:8080'
+const pricing = {
+  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
+  currency: 'EUR',
+  vat_rate: 21,
+  checkout_origin: ORIGIN,
+}
+
+function render(reason: PlansFor) {
+  return renderWithProviders(
+    <>
+      <Suspense fallback={null}>
+        <PlansPage accountId="a" reason={reason} />
+      </Suspense>
+      <ErrorPopup />
+    </>,
+    '/dashboard/a/plans',
+  )
+}
+
+describe('PlansPage', () => {
+  it('shows a skeleton, then per card the monthly, yearly and VAT texts and the features', async () => {
+    let answer: (r: Response) => void = () => {}
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => new Promise<Response>((resolve) => (answer = resolve)),
+    })
+    await render(undefined)
+    const pro = await screen.findByRole('region', { name: 'Pro' })
+    expect(within(pro).getByTestId('price-skeleton')).toBeInTheDocument()
+    answer(json(200, pricing))
+    expect(await within(pro).findByTestId('monthly-price')).toHaveTextContent('€39')
+    expect(within(pro).getByText('€468 per year, billed annually')).toBeInTheDocument()
+    expect(within(pro).getByText('VAT may apply (21%)')).toBeInTheDocument()
+    expect(within(pro).getByText('Most popular')).toBeInTheDocument()
+    expect(within(pro).getByText('Up to 375 testimonials')).toBeInTheDocument()
+    expect(within(screen.getByRole('region', { name: 'Team' })).getByTestId('monthly-price')).toHaveTextContent('€99')
+    expect(within(screen.getByRole('region', { name: 'Starter' })).getByText('Embed and share')).toBeInTheDocument()
+    expect(screen.queryAllByRole('button')).toHaveLength(0)
+  })
+
+  it('plan_upgrade: disabled current plan, upgrade buttons for higher plans (PATCH → checkout)', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'PRO' })),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'PATCH /v1/accounts/a/subscription': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/7` }),
+    })
+    await render('plan_upgrade')
+    const pro = await screen.findByRole('region', { name: 'Pro' })
+    expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
+    expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
+    await userEvent.click(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/7`))
+    const patch = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'PATCH')
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ plan: 'TEAM' })
+  })
+
+  it('plan_expired: only the current plan continues, by paying the latest unpaid invoice', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'STARTER', show_status: 'plan_expired' })),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'GET /v1/accounts/a/invoices/latest-unpaid': () => json(200, { invoice_id: 'inv 1' }),
+      'POST /v1/accounts/a/invoices/inv%201/payment': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/9` }),
+    })
+    await render('plan_expired')
+    await screen.findByRole('region', { name: 'Starter' })
+    expect(screen.getAllByRole('button')).toHaveLength(1)
+    await userEvent.click(screen.getByRole('button', { name: 'Continue with Starter' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/9`))
+    expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv%201/payment')
+  })
+
+  it('a checkout link from a foreign origin is not followed and shows the 500 popup', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'POST /v1/accounts/a/subscription': () => json(201, { checkout_href: 'https://evil.example/pay' }),
+    })
+    await render('trial_expired')
+    const button = await screen.findByRole('button', { name: 'Start with Starter' })
+    await userEvent.click(button)
+    expect(await screen.findByText('The server encountered an error.')).toBeInTheDocument()
+    expect(assign).not.toHaveBeenCalled()
+    expect(button).toBeEnabled()
+  })
+
+  it('422 account_billing_address opens the billing modal (no popup); Cancel closes it', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'POST /v1/accounts/a/subscription': () =>
+        json(422, {
+          error: { status: 422, code: 'unprocessable_entity', message: 'x', fields: { account_billing_address: 'required' } },
+        }),
+    })
+    await render('trial_expired')
+    await userEvent.click(await screen.findByRole('button', { name: 'Start with Pro' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Your billing details' })
+    expect(within(dialog).getByLabelText('Organization name')).toHaveValue('Acme')
+    expect(within(dialog).getByRole('button', { name: 'Save and continue to payment' })).toBeInTheDocument()
+    expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+  })
+
+  it('saving the billing modal patches the address, then starts the plan again', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    let posts = 0
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'POST /v1/accounts/a/subscription': () =>
+        ++posts === 1
+          ? json(422, { error: { status: 422, code: 'unprocessable_entity', message: 'x', fields: { account_billing_address: 'required' } } })
+          : json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/3` }),
+      'PATCH /v1/accounts/a/billing-address': () => json(200, {}),
+    })
+    await render('trial_expired')
+    await userEvent.click(await screen.findByRole('button', { name: 'Start with Team' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Your billing details' })
+    await userEvent.type(within(dialog).getByLabelText('Street and number'), 'Main 1')
+    await userEvent.type(within(dialog).getByLabelText('Postal code'), '1000')
+    await userEvent.type(within(dialog).getByLabelText('City'), 'Brussels')
+    await userEvent.type(within(dialog).getByLabelText('Region'), 'Brussels')
+    // The country select is a Radix Select: open it and pick with the keyboard.
+    within(dialog).getByRole('combobox', { name: 'Country' }).focus()
+    await userEvent.keyboard('{Enter}')
+    await userEvent.click(await screen.findByRole('option', { name: 'Belgium (Dutch)' }))
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Save and continue to payment' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/3`))
+    const sequence = calls(fetch).filter((c) => !c.startsWith('GET'))
+    expect(sequence).toEqual([
+      'POST /v1/accounts/a/subscription',
+      'PATCH /v1/accounts/a/billing-address',
+      'POST /v1/accounts/a/subscription',
+    ])
+    const subscriptionPosts = fetch.mock.calls.filter(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'POST')
+    expect(subscriptionPosts.map(([, init]) => JSON.parse(String(init?.body)))).toEqual([{ plan: 'TEAM' }, { plan: 'TEAM' }])
+  })
+})

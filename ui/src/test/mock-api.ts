@@ -1,0 +1,44 @@
+import { vi } from 'vitest'
+
+type Handler = (init: RequestInit | undefined) => Response | Promise<Response>
+
+export const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status })
+
+/**
+ * Stubs fetch with handlers keyed "METHOD /path"; anything else answers 404.
+ * Returns the mock, whose calls read as [url, init].
+ */
+export function mockApi(routes: Record<string, Handler>) {
+  const fetch = vi.fn(async (url: string, init?: RequestInit) => {
+    const handler = routes[`${init?.method ?? 'GET'} ${url}`]
+    if (!handler) return json(404, { error: { status: 404, code: 'not_found', message: 'Not found' } })
+    return handler(init)
+  })
+  vi.stubGlobal('fetch', fetch)
+  return fetch
+}
+
+/** "METHOD url" of every call made so far. */
+export function calls(fetch: ReturnType<typeof mockApi>): string[] {
+  return fetch.mock.calls.map(([url, init]) => `${init?.method ?? 'GET'} ${url}`)
+}
+
+export function accountBody(subscription: Record<string, unknown> = {}, name = 'Acme') {
+  return {
+    account: {
+      id: 'a',
+      name,
+      subscription: {
+        plan: 'TRIAL',
+        show_status: 'active',
+        show_onboarding: false,
+        trials_left: 3,
+        plan_renewal_at: null,
+        trial_expires_at: '2026-03-05T10:00:00Z',
+        start_next_period: false,
+        ...subscription,
+      },
+    },
+    user: { firstname: 'Jane', lastname: 'Doe', email: 'jane@example.com' },
+  }
+}
