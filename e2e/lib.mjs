@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 export const BASE = process.env.KUDOS_E2E_URL ?? 'http://127.0.0.1:18080';
+/** The fast instance: a 20 s trial and a 45 s billing period. */
+export const FAST = process.env.KUDOS_E2E_FAST_URL ?? 'http://127.0.0.1:18081';
 
 /** Launches Chromium with the flags this machine needs and a fresh profile. */
 export async function launch() {
@@ -41,10 +43,10 @@ export function uniqueEmail(prefix) {
 }
 
 /** Waits for a mail to `to` whose text contains `marker`, and returns its link. */
-export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0 } = {}) {
+export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0, base = BASE } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const res = await fetch(`${BASE}/dev/mailbox?to=${encodeURIComponent(to)}`);
+    const res = await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(to)}`);
     const { messages } = await res.json();
     const hit = messages.find((m) => m.text.includes(marker) && Date.parse(m.received_at) >= after);
     if (hit) {
@@ -57,8 +59,8 @@ export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0 } =
 }
 
 /** Calls the API directly (test set-up). */
-export async function api(method, path, body, token) {
-  const res = await fetch(`${BASE}${path}`, {
+export async function api(method, path, body, token, base = BASE) {
+  const res = await fetch(`${base}${path}`, {
     method,
     headers: { 'Content-Type': 'application/json', ...(token ? { Authorization: `Bearer ${token}` } : {}) },
     body: body === undefined ? undefined : JSON.stringify(body),
@@ -72,25 +74,25 @@ export async function api(method, path, body, token) {
  * false) and with the account named, so onboarding is done. Returns the
  * session and the e-mail.
  */
-export async function apiUser(prefix, { activate = true } = {}) {
+export async function apiUser(prefix, { activate = true, base = BASE } = {}) {
   const email = uniqueEmail(prefix);
   const signup = await api('POST', '/v1/auth/signup', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
-    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: BASE });
+    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base }, undefined, base);
   if (signup.status !== 201) throw new Error(`signup: ${signup.status}`);
   let session;
   if (activate) {
-    const { link } = await waitForLink(email, 'confirm-email?token=');
-    session = (await api('PUT', '/v1/auth/activate-user', { token: new URL(link).searchParams.get('token') })).body;
-    await api('PATCH', `/v1/accounts/${session.account_id}`, { name: 'Analytical Engines' }, session.token);
+    const { link } = await waitForLink(email, 'confirm-email?token=', { base });
+    session = (await api('PUT', '/v1/auth/activate-user', { token: new URL(link).searchParams.get('token') }, undefined, base)).body;
+    await api('PATCH', `/v1/accounts/${session.account_id}`, { name: 'Analytical Engines' }, session.token, base);
   } else {
-    session = (await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' })).body;
+    session = (await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' }, undefined, base)).body;
   }
   return { email, ...session };
 }
 
 /** Stores a session in the browser the way the sign-in screen does. */
-export async function useSession(page, user) {
-  await page.goto(`${BASE}/signin`);
+export async function useSession(page, user, base = BASE) {
+  await page.goto(`${base}/signin`);
   await page.evaluate((u) => {
     localStorage.setItem('auth_token', u.token);
     localStorage.setItem('auth_token_expiry', u.token_expiry);

@@ -20,6 +20,7 @@ FAILED=0
 
 cleanup() {
   trap - EXIT INT TERM
+  [ -f "$WORK/worker.pid" ] && kill -KILL "$(cat "$WORK/worker.pid")" 2>/dev/null
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   pg_stop "$WORK/pg"
@@ -55,21 +56,41 @@ step "ui typecheck" npm --prefix ui run --silent typecheck
 step "ui lint" npm --prefix ui run --silent lint
 step "ui unit tests" npm --prefix ui test --silent
 
+# e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
+# on its own database and task queue.
+e2e_env() {
+  echo KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$2" KUDOS_PUBLIC_URL="http://127.0.0.1:$2" \
+    DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/$1?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
+    KUDOS_TASK_QUEUE="kudos-$1" KUDOS_DEV_SMTP_ADDR="127.0.0.1:$3" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$4" KUDOS_LOG_LEVEL=warn
+}
+
 e2e() {
   [ -d e2e/node_modules ] && [ ! e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ] \
     || (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
   local chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
   [ -n "$chromium" ] || { say "chromium not found: apt-get install -y chromium"; return 1; }
-  psql_e2e="CREATE DATABASE e2e OWNER kudos"
-  as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "$psql_e2e" >/dev/null || return 1
-  KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$E2E_PORT" KUDOS_PUBLIC_URL="http://127.0.0.1:$E2E_PORT" \
-    DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/e2e?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
-    KUDOS_TASK_QUEUE=kudos-e2e KUDOS_DEV_SMTP_ADDR=127.0.0.1:12525 KUDOS_DEV_OIDC_ADDR=127.0.0.1:18082 \
-    KUDOS_LOG_LEVEL=warn ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
-  local pid=$!
-  PIDS+=("$pid")
+  for db in e2e e2e_fast; do
+    as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $db OWNER kudos" >/dev/null || return 1
+  done
+  # The main instance: api and worker in one process, as make dev runs them.
+  env $(e2e_env e2e "$E2E_PORT" 12525 18082) ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
+  PIDS+=("$!")
+  # The fast instance: a 20 s trial and a 45 s year, so trials expire and
+  # plans renew while the tests watch; api and worker apart, so that a test
+  # can kill the worker (scripts/e2e-worker.sh kill|start).
+  local fast=$((E2E_PORT + 1))
+  export KUDOS_E2E_FAST_ENV="$(e2e_env e2e_fast "$fast" 12526 18083) KUDOS_TRIAL_DURATION=20s KUDOS_BILLING_PERIOD=45s"
+  export KUDOS_E2E_WORKER_LOG="$WORK/kudos-e2e-fast-worker.log" KUDOS_E2E_WORKER_PIDFILE="$WORK/worker.pid"
+  env $KUDOS_E2E_FAST_ENV ./bin/kudos api >"$WORK/kudos-e2e-fast-api.log" 2>&1 &
+  PIDS+=("$!")
+  scripts/e2e-worker.sh start || return 1
   wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log" >&2; return 1; }
-  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" CHROMIUM="$chromium" node --test --test-concurrency=1 e2e/
+  wait_http "http://127.0.0.1:$fast/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-fast-api.log" >&2; return 1; }
+  local rc=0
+  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" KUDOS_E2E_FAST_URL="http://127.0.0.1:$fast" CHROMIUM="$chromium" \
+    node --test --test-concurrency=1 e2e/ || rc=1
+  scripts/e2e-worker.sh kill
+  return $rc
 }
 step "end-to-end (headless Chromium)" e2e
 

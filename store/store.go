@@ -16,6 +16,7 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 	"github.com/pressly/goose/v3"
+	"github.com/pressly/goose/v3/lock"
 
 	"kudos"
 )
@@ -61,7 +62,13 @@ func (db *DB) Ping(ctx context.Context) error { return db.Pool.Ping(ctx) }
 
 // Migrate applies every embedded migration that has not run yet.
 func (db *DB) Migrate(ctx context.Context) error {
-	provider, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), Migrations())
+	// A session lock keeps an api and a worker starting together from
+	// migrating at the same time.
+	locker, err := lock.NewPostgresSessionLocker()
+	if err != nil {
+		return err
+	}
+	provider, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), Migrations(), goose.WithSessionLocker(locker))
 	if err != nil {
 		return fmt.Errorf("store: migrations: %w", err)
 	}
