@@ -28,6 +28,9 @@ type Store interface {
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	RecordCheckout(ctx context.Context, c store.CheckoutRecord) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error
+	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
+	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
+	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 }
 
 // Activities holds the dependencies of every activity.
@@ -37,6 +40,7 @@ type Activities struct {
 	// Render turns a mail request into a message (mailer.Render).
 	Render   func(kudos.MailRequest) (kudos.Message, error)
 	Payments kudos.PaymentProvider
+	Storage  kudos.ObjectStorage
 	Prices   kudos.PriceList
 	// UIBase is the UI origin checkouts return to.
 	UIBase string

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
@@ -20,6 +21,39 @@ func (s *Server) registerBillingRoutes(v1 fiber.Router) {
 	v1.Get(acc+"/billing", s.requireSession, s.requireMember, s.billing)
 	v1.Post(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.addPaymentMethod)
 	v1.Delete(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.removePaymentMethod)
+	v1.Post(acc+"/invoices/:invoiceId/download", s.requireSession, s.requireMember, s.downloadInvoice)
+}
+
+// InvoiceDownloadTTL is how long an invoice download link works.
+const InvoiceDownloadTTL = 5 * time.Minute
+
+// downloadInvoice answers a short-lived link to the invoice's PDF, saved as
+// "{invoice number}.pdf". Another account's invoice is 404; an invoice not
+// final yet (its checkout is open) has no PDF: 409.
+func (s *Server) downloadInvoice(c fiber.Ctx) error {
+	id, err := pathUUID(c, "invoiceId")
+	if err != nil {
+		return err
+	}
+	inv, err := s.DB.Invoice(ctx(c), accountID(c), id)
+	if err != nil {
+		return err
+	}
+	key, err := s.DB.InvoicePDF(ctx(c), accountID(c), id)
+	if err != nil {
+		return err
+	}
+	if inv.Number == "" {
+		return kudos.Errorf(kudos.EConflict, "this invoice is not final yet: its payment is being processed")
+	}
+	if key == "" || s.Storage == nil {
+		return kudos.Errorf(kudos.EConflict, "the PDF of this invoice is being prepared, please try again in a moment")
+	}
+	u, err := s.Storage.PresignGet(ctx(c), key, inv.Number+".pdf", InvoiceDownloadTTL)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"presigned_url": u})
 }
 
 // invoiceView is an invoice as SPEC §3 names its fields.

@@ -1,7 +1,11 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"strings"
 	"testing"
 	"time"
 )
@@ -71,5 +75,48 @@ func TestBillingShowsInvoicesNewestFirst(t *testing.T) {
 	})
 	if addr := h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["account_billing_address"].(map[string]any); addr["vat_id"] != "BE0123456789" {
 		t.Fatalf("address %v", addr)
+	}
+}
+
+func TestInvoicePDFDownload(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.signedUpUser("pdf@example.com")
+	tokenB, accountB := h.signedUpUser("pdf-other@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	co := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	invoice := func() map[string]any {
+		return h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["invoices"].([]any)[0].(map[string]any)
+	}
+	id := invoice()["id"].(string)
+	h.expect(h.do("POST", base+"/invoices/"+id+"/download", nil, token), 409) // still PROCESSING
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	var dl response
+	eventually(t, "the PDF", func() bool {
+		dl = h.do("POST", base+"/invoices/"+id+"/download", nil, token)
+		return dl.Status == 200
+	})
+	number := invoice()["invoice_url"].(string)
+	res, err := http.Get(dl.str("presigned_url"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	pdf, _ := io.ReadAll(res.Body)
+	if res.StatusCode != 200 || !bytes.HasPrefix(pdf, []byte("%PDF")) ||
+		!strings.Contains(res.Header.Get("Content-Disposition"), `filename="`+number+`.pdf"`) {
+		t.Fatalf("download: %d %q %q", res.StatusCode, res.Header.Get("Content-Disposition"), pdf[:min(len(pdf), 8)])
+	}
+	// Another account cannot download it, through either account id.
+	h.expect(h.do("POST", "/v1/accounts/"+accountB+"/invoices/"+id+"/download", nil, tokenB), 404)
+	h.expect(h.do("POST", base+"/invoices/"+id+"/download", nil, tokenB), 404)
+	// A tampered link is refused by the storage.
+	bad, err := http.Get(strings.Replace(dl.str("presigned_url"), number, number+"x", 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad.Body.Close()
+	if bad.StatusCode != 403 {
+		t.Fatalf("tampered link answered %d", bad.StatusCode)
 	}
 }

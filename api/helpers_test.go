@@ -25,6 +25,7 @@ import (
 	"kudos/internal/testenv"
 	"kudos/mailer"
 	"kudos/payment/sandbox"
+	"kudos/storage/s3store"
 	"kudos/store"
 	"kudos/worker"
 )
@@ -76,7 +77,21 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	queue := "test-" + uuid.NewString()
 	h.srv.Dispatcher = &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
 	h.srv.Temporal = tc
-	acts := &activities.Activities{Store: h.db, Payments: h.srv.Payments, Prices: h.srv.Config.Prices,
+	s3, err := devstack.StartS3("127.0.0.1:0", "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s3.Close() })
+	storage, err := s3store.New(context.Background(), s3store.Config{Endpoint: s3.Endpoint(), Bucket: devstack.S3Bucket,
+		AccessKeyID: devstack.S3AccessKey, SecretAccessKey: devstack.S3SecretKey, PathStyle: true, PublicBaseURL: s3.Endpoint() + "/" + devstack.S3Bucket})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := storage.EnsureBucket(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Storage = storage
+	acts := &activities.Activities{Store: h.db, Payments: h.srv.Payments, Prices: h.srv.Config.Prices, Storage: storage,
 		UIBase: h.srv.Config.UIOrigins[0], Now: time.Now, Render: mailer.Render, Mailer: discardMailer{}}
 	w := worker.New(tc, queue, acts)
 	if err := w.Start(); err != nil {

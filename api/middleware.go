@@ -4,7 +4,9 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"log/slog"
+	"net/url"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -97,16 +99,30 @@ func (s *Server) observe(c fiber.Ctx) error {
 
 // contentSecurityPolicy allows only our own scripts; styles may be inline
 // (component libraries set style attributes); the app cannot be framed.
-const contentSecurityPolicy = "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
-	"img-src 'self' data: blob:; connect-src 'self'; font-src 'self' data:; " +
-	"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+// Object storage (presigned downloads and uploads, public logos) is the one
+// other origin the browser talks to.
+func contentSecurityPolicy(storageOrigins ...string) string {
+	extra := strings.Join(storageOrigins, " ")
+	return "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; " +
+		"img-src 'self' data: blob: " + extra + "; connect-src 'self' " + extra + "; font-src 'self' data:; " +
+		"object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+}
 
 // securityHeaders sets the headers every answer carries.
-func securityHeaders(c fiber.Ctx) error {
-	c.Set("Content-Security-Policy", contentSecurityPolicy)
+func (s *Server) securityHeaders(c fiber.Ctx) error {
+	c.Set("Content-Security-Policy", s.csp)
 	c.Set("X-Content-Type-Options", "nosniff")
 	c.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	c.Set("X-Frame-Options", "DENY")
 	c.Set("Cross-Origin-Opener-Policy", "same-origin")
 	return c.Next()
+}
+
+// originOf returns the scheme://host[:port] of a URL, or "".
+func originOf(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return ""
+	}
+	return u.Scheme + "://" + u.Host
 }

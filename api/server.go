@@ -8,6 +8,7 @@ import (
 	"context"
 	"io/fs"
 	"log/slog"
+	"slices"
 	"strings"
 	"time"
 
@@ -57,8 +58,12 @@ type Server struct {
 	// Registry receives the HTTP metrics; nil means a fresh registry.
 	Registry *prometheus.Registry
 
+	// Storage holds invoice PDFs and logos (nil: no downloads).
+	Storage kudos.ObjectStorage
+
 	metrics *metrics
 	limits  limits
+	csp     string
 }
 
 // New builds the Fiber app.
@@ -68,6 +73,7 @@ func New(s *Server) *fiber.App {
 	}
 	s.metrics = newMetrics(s.Registry)
 	s.limits = newLimits()
+	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3Endpoint, s.Config.S3PublicURL)...)
 	app := fiber.New(fiber.Config{
 		AppName:      "kudos",
 		BodyLimit:    BodyLimit,
@@ -77,7 +83,7 @@ func New(s *Server) *fiber.App {
 		IdleTimeout:  2 * time.Minute,
 	})
 	app.Use(recover.New(recover.Config{EnableStackTrace: true}))
-	app.Use(requestIDMiddleware, s.observe, securityHeaders)
+	app.Use(requestIDMiddleware, s.observe, s.securityHeaders)
 	app.Use(cors.New(cors.Config{
 		AllowOrigins:  s.Config.UIOrigins,
 		AllowMethods:  []string{"GET", "POST", "PUT", "PATCH", "DELETE"},
@@ -107,4 +113,15 @@ func ctx(c fiber.Ctx) context.Context { return c.Context() }
 // isAPIPath reports whether a path belongs to the JSON API (never the SPA).
 func isAPIPath(p string) bool {
 	return p == "/v1" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/sandbox/")
+}
+
+// uniqueOrigins returns the distinct, non-empty origins of urls.
+func uniqueOrigins(urls ...string) []string {
+	var out []string
+	for _, u := range urls {
+		if o := originOf(u); o != "" && !slices.Contains(out, o) {
+			out = append(out, o)
+		}
+	}
+	return out
 }

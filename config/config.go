@@ -73,6 +73,16 @@ type Config struct {
 	// StripeAPIBase overrides Stripe's API address (stripe-mock in tests).
 	StripeAPIBase string
 	CheckoutTTL   time.Duration
+
+	// S3: empty S3Endpoint means AWS in production and the in-process local
+	// S3 on DevS3Addr in development.
+	S3Endpoint, S3Bucket, S3Region string
+	S3PathStyle                    bool
+	S3AccessKey, S3SecretKey       string
+	S3PublicURL                    string
+	DevS3Addr, DevS3Dir            string
+	// UsesDevS3 is set when the local S3 stands in for S3.
+	UsesDevS3 bool
 }
 
 // Var describes one environment variable: its name, default and meaning. The
@@ -114,6 +124,15 @@ var Vars = []Var{
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
+	{"KUDOS_S3_ENDPOINT", "", "S3-compatible endpoint URL (empty: AWS in production, the local S3 in development)", false},
+	{"KUDOS_S3_BUCKET", "kudos", "bucket of invoices and logos", false},
+	{"KUDOS_S3_REGION", "us-east-1", "S3 region", false},
+	{"KUDOS_S3_PATH_STYLE", "false", "address the bucket in the path (most non-AWS servers need `true`; always on for the local S3)", false},
+	{"AWS_ACCESS_KEY_ID", "", "S3 access key (empty: the default AWS credential chain)", false},
+	{"AWS_SECRET_ACCESS_KEY", "", "S3 secret key", true},
+	{"KUDOS_S3_PUBLIC_URL", "", "base URL of public objects, e.g. a CDN (required in production; development: the local S3's bucket URL)", false},
+	{"KUDOS_DEV_S3_ADDR", "127.0.0.1:9000", "address of the development S3 server", false},
+	{"KUDOS_DEV_S3_DIR", "", "folder the development S3 keeps its objects in (empty: in memory; make dev uses .data/s3)", false},
 }
 
 // Load reads the configuration from the environment and validates it.
@@ -164,6 +183,19 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET"),
 		StripeAPIBase:       get("KUDOS_STRIPE_API_BASE"),
 		CheckoutTTL:         dur("KUDOS_CHECKOUT_TTL"),
+		S3Endpoint:          strings.TrimRight(get("KUDOS_S3_ENDPOINT"), "/"),
+		S3Bucket:            get("KUDOS_S3_BUCKET"),
+		S3Region:            get("KUDOS_S3_REGION"),
+		S3AccessKey:         get("AWS_ACCESS_KEY_ID"),
+		S3SecretKey:         get("AWS_SECRET_ACCESS_KEY"),
+		S3PublicURL:         strings.TrimRight(get("KUDOS_S3_PUBLIC_URL"), "/"),
+		DevS3Addr:           get("KUDOS_DEV_S3_ADDR"),
+		DevS3Dir:            get("KUDOS_DEV_S3_DIR"),
+	}
+	if b, err := strconv.ParseBool(get("KUDOS_S3_PATH_STYLE")); err != nil {
+		errs = append(errs, fmt.Errorf("KUDOS_S3_PATH_STYLE: want true or false, got %q", get("KUDOS_S3_PATH_STYLE")))
+	} else {
+		c.S3PathStyle = b
 	}
 	c.Prices.Currency = strings.ToUpper(get("KUDOS_CURRENCY"))
 	if len(c.Prices.Currency) != 3 {
@@ -214,6 +246,14 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.PaymentProvider == "" {
 			c.PaymentProvider = "sandbox"
 		}
+		if c.S3Endpoint == "" { // the local S3, run by the api process
+			c.S3Endpoint, c.S3PathStyle = "http://"+c.DevS3Addr, true
+			c.S3AccessKey, c.S3SecretKey = "kudos-dev", "kudos-dev-secret" // devstack.S3AccessKey/S3SecretKey
+			c.UsesDevS3 = true
+		}
+		if c.S3PublicURL == "" {
+			c.S3PublicURL = c.S3Endpoint + "/" + c.S3Bucket
+		}
 	case Production:
 		if c.JWTSecret == "" || c.JWTSecret == devJWTSecret {
 			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production"))
@@ -232,6 +272,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 		if c.PaymentProvider == "sandbox" {
 			errs = append(errs, errors.New("KUDOS_PAYMENT_PROVIDER=sandbox is for development only"))
+		}
+		if c.S3PublicURL == "" {
+			errs = append(errs, errors.New("KUDOS_S3_PUBLIC_URL is required in production (the local S3 is for development only)"))
 		}
 	default:
 		errs = append(errs, fmt.Errorf("KUDOS_ENV: want development or production, got %q", c.Env))

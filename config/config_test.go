@@ -26,14 +26,14 @@ func TestProductionRefusesStandIns(t *testing.T) {
 	if err == nil {
 		t.Fatal("production started with local stand-ins")
 	}
-	for _, want := range []string{"KUDOS_JWT_SECRET", "SMTP_URL", "GOOGLE_CLIENT_ID", "STRIPE_SECRET_KEY"} {
+	for _, want := range []string{"KUDOS_JWT_SECRET", "SMTP_URL", "GOOGLE_CLIENT_ID", "STRIPE_SECRET_KEY", "KUDOS_S3_PUBLIC_URL"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error does not name %s: %v", want, err)
 		}
 	}
 	c, err := LoadFrom(env(map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
 		"SMTP_URL": "smtps://u:p@mail.example:465", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret",
-		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x"}))
+		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com"}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -44,6 +44,7 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
 fi
 
 export KUDOS_ENV=${KUDOS_ENV:-development}
+export KUDOS_DEV_S3_DIR=${KUDOS_DEV_S3_DIR:-$DATA/s3}
 ./bin/kudos dev &
 PIDS+=("$!")
 KUDOS_URL=${KUDOS_PUBLIC_URL:-http://127.0.0.1:8080}
@@ -55,6 +56,7 @@ if wait_http "$KUDOS_URL/readyz" 60; then
     readiness        $KUDOS_URL/readyz
     metrics          $KUDOS_URL/metrics
     dev mailbox      $KUDOS_URL/dev/mailbox
+    local S3         http://${KUDOS_DEV_S3_ADDR:-127.0.0.1:9000} (objects in .data/s3)
     Temporal Web UI  http://127.0.0.1:8233
     Postgres         ${DATABASE_URL}
 

@@ -127,3 +127,23 @@ func (db *DB) Invoices(ctx context.Context, accountID uuid.UUID) ([]kudos.Invoic
 	}
 	return out, wrapErr(rows.Err())
 }
+
+// SetInvoicePDF records where the invoice's PDF is stored.
+func (db *DB) SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE invoices SET pdf_key = $2 WHERE id = $1`, id, key)
+	return wrapErr(err)
+}
+
+// InvoicePDF returns where the account's invoice PDF is stored ("" while it
+// is being rendered); another account's invoice is ENotFound.
+func (db *DB) InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error) {
+	var key *string
+	err := db.Pool.QueryRow(ctx, `SELECT pdf_key FROM invoices WHERE id = $1 AND account_id = $2`, id, accountID).Scan(&key)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	if key == nil {
+		return "", wrapErr(err)
+	}
+	return *key, wrapErr(err)
+}

@@ -149,3 +149,15 @@ func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, custo
 		ON CONFLICT (account_id) DO UPDATE SET customer_id = $2, provider = 'stripe'`, accountID, customerID)
 	return wrapErr(err)
 }
+
+// OwnerLanguage returns the preferred language of the account's owner (the
+// language of its invoices).
+func (db *DB) OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var lang string
+	err := db.Pool.QueryRow(ctx, `SELECT u.preferred_language FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&lang)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "en", nil
+	}
+	return lang, wrapErr(err)
+}

@@ -28,6 +28,7 @@ type fakeActivities struct {
 	closed         []activities.CloseCheckoutInput
 	renewals       []activities.RenewalInput
 	dues           []activities.DueInvoiceInput
+	pdfs           []activities.InvoicePDFInput
 	declineRenewal bool
 }
 
@@ -166,4 +167,11 @@ func (e *subEnv) openedID(i int) string {
 		e.t.Fatalf("checkout %d was not opened (%d opened)", i, len(e.acts.opened))
 	}
 	return e.acts.opened[i].CheckoutID
+}
+
+func (f *fakeActivities) RenderInvoicePDF(_ context.Context, in activities.InvoicePDFInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pdfs = append(f.pdfs, in)
+	return nil
 }

@@ -178,6 +178,7 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 	switch ev.Outcome {
 	case kudos.PaymentPaid:
 		s.closeCheckout(ctx, kudos.PaymentPaid, false)
+		s.renderPDF(ctx, c.InvoiceID)
 		s.applyPaid(ctx, c)
 	case kudos.PaymentFailed, kudos.PaymentExpired:
 		s.closeCheckout(ctx, ev.Outcome, false)

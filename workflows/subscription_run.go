@@ -39,7 +39,7 @@ var activityOptions = workflow.ActivityOptions{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,
 		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{activities.ErrTypeNoPrice},
+		NonRetryableErrorTypes: []string{activities.ErrTypeNoPrice, activities.ErrTypeInvoiceNotFinal},
 	},
 }
 
@@ -140,6 +140,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 	if !s.st.AutoRenew {
 		s.must(ctx, s.activity(ctx, (*activities.Activities).CreateDueInvoice, activities.DueInvoiceInput{
 			AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}).Get(ctx, nil))
+		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
 		return
 	}
@@ -148,6 +149,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 	s.must(ctx, s.activity(ctx, (*activities.Activities).ChargeRenewal, activities.RenewalInput{
 		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
 		ChargeID: fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)}).Get(ctx, &res))
+	s.renderPDF(ctx, invoiceID)
 	if !res.Paid {
 		s.log.Info("renewal declined", "reason", res.FailureReason)
 		s.expirePlan(ctx, invoiceID)
@@ -170,6 +172,16 @@ func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
 // handlers get a context without them, so every call goes through here.
 func (s *subscription) activity(ctx workflow.Context, fn any, in any) workflow.Future {
 	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, activityOptions), fn, in)
+}
+
+// renderPDF has the PDF of a finalised invoice rendered and stored.
+// Versioned: histories recorded before PDFs existed replay without it.
+func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
+	if workflow.GetVersion(ctx, "invoice-pdf", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		return
+	}
+	s.must(ctx, s.activity(ctx, (*activities.Activities).RenderInvoicePDF, activities.InvoicePDFInput{
+		AccountID: s.st.AccountID, InvoiceID: invoiceID}).Get(ctx, nil))
 }
 
 // record writes the read model and refreshes the search attributes.

@@ -68,6 +68,9 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 	if len(e.acts.renewals) != 1 || e.acts.renewals[0].Plan != kudos.PlanPro {
 		t.Fatalf("renewals %+v", e.acts.renewals)
 	}
+	if len(e.acts.pdfs) != 2 || e.acts.pdfs[1].InvoiceID != e.acts.renewals[0].InvoiceID {
+		t.Fatalf("PDFs rendered for %+v, want the first invoice and the renewal's", e.acts.pdfs)
+	}
 	if w := e.acts.lastWrite(); w.Status != kudos.StatusActive || !w.RenewalAt.Equal(start.Add(2*time.Hour).Add(2*period)) {
 		t.Fatalf("after renewal %+v", w)
 	}

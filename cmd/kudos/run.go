@@ -21,6 +21,7 @@ import (
 	"kudos/mailer"
 	"kudos/payment/sandbox"
 	"kudos/payment/stripepay"
+	"kudos/storage/s3store"
 	"kudos/store"
 	"kudos/ui"
 	"kudos/worker"
@@ -125,6 +126,21 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 		srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
 		log.Info("development OIDC provider listening", "issuer", o.Issuer())
 	}
+	if cfg.UsesDevS3 {
+		s3, err := devstack.StartS3(cfg.DevS3Addr, cfg.DevS3Dir)
+		if err != nil {
+			cleanup()
+			return nil, nil, fmt.Errorf("local S3: %w", err)
+		}
+		closers = append(closers, func() { _ = s3.Close() })
+		log.Info("local S3 listening", "endpoint", s3.Endpoint(), "dir", cfg.DevS3Dir)
+	}
+	storage, err := newStorage(ctx, cfg)
+	if err != nil {
+		cleanup()
+		return nil, nil, err
+	}
+	srv.Storage = storage
 	payments, webhooks, err := newPayments(cfg, db)
 	if err != nil {
 		cleanup()
@@ -178,8 +194,12 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	if err != nil {
 		return err
 	}
+	storage, err := newStorage(ctx, cfg)
+	if err != nil {
+		return err
+	}
 	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
-		Payments: payments, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
+		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -206,4 +226,20 @@ func newPayments(cfg *config.Config, db *store.DB) (kudos.PaymentProvider, api.W
 // newDispatcher is the api's way into Temporal.
 func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *api.Dispatcher {
 	return &api.Dispatcher{Temporal: tc, TaskQueue: cfg.TaskQueue, DB: db, Period: cfg.BillingPeriod, CheckoutTTL: cfg.CheckoutTTL}
+}
+
+// newStorage connects to the configured S3 (the local one in development,
+// whose bucket it makes sure exists).
+func newStorage(ctx context.Context, cfg *config.Config) (*s3store.Store, error) {
+	st, err := s3store.New(ctx, s3store.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
+		AccessKeyID: cfg.S3AccessKey, SecretAccessKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, PublicBaseURL: cfg.S3PublicURL})
+	if err != nil {
+		return nil, fmt.Errorf("object storage: %w", err)
+	}
+	if cfg.UsesDevS3 {
+		if err := st.EnsureBucket(ctx); err != nil {
+			return nil, fmt.Errorf("object storage: %w", err)
+		}
+	}
+	return st, nil
 }
