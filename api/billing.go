@@ -31,15 +31,11 @@ const InvoiceDownloadTTL = 5 * time.Minute
 // "{invoice number}.pdf". Another account's invoice is 404; an invoice not
 // final yet (its checkout is open) has no PDF: 409.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
-	id, err := pathUUID(c, "invoiceId")
+	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
-	inv, err := s.DB.Invoice(ctx(c), accountID(c), id)
-	if err != nil {
-		return err
-	}
-	key, err := s.DB.InvoicePDF(ctx(c), accountID(c), id)
+	key, err := s.DB.InvoicePDF(ctx(c), accountID(c), inv.ID)
 	if err != nil {
 		return err
 	}
@@ -184,4 +180,14 @@ func (s *Server) removePaymentMethod(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// pathInvoice loads the invoice named in the path, of the path's account
+// (another account's is 404).
+func (s *Server) pathInvoice(c fiber.Ctx) (*kudos.Invoice, error) {
+	id, err := pathUUID(c, "invoiceId")
+	if err != nil {
+		return nil, err
+	}
+	return s.DB.Invoice(ctx(c), accountID(c), id)
 }

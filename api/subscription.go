@@ -122,16 +122,12 @@ func (s *Server) latestUnpaid(c fiber.Ctx) error {
 
 // payInvoice opens the checkout of a due invoice ('continue with plan').
 func (s *Server) payInvoice(c fiber.Ctx) error {
-	id, err := pathUUID(c, "invoiceId")
-	if err != nil {
-		return err
-	}
-	inv, err := s.DB.Invoice(ctx(c), accountID(c), id)
+	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
 	if inv.Status != kudos.InvoiceDue {
 		return kudos.Errorf(kudos.EConflict, "this invoice is not due")
 	}
-	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: id})
+	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: inv.ID})
 }

@@ -124,6 +124,8 @@ ui_ready() {
   fi
   if [ ! -f "$ui/dist/index.html" ] || [ -n "$(find "$ui/src" "$ui/index.html" "$ui/package.json" "$ui/vite.config.ts" -newer "$ui/dist/index.html" 2>/dev/null | head -n 1)" ]; then
     say "building the UI"
-    (cd "$ui" && npm run build --silent) || die "the UI build failed"
+    local log; log=$(mktemp)
+    (cd "$ui" && npm run build --silent >"$log" 2>&1) || { cat "$log" >&2; rm -f "$log"; die "the UI build failed"; }
+    rm -f "$log"
   fi
 }
