@@ -1,39 +1,37 @@
 // Shared helpers of the end-to-end tests: a headless Debian Chromium driven
 // by playwright-core, the app's base URL, and the dev mailbox.
 import { chromium } from 'playwright-core';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 export const BASE = process.env.KUDOS_E2E_URL ?? 'http://127.0.0.1:18080';
 /** The fast instance: a 20 s trial and a 45 s billing period. */
 export const FAST = process.env.KUDOS_E2E_FAST_URL ?? 'http://127.0.0.1:18081';
 
-/** Launches Chromium with the flags this machine needs and a fresh profile. */
+/**
+ * Launches Chromium with the flags this machine needs (Playwright gives it a
+ * fresh profile). `context` stands for the browser: openPage makes a new,
+ * empty context for every page, so no test sees another's storage.
+ */
 export async function launch() {
-  const profile = mkdtempSync(join(tmpdir(), 'kudos-e2e-'));
-  const context = await chromium.launchPersistentContext(profile, {
+  const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
       '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1280, height: 800 },
   });
-  return {
-    context,
-    async close() {
-      await context.close();
-      rmSync(profile, { recursive: true, force: true });
-    },
-  };
+  return { context: browser, close: () => browser.close() };
 }
 
-/** Opens a page that records console errors and failed same-origin requests. */
-export async function openPage(context) {
+/**
+ * Opens a page in a context of its own that records console errors; closing
+ * the page closes its context.
+ */
+export async function openPage(browser) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   page.consoleErrors = [];
   page.on('console', (m) => { if (m.type() === 'error') page.consoleErrors.push(m.text()); });
   page.on('pageerror', (e) => page.consoleErrors.push(String(e)));
+  page.on('close', () => { context.close().catch(() => {}); });
   return page;
 }
 

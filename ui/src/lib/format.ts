@@ -8,3 +8,10 @@ export function formatDate(iso: string | null | undefined): string {
   const yy = String(date.getFullYear() % 100).padStart(2, '0')
   return `${dd}/${mm}/${yy}`
 }
+
+const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' }
+
+/** USD $, EUR €, GBP £, any other currency no symbol (SPEC §9). */
+export function currencySymbol(currency: string): string {
+  return CURRENCY_SYMBOLS[currency.trim().toUpperCase()] ?? ''
+}

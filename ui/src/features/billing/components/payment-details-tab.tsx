@@ -2,18 +2,27 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { BillingAddressCard } from './billing-address-card'
+import { PaymentMethodsCard } from './payment-methods-card'
 
-/** PLACEHOLDER: payment methods and the billing address form are later work. */
+/** Payment methods and the billing address; hidden during the trial (SPEC §6). */
 export function PaymentDetailsTab({ accountId }: { accountId: string }) {
   const { t } = useTranslation('billing')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
-  const trial = data.account.subscription.plan === 'TRIAL'
+  if (data.account.subscription.plan === 'TRIAL') {
+    return (
+      <Card>
+        <CardHeader>
+          <CardTitle>{t('payment_details.title')}</CardTitle>
+          <CardDescription>{t('payment_details.trial')}</CardDescription>
+        </CardHeader>
+      </Card>
+    )
+  }
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('payment_details.title')}</CardTitle>
-        <CardDescription>{trial ? t('payment_details.trial') : t('payment_details.placeholder')}</CardDescription>
-      </CardHeader>
-    </Card>
+    <div className="grid gap-4">
+      <PaymentMethodsCard accountId={accountId} />
+      <BillingAddressCard accountId={accountId} organizationName={data.account.name} />
+    </div>
   )
 }

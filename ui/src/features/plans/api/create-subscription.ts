@@ -3,7 +3,7 @@ import { apiRequest, isApiError } from '@/lib/api-client'
 import { accountKeys } from '@/lib/api/get-account'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
 import type { PaidPlan } from '@/lib/constants'
-import { goToCheckout } from './checkout'
+import { goToCheckout } from '@/lib/api/go-to-checkout'
 
 // POST /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}. Without a
 // billing address the api answers 422 with fields.account_billing_address: the

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { accountKeys } from '@/lib/api/get-account'
 import { payInvoice } from '@/lib/api/pay-invoice'
-import { goToCheckout } from './checkout'
+import { goToCheckout } from '@/lib/api/go-to-checkout'
 
 // GET /v1/accounts/{id}/invoices/latest-unpaid → 200 {invoice_id} or 404. An
 // expired plan continues by paying that invoice (POST …/payment → checkout).

@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import { accountKeys } from '@/lib/api/get-account'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
 import type { PaidPlan } from '@/lib/constants'
-import { goToCheckout } from './checkout'
+import { goToCheckout } from '@/lib/api/go-to-checkout'
 
 // PATCH /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}: an upgrade,
 // charged pro rata on the checkout.

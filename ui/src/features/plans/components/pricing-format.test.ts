@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { Pricing } from '@/lib/api/get-pricing'
-import { currencySymbol, formatMoney, formatMonthly, formatVatRate, monthlyAmount, yearlyAmount } from './pricing-format'
+import { formatMoney, formatMonthly, formatVatRate, monthlyAmount, yearlyAmount } from './pricing-format'
 
 const pricing: Pricing = {
   pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
@@ -8,17 +8,6 @@ const pricing: Pricing = {
   vat_rate: 21,
   checkout_origin: 'http://127.0.0.1:8080',
 }
-
-describe('currencySymbol (SPEC §9)', () => {
-  it.each([
-    ['USD', '$'],
-    ['EUR', '€'],
-    ['GBP', '£'],
-    ['eur', '€'],
-    ['CHF', ''],
-    ['', ''],
-  ])('%j → %j', (currency, symbol) => expect(currencySymbol(currency)).toBe(symbol))
-})
 
 describe('monthlyAmount: yearly / 12, rounded', () => {
   it.each([

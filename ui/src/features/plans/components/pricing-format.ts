@@ -1,14 +1,8 @@
 import type { PaidPlan } from '@/lib/constants'
 import type { Pricing } from '@/lib/api/get-pricing'
+import { currencySymbol } from '@/lib/format'
 
 // Pure helpers behind the price block of a plan card (SPEC §9).
-
-const SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' }
-
-/** USD $, EUR €, GBP £, any other currency no symbol. */
-export function currencySymbol(currency: string): string {
-  return SYMBOLS[currency.trim().toUpperCase()] ?? ''
-}
 
 /** The monthly figure: the yearly amount divided by 12, rounded to whole units. */
 export function monthlyAmount(yearly: number): number {

@@ -2,6 +2,9 @@ import type { QueryClient } from '@tanstack/react-query'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { followCheckout } from '@/lib/checkout'
 
+// Shared by every checkout redirect (plans, billing): the pricing call names the
+// only origin a checkout link may start with.
+
 /** Follows a checkout link after checking it against the pricing call's checkout_origin. */
 export async function goToCheckout(queryClient: QueryClient, accountId: string, href: string): Promise<void> {
   const pricing = await queryClient.ensureQueryData(pricingQueryOptions(accountId))

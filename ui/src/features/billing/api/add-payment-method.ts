@@ -1,0 +1,25 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { goToCheckout } from '@/lib/api/go-to-checkout'
+import { checkoutSchema } from '@/lib/api/pay-invoice'
+
+// POST /v1/accounts/{id}/billing/payment-methods → 201 {checkout_href}: the
+// provider verifies the new method with a 0.01 charge, refunded at once.
+
+export function addPaymentMethod(accountId: string) {
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing/payment-methods`, {
+    method: 'POST',
+    auth: true,
+    schema: checkoutSchema,
+  })
+}
+
+export function useAddPaymentMethod(accountId: string) {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: async () => {
+      const { checkout_href } = await addPaymentMethod(accountId)
+      await goToCheckout(queryClient, accountId, checkout_href)
+    },
+  })
+}

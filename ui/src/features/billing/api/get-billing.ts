@@ -1,0 +1,105 @@
+import * as v from 'valibot'
+import { queryOptions } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+
+// GET /v1/accounts/{id}/billing: invoices (newest first), payment methods
+// (mandates), their count and the billing address (SPEC §3). Fetched by the
+// billing tabs themselves (skeleton meanwhile), not by a route loader: loaders
+// are not code-split, so this schema would land in the chunk /signin loads.
+
+const text = v.optional(v.nullable(v.string()), '')
+
+export const INVOICE_STATUSES = ['PAID', 'PROCESSING', 'DUE_PAYMENT'] as const
+export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
+
+const invoiceSchema = v.object({
+  id: v.string(),
+  /** The invoice number, e.g. KUD-2026-000123; empty while PROCESSING. */
+  invoice_url: text,
+  created_at: v.string(),
+  description: text,
+  /** Major units, VAT included. */
+  amount: v.number(),
+  currency: text,
+  status: v.picklist(INVOICE_STATUSES),
+})
+
+const mandateSchema = v.object({
+  id: v.string(),
+  method: v.string(),
+  details: v.optional(
+    v.object({
+      cardNumber: text,
+      cardExpiryDate: text,
+      cardLabel: text,
+      consumerAccount: text,
+    }),
+    {},
+  ),
+})
+
+const billingAddressSchema = v.object({
+  organization_name: text,
+  street_and_number: text,
+  street_additional: text,
+  postal_code: text,
+  city: text,
+  region: text,
+  country: text,
+  vat_id: text,
+  version: v.optional(v.number()),
+})
+
+/**
+ * A JSON list, checked item by item. record() walks an array's indices just as
+ * array() would, and unlike array() it is already in the `forms` chunk that
+ * /signin loads (every valibot module the app uses lands there, see README).
+ */
+function listOf<T extends v.GenericSchema>(item: T) {
+  return v.optional(v.nullable(v.record(v.string(), item)), null)
+}
+
+const billingResponseSchema = v.object({
+  invoices: listOf(invoiceSchema),
+  mandates: listOf(mandateSchema),
+  mandate_count: v.optional(v.number(), 0),
+  account_billing_address: v.optional(v.nullable(billingAddressSchema), null),
+})
+
+export type Invoice = v.InferOutput<typeof invoiceSchema>
+export type Mandate = v.InferOutput<typeof mandateSchema>
+export type LoadedBillingAddress = v.InferOutput<typeof billingAddressSchema>
+
+export interface Billing {
+  /** Newest first, as the api sends them. */
+  invoices: Invoice[]
+  mandates: Mandate[]
+  mandate_count: number
+  account_billing_address: LoadedBillingAddress | null
+}
+
+export const billingKeys = {
+  detail: (accountId: string) => ['billing', accountId] as const,
+}
+
+export async function getBilling(accountId: string, signal?: AbortSignal): Promise<Billing> {
+  const body = await apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing`, {
+    auth: true,
+    signal,
+    schema: billingResponseSchema,
+  })
+  return {
+    // Integer keys keep their ascending order: the api's order survives.
+    invoices: Object.values(body.invoices ?? {}),
+    mandates: Object.values(body.mandates ?? {}),
+    mandate_count: body.mandate_count,
+    account_billing_address: body.account_billing_address,
+  }
+}
+
+export function billingQueryOptions(accountId: string) {
+  return queryOptions({
+    queryKey: billingKeys.detail(accountId),
+    queryFn: ({ signal }) => getBilling(accountId, signal),
+  })
+}

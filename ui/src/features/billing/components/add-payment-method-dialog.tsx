@@ -1,0 +1,65 @@
+import { useState } from 'react'
+import { useQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import { Plus } from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+  DialogTrigger,
+} from '@/components/ui/dialog'
+import { pricingQueryOptions } from '@/lib/api/get-pricing'
+import { useAddPaymentMethod } from '../api/add-payment-method'
+import { formatInvoiceAmount } from './billing-format'
+import { useBusyUntilLeave } from './use-busy-until-leave'
+
+/** SPEC §9: adding a payment method charges 0.01 in the account's currency, refunded at once. */
+export const VERIFICATION_CHARGE = 0.01
+
+/** Explains the verification charge, then follows the provider's checkout link. */
+export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
+  const { t, i18n } = useTranslation('billing')
+  const [open, setOpen] = useState(false)
+  const add = useAddPaymentMethod(accountId)
+  const [busy, setBusy] = useBusyUntilLeave<true>()
+  const pricing = useQuery({ ...pricingQueryOptions(accountId), enabled: open })
+  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
+  const amount = formatInvoiceAmount(VERIFICATION_CHARGE, pricing.data?.currency ?? '', language)
+
+  const confirm = () => {
+    setBusy(true)
+    add.mutate(undefined, { onError: () => setBusy(null) })
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => busy === null && setOpen(next)}>
+      <DialogTrigger asChild>
+        <Button variant="outline" size="sm" className="w-fit">
+          <Plus aria-hidden="true" />
+          {t('payment_details.methods.add')}
+        </Button>
+      </DialogTrigger>
+      <DialogContent closeLabel={t('common:actions.close')}>
+        <DialogHeader>
+          <DialogTitle>{t('payment_details.methods.add_dialog.title')}</DialogTitle>
+          <DialogDescription>{t('payment_details.methods.add_dialog.text')}</DialogDescription>
+        </DialogHeader>
+        <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm" data-testid="verification-charge">
+          {t('payment_details.methods.add_dialog.charge', { amount })}
+        </p>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => setOpen(false)} disabled={busy !== null}>
+            {t('payment_details.methods.add_dialog.cancel')}
+          </Button>
+          <Button onClick={confirm} loading={busy !== null}>
+            {t('payment_details.methods.add_dialog.confirm')}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  )
+}

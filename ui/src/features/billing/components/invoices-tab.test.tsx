@@ -1,0 +1,158 @@
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { ErrorPopup } from '@/components/error-popup'
+import { browserLocation } from '@/lib/checkout'
+import { dismissError } from '@/lib/error-store'
+import { renderWithProviders } from '@/test/render'
+import { calls, json, mockApi } from '@/test/mock-api'
+import { fileSaver } from '../api/download-invoice'
+import { InvoicesTab } from './invoices-tab'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  vi.restoreAllMocks()
+  act(() => dismissError())
+})
+
+const ORIGIN = 'http://127.0.0.1:8080'
+const pricing = {
+  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
+  currency: 'EUR',
+  vat_rate: 21,
+  checkout_origin: ORIGIN,
+}
+
+const invoices = [
+  {
+    id: 'inv-due',
+    invoice_url: 'KUD-2026-000125',
+    created_at: '2026-03-05T10:00:00Z',
+    description: 'PAYMENTDUE_PRO',
+    amount: 566.28,
+    currency: 'EUR',
+    status: 'DUE_PAYMENT',
+  },
+  {
+    id: 'inv-processing',
+    invoice_url: '',
+    created_at: '2026-02-01T10:00:00Z',
+    description: 'UPGRADE_TEAM',
+    amount: 87.5,
+    currency: 'EUR',
+    status: 'PROCESSING',
+  },
+  {
+    id: 'inv-paid',
+    invoice_url: 'KUD-2026-000123',
+    created_at: '2025-12-24T10:00:00Z',
+    description: 'Renewal STARTER',
+    amount: 217.8,
+    currency: 'EUR',
+    status: 'PAID',
+  },
+]
+
+const billing = (list: unknown[]) => ({ invoices: list, mandates: [], mandate_count: 0, account_billing_address: null })
+
+function render() {
+  return renderWithProviders(
+    <>
+      <InvoicesTab accountId="a" />
+      <ErrorPopup />
+    </>,
+  )
+}
+
+function rowOf(text: string) {
+  const row = screen.getByText(text).closest('tr')
+  if (!row) throw new Error(`no row with ${text}`)
+  return within(row)
+}
+
+describe('InvoicesTab', () => {
+  it('shows skeleton rows, then the invoices in a table named Invoices', async () => {
+    let answer: (r: Response) => void = () => {}
+    mockApi({ 'GET /v1/accounts/a/billing': () => new Promise<Response>((resolve) => (answer = resolve)) })
+    await render()
+    const table = screen.getByRole('table', { name: 'Invoices' })
+    expect(within(table).getAllByTestId('invoice-skeleton')).toHaveLength(3)
+    answer(json(200, billing(invoices)))
+    expect(await within(table).findByText('KUD-2026-000123')).toBeInTheDocument()
+    expect(within(table).queryByTestId('invoice-skeleton')).toBeNull()
+
+    const paid = rowOf('KUD-2026-000123')
+    expect(paid.getByText('24/12/25')).toBeInTheDocument()
+    expect(paid.getByText('Renewal of the Starter plan')).toBeInTheDocument()
+    expect(paid.getByText('€217.80')).toBeInTheDocument()
+    expect(paid.getByText('Paid')).toBeInTheDocument()
+    expect(paid.getByRole('button', { name: 'Download invoice KUD-2026-000123' })).toBeEnabled()
+    expect(paid.queryByRole('button', { name: 'Pay' })).toBeNull()
+
+    const processing = rowOf('Upgrade to Team')
+    expect(processing.getByText('Processing')).toBeInTheDocument()
+    expect(processing.getByRole('button', { name: 'Download invoice' })).toBeInTheDocument()
+  })
+
+  it('a DUE_PAYMENT row shows a dash instead of its number and a Pay button that goes to the checkout', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    const fetch = mockApi({
+      'GET /v1/accounts/a/billing': () => json(200, billing(invoices)),
+      'GET /v1/pricing/a': () => json(200, pricing),
+      'POST /v1/accounts/a/invoices/inv-due/payment': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/9` }),
+    })
+    await render()
+    await screen.findByText('Pro plan')
+    const due = rowOf('Pro plan')
+    const cells = due.getAllByRole('cell')
+    expect(cells[0]).toHaveTextContent(/^-$/)
+    expect(screen.queryByText('KUD-2026-000125')).toBeNull()
+    expect(due.getByText('Payment due')).toBeInTheDocument()
+    expect(due.getByText('€566.28')).toBeInTheDocument()
+    expect(due.queryByRole('button', { name: /Download invoice/ })).toBeNull()
+    await userEvent.click(due.getByRole('button', { name: 'Pay' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/9`))
+    expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv-due/payment')
+    // It stays busy while the browser leaves.
+    expect(due.getByRole('button', { name: 'Pay' })).toHaveAttribute('aria-busy', 'true')
+  })
+
+  it('download fetches the presigned file and saves it as "{number}.pdf"', async () => {
+    const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
+    const fetch = mockApi({
+      'GET /v1/accounts/a/billing': () => json(200, billing(invoices)),
+      'POST /v1/accounts/a/invoices/inv-paid/download': () =>
+        json(200, { presigned_url: 'http://127.0.0.1:9000/invoices/inv-paid.pdf?X-Amz-Signature=1' }),
+      'GET http://127.0.0.1:9000/invoices/inv-paid.pdf?X-Amz-Signature=1': () => new Response('%PDF-1.7', { status: 200 }),
+    })
+    await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Download invoice KUD-2026-000123' }))
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1))
+    expect(save.mock.calls[0][1]).toBe('KUD-2026-000123.pdf')
+    expect(await (save.mock.calls[0][0] as Blob).text()).toBe('%PDF-1.7')
+    expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv-paid/download')
+    // The presigned link is fetched as is: no bearer token goes to the storage.
+    const file = fetch.mock.calls.find(([url]) => url.startsWith('http://127.0.0.1:9000/'))
+    expect(file?.[1]).toBeUndefined()
+  })
+
+  it('a failed file fetch shows the 500 popup and saves nothing', async () => {
+    const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
+    mockApi({
+      'GET /v1/accounts/a/billing': () => json(200, billing(invoices)),
+      'POST /v1/accounts/a/invoices/inv-paid/download': () => json(200, { presigned_url: 'http://127.0.0.1:9000/x.pdf' }),
+      'GET http://127.0.0.1:9000/x.pdf': () => new Response('denied', { status: 403 }),
+    })
+    await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Download invoice KUD-2026-000123' }))
+    expect(await screen.findByText('The server encountered an error.')).toBeInTheDocument()
+    expect(save).not.toHaveBeenCalled()
+  })
+
+  it('shows an empty-state message without invoices', async () => {
+    mockApi({ 'GET /v1/accounts/a/billing': () => json(200, billing([])) })
+    await render()
+    expect(await screen.findByText('You have no invoices yet.')).toBeInTheDocument()
+    expect(screen.getByRole('table', { name: 'Invoices' })).toBeInTheDocument()
+  })
+})
