@@ -94,7 +94,7 @@ func (db *DB) CompleteSandboxCheckout(ctx context.Context, id string, outcome ku
 			return kudos.Errorf(kudos.EConflict, "this checkout is no longer open")
 		}
 		if outcome == kudos.PaymentPaid {
-			if err := addSandboxCard(ctx, tx, c.AccountID, now); err != nil {
+			if err := addSandboxCard(ctx, tx, c.AccountID, now, c.Purpose == kudos.CheckoutPaymentMethod); err != nil {
 				return err
 			}
 			if c.Purpose == kudos.CheckoutPaymentMethod {
@@ -112,12 +112,15 @@ func (db *DB) CompleteSandboxCheckout(ctx context.Context, id string, outcome ku
 	return c, err
 }
 
-// addSandboxCard saves a test card (Visa ending 4242) for the account; the
-// first card is the default.
-func addSandboxCard(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, now time.Time) error {
+// addSandboxCard saves the test card (Visa ending 4242) used to pay: always
+// when a payment method is being added, otherwise only if the account has
+// none yet (paying again with the same card saves nothing new, as with a
+// real provider). The first card is the default.
+func addSandboxCard(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, now time.Time, always bool) error {
 	_, err := tx.Exec(ctx, `INSERT INTO sandbox_payment_methods (id, account_id, brand, last4, exp_month, exp_year, is_default)
-		VALUES ($1, $2, 'visa', '4242', 12, $3, NOT EXISTS (SELECT 1 FROM sandbox_payment_methods WHERE account_id = $2))`,
-		"pm_sandbox_"+uuid.NewString()[:8], accountID, now.Year()+3)
+		SELECT $1, $2, 'visa', '4242', 12, $3, NOT EXISTS (SELECT 1 FROM sandbox_payment_methods WHERE account_id = $2)
+		WHERE $4 OR NOT EXISTS (SELECT 1 FROM sandbox_payment_methods WHERE account_id = $2)`,
+		"pm_sandbox_"+uuid.NewString()[:8], accountID, now.Year()+3, always)
 	return wrapErr(err)
 }
 
