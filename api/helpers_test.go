@@ -74,6 +74,9 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) withTemporal(period time.Duration) *harness {
 	t := h.t
 	tc := testenv.Temporal(t)
+	if err := worker.EnsureSearchAttributes(context.Background(), tc, "default"); err != nil {
+		t.Fatal(err)
+	}
 	queue := "test-" + uuid.NewString()
 	h.srv.Dispatcher = &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
 	h.srv.Temporal = tc

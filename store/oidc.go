@@ -2,7 +2,9 @@ package store
 
 import (
 	"context"
+
 	"errors"
+	sq "github.com/Masterminds/squirrel"
 	"time"
 
 	"github.com/google/uuid"
@@ -51,12 +53,7 @@ func (db *DB) TakeOIDCFlow(ctx context.Context, stateHash []byte) (*OIDCFlow, er
 
 // UserByOIDC returns the user linked to issuer and subject, or ENotFound.
 func (db *DB) UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.User, error) {
-	var u *kudos.User
-	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
-		u, err = findUser(ctx, tx, andEq("oidc_issuer", issuer, "oidc_subject", subject))
-		return err
-	})
-	return u, err
+	return findUser(ctx, db.Pool, sq.Eq{"oidc_issuer": issuer, "oidc_subject": subject})
 }
 
 // LinkOIDC links a Google identity to an existing user.

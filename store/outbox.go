@@ -96,8 +96,10 @@ func (r *Relay) Run(ctx context.Context) {
 const relayBatch = 50
 
 // DeliverPending delivers up to one batch of due entries and returns how many
-// it looked at. Rows are locked with SKIP LOCKED, so several api processes
-// can relay side by side.
+// it attempted. Rows are locked with SKIP LOCKED, so several api processes
+// can relay side by side. The first failed delivery ends the batch: Temporal
+// is most likely unreachable, and trying the rest would only keep this
+// transaction (and its row locks) open for a timeout per entry.
 func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 	n := 0
 	err := r.DB.inTx(ctx, func(tx pgx.Tx) error {
@@ -124,8 +126,8 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 		if err := rows.Err(); err != nil {
 			return wrapErr(err)
 		}
-		n = len(entries)
 		for _, e := range entries {
+			n++
 			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 			derr := r.Deliver(dctx, e.kind, e.key, e.payload)
 			cancel()
@@ -139,6 +141,9 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 			}
 			if err != nil {
 				return wrapErr(err)
+			}
+			if derr != nil {
+				break
 			}
 		}
 		return nil

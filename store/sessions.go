@@ -11,15 +11,6 @@ import (
 	"kudos"
 )
 
-// CreateSession stores a new session for userID valid for ttl.
-func (db *DB) CreateSession(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*kudos.Session, error) {
-	s := &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: db.Now().Add(ttl).UTC().Truncate(time.Second)}
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return createSession(ctx, tx, s)
-	})
-	return s, err
-}
-
 func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session) error {
 	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)`, s.ID, s.UserID, s.ExpiresAt)
 	return wrapErr(err)

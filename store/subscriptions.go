@@ -68,17 +68,6 @@ func (db *DB) OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, erro
 	return e, wrapErr(err)
 }
 
-// AccountIDs returns up to limit account ids after the given one, in order
-// (for jobs that visit every account).
-func (db *DB) AccountIDs(ctx context.Context, after uuid.UUID, limit int) ([]uuid.UUID, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT id FROM accounts WHERE id > $1 ORDER BY id LIMIT $2`, after, limit)
-	if err != nil {
-		return nil, wrapErr(err)
-	}
-	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
-	return ids, wrapErr(err)
-}
-
 // CheckoutRecord is a hosted checkout as ops see it.
 type CheckoutRecord struct {
 	ID, Provider, ProviderID, URL string

@@ -25,7 +25,7 @@ func scanUser(row pgx.Row) (*kudos.User, error) {
 	return &u, wrapErr(err)
 }
 
-func findUser(ctx context.Context, q pgx.Tx, where sq.Sqlizer) (*kudos.User, error) {
+func findUser(ctx context.Context, q querier, where sq.Sqlizer) (*kudos.User, error) {
 	sql, args, err := psql.Select(userColumns...).From("users").Where(where).ToSql()
 	if err != nil {
 		return nil, err
@@ -35,22 +35,12 @@ func findUser(ctx context.Context, q pgx.Tx, where sq.Sqlizer) (*kudos.User, err
 
 // UserByID returns a user, or ENotFound.
 func (db *DB) UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error) {
-	var u *kudos.User
-	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
-		u, err = findUser(ctx, tx, sq.Eq{"id": id})
-		return err
-	})
-	return u, err
+	return findUser(ctx, db.Pool, sq.Eq{"id": id})
 }
 
 // UserByEmail returns the user with that (normalized) address, or ENotFound.
 func (db *DB) UserByEmail(ctx context.Context, email string) (*kudos.User, error) {
-	var u *kudos.User
-	err := db.inTx(ctx, func(tx pgx.Tx) (err error) {
-		u, err = findUser(ctx, tx, sq.Expr("lower(email) = ?", kudos.NormalizeEmail(email)))
-		return err
-	})
-	return u, err
+	return findUser(ctx, db.Pool, sq.Expr("lower(email) = ?", kudos.NormalizeEmail(email)))
 }
 
 // UpdateUser applies the non-nil fields of upd.
@@ -80,29 +70,10 @@ func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate
 	})
 }
 
-// OwnedAccountID returns the first account the user belongs to (the one made
-// at sign-up), for the account_id of sign-in answers.
-func (db *DB) OwnedAccountID(ctx context.Context, userID uuid.UUID) (uuid.UUID, error) {
-	var id uuid.UUID
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		return ownedAccountID(ctx, tx, userID, &id)
-	})
-	return id, err
-}
-
 func ownedAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {
 	err := tx.QueryRow(ctx, `SELECT account_id FROM memberships WHERE user_id = $1 ORDER BY (role = 'owner') DESC, created_at LIMIT 1`, userID).Scan(id)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return kudos.Errorf(kudos.ENotFound, "Not found")
 	}
 	return wrapErr(err)
-}
-
-// andEq builds column = value conditions from name, value pairs.
-func andEq(kv ...any) sq.Eq {
-	eq := sq.Eq{}
-	for i := 0; i+1 < len(kv); i += 2 {
-		eq[kv[i].(string)] = kv[i+1]
-	}
-	return eq
 }
