@@ -42,3 +42,14 @@ export function accountBody(subscription: Record<string, unknown> = {}, name = '
     user: { firstname: 'Jane', lastname: 'Doe', email: 'jane@example.com' },
   }
 }
+
+/** The origin checkouts are accepted from in tests (the sandbox's). */
+export const CHECKOUT_ORIGIN = 'http://127.0.0.1:8080'
+
+/** A GET /v1/pricing answer: Starter 180, Pro 468, Team 1188 EUR a year, 21 % VAT. */
+export const pricingBody = {
+  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
+  currency: 'EUR',
+  vat_rate: 21,
+  checkout_origin: CHECKOUT_ORIGIN,
+}

@@ -1,6 +1,6 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup } from '@testing-library/react'
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 
@@ -23,6 +23,7 @@ await i18n.use(initReactI18next).init({
 afterEach(() => {
   cleanup()
   localStorage.clear()
+  vi.unstubAllGlobals() // fetch stubs (test/mock-api.ts) never leak into the next test
 })
 
 // jsdom lacks ResizeObserver (Radix measures some controls with it).

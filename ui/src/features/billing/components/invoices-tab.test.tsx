@@ -5,23 +5,15 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { calls, json, mockApi } from '@/test/mock-api'
+import { calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import { fileSaver } from '../api/download-invoice'
 import { InvoicesTab } from './invoices-tab'
 
 afterEach(() => {
-  vi.unstubAllGlobals()
   vi.restoreAllMocks()
   act(() => dismissError())
 })
 
-const ORIGIN = 'http://127.0.0.1:8080'
-const pricing = {
-  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
-  currency: 'EUR',
-  vat_rate: 21,
-  checkout_origin: ORIGIN,
-}
 
 const invoices = [
   {
@@ -98,8 +90,8 @@ describe('InvoicesTab', () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     const fetch = mockApi({
       'GET /v1/accounts/a/billing': () => json(200, billing(invoices)),
-      'GET /v1/pricing/a': () => json(200, pricing),
-      'POST /v1/accounts/a/invoices/inv-due/payment': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/9` }),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'POST /v1/accounts/a/invoices/inv-due/payment': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/9` }),
     })
     await render()
     await screen.findByText('Pro plan')
@@ -111,7 +103,7 @@ describe('InvoicesTab', () => {
     expect(due.getByText('€566.28')).toBeInTheDocument()
     expect(due.queryByRole('button', { name: /Download invoice/ })).toBeNull()
     await userEvent.click(due.getByRole('button', { name: 'Pay' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/9`))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/9`))
     expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv-due/payment')
     // It stays busy while the browser leaves.
     expect(due.getByRole('button', { name: 'Pay' })).toHaveAttribute('aria-busy', 'true')

@@ -6,22 +6,14 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, json, mockApi } from '@/test/mock-api'
+import { accountBody, calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import { PaymentDetailsTab } from './payment-details-tab'
 
 afterEach(() => {
-  vi.unstubAllGlobals()
   vi.restoreAllMocks()
   act(() => dismissError())
 })
 
-const ORIGIN = 'http://127.0.0.1:8080'
-const pricing = {
-  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
-  currency: 'EUR',
-  vat_rate: 21,
-  checkout_origin: ORIGIN,
-}
 const card = {
   id: 'pm_card',
   method: 'card',
@@ -118,8 +110,8 @@ describe('PaymentDetailsTab', () => {
     mockApi({
       'GET /v1/accounts/a': paidAccount,
       'GET /v1/accounts/a/billing': () => json(200, billing([card])),
-      'GET /v1/pricing/a': () => json(200, pricing),
-      'POST /v1/accounts/a/billing/payment-methods': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/pm` }),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'POST /v1/accounts/a/billing/payment-methods': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/pm` }),
     })
     await render()
     await userEvent.click(await screen.findByRole('button', { name: 'Add payment method' }))
@@ -130,7 +122,7 @@ describe('PaymentDetailsTab', () => {
       ),
     ).toBeInTheDocument()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Continue to the payment provider' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/pm`))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/pm`))
   })
 
   it('saves the billing address with the loaded version', async () => {

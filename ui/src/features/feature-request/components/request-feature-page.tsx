@@ -1,4 +1,4 @@
-import { Controller, useForm } from 'react-hook-form'
+import { Controller, useForm, type Control } from 'react-hook-form'
 import { valibotResolver } from '@hookform/resolvers/valibot'
 import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
@@ -69,50 +69,20 @@ export function RequestFeaturePage({ accountId }: { accountId: string }) {
           </CardHeader>
           <CardContent>
             <form onSubmit={onSubmit} noValidate className="grid gap-4">
-              <FormField id="feature-area" label={t('area.label')} error={errors.feature_area?.message}>
-                {(control) => (
-                  <Controller
-                    control={form.control}
-                    name="feature_area"
-                    render={({ field }) => (
-                      <Select value={field.value} onValueChange={field.onChange}>
-                        <SelectTrigger {...control} ref={field.ref} onBlur={field.onBlur}>
-                          <SelectValue />
-                        </SelectTrigger>
-                        <SelectContent>
-                          {FEATURE_AREAS.map((area) => (
-                            <SelectItem key={area} value={area}>
-                              {t(`area.${area}`)}
-                            </SelectItem>
-                          ))}
-                        </SelectContent>
-                      </Select>
-                    )}
-                  />
-                )}
-              </FormField>
-              <FormField id="feature-profile" label={t('profile.label')} error={errors.feature_profile?.message}>
-                {(control) => (
-                  <Controller
-                    control={form.control}
-                    name="feature_profile"
-                    render={({ field }) => (
-                      <Select value={field.value} onValueChange={field.onChange}>
-                        <SelectTrigger {...control} ref={field.ref} onBlur={field.onBlur}>
-                          <SelectValue />
-                        </SelectTrigger>
-                        <SelectContent>
-                          {FEATURE_PROFILES.map((profile) => (
-                            <SelectItem key={profile} value={profile}>
-                              {t(`profile.${profile}`)}
-                            </SelectItem>
-                          ))}
-                        </SelectContent>
-                      </Select>
-                    )}
-                  />
-                )}
-              </FormField>
+              <EnumSelectField
+                control={form.control}
+                name="feature_area"
+                label={t('area.label')}
+                error={errors.feature_area?.message}
+                options={FEATURE_AREAS.map((area) => ({ value: area, label: t(`area.${area}`) }))}
+              />
+              <EnumSelectField
+                control={form.control}
+                name="feature_profile"
+                label={t('profile.label')}
+                error={errors.feature_profile?.message}
+                options={FEATURE_PROFILES.map((profile) => ({ value: profile, label: t(`profile.${profile}`) }))}
+              />
               <FormField
                 id="feature-description"
                 label={t('description_label')}
@@ -133,5 +103,47 @@ export function RequestFeaturePage({ accountId }: { accountId: string }) {
         </Card>
       )}
     </section>
+  )
+}
+
+type FormValues = v.InferOutput<typeof schema>
+
+/** A labelled dropdown of one of the form's enum fields. */
+function EnumSelectField({
+  control,
+  name,
+  label,
+  error,
+  options,
+}: {
+  control: Control<FormValues>
+  name: 'feature_area' | 'feature_profile'
+  label: string
+  error?: string
+  options: { value: string; label: string }[]
+}) {
+  return (
+    <FormField id={name.replace('_', '-')} label={label} error={error}>
+      {(fieldControl) => (
+        <Controller
+          control={control}
+          name={name}
+          render={({ field }) => (
+            <Select value={field.value} onValueChange={field.onChange}>
+              <SelectTrigger {...fieldControl} ref={field.ref} onBlur={field.onBlur}>
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {options.map((o) => (
+                  <SelectItem key={o.value} value={o.value}>
+                    {o.label}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+        />
+      )}
+    </FormField>
   )
 }

@@ -6,22 +6,14 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, json, mockApi } from '@/test/mock-api'
+import { accountBody, calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import type { PlansFor } from './plan-actions'
 import { PlansPage } from './plans-page'
 
 afterEach(() => {
-  vi.unstubAllGlobals()
   act(() => dismissError())
 })
 
-const ORIGIN = 'http://127.0.0.1:8080'
-const pricing = {
-  pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
-  currency: 'EUR',
-  vat_rate: 21,
-  checkout_origin: ORIGIN,
-}
 
 function render(reason: PlansFor) {
   return renderWithProviders(
@@ -45,7 +37,7 @@ describe('PlansPage', () => {
     await render(undefined)
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByTestId('price-skeleton')).toBeInTheDocument()
-    answer(json(200, pricing))
+    answer(json(200, pricingBody))
     expect(await within(pro).findByTestId('monthly-price')).toHaveTextContent('€39')
     expect(within(pro).getByText('€468 per year, billed annually')).toBeInTheDocument()
     expect(within(pro).getByText('VAT may apply (21%)')).toBeInTheDocument()
@@ -60,15 +52,15 @@ describe('PlansPage', () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     const fetch = mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'PRO' })),
-      'GET /v1/pricing/a': () => json(200, pricing),
-      'PATCH /v1/accounts/a/subscription': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/7` }),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'PATCH /v1/accounts/a/subscription': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/7` }),
     })
     await render('plan_upgrade')
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
     expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
     await userEvent.click(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/7`))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/7`))
     const patch = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'PATCH')
     expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ plan: 'TEAM' })
   })
@@ -77,15 +69,15 @@ describe('PlansPage', () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     const fetch = mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'STARTER', show_status: 'plan_expired' })),
-      'GET /v1/pricing/a': () => json(200, pricing),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
       'GET /v1/accounts/a/invoices/latest-unpaid': () => json(200, { invoice_id: 'inv 1' }),
-      'POST /v1/accounts/a/invoices/inv%201/payment': () => json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/9` }),
+      'POST /v1/accounts/a/invoices/inv%201/payment': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/9` }),
     })
     await render('plan_expired')
     await screen.findByRole('region', { name: 'Starter' })
     expect(screen.getAllByRole('button')).toHaveLength(1)
     await userEvent.click(screen.getByRole('button', { name: 'Continue with Starter' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/9`))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/9`))
     expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv%201/payment')
   })
 
@@ -93,7 +85,7 @@ describe('PlansPage', () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody()),
-      'GET /v1/pricing/a': () => json(200, pricing),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
       'POST /v1/accounts/a/subscription': () => json(201, { checkout_href: 'https://evil.example/pay' }),
     })
     await render('trial_expired')
@@ -107,7 +99,7 @@ describe('PlansPage', () => {
   it('422 account_billing_address opens the billing modal (no popup); Cancel closes it', async () => {
     mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody()),
-      'GET /v1/pricing/a': () => json(200, pricing),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
       'POST /v1/accounts/a/subscription': () =>
         json(422, {
           error: { status: 422, code: 'unprocessable_entity', message: 'x', fields: { account_billing_address: 'required' } },
@@ -128,11 +120,11 @@ describe('PlansPage', () => {
     let posts = 0
     const fetch = mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody()),
-      'GET /v1/pricing/a': () => json(200, pricing),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
       'POST /v1/accounts/a/subscription': () =>
         ++posts === 1
           ? json(422, { error: { status: 422, code: 'unprocessable_entity', message: 'x', fields: { account_billing_address: 'required' } } })
-          : json(201, { checkout_href: `${ORIGIN}/sandbox/checkout/3` }),
+          : json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/3` }),
       'PATCH /v1/accounts/a/billing-address': () => json(200, {}),
     })
     await render('trial_expired')
@@ -147,7 +139,7 @@ describe('PlansPage', () => {
     await userEvent.keyboard('{Enter}')
     await userEvent.click(await screen.findByRole('option', { name: 'Belgium (Dutch)' }))
     await userEvent.click(within(dialog).getByRole('button', { name: 'Save and continue to payment' }))
-    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${ORIGIN}/sandbox/checkout/3`))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/3`))
     const sequence = calls(fetch).filter((c) => !c.startsWith('GET'))
     expect(sequence).toEqual([
       'POST /v1/accounts/a/subscription',
