@@ -12,7 +12,8 @@ case "${1:-}" in
     fi ;;
   start)
     # shellcheck disable=SC2086 # the variable is a list of NAME=value words
-    nohup env $KUDOS_E2E_FAST_ENV ./bin/kudos worker >>"$KUDOS_E2E_WORKER_LOG" 2>&1 &
+    # (at level info, so that its log says when it polls)
+    nohup env $KUDOS_E2E_FAST_ENV KUDOS_LOG_LEVEL=info ./bin/kudos worker >>"$KUDOS_E2E_WORKER_LOG" 2>&1 &
     echo $! >"$KUDOS_E2E_WORKER_PIDFILE" ;;
   *) echo "usage: $0 kill|start" >&2; exit 2 ;;
 esac

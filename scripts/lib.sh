@@ -104,6 +104,16 @@ wait_port() {
   return 1
 }
 
+# wait_log FILE TEXT SECONDS: wait until FILE contains TEXT.
+wait_log() {
+  local file=$1 text=$2 secs=$3 i
+  for ((i = 0; i < secs * 5; i++)); do
+    grep -q "$text" "$file" 2>/dev/null && return 0
+    sleep 0.2
+  done
+  return 1
+}
+
 # wait_http URL SECONDS: wait until URL answers 200.
 wait_http() {
   local url=$1 secs=$2 i

@@ -83,9 +83,12 @@ e2e() {
   export KUDOS_E2E_WORKER_LOG="$WORK/kudos-e2e-fast-worker.log" KUDOS_E2E_WORKER_PIDFILE="$WORK/worker.pid"
   env $KUDOS_E2E_FAST_ENV ./bin/kudos api >"$WORK/kudos-e2e-fast-api.log" 2>&1 &
   PIDS+=("$!")
-  scripts/e2e-worker.sh start || return 1
   wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log" >&2; return 1; }
   wait_http "http://127.0.0.1:$fast/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-fast-api.log" >&2; return 1; }
+  # The worker waits for the api's local S3 if it comes first; starting it
+  # second spares that wait. Its log must say it polls before tests begin.
+  scripts/e2e-worker.sh start || return 1
+  wait_log "$KUDOS_E2E_WORKER_LOG" "worker polling" 60 || { tail -n 30 "$KUDOS_E2E_WORKER_LOG" >&2; return 1; }
   local rc=0
   KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" KUDOS_E2E_FAST_URL="http://127.0.0.1:$fast" CHROMIUM="$chromium" \
     node --test --test-concurrency=1 e2e/ || rc=1

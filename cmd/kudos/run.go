@@ -177,26 +177,24 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	}
 	if cfg.IsDevelopment() {
 		// Wait for the dev server and register the search attributes.
-		for {
-			err := worker.EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace)
-			if err == nil {
-				break
-			}
-			log.Warn("waiting for Temporal", "addr", cfg.TemporalAddress, "err", err)
-			select {
-			case <-ctx.Done():
-				return nil
-			case <-time.After(2 * time.Second):
-			}
+		if !waitUntil(ctx, log, "Temporal", func() error {
+			return worker.EnsureSearchAttributes(ctx, tc, cfg.TemporalNamespace)
+		}) {
+			return nil
 		}
 	}
 	payments, _, err := newPayments(cfg, db)
 	if err != nil {
 		return err
 	}
-	storage, err := newStorage(ctx, cfg)
+	storage, err := s3store.New(ctx, storageConfig(cfg))
 	if err != nil {
-		return err
+		return fmt.Errorf("object storage: %w", err)
+	}
+	// A worker of its own may start before the api that serves the local S3:
+	// wait for it rather than exit.
+	if cfg.UsesDevS3 && !waitUntil(ctx, log, "the local S3 of the api", func() error { return storage.EnsureBucket(ctx) }) {
+		return nil
 	}
 	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
 		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
@@ -231,8 +229,7 @@ func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *api.Disp
 // newStorage connects to the configured S3 (the local one in development,
 // whose bucket it makes sure exists).
 func newStorage(ctx context.Context, cfg *config.Config) (*s3store.Store, error) {
-	st, err := s3store.New(ctx, s3store.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
-		AccessKeyID: cfg.S3AccessKey, SecretAccessKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, PublicBaseURL: cfg.S3PublicURL})
+	st, err := s3store.New(ctx, storageConfig(cfg))
 	if err != nil {
 		return nil, fmt.Errorf("object storage: %w", err)
 	}
@@ -242,4 +239,28 @@ func newStorage(ctx context.Context, cfg *config.Config) (*s3store.Store, error)
 		}
 	}
 	return st, nil
+}
+
+// storageConfig is the object storage part of the configuration.
+func storageConfig(cfg *config.Config) s3store.Config {
+	return s3store.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
+		AccessKeyID: cfg.S3AccessKey, SecretAccessKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, PublicBaseURL: cfg.S3PublicURL}
+}
+
+// waitUntil calls try every two seconds until it succeeds (true) or ctx ends
+// (false), logging what it waits for: a development service that another
+// process is still starting.
+func waitUntil(ctx context.Context, log *slog.Logger, what string, try func() error) bool {
+	for {
+		err := try()
+		if err == nil {
+			return true
+		}
+		log.Warn("waiting for "+what, "err", err)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(2 * time.Second):
+		}
+	}
 }
