@@ -47,9 +47,14 @@ type Subscription struct {
 
 // Account is the business that owns testimonials and pays for a plan.
 type Account struct {
-	ID                   uuid.UUID    `json:"id"`
-	Name                 string       `json:"name"`
-	ImgURL               string       `json:"img_url"`
+	ID     uuid.UUID `json:"id"`
+	Name   string    `json:"name"`
+	ImgURL string    `json:"img_url"`
+	// LogoURL is where a public logo is served from (ImgURL is a reference);
+	// "" unless the logo is public. Filled in by the api.
+	LogoURL string `json:"logo_url"`
+	// LogoError is why the last upload was refused (a kudos.Logo* reason).
+	LogoError            string       `json:"logo_error"`
 	TestimonialCount     int          `json:"testimonial_count"`
 	RecordingSpacesCount int          `json:"recording_spaces_count"`
 	Subscription         Subscription `json:"subscription"`
@@ -62,9 +67,11 @@ func ValidateAccountName(name string) string {
 	switch n := utf8.RuneCountInString(name); {
 	case n == 0:
 		return FRequired
+	case !validText(name):
+		return FInvalidValue
 	case n < AccountNameMinLength:
 		return FTooShort
-	case n > NameMaxLength || !utf8.ValidString(name):
+	case n > NameMaxLength:
 		return FTooLong
 	}
 	return ""

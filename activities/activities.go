@@ -31,6 +31,9 @@ type Store interface {
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
+
+	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
+	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)
 }
 
 // Activities holds the dependencies of every activity.

@@ -69,6 +69,7 @@ func (s *Server) getAccount(c fiber.Ctx) error {
 	if !u.Activated {
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
 	}
+	a.LogoURL = s.logoURL(a.ImgURL)
 	return c.JSON(accountResponse{Account: a, User: u})
 }
 
@@ -112,6 +113,9 @@ func (s *Server) saveBillingAddress(c fiber.Ctx) error {
 	}
 	expect := 0
 	if req.Version != nil {
+		if *req.Version < 0 {
+			return kudos.FieldErrors{"version": kudos.FInvalidValue}.Err()
+		}
 		expect = *req.Version
 	} else if m := strings.Trim(c.Get(fiber.HeaderIfMatch), `" `); m != "" {
 		v, err := strconv.Atoi(m)

@@ -9,12 +9,15 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"testing/fstest"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
 
 	"kudos"
 	"kudos/activities"
@@ -27,7 +30,7 @@ import (
 	"kudos/payment/sandbox"
 	"kudos/storage/s3store"
 	"kudos/store"
-	"kudos/worker"
+	kworker "kudos/worker"
 )
 
 // harness is an api on a fresh database, with the development OIDC provider.
@@ -37,6 +40,14 @@ type harness struct {
 	srv  *api.Server
 	db   *store.DB
 	oidc *devstack.OIDC
+
+	// Set by withTemporal: the Temporal client, the task queue, the real
+	// activities, the running worker, and the object storage.
+	tc      client.Client
+	queue   string
+	acts    *activities.Activities
+	worker  worker.Worker
+	storage *s3store.Store
 }
 
 func newHarness(t *testing.T) *harness {
@@ -74,7 +85,7 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) withTemporal(period time.Duration) *harness {
 	t := h.t
 	tc := testenv.Temporal(t)
-	if err := worker.EnsureSearchAttributes(context.Background(), tc, "default"); err != nil {
+	if err := kworker.EnsureSearchAttributes(context.Background(), tc, "default"); err != nil {
 		t.Fatal(err)
 	}
 	queue := "test-" + uuid.NewString()
@@ -96,11 +107,8 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	h.srv.Storage = storage
 	acts := &activities.Activities{Store: h.db, Payments: h.srv.Payments, Prices: h.srv.Config.Prices, Storage: storage,
 		UIBase: h.srv.Config.UIOrigins[0], Now: time.Now, Render: mailer.Render, Mailer: discardMailer{}}
-	w := worker.New(tc, queue, acts)
-	if err := w.Start(); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(w.Stop)
+	h.tc, h.queue, h.acts, h.storage = tc, queue, acts, storage
+	h.worker = h.startWorker(acts)
 	relay := store.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
@@ -113,6 +121,29 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	h.app = api.New(&srv)
 	return h
 }
+
+// startWorker starts another worker on the harness's task queue with acts;
+// it stops at the end of the test unless the test stops it first.
+func (h *harness) startWorker(acts *activities.Activities) worker.Worker {
+	w := kworker.New(h.tc, h.queue, acts)
+	if err := w.Start(); err != nil {
+		h.t.Fatal(err)
+	}
+	var once sync.Once
+	stop := w.Stop
+	h.t.Cleanup(func() { once.Do(stop) })
+	return &stoppable{Worker: w, once: &once}
+}
+
+// stoppable is a worker whose Stop may be called by a test and again at
+// its end.
+type stoppable struct {
+	worker.Worker
+	once *sync.Once
+}
+
+// Stop stops the worker once.
+func (s *stoppable) Stop() { s.once.Do(s.Worker.Stop) }
 
 // discardMailer accepts mails and drops them.
 type discardMailer struct{}

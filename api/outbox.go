@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/activities"
 	"kudos/store"
 	"kudos/workflows"
 )
@@ -70,6 +71,24 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 			return err
 		}
 		_, err = d.Temporal.SignalWithStartWorkflow(ctx, opts.ID, workflows.SignalPaymentEvent, ev, opts, workflows.Subscription, state)
+		return err
+	case store.OutboxLogoStart:
+		var in store.LogoStart
+		if err := json.Unmarshal(payload, &in); err != nil {
+			return fmt.Errorf("outbox %s: %w", key, err)
+		}
+		// One upload at a time per account: while an earlier run still
+		// finishes, this start fails and the relay tries again later. A
+		// repeated start of a finished upload finds its object gone and
+		// changes nothing.
+		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: workflows.LogoWorkflowID(in.AccountID), TaskQueue: d.TaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
+			// Without this the SDK answers the running run, and this
+			// upload would never be processed.
+			WorkflowExecutionErrorWhenAlreadyStarted: true,
+		}, workflows.Logo, activities.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
 	default:
 		return fmt.Errorf("outbox %s: unknown kind %q", key, kind)

@@ -98,6 +98,7 @@ func New(s *Server) *fiber.App {
 	s.registerAccountRoutes(v1)
 	s.registerSubscriptionRoutes(v1)
 	s.registerBillingRoutes(v1)
+	s.registerLogoRoutes(v1)
 	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {

@@ -19,7 +19,7 @@ func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*ku
 	var u kudos.User
 	s := &a.Subscription
 	err := wrapErr(db.Pool.QueryRow(ctx, `
-		SELECT a.id, a.name, a.img_url, a.testimonial_count, a.recording_spaces_count,
+		SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count,
 		       s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at, s.start_next_period,
 		       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 		       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login
@@ -28,7 +28,7 @@ func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*ku
 		JOIN subscriptions s ON s.account_id = a.id
 		JOIN users u ON u.id = m.user_id
 		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(
-		&a.ID, &a.Name, &a.ImgURL, &a.TestimonialCount, &a.RecordingSpacesCount,
+		&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount,
 		&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt, &s.StartNextPeriod,
 		&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
 		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin))

@@ -24,6 +24,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) worker.
 	w := worker.New(c, taskQueue, worker.Options{})
 	w.RegisterWorkflow(workflows.Email)
 	w.RegisterWorkflow(workflows.Subscription)
+	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterActivity(acts)
 	return w
 }

@@ -152,6 +152,23 @@ func (s *Store) Delete(ctx context.Context, key string) error {
 	return err
 }
 
+// List returns the keys under prefix, in key order (every page). Tests and
+// operations use it to find orphaned objects.
+func (s *Store) List(ctx context.Context, prefix string) ([]string, error) {
+	var keys []string
+	p := s3.NewListObjectsV2Paginator(s.client, &s3.ListObjectsV2Input{Bucket: aws.String(s.bucket), Prefix: aws.String(prefix)})
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, wrapErr("list", prefix, err)
+		}
+		for _, o := range page.Contents {
+			keys = append(keys, aws.ToString(o.Key))
+		}
+	}
+	return keys, nil
+}
+
 // PublicURL is the address of an object under the public prefix: the
 // configured PublicBaseURL followed by the key, each segment escaped.
 func (s *Store) PublicURL(key string) string {
