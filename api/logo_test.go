@@ -90,6 +90,8 @@ type logoAccount struct {
 	token, id string
 }
 
+func (a logoAccount) workflowID() string { return "logo:" + a.id }
+
 func (a logoAccount) path() string { return "/v1/accounts/" + a.id + "/upload-logo" }
 
 func (a logoAccount) account() map[string]any {
@@ -196,6 +198,7 @@ func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
 	}
 	a.noTemporaryObjects()
 	h.expect(h.do("POST", a.path(), map[string]any{"filename": "other.png"}, a.token), 409)
+	h.recordHistory(a.workflowID(), "", "logo_published.json")
 
 	h.expect(h.do("DELETE", a.path(), nil, a.token), 204)
 	if acc := a.account(); acc["img_url"] != kudos.LogoPlaceholder || acc["logo_url"] != "" {
@@ -243,6 +246,9 @@ func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
 			a.noTemporaryObjects()
 			if pub := a.objects(kudos.LogoPublicPrefix); len(pub) != 0 {
 				t.Fatalf("public objects of a refused upload: %v", pub)
+			}
+			if c.reason == kudos.LogoTooManyPixels {
+				h.recordHistory(a.workflowID(), "", "logo_refused.json")
 			}
 		})
 	}
@@ -352,6 +358,7 @@ func TestLogoSurvivesAWorkerDyingMidProcessing(t *testing.T) {
 		t.Fatalf("public objects %v, img_url %v", pub, acc["img_url"])
 	}
 	a.noTemporaryObjects()
+	h.recordHistory(a.workflowID(), "", "logo_worker_died.json")
 }
 
 // Deleting a logo while it is processed leaves the placeholder, and the

@@ -31,6 +31,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r := worker.NewWorkflowReplayer()
 			r.RegisterWorkflow(workflows.Subscription)
 			r.RegisterWorkflow(workflows.Email)
+			r.RegisterWorkflow(workflows.Logo)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
