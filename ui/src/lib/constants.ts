@@ -25,7 +25,16 @@ export const PLANS_FOR = ['trial_expired', 'plan_expired', 'plan_upgrade'] as co
 export const ERROR_POPUP_MS = 3500
 export const ACTIVATION_REDIRECT_MS = 2000
 export const RESEND_SENT_MS = 3000
+/** Payment-processing poll and logo revalidation (SPEC §9). */
 export const POLL_MS = 2500
+
+/** Logo uploads: png or jpeg, at most 10 MB (SPEC §5, §9). */
+export const LOGO_MAX_BYTES = 10 * 1024 * 1024
+export const LOGO_CONTENT_TYPES = ['image/png', 'image/jpeg'] as const
+export type LogoContentType = (typeof LOGO_CONTENT_TYPES)[number]
+/** img_url prefixes (SPEC §3): a logo being processed, and one that is served. */
+export const LOGO_TEMPORARY_PREFIX = 'tmp/'
+export const LOGO_PUBLIC_PREFIX = 'public/'
 
 /** VAT placeholder: the last two characters of the country value + 12345678 (SPEC §5). */
 export function vatPlaceholder(country: string): string {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatDate } from './format'
+import { currencySymbol, formatDate, trimPublicPath } from './format'
 
 describe('currencySymbol (SPEC §9)', () => {
   it.each([
@@ -20,4 +20,16 @@ describe('formatDate: day/month/two-digit year (SPEC §9)', () => {
     ['', '-'],
     [null, '-'],
   ])('%j → %j', (iso, text) => expect(formatDate(iso)).toBe(text))
+})
+
+describe('trimPublicPath: paths shown from after public/ (SPEC §9)', () => {
+  it.each([
+    ['public/logos/a/1.png', 'logos/a/1.png'],
+    ['https://cdn.example.com/kudos/public/logos/a/1.png', 'logos/a/1.png'],
+    ['public/x/public/y.png', 'x/public/y.png'],
+    ['public/', ''],
+    ['tmp/logos/a/1.png', 'tmp/logos/a/1.png'],
+    ['logo.png', 'logo.png'],
+    ['', ''],
+  ])('%j → %j', (path, trimmed) => expect(trimPublicPath(path)).toBe(trimmed))
 })

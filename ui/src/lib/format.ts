@@ -1,3 +1,5 @@
+import { LOGO_PUBLIC_PREFIX } from './constants'
+
 /** Dates display as day/month/two-digit year (SPEC §9), e.g. 05/03/26. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '-'
@@ -7,6 +9,12 @@ export function formatDate(iso: string | null | undefined): string {
   const mm = String(date.getMonth() + 1).padStart(2, '0')
   const yy = String(date.getFullYear() % 100).padStart(2, '0')
   return `${dd}/${mm}/${yy}`
+}
+
+/** File paths are shown from after the first 'public/' (SPEC §9); other paths as given. */
+export function trimPublicPath(path: string): string {
+  const at = path.indexOf(LOGO_PUBLIC_PREFIX)
+  return at === -1 ? path : path.slice(at + LOGO_PUBLIC_PREFIX.length)
 }
 
 const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '£' }

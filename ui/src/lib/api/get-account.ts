@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
-import { PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
+import { LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
 
 // GET /v1/accounts/{id}: the account, its subscription and the signed-in user.
 // Shared by the dashboard shell and every dashboard feature.
@@ -23,6 +23,10 @@ export const accountResponseSchema = v.object({
     id: v.string(),
     name: v.optional(v.string(), ''),
     img_url: v.optional(v.nullable(v.string()), null),
+    /** Absolute address of the public logo image, '' unless img_url is public. */
+    logo_url: v.optional(v.nullable(v.string()), null),
+    /** Why the last upload was refused (LOGO_ERRORS), or ''. */
+    logo_error: v.optional(v.nullable(v.string()), null),
     testimonial_count: v.optional(v.number(), 0),
     recording_spaces_count: v.optional(v.number(), 0),
     subscription: subscriptionSchema,
@@ -61,10 +65,27 @@ export function accountQueryOptions(accountId: string) {
   return queryOptions({
     queryKey: accountKeys.detail(accountId),
     queryFn: ({ signal }) => getAccount(accountId, signal),
-    // While a payment is processing the account is re-fetched every 2.5 s (SPEC §4).
-    refetchInterval: (query) =>
-      query.state.data?.account.subscription.show_status === 'processing' ? POLL_MS : false,
+    // While a payment or the logo is processing the account is re-fetched every 2.5 s (SPEC §4).
+    refetchInterval: (query) => {
+      const account = query.state.data?.account
+      const processing =
+        account?.subscription.show_status === 'processing' || logoState(account?.img_url) === 'temporary'
+      return processing ? POLL_MS : false
+    },
   })
+}
+
+export type LogoState = 'placeholder' | 'temporary' | 'public'
+
+/**
+ * What an img_url says about the logo (SPEC §3, §4): 'tmp/…' is being
+ * processed, 'public/…' is served; '', BLANK, 'placeholder:…' and anything
+ * else mean there is none.
+ */
+export function logoState(imgUrl: string | null | undefined): LogoState {
+  if (imgUrl?.startsWith(LOGO_TEMPORARY_PREFIX)) return 'temporary'
+  if (imgUrl?.startsWith(LOGO_PUBLIC_PREFIX)) return 'public'
+  return 'placeholder'
 }
 
 /** A 403 with code user_not_activated: the user must confirm their e-mail first. */

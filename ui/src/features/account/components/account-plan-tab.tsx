@@ -1,12 +1,12 @@
 import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { ImageIcon } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
+import { LogoCard } from './logo-card'
 
 export function AccountPlanTab({ accountId }: { accountId: string }) {
   const { t } = useTranslation('account')
@@ -53,21 +53,7 @@ export function AccountPlanTab({ accountId }: { accountId: string }) {
 
       <AccountNameCard accountId={accountId} name={data.account.name} />
 
-      <Card>
-        <CardHeader>
-          <CardTitle>{t('logo.title')}</CardTitle>
-          <CardDescription>{t('logo.description')}</CardDescription>
-        </CardHeader>
-        <CardContent>
-          <div
-            className="flex items-center gap-3 rounded-md border border-dashed p-6 text-sm text-muted-foreground"
-            data-testid="placeholder"
-          >
-            <ImageIcon className="h-8 w-8" aria-hidden="true" />
-            {t('logo.placeholder')}
-          </div>
-        </CardContent>
-      </Card>
+      <LogoCard accountId={accountId} />
     </div>
   )
 }
