@@ -19,13 +19,30 @@ type devIdentityRequest struct {
 }
 
 // registerDevRoutes adds the development-only routes: the capture inbox of
-// ARCHITECTURE §4 and the OIDC identity queue. They do not exist in production.
+// ARCHITECTURE §4 (which fault tests can make refuse mail, as an SMTP
+// server that is down would) and the OIDC identity queue. They do not exist in production.
 func (s *Server) registerDevRoutes(r fiber.Router) {
 	r.Get("/mailbox", func(c fiber.Ctx) error {
 		if s.Inbox == nil {
 			return kudos.Errorf(kudos.ENotFound, "the capture inbox is not running (SMTP_URL is set)")
 		}
 		return c.JSON(fiber.Map{"messages": s.Inbox.Messages(c.Query("to"))})
+	})
+	r.Post("/mailbox/refusing", func(c fiber.Ctx) error {
+		if s.Inbox == nil {
+			return kudos.Errorf(kudos.ENotFound, "the capture inbox is not running (SMTP_URL is set)")
+		}
+		var req struct {
+			Refusing *bool `json:"refusing"`
+		}
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+		if req.Refusing == nil {
+			return kudos.FieldErrors{"refusing": kudos.FRequired}.Err()
+		}
+		s.Inbox.SetRefusing(*req.Refusing)
+		return c.SendStatus(fiber.StatusNoContent)
 	})
 	r.Post("/sandbox/declines", s.devDeclines)
 	r.Post("/oidc/identities", func(c fiber.Ctx) error {
