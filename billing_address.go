@@ -51,11 +51,16 @@ func (a *BillingAddress) Validate() error {
 		switch {
 		case v == "":
 			fe.Add(field, FRequired)
-		case utf8.RuneCountInString(v) > NameMaxLength || !utf8.ValidString(v):
+		case !validText(v):
+			fe.Add(field, FInvalidValue)
+		case utf8.RuneCountInString(v) > NameMaxLength:
 			fe.Add(field, FTooLong)
 		}
 	}
-	if utf8.RuneCountInString(a.StreetAdditional) > NameMaxLength || !utf8.ValidString(a.StreetAdditional) {
+	switch {
+	case !validText(a.StreetAdditional):
+		fe.Add("street_additional", FInvalidValue)
+	case utf8.RuneCountInString(a.StreetAdditional) > NameMaxLength:
 		fe.Add("street_additional", FTooLong)
 	}
 	switch {

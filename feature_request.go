@@ -35,7 +35,9 @@ func (r *FeatureRequest) Validate() error {
 	switch d := strings.TrimSpace(r.Description); {
 	case d == "":
 		fe.Add("feature_description", FRequired)
-	case utf8.RuneCountInString(d) > FeatureDescriptionMaxLength || !utf8.ValidString(d):
+	case !validText(d):
+		fe.Add("feature_description", FInvalidValue)
+	case utf8.RuneCountInString(d) > FeatureDescriptionMaxLength:
 		fe.Add("feature_description", FTooLong)
 	}
 	return fe.Err()

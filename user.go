@@ -42,8 +42,9 @@ type User struct {
 }
 
 // emailPattern is the basic address pattern of SPEC §5: something, an @,
-// something, a dot, something, with no spaces.
-var emailPattern = regexp.MustCompile(`^[^\s@]+@[^\s@]+\.[^\s@]+$`)
+// something, a dot, something, with no spaces and no control characters
+// (a NUL cannot even be stored).
+var emailPattern = regexp.MustCompile(`^[^\s@[:cntrl:]]+@[^\s@[:cntrl:]]+\.[^\s@[:cntrl:]]+$`)
 
 // NormalizeEmail trims an address and lowercases it: addresses are compared
 // case-insensitively.
@@ -100,10 +101,18 @@ func ValidateName(name string) string {
 	switch n := utf8.RuneCountInString(name); {
 	case strings.TrimSpace(name) == "":
 		return FRequired
-	case n > NameMaxLength || !utf8.ValidString(name):
+	case !validText(name):
+		return FInvalidValue
+	case n > NameMaxLength:
 		return FTooLong
 	}
 	return ""
+}
+
+// validText reports whether s can be kept as text: valid UTF-8 and no NUL,
+// which Postgres refuses in text columns (a client sends one as "\u0000").
+func validText(s string) bool {
+	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
 
 // ValidLanguage reports whether lang is one of Languages.

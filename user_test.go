@@ -3,6 +3,7 @@ package kudos_test
 import (
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"kudos"
 )
@@ -17,6 +18,8 @@ func TestValidateEmail(t *testing.T) {
 		"two ats":     {"a@b@c.de", kudos.FInvalidEmail},
 		"too long":    {strings.Repeat("a", 250) + "@b.co", kudos.FInvalidEmail},
 		"bad utf8":    {"a\xff@b.co", kudos.FInvalidEmail},
+		"NUL":         {"a\x00@b.co", kudos.FInvalidEmail},
+		"control":     {"a\x1b@b.co", kudos.FInvalidEmail},
 		"script-ish":  {"<script>@x.io", ""},
 		"sql-ish ok?": {"a'--@b.co", ""},
 	} {
@@ -55,18 +58,30 @@ func TestValidateNames(t *testing.T) {
 	if kudos.ValidateName("  ") != kudos.FRequired || kudos.ValidateName("Ann") != "" || kudos.ValidateName(strings.Repeat("x", 101)) != kudos.FTooLong {
 		t.Fatal("ValidateName")
 	}
+	if kudos.ValidateName("A\x00") != kudos.FInvalidValue || kudos.ValidateName("\xff") != kudos.FInvalidValue || kudos.ValidateAccountName("Acme\x00") != kudos.FInvalidValue {
+		t.Fatal("text that cannot be stored is accepted")
+	}
 	if kudos.ValidateAccountName("ab") != kudos.FTooShort || kudos.ValidateAccountName("abc") != "" || kudos.ValidateAccountName(" ") != kudos.FRequired {
 		t.Fatal("ValidateAccountName")
 	}
 }
 
 func FuzzValidateEmail(f *testing.F) {
-	for _, s := range []string{"a@b.co", "", "x@y", "@@.", "a@b.c\n"} {
+	for _, s := range []string{"a@b.co", "", "x@y", "@@.", "a@b.c\n", "a\x00@b.co", " A@B.CO ", "\xff@b.co"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if kudos.ValidateEmail(s) == "" && (strings.ContainsAny(s, " \t\n") || !strings.Contains(s, "@") || len(s) > kudos.EmailMaxLength) {
+		code := kudos.ValidateEmail(s)
+		if code != "" && code != kudos.FRequired && code != kudos.FInvalidEmail {
+			t.Fatalf("ValidateEmail(%q) = unexpected code %q", s, code)
+		}
+		if code == "" && (strings.ContainsAny(s, " \t\n\x00") || strings.Count(s, "@") != 1 || len(s) > kudos.EmailMaxLength || !utf8.ValidString(s)) {
 			t.Fatalf("accepted %q", s)
+		}
+		// Handlers compare and store normalized addresses: normalizing one
+		// again must not change it.
+		if n := kudos.NormalizeEmail(s); kudos.NormalizeEmail(n) != n {
+			t.Fatalf("NormalizeEmail is not idempotent on %q", s)
 		}
 	})
 }

@@ -46,12 +46,14 @@ func HashToken(token string) []byte {
 	return sum[:]
 }
 
-// ValidTokenShape reports whether s could be a token (43 base64url chars), so
-// that junk is refused before it reaches the database.
+// ValidTokenShape reports whether s could be a token (43 base64url chars
+// that encode 32 bytes, canonically), so that junk is refused before it
+// reaches the database. The decoded length matters: the decoder skips CR and
+// LF, so 43 characters with line breaks in them decode to fewer bytes.
 func ValidTokenShape(s string) bool {
 	if len(s) != 43 {
 		return false
 	}
-	_, err := base64.RawURLEncoding.DecodeString(s)
-	return err == nil
+	raw, err := base64.RawURLEncoding.Strict().DecodeString(s)
+	return err == nil && len(raw) == 32
 }

@@ -98,3 +98,35 @@ func FuzzSessionsParse(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSessionsRoundTrip: a token issued for any session parses back to its
+// session and user, and a token changed in any one byte never parses to
+// other ids (it fails, or decodes to the same bytes: base64 padding bits).
+func FuzzSessionsRoundTrip(f *testing.F) {
+	f.Add(make([]byte, 16), make([]byte, 16), int64(3600), uint16(0), byte(1))
+	f.Add([]byte("0123456789abcdef"), []byte("fedcba9876543210"), int64(60), uint16(40), byte('x'))
+	s := NewSessions(testSecret, nil)
+	f.Fuzz(func(t *testing.T, sessionBytes, userBytes []byte, ttl int64, at uint16, xor byte) {
+		sid, err1 := uuid.FromBytes(sessionBytes)
+		uid, err2 := uuid.FromBytes(userBytes)
+		if err1 != nil || err2 != nil || sid == uuid.Nil || uid == uuid.Nil || ttl < 1 || ttl > 1<<32 {
+			return
+		}
+		tok, err := s.Issue(&kudos.Session{ID: sid, UserID: uid, ExpiresAt: time.Now().Add(time.Duration(ttl) * time.Second)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		gotSID, gotUID, err := s.Parse(tok)
+		if err != nil || gotSID != sid || gotUID != uid {
+			t.Fatalf("Parse(Issue(%v, %v)) = %v, %v, %v", sid, uid, gotSID, gotUID, err)
+		}
+		if xor == 0 {
+			return
+		}
+		b := []byte(tok)
+		b[int(at)%len(b)] ^= xor
+		if gotSID, gotUID, err := s.Parse(string(b)); err == nil && (gotSID != sid || gotUID != uid) {
+			t.Fatalf("a changed token parsed to other ids: %v %v", gotSID, gotUID)
+		}
+	})
+}

@@ -2,9 +2,9 @@
 # make test: every test of Kudos, against real services that this script
 # starts and always removes: a throwaway Postgres cluster, a Temporal dev
 # server (in memory), and the kudos binary for the end-to-end tests.
-# Steps: go vet, go test -race (unit + integration), UI typecheck, lint and
-# unit tests, end-to-end tests in headless Chromium. Exits non-zero on any
-# failure and prints a summary.
+# Steps: go vet, go test -race (unit + integration), short fuzzing, fault
+# tests, UI typecheck, lint and unit tests, end-to-end tests in headless
+# Chromium. Exits non-zero on any failure and prints a summary.
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$KUDOS_ROOT"
@@ -52,6 +52,8 @@ export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
 
 step "go vet" go vet ./...
 step "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./...
+step "fuzz (short)" scripts/fuzz.sh 5
+step "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh
 step "ui typecheck" npm --prefix ui run --silent typecheck
 step "ui lint" npm --prefix ui run --silent lint
 step "ui unit tests" npm --prefix ui test --silent

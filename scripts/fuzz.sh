@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# scripts/fuzz.sh [SECONDS]: run every Go fuzz target for SECONDS each
+# (default 5), one after the other: go test fuzzes one target per run.
+# Targets are found in the sources (func FuzzX in a _test.go file), so a new
+# one runs without being listed here. make test runs this short, make fuzz
+# long. No services needed. An input that fails is saved by Go under the
+# package's testdata/fuzz/FuzzX/ and replayed by every later go test: commit
+# it with the fix.
+set -uo pipefail
+source "$(dirname "$0")/lib.sh"
+cd "$KUDOS_ROOT"
+
+SECS=${1:-5}
+[[ "$SECS" =~ ^[1-9][0-9]*$ ]] || die "usage: scripts/fuzz.sh [seconds per target]"
+
+# "DIR NAME" per target.
+mapfile -t TARGETS < <(
+  grep -rlE --include='*_test.go' --exclude-dir=node_modules --exclude-dir=.data --exclude-dir=.git '^func Fuzz[A-Za-z0-9_]*\(' . |
+    sort | while read -r file; do
+      grep -oE '^func Fuzz[A-Za-z0-9_]*' "$file" | sed "s|^func |$(dirname "$file") |"
+    done
+)
+[ "${#TARGETS[@]}" -gt 0 ] || die "no fuzz targets found"
+
+say "fuzzing ${#TARGETS[@]} targets, ${SECS} s each"
+LOG=$(mktemp /tmp/kudos-fuzz.XXXXXX)
+trap 'rm -f "$LOG"' EXIT
+FAILED=0
+RESULTS=()
+for t in "${TARGETS[@]}"; do
+  dir=${t% *} name=${t#* }
+  start=$SECONDS
+  if go test -run '^$' -fuzz "^${name}\$" -fuzztime "${SECS}s" "$dir" >"$LOG" 2>&1; then
+    RESULTS+=("ok    $name $dir ($((SECONDS - start)) s)")
+  else
+    RESULTS+=("FAIL  $name $dir ($((SECONDS - start)) s)")
+    FAILED=1
+    say "$name ($dir) failed:"
+    tail -n 30 "$LOG" >&2
+  fi
+done
+printf '  %s\n' "${RESULTS[@]}" >&2
+exit "$FAILED"
