@@ -1,12 +1,15 @@
 package api_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
 	"io"
 	"net"
 	"net/http"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/gofiber/fiber/v3"
 )
@@ -97,6 +100,48 @@ func TestSPAHistoryFallback(t *testing.T) {
 	}
 	h.expect(h.do("GET", "/assets/missing.js", nil, ""), 404)
 	h.expect(h.do("GET", "/v1/accounts", nil, ""), 404)
+}
+
+func TestUIAssetsAreSentGzipped(t *testing.T) {
+	h := newHarness(t)
+	big := strings.Repeat("console.log('kudos');\n", 200)
+	h.srv.UI = fstest.MapFS{
+		"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>" + strings.Repeat("<!-- padding -->", 100))},
+		"assets/app-abc.js": {Data: []byte(big)},
+		"assets/logo.png":   {Data: bytes.Repeat([]byte{0x89}, 4096)},
+	}
+	h = newHarnessFrom(t, h)
+	for _, c := range []struct {
+		path, accept string
+		gzipped      bool
+	}{
+		{"/assets/app-abc.js", "gzip, deflate, br", true},
+		{"/assets/app-abc.js", "br;q=1.0, gzip;q=0.5", true},
+		{"/assets/app-abc.js", "", false},
+		{"/assets/app-abc.js", "gzip;q=0", false},
+		{"/assets/app-abc.js", "identity", false},
+		{"/dashboard/x/billing", "gzip", true},
+		{"/assets/logo.png", "gzip", false}, // images are compressed already
+	} {
+		r := h.expect(h.do("GET", c.path, nil, "", "Accept-Encoding", c.accept), 200)
+		if got := r.Header.Get("Content-Encoding") == "gzip"; got != c.gzipped {
+			t.Errorf("%s with %q: gzipped %v", c.path, c.accept, got)
+		}
+		if !strings.Contains(r.Header.Get("Vary"), "Accept-Encoding") {
+			t.Errorf("%s: Vary %q", c.path, r.Header.Get("Vary"))
+		}
+		if !c.gzipped {
+			continue
+		}
+		zr, err := gzip.NewReader(strings.NewReader(r.Raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		plain, _ := io.ReadAll(zr)
+		if c.path == "/assets/app-abc.js" && string(plain) != big || len(r.Raw) >= len(plain) {
+			t.Errorf("%s: %d bytes gzipped for %d", c.path, len(r.Raw), len(plain))
+		}
+	}
 }
 
 func TestHealthAndMetrics(t *testing.T) {
