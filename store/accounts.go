@@ -10,24 +10,21 @@ import (
 	"kudos"
 )
 
-// AccountView returns the account with its subscription and the user, in one
-// query, if userID is a member of accountID. Anything else (no such account,
-// not a member) is ENotFound, so that a caller cannot learn which account ids
-// exist.
-func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
+// accountViewSelect reads an account with its subscription and a user; the
+// query it starts is completed by a FROM clause naming a (accounts),
+// s (subscriptions) and u (users).
+const accountViewSelect = `
+	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count,
+	       s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at, s.start_next_period,
+	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
+	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login`
+
+// scanAccountView runs an accountViewSelect query; no row is ENotFound.
+func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
 	s := &a.Subscription
-	err := wrapErr(db.Pool.QueryRow(ctx, `
-		SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count,
-		       s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at, s.start_next_period,
-		       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
-		       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login
-		FROM memberships m
-		JOIN accounts a ON a.id = m.account_id
-		JOIN subscriptions s ON s.account_id = a.id
-		JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(
+	err := wrapErr(db.Pool.QueryRow(ctx, query, args...).Scan(
 		&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount,
 		&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt, &s.StartNextPeriod,
 		&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
@@ -39,6 +36,34 @@ func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*ku
 		return nil, nil, err
 	}
 	return &a, &u, nil
+}
+
+// AccountView returns the account with its subscription and the user, in one
+// query, if userID is a member of accountID. Anything else (no such account,
+// not a member) is ENotFound, so that a caller cannot learn which account ids
+// exist.
+func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
+	return db.scanAccountView(ctx, accountViewSelect+`
+		FROM memberships m
+		JOIN accounts a ON a.id = m.account_id
+		JOIN subscriptions s ON s.account_id = a.id
+		JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID)
+}
+
+// SessionAccountView is AccountView for the user of a live session, checked
+// in the same query (one round trip: the hot read path). No row is
+// ENotFound; the caller tells a dead session (401) from a foreign account
+// (404) with ActiveSession.
+func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
+	return db.scanAccountView(ctx, accountViewSelect+`
+		FROM sessions se
+		JOIN memberships m ON m.user_id = se.user_id AND m.account_id = $1
+		JOIN accounts a ON a.id = m.account_id
+		JOIN subscriptions s ON s.account_id = a.id
+		JOIN users u ON u.id = se.user_id
+		WHERE se.id = $2 AND se.user_id = $3 AND se.revoked_at IS NULL AND se.expires_at > $4`,
+		accountID, sessionID, userID, db.Now())
 }
 
 // MemberAccess reports whether userID is a member of accountID and whether
