@@ -7,6 +7,9 @@
 help:
 	@echo "make dev    run Kudos locally: Postgres, Temporal (Web UI :8233), api + worker on :8080"
 	@echo "make test   every test: go vet, go test -race (with real Postgres and Temporal), UI checks, e2e in Chromium"
+	@echo "make bench  benchmarks beside baselines, table + bench/results/latest.json (flags: make bench ARGS='-accounts 10000')"
+	@echo "make fuzz   every Go fuzz target in turn, 60 s each (make fuzz FUZZTIME=300)"
+	@echo "make chaos  fault tests with issue 8's full outages (Temporal 30 s, SMTP 2 min), then make fuzz"
 	@echo "make build  build the UI and bin/kudos"
 	@echo "make clean  remove build output and local state (.data/)"
 
@@ -15,6 +18,20 @@ dev:
 
 test:
 	@scripts/test.sh
+
+.PHONY: chaos
+chaos:
+	@scripts/faults.sh long
+	@scripts/fuzz.sh $(or $(FUZZTIME),60)
+
+.PHONY: fuzz
+fuzz:
+	@scripts/fuzz.sh $(or $(FUZZTIME),60)
+
+# bench/ is also a folder: without .PHONY make would call the target up to date.
+.PHONY: bench
+bench:
+	@bench/run.sh $(ARGS)
 
 ui:
 	@bash -c 'source scripts/lib.sh && ui_ready'

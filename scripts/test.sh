@@ -57,6 +57,7 @@ step "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scr
 step "ui typecheck" npm --prefix ui run --silent typecheck
 step "ui lint" npm --prefix ui run --silent lint
 step "ui unit tests" npm --prefix ui test --silent
+step "ui bundle budget (/signin JS ≤ 150 KB gzip)" node ui/scripts/bundle-size.mjs signin
 
 # e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
 # on its own database, task queue and local S3 (port PORT+1000).

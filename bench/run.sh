@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# make bench: the benchmarks of issue 8, each beside a baseline measured in
+# the same run. Like make test, it starts what it needs and always removes
+# it: a throwaway Postgres cluster, a Temporal dev server (in memory), and
+# the kudos binary as two processes (api, worker) in development mode, with
+# the Stripe provider pointed at a fake Stripe API that the bench program
+# serves. Then bench/cmd/bench runs, prints the table and writes
+# bench/results/latest.json. Arguments go to bench/cmd/bench (-h lists
+# them), e.g. `bench/run.sh -accounts 10000` or `make bench ARGS='-only ui'`.
+# It fails only when something is broken, never on a figure.
+#
+# Ports (each overridable): Postgres 54359, Temporal 7263, api 18280, fake
+# Stripe 18284, SMTP 12535, OIDC 18292, local S3 api+1000.
+set -uo pipefail
+source "$(dirname "$0")/../scripts/lib.sh"
+cd "$KUDOS_ROOT"
+
+for arg in "$@"; do
+  case $arg in -h | -help | --help) exec go run ./bench/cmd/bench -h ;; esac
+done
+
+PG_PORT=${KUDOS_BENCH_PG_PORT:-54359}
+TEMPORAL_PORT=${KUDOS_BENCH_TEMPORAL_PORT:-7263}
+HTTP_PORT=${KUDOS_BENCH_HTTP_PORT:-18280}
+STRIPE_PORT=${KUDOS_BENCH_STRIPE_PORT:-$((HTTP_PORT + 4))}
+SMTP_PORT=${KUDOS_BENCH_SMTP_PORT:-12535}
+OIDC_PORT=${KUDOS_BENCH_OIDC_PORT:-18292}
+S3_PORT=${KUDOS_BENCH_S3_PORT:-$((HTTP_PORT + 1000))}
+WORK=$(mktemp -d /tmp/kudos-bench.XXXXXX)
+chmod 755 "$WORK"
+PIDS=()
+FAILED=1
+
+cleanup() {
+  trap - EXIT INT TERM
+  for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill -TERM "${PIDS[$i]}" 2>/dev/null || true; done
+  for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
+  pg_stop "$WORK/pg"
+  if [ "$FAILED" = 0 ]; then rm -rf "$WORK"; else say "logs kept in $WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+say "preparing: UI build, binaries, services"
+ui_ready
+ensure_temporal
+if [ ! -d e2e/node_modules/playwright-core ]; then
+  npm --prefix e2e ci --no-audit --no-fund --loglevel=error || die "npm ci in e2e failed"
+fi
+# Built into the work folder, not bin/: a make test running beside us keeps
+# its own binary, and we measure exactly the sources we were started on.
+go build -o "$WORK/kudos" ./cmd/kudos || die "go build ./cmd/kudos failed"
+go build -o "$WORK/bench" ./bench/cmd/bench || die "go build ./bench/cmd/bench failed"
+pg_start "$WORK/pg" "$PG_PORT" fast
+temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
+PIDS+=("$TEMPORAL_PID")
+
+export KUDOS_ENV=development
+export KUDOS_HTTP_ADDR="127.0.0.1:$HTTP_PORT" KUDOS_PUBLIC_URL="http://127.0.0.1:$HTTP_PORT"
+export DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
+export TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT" TEMPORAL_NAMESPACE=default KUDOS_TASK_QUEUE=kudos-bench
+export KUDOS_DEV_SMTP_ADDR="127.0.0.1:$SMTP_PORT" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$OIDC_PORT" KUDOS_DEV_S3_ADDR="127.0.0.1:$S3_PORT"
+export KUDOS_JWT_SECRET="kudos-bench-jwt-secret-0123456789abcdef"
+export KUDOS_PAYMENT_PROVIDER=stripe STRIPE_SECRET_KEY=sk_test_kudos_bench STRIPE_WEBHOOK_SECRET=whsec_kudos_bench
+export KUDOS_STRIPE_API_BASE="http://127.0.0.1:$STRIPE_PORT"
+export KUDOS_LOG_LEVEL=${KUDOS_BENCH_LOG_LEVEL:-info}
+unset KUDOS_TRIAL_DURATION KUDOS_BILLING_PERIOD KUDOS_CHECKOUT_TTL SMTP_URL KUDOS_S3_ENDPOINT KUDOS_OIDC_ISSUER KUDOS_UI_ORIGINS
+
+"$WORK/kudos" api >"$WORK/api.log" 2>&1 &
+API_PID=$!
+PIDS+=("$API_PID")
+wait_http "$KUDOS_PUBLIC_URL/readyz" 60 || { tail -n 30 "$WORK/api.log" >&2; die "the api did not become ready"; }
+"$WORK/kudos" worker >"$WORK/worker.log" 2>&1 &
+WORKER_PID=$!
+PIDS+=("$WORKER_PID")
+wait_log "$WORK/worker.log" "worker polling" 60 || { tail -n 30 "$WORK/worker.log" >&2; die "the worker did not start"; }
+
+say "running the benchmarks (api pid $API_PID, worker pid $WORKER_PID)"
+"$WORK/bench" -base "$KUDOS_PUBLIC_URL" -db "$DATABASE_URL" -temporal "$TEMPORAL_ADDRESS" -task-queue "$KUDOS_TASK_QUEUE" \
+  -stripe-addr "127.0.0.1:$STRIPE_PORT" -api-pid "$API_PID" -worker-pid "$WORKER_PID" \
+  -pg-pid "$(head -n 1 "$WORK/pg/postmaster.pid")" -temporal-pid "$TEMPORAL_PID" \
+  -temporal-cli-version "$("$KUDOS_ROOT/bin/temporal" --version 2>/dev/null | head -n 1)" \
+  -chromium "${CHROMIUM:-$(command -v chromium || echo /usr/bin/chromium)}" "$@"
+FAILED=$?
+exit "$FAILED"
