@@ -36,10 +36,18 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             {
-              // The small modules every form screen shares (sign-in first):
-              // one chunk compresses better than a dozen tiny ones.
+              // The small modules every form screen shares (sign-in first),
+              // and the router's lazyRouteComponent/useNavigate, which /signin
+              // loads anyway: one chunk compresses better than a dozen tiny
+              // ones. Not react-hook-form: /signin does without it (its form
+              // uses lib/schema-form.ts), so it is a chunk of the other forms.
               name: 'forms',
-              test: /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers|valibot)[\\/]|src[\\/](lib[\\/](validators|form-errors)|components[\\/](form-field|form-error|brand|language-picker|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
+              test: /node_modules[\\/](valibot[\\/]|@tanstack[\\/]react-router[\\/]dist[\\/]esm[\\/](lazyRouteComponent|useNavigate)\.)|src[\\/](lib[\\/](validators|form-errors)|components[\\/](form-field|form-error|brand|language-picker|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
+            },
+            {
+              // react-hook-form for the forms other than sign-in, under its own name.
+              name: 'react-hook-form',
+              test: /node_modules[\\/](react-hook-form|@hookform[\\/]resolvers)[\\/]/,
             },
           ],
         },

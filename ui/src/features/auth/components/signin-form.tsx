@@ -1,5 +1,3 @@
-import { useForm } from 'react-hook-form'
-import { valibotResolver } from '@hookform/resolvers/valibot'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
@@ -10,6 +8,7 @@ import { FormError } from '@/components/form-error'
 import { isApiError } from '@/lib/api-client'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { currentLanguage } from '@/lib/i18n'
+import { useSchemaForm } from '@/lib/schema-form'
 import { emailSchema, passwordSchema } from '@/lib/validators'
 import { useSignin } from '../api/signin'
 import { useOidcSignin } from '../api/oidc-signin'
@@ -24,10 +23,8 @@ export function SigninForm() {
   const navigate = useNavigate()
   const signin = useSignin()
   const oidcSignin = useOidcSignin()
-  const form = useForm({
-    resolver: valibotResolver(signinSchema),
-    defaultValues: { email: '', password: '' },
-  })
+  // Not react-hook-form: /signin's JavaScript budget (README, "Bundle budget").
+  const form = useSchemaForm(signinSchema, { email: '', password: '' })
   const { errors } = form.formState
 
   const onSubmit = form.handleSubmit(async (values) => {
