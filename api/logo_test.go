@@ -3,11 +3,6 @@ package api_test
 import (
 	"bytes"
 	"context"
-	"encoding/binary"
-	"hash/crc32"
-	"image"
-	"image/color"
-	"image/jpeg"
 	"image/png"
 	"io"
 	"net/http"
@@ -19,50 +14,8 @@ import (
 	"github.com/google/uuid"
 
 	"kudos"
+	"kudos/internal/testimages"
 )
-
-// logoImage is a w×h picture with a transparent corner.
-func logoImage(w, h int) *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, color.NRGBA{R: uint8(x), G: uint8(y), B: 90, A: 255})
-		}
-	}
-	img.SetNRGBA(0, 0, color.NRGBA{})
-	return img
-}
-
-func pngBytes(t *testing.T, img image.Image) []byte {
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func jpegBytes(t *testing.T, img image.Image) []byte {
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, nil); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// bombPNG is a valid PNG header claiming w×h pixels over a few bytes.
-func bombPNG(w, h uint32) []byte {
-	chunk := func(kind string, data []byte) []byte {
-		out := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
-		out = append(out, kind...)
-		out = append(out, data...)
-		return binary.BigEndian.AppendUint32(out, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	}
-	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, w), h)
-	ihdr = append(ihdr, 8, 6, 0, 0, 0)
-	out := append([]byte("\x89PNG\r\n\x1a\n"), chunk("IHDR", ihdr)...)
-	out = append(out, chunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})...)
-	return append(out, chunk("IEND", nil)...)
-}
 
 // httpDo sends a real HTTP request (to the local S3) and returns status and
 // body.
@@ -176,7 +129,7 @@ func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
 		t.Fatalf("a new account: %v", acc)
 	}
 
-	a.upload("Our Logo.PNG", "image/png", pngBytes(t, logoImage(1200, 600)))
+	a.upload("Our Logo.PNG", "image/png", testimages.PNG(testimages.Gradient(1200, 600)))
 	// Upload is blocked while temporary (or public).
 	h.expect(h.do("POST", a.path(), map[string]any{"filename": "other.png"}, a.token), 409)
 	acc := a.settled()
@@ -213,7 +166,7 @@ func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
 	h.expect(h.do("DELETE", a.path(), nil, a.token), 204) // again: nothing to do
 
 	// A JPEG is published as a JPEG.
-	a.upload("photo.jpeg", "image/jpeg", jpegBytes(t, logoImage(200, 300)))
+	a.upload("photo.jpeg", "image/jpeg", testimages.JPEG(testimages.Gradient(200, 300)))
 	if acc := a.settled(); !strings.HasSuffix(acc["img_url"].(string), ".jpg") || acc["logo_error"] != "" {
 		t.Fatalf("jpeg: %v", acc)
 	}
@@ -222,9 +175,9 @@ func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
 func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
 	h := newHarness(t).withTemporal(time.Hour)
 	a := newLogoAccount(h, "refused@example.com")
-	valid := jpegBytes(t, logoImage(64, 64))
+	valid := testimages.JPEG(testimages.Gradient(64, 64))
 	tooLarge := make([]byte, kudos.LogoMaxBytes+1)
-	copy(tooLarge, pngBytes(t, logoImage(4, 4)))
+	copy(tooLarge, testimages.PNG(testimages.Gradient(4, 4)))
 	cases := []struct {
 		name, filename, contentType, reason string
 		data                                []byte
@@ -232,7 +185,7 @@ func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
 		{"a text file named .png", "notes.png", "image/png", kudos.LogoNotAnImage, []byte("just some text\n")},
 		{"an SVG named .png", "vector.png", "image/png", kudos.LogoNotAnImage, []byte(`<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>`)},
 		{"a truncated JPEG", "cut.jpg", "image/jpeg", kudos.LogoUnreadable, valid[:len(valid)/2]},
-		{"a PNG header claiming 100000×100000", "bomb.png", "image/png", kudos.LogoTooManyPixels, bombPNG(100000, 100000)},
+		{"a PNG header claiming 100000×100000", "bomb.png", "image/png", kudos.LogoTooManyPixels, testimages.BombPNG(100000, 100000)},
 		{"10 MB + 1 byte", "huge.png", "image/png", kudos.LogoTooLarge, tooLarge},
 	}
 	for _, c := range cases {
@@ -254,7 +207,7 @@ func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
 	}
 	a.h.t = t
 	// The next upload forgets the refusal.
-	a.upload("fine.png", "image/png", pngBytes(t, logoImage(10, 10)))
+	a.upload("fine.png", "image/png", testimages.PNG(testimages.Gradient(10, 10)))
 	if acc := a.settled(); kudos.LogoStateOf(acc["img_url"].(string)) != kudos.LogoReady || acc["logo_error"] != "" {
 		t.Fatalf("after a good upload: %v", acc)
 	}
@@ -293,10 +246,10 @@ func TestLogoUploadLinkChecks(t *testing.T) {
 		t.Fatalf("upload with another content type: %d", status)
 	}
 	// Asking again replaces the link: the old one's upload is not finalised.
-	if status, _, _ := httpDo(t, "PUT", link, "image/png", pngBytes(t, logoImage(5, 5))); status != 200 {
+	if status, _, _ := httpDo(t, "PUT", link, "image/png", testimages.PNG(testimages.Gradient(5, 5))); status != 200 {
 		t.Fatal(status)
 	}
-	a.upload("b.png", "image/png", pngBytes(t, logoImage(6, 6)))
+	a.upload("b.png", "image/png", testimages.PNG(testimages.Gradient(6, 6)))
 	acc := a.settled()
 	if kudos.LogoStateOf(acc["img_url"].(string)) != kudos.LogoReady {
 		t.Fatal(acc)
@@ -339,7 +292,7 @@ func TestLogoSurvivesAWorkerDyingMidProcessing(t *testing.T) {
 	first := h.startWorker(&dying)
 
 	a := newLogoAccount(h, "crash@example.com")
-	a.upload("logo.png", "image/png", pngBytes(t, logoImage(800, 800)))
+	a.upload("logo.png", "image/png", testimages.PNG(testimages.Gradient(800, 800)))
 	select {
 	case <-blocking.written:
 	case <-time.After(60 * time.Second):
@@ -372,7 +325,7 @@ func TestLogoDeletedWhileProcessing(t *testing.T) {
 	h.startWorker(&slow)
 
 	a := newLogoAccount(h, "changed-mind@example.com")
-	a.upload("logo.png", "image/png", pngBytes(t, logoImage(300, 300)))
+	a.upload("logo.png", "image/png", testimages.PNG(testimages.Gradient(300, 300)))
 	<-blocking.written
 	h.expect(h.do("DELETE", a.path(), nil, a.token), 204)
 	close(blocking.release)

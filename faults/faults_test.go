@@ -4,12 +4,8 @@ package faults_test
 
 import (
 	"bytes"
-	"compress/zlib"
 	"context"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
-	"math/rand/v2"
 	"net/http"
 	"strings"
 	"sync"
@@ -19,6 +15,7 @@ import (
 	enumspb "go.temporal.io/api/enums/v1"
 
 	"kudos/devstack"
+	"kudos/internal/testimages"
 	"kudos/storage/s3store"
 )
 
@@ -121,41 +118,11 @@ func TestWorkerKilledWhileTheInvoicePDFRenders(t *testing.T) {
 	}
 }
 
-// noisePNG is a w×h PNG that does not compress, so decoding and scaling it
-// takes a moment.
-func noisePNG(w, h int) []byte {
-	chunk := func(out *bytes.Buffer, kind string, data []byte) {
-		_ = binary.Write(out, binary.BigEndian, uint32(len(data)))
-		out.WriteString(kind)
-		out.Write(data)
-		_ = binary.Write(out, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	}
-	var raw bytes.Buffer
-	zw, _ := zlib.NewWriterLevel(&raw, zlib.BestSpeed)
-	row := make([]byte, 1+3*w)
-	r := rand.New(rand.NewPCG(1, 2))
-	for range h {
-		for i := 1; i < len(row); i++ {
-			row[i] = byte(r.Uint32())
-		}
-		_, _ = zw.Write(row)
-	}
-	_ = zw.Close()
-	ihdr := binary.BigEndian.AppendUint32(binary.BigEndian.AppendUint32(nil, uint32(w)), uint32(h))
-	ihdr = append(ihdr, 8, 2, 0, 0, 0)
-	var out bytes.Buffer
-	out.WriteString("\x89PNG\r\n\x1a\n")
-	chunk(&out, "IHDR", ihdr)
-	chunk(&out, "IDAT", raw.Bytes())
-	chunk(&out, "IEND", nil)
-	return out.Bytes()
-}
-
 func TestWorkerKilledWhileALogoIsProcessed(t *testing.T) {
 	u := newUser(t, "kill-logo")
 	path := "/v1/accounts/" + u.accountID + "/upload-logo"
 	link := must(t, 200, "POST", path, map[string]any{"filename": "logo.png"}, u.token).str("presigned_url")
-	req, _ := http.NewRequest("PUT", link, bytes.NewReader(noisePNG(1800, 1800)))
+	req, _ := http.NewRequest("PUT", link, bytes.NewReader(testimages.NoisePNG(1800, 1800)))
 	req.Header.Set("Content-Type", "image/png")
 	res, err := httpClient.Do(req)
 	if err != nil || res.StatusCode != 200 {

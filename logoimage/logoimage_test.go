@@ -2,75 +2,21 @@ package logoimage_test
 
 import (
 	"bytes"
-	"encoding/binary"
-	"hash/crc32"
-	"image"
-	"image/color"
 	"image/jpeg"
 	"image/png"
 	"runtime"
 	"testing"
 
 	"kudos"
+	"kudos/internal/testimages"
 	"kudos/logoimage"
 )
-
-// gradient is a w×h image with some transparency, so that scaling and
-// alpha survive a round trip.
-func gradient(w, h int) *image.NRGBA {
-	img := image.NewNRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.SetNRGBA(x, y, color.NRGBA{R: uint8(x), G: uint8(y), B: 200, A: uint8(128 + x%128)})
-		}
-	}
-	return img
-}
-
-func encodePNG(t testing.TB, img image.Image) []byte {
-	var b bytes.Buffer
-	if err := png.Encode(&b, img); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func encodeJPEG(t testing.TB, img image.Image) []byte {
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, img, nil); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// pngChunk is one PNG chunk with its CRC.
-func pngChunk(kind string, data []byte) []byte {
-	var b bytes.Buffer
-	_ = binary.Write(&b, binary.BigEndian, uint32(len(data)))
-	b.WriteString(kind)
-	b.Write(data)
-	_ = binary.Write(&b, binary.BigEndian, crc32.ChecksumIEEE(append([]byte(kind), data...)))
-	return b.Bytes()
-}
-
-// BombPNG is a valid PNG signature and header that claim w×h pixels, with
-// a few bytes of pixel data: decoding it would allocate w×h×4 bytes.
-func BombPNG(w, h uint32) []byte {
-	ihdr := make([]byte, 13)
-	binary.BigEndian.PutUint32(ihdr[0:], w)
-	binary.BigEndian.PutUint32(ihdr[4:], h)
-	ihdr[8], ihdr[9] = 8, 6 // 8-bit RGBA
-	out := []byte("\x89PNG\r\n\x1a\n")
-	out = append(out, pngChunk("IHDR", ihdr)...)
-	out = append(out, pngChunk("IDAT", []byte{0x78, 0x9c, 0x03, 0x00, 0x00, 0x00, 0x00, 0x01})...)
-	return append(out, pngChunk("IEND", nil)...)
-}
 
 // withPNGText puts a tEXt chunk (metadata) right after the header.
 func withPNGText(data []byte, text string) []byte {
 	const afterIHDR = 8 + 25
 	out := append([]byte{}, data[:afterIHDR]...)
-	out = append(out, pngChunk("tEXt", []byte("Comment\x00"+text))...)
+	out = append(out, testimages.Chunk("tEXt", []byte("Comment\x00"+text))...)
 	return append(out, data[afterIHDR:]...)
 }
 
@@ -85,7 +31,7 @@ func withJPEGExif(data []byte, text string) []byte {
 }
 
 func TestProcessPNGScalesKeepsAlphaAndDropsMetadata(t *testing.T) {
-	in := withPNGText(encodePNG(t, gradient(1200, 600)), "GPS 50.85N 4.35E")
+	in := withPNGText(testimages.PNG(testimages.Gradient(1200, 600)), "GPS 50.85N 4.35E")
 	res, err := logoimage.Process(in)
 	if err != nil {
 		t.Fatal(err)
@@ -113,7 +59,7 @@ func TestProcessPNGScalesKeepsAlphaAndDropsMetadata(t *testing.T) {
 }
 
 func TestProcessJPEGDropsExifAndKeepsSmallImagesSmall(t *testing.T) {
-	in := withJPEGExif(encodeJPEG(t, gradient(300, 400)), "Camera serial 123")
+	in := withJPEGExif(testimages.JPEG(testimages.Gradient(300, 400)), "Camera serial 123")
 	if _, err := jpeg.Decode(bytes.NewReader(in)); err != nil {
 		t.Fatalf("test input is not a JPEG: %v", err)
 	}
@@ -133,7 +79,7 @@ func TestProcessJPEGDropsExifAndKeepsSmallImagesSmall(t *testing.T) {
 }
 
 func TestPortraitIsScaledByItsHeight(t *testing.T) {
-	res, err := logoimage.Process(encodePNG(t, gradient(100, 2000)))
+	res, err := logoimage.Process(testimages.PNG(testimages.Gradient(100, 2000)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,9 +89,9 @@ func TestPortraitIsScaledByItsHeight(t *testing.T) {
 }
 
 func TestRefusals(t *testing.T) {
-	valid := encodeJPEG(t, gradient(64, 64))
+	valid := testimages.JPEG(testimages.Gradient(64, 64))
 	tooLarge := make([]byte, kudos.LogoMaxBytes+1)
-	copy(tooLarge, encodePNG(t, gradient(8, 8)))
+	copy(tooLarge, testimages.PNG(testimages.Gradient(8, 8)))
 	cases := []struct {
 		name, reason string
 		data         []byte
@@ -158,8 +104,8 @@ func TestRefusals(t *testing.T) {
 		{"a truncated JPEG", kudos.LogoUnreadable, valid[:len(valid)/2]},
 		{"a JPEG cut in its header", kudos.LogoUnreadable, valid[:20]},
 		{"a PNG signature only", kudos.LogoUnreadable, []byte("\x89PNG\r\n\x1a\n")},
-		{"a PNG header claiming 100000×100000", kudos.LogoTooManyPixels, BombPNG(100000, 100000)},
-		{"a PNG header one pixel over the limit", kudos.LogoTooManyPixels, BombPNG(4001, 4000)},
+		{"a PNG header claiming 100000×100000", kudos.LogoTooManyPixels, testimages.BombPNG(100000, 100000)},
+		{"a PNG header one pixel over the limit", kudos.LogoTooManyPixels, testimages.BombPNG(4001, 4000)},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,7 +120,7 @@ func TestRefusals(t *testing.T) {
 // A decompression bomb is refused from its header: checking it allocates
 // nearly nothing, where decoding would take 40 GB.
 func TestBombIsRefusedWithoutDecoding(t *testing.T) {
-	bomb := BombPNG(100000, 100000)
+	bomb := testimages.BombPNG(100000, 100000)
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
@@ -205,9 +151,9 @@ func TestSniff(t *testing.T) {
 // accepts only PNG or JPEG within the pixel limit, and refuses everything
 // else with one of the known reasons.
 func FuzzInspect(f *testing.F) {
-	f.Add(encodePNG(f, gradient(3, 2)))
-	f.Add(encodeJPEG(f, gradient(3, 2)))
-	f.Add(BombPNG(100000, 100000))
+	f.Add(testimages.PNG(testimages.Gradient(3, 2)))
+	f.Add(testimages.JPEG(testimages.Gradient(3, 2)))
+	f.Add(testimages.BombPNG(100000, 100000))
 	f.Add([]byte("<svg/>"))
 	f.Add([]byte("\xff\xd8\xff\xc0\x00\x11\x08\xff\xff\xff\xff\x03"))
 	f.Fuzz(func(t *testing.T, data []byte) {
