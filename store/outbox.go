@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"log/slog"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -97,9 +99,11 @@ const relayBatch = 50
 
 // DeliverPending delivers up to one batch of due entries and returns how many
 // it attempted. Rows are locked with SKIP LOCKED, so several api processes
-// can relay side by side. The first failed delivery ends the batch: Temporal
+// can relay side by side. The first entry goes alone; if it fails, Temporal
 // is most likely unreachable, and trying the rest would only keep this
-// transaction (and its row locks) open for a timeout per entry.
+// transaction (and its row locks) open for a timeout per entry. Otherwise
+// the rest go concurrently by workflow (deliverBatch), and a failure stops
+// what has not started.
 func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 	n := 0
 	err := r.DB.inTx(ctx, func(tx pgx.Tx) error {
@@ -109,15 +113,9 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 		if err != nil {
 			return wrapErr(err)
 		}
-		type entry struct {
-			id        int64
-			key, kind string
-			payload   []byte
-			attempts  int
-		}
-		var entries []entry
+		var entries []relayEntry
 		for rows.Next() {
-			var e entry
+			var e relayEntry
 			if err := rows.Scan(&e.id, &e.key, &e.kind, &e.payload, &e.attempts); err != nil {
 				return err
 			}
@@ -126,11 +124,13 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 		if err := rows.Err(); err != nil {
 			return wrapErr(err)
 		}
-		for _, e := range entries {
+		outcomes := r.deliverBatch(ctx, entries)
+		for i, e := range entries {
+			derr, attempted := outcomes[i].err, outcomes[i].attempted
+			if !attempted {
+				continue
+			}
 			n++
-			dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-			derr := r.Deliver(dctx, e.kind, e.key, e.payload)
-			cancel()
 			if derr == nil {
 				_, err = tx.Exec(ctx, `UPDATE outbox SET delivered_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = $1`, e.id, r.DB.Now())
 			} else {
@@ -142,11 +142,98 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 			if err != nil {
 				return wrapErr(err)
 			}
-			if derr != nil {
-				break
-			}
 		}
 		return nil
 	})
 	return n, err
+}
+
+// relayWorkers is how many lanes of a batch are delivered at once.
+const relayWorkers = 8
+
+// relayEntry is an outbox row being delivered.
+type relayEntry struct {
+	id        int64
+	key, kind string
+	payload   []byte
+	attempts  int
+}
+
+// relayOutcome is what became of one entry of a batch.
+type relayOutcome struct {
+	attempted bool
+	err       error
+}
+
+// lane names the workflow an entry goes to: entries of one lane are
+// delivered in order, different lanes at the same time.
+func lane(e relayEntry) string {
+	var p struct {
+		AccountID string `json:"account_id"`
+	}
+	switch e.kind {
+	case OutboxPaymentEvent, OutboxSubscriptionStart:
+		if json.Unmarshal(e.payload, &p) == nil && p.AccountID != "" {
+			return "subscription:" + p.AccountID
+		}
+	case OutboxLogoStart:
+		if json.Unmarshal(e.payload, &p) == nil && p.AccountID != "" {
+			return "logo:" + p.AccountID
+		}
+	}
+	return e.key
+}
+
+// deliverBatch delivers the entries (in id order): the first alone, so
+// that while Temporal is down a round costs one attempt; then the others by
+// lane, up to relayWorkers lanes at once, each lane in order. After a failed
+// delivery no further entry is started, and nothing of a lane follows its
+// failure.
+func (r *Relay) deliverBatch(ctx context.Context, entries []relayEntry) []relayOutcome {
+	out := make([]relayOutcome, len(entries))
+	deliver := func(i int) error {
+		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+		defer cancel()
+		err := r.Deliver(dctx, entries[i].kind, entries[i].key, entries[i].payload)
+		out[i] = relayOutcome{attempted: true, err: err}
+		return err
+	}
+	if len(entries) == 0 || deliver(0) != nil {
+		return out
+	}
+	var order []string
+	lanes := map[string][]int{}
+	for i := 1; i < len(entries); i++ {
+		l := lane(entries[i])
+		if _, ok := lanes[l]; !ok {
+			order = append(order, l)
+		}
+		lanes[l] = append(lanes[l], i)
+	}
+	var failed atomic.Bool
+	work := make(chan []int)
+	var wg sync.WaitGroup
+	for range min(relayWorkers, len(order)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for idx := range work {
+				for _, i := range idx {
+					if failed.Load() || deliver(i) != nil {
+						failed.Store(true)
+						break
+					}
+				}
+			}
+		}()
+	}
+	for _, l := range order {
+		if failed.Load() {
+			break
+		}
+		work <- lanes[l]
+	}
+	close(work)
+	wg.Wait()
+	return out
 }

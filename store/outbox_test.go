@@ -3,8 +3,10 @@ package store_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
+	"sync"
 	"testing"
 	"time"
 
@@ -52,5 +54,87 @@ func TestRelayStopsAtTheFirstFailedDelivery(t *testing.T) {
 	_ = db.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE delivered_at IS NULL`).Scan(&pending)
 	if pending != 0 {
 		t.Fatalf("%d entries lost", pending)
+	}
+}
+
+// TestRelayDeliversLanesConcurrentlyInOrder: entries for different workflows
+// go out at the same time, entries for one workflow in the order they were
+// written; after a failure nothing new starts (the rest of the failed lane
+// above all), and what was not attempted stays pending.
+func TestRelayDeliversLanesConcurrentlyInOrder(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	accounts := []string{"11111111-1111-1111-1111-111111111111", "22222222-2222-2222-2222-222222222222", "33333333-3333-3333-3333-333333333333"}
+	var keys []string
+	for round := range 3 {
+		for _, acc := range accounts {
+			key := fmt.Sprintf("event-%s-%d", acc[:1], round)
+			keys = append(keys, key)
+			if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: store.OutboxPaymentEvent,
+				Payload: map[string]string{"account_id": acc}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var mu sync.Mutex
+	var order []string
+	inFlight, most := 0, 0
+	relay := store.NewRelay(db, func(_ context.Context, _, key string, _ []byte) error {
+		mu.Lock()
+		inFlight++
+		most = max(most, inFlight)
+		mu.Unlock()
+		time.Sleep(20 * time.Millisecond)
+		mu.Lock()
+		defer mu.Unlock()
+		inFlight--
+		order = append(order, key)
+		if key == "event-2-1" {
+			return errors.New("refused")
+		}
+		return nil
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := relay.DeliverPending(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if most < 2 {
+		t.Errorf("at most %d deliveries at once: the lanes did not run concurrently", most)
+	}
+	// Each lane went out as a prefix of its entries, in order.
+	pos := map[string]int{}
+	for i, k := range order {
+		pos[k] = i
+	}
+	for _, a := range []string{"1", "2", "3"} {
+		last := -1
+		for round := range 3 {
+			p, tried := pos[fmt.Sprintf("event-%s-%d", a, round)]
+			if !tried {
+				for later := round + 1; later < 3; later++ {
+					if _, gap := pos[fmt.Sprintf("event-%s-%d", a, later)]; gap {
+						t.Errorf("lane %s skipped an entry: %v", a, order)
+					}
+				}
+				break
+			}
+			if p < last {
+				t.Errorf("lane %s out of order: %v", a, order)
+			}
+			last = p
+		}
+	}
+	if _, tried := pos["event-2-2"]; tried {
+		t.Errorf("event-2-2 was delivered after event-2-1 failed: %v", order)
+	}
+	// Delivered exactly what succeeded; everything else waits.
+	for _, k := range keys {
+		var delivered bool
+		if err := db.Pool.QueryRow(ctx, `SELECT delivered_at IS NOT NULL FROM outbox WHERE key = $1`, k).Scan(&delivered); err != nil {
+			t.Fatal(err)
+		}
+		_, tried := pos[k]
+		if want := tried && k != "event-2-1"; delivered != want {
+			t.Errorf("%s: delivered %v, want %v", k, delivered, want)
+		}
 	}
 }
