@@ -130,8 +130,15 @@ func signup(t *testing.T, prefix string) string {
 
 func activate(t *testing.T, email string) user {
 	t.Helper()
+	return activateWithin(t, email, 60*time.Second)
+}
+
+// activateWithin is activate waiting up to limit for the mail (after an
+// SMTP outage, the next retry of the mail workflow may be minutes away).
+func activateWithin(t *testing.T, email string, limit time.Duration) user {
+	t.Helper()
 	var link string
-	eventually(t, 60*time.Second, "the activation mail to "+email, func() bool {
+	eventually(t, limit, "the activation mail to "+email, func() bool {
 		for _, m := range mails(email) {
 			if link = linkIn(m, "confirm-email?token="); link != "" {
 				return true

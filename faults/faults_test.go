@@ -34,9 +34,10 @@ func accepted(a answer, err error) bool {
 }
 
 // killWhenActivityRuns kills the worker as soon as Temporal reports the
-// activity started in the workflow, or when the workflow has closed or
-// limit passed (false: the activity was not caught running).
-func killWhenActivityRuns(t *testing.T, workflowID, activityType string, limit time.Duration) bool {
+// activity started in the workflow, or when the workflow has closed, the
+// moment has passed (past reports true) or limit passed (false: the
+// activity was not caught running).
+func killWhenActivityRuns(t *testing.T, workflowID, activityType string, past func() bool, limit time.Duration) bool {
 	t.Helper()
 	defer st.killWorker()
 	deadline := time.Now().Add(limit)
@@ -48,7 +49,7 @@ func killWhenActivityRuns(t *testing.T, workflowID, activityType string, limit t
 					return true
 				}
 			}
-			if d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING {
+			if d.WorkflowExecutionInfo.Status != enumspb.WORKFLOW_EXECUTION_STATUS_RUNNING || past() {
 				return false
 			}
 		}
@@ -96,7 +97,9 @@ func TestWorkerKilledWhileTheInvoicePDFRenders(t *testing.T) {
 	// Rendering takes milliseconds: look for the activity as often as
 	// possible and kill the worker the moment it is seen.
 	restartWorkerAtEnd(t)
-	hit := killWhenActivityRuns(t, "subscription:"+u.accountID, "RenderInvoicePDF", 60*time.Second)
+	hit := killWhenActivityRuns(t, "subscription:"+u.accountID, "RenderInvoicePDF", func() bool {
+		return dbInt(t, `SELECT count(*) FROM invoices WHERE account_id = $1 AND pdf_key IS NOT NULL`, u.accountID) > 0
+	}, 60*time.Second)
 	rendered := dbInt(t, `SELECT count(*) FROM invoices WHERE account_id = $1 AND pdf_key IS NOT NULL`, u.accountID)
 	t.Logf("worker killed %s rendering, with the PDF %s", map[bool]string{true: "while", false: "after"}[hit],
 		map[bool]string{true: "already stored", false: "not stored yet"}[rendered == 1])
@@ -133,7 +136,9 @@ func TestWorkerKilledWhileALogoIsProcessed(t *testing.T) {
 	// Kill the worker while its processing activity runs: another worker
 	// takes it over after the heartbeat timeout.
 	restartWorkerAtEnd(t)
-	hit := killWhenActivityRuns(t, "logo:"+u.accountID, "ProcessLogo", 30*time.Second)
+	hit := killWhenActivityRuns(t, "logo:"+u.accountID, "ProcessLogo", func() bool {
+		return !strings.HasPrefix(dbString(t, `SELECT img_url FROM accounts WHERE id = $1`, u.accountID), "tmp/")
+	}, 30*time.Second)
 	if !hit {
 		t.Log("ProcessLogo was never seen running (it finished between two looks): the worker was killed after it")
 	}
@@ -309,8 +314,10 @@ func TestSMTPRefusingThenDeliversOnce(t *testing.T) {
 	}
 	must(t, 204, "POST", "/dev/mailbox/refusing", map[string]any{"refusing": false}, "")
 	refusing = false
+	// The mail workflow retries with exponential backoff (1 s doubling):
+	// after a 2-minute outage the next attempt may be 2 minutes away.
 	for _, e := range emails {
-		activate(t, e) // waits for the mail
+		activateWithin(t, e, outage(time.Minute, 5*time.Minute))
 	}
 	time.Sleep(3 * time.Second)
 	for _, e := range emails {
