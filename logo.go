@@ -72,16 +72,17 @@ const (
 	LogoFailed        = "failed"          // processing gave up (storage down for long)
 )
 
-// LogoContentType is the content type an upload named filename must carry:
-// image/png or image/jpeg by its extension, "" for anything else.
-func LogoContentType(filename string) string {
+// LogoUploadType is the content type an upload named filename must carry and
+// the extension its object gets: image/png (.png) or image/jpeg (.jpg) by
+// the name's extension; "" for anything else.
+func LogoUploadType(filename string) (contentType, ext string) {
 	switch strings.ToLower(path.Ext(strings.TrimSpace(filename))) {
 	case ".png":
-		return "image/png"
+		return "image/png", ".png"
 	case ".jpg", ".jpeg":
-		return "image/jpeg"
+		return "image/jpeg", ".jpg"
 	}
-	return ""
+	return "", ""
 }
 
 // LogoKey is the object key of one upload under prefix (LogoTemporaryPrefix

@@ -71,10 +71,8 @@ func (s *Server) getAccount(c fiber.Ctx) error {
 		a, u, err = s.DB.SessionAccountView(ctx(c), id, sid, uid)
 	}
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		if sess, serr := s.DB.ActiveSession(ctx(c), sid); serr != nil {
+		if _, serr := s.liveSession(c, sid, uid); serr != nil {
 			return serr
-		} else if sess.UserID != uid {
-			return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 		}
 		return err
 	}

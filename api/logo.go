@@ -41,7 +41,7 @@ func (s *Server) logoUploadLink(c fiber.Ctx) error {
 	}
 	name := strings.TrimSpace(req.Filename)
 	fields := kudos.FieldErrors{}
-	contentType := kudos.LogoContentType(name)
+	contentType, ext := kudos.LogoUploadType(name)
 	switch {
 	case name == "" || name == "BLANK":
 		fields.Add("filename", kudos.FRequired)
@@ -57,10 +57,6 @@ func (s *Server) logoUploadLink(c fiber.Ctx) error {
 		return kudos.Errorf(kudos.EUnavailable, "object storage is not configured")
 	}
 	acc := accountID(c)
-	ext := ".png"
-	if contentType == "image/jpeg" {
-		ext = ".jpg"
-	}
 	key := kudos.LogoKey(kudos.LogoTemporaryPrefix, acc, uuid.New(), ext)
 	previous, err := s.DB.ReserveLogoUpload(ctx(c), acc, key)
 	if err != nil {

@@ -18,12 +18,9 @@ func (s *Server) requireSession(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	sess, err := s.DB.ActiveSession(ctx(c), sid)
+	sess, err := s.liveSession(c, sid, uid)
 	if err != nil {
 		return err
-	}
-	if sess.UserID != uid {
-		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
 	c.Locals(localSession, sess)
 	return c.Next()
@@ -37,6 +34,19 @@ func (s *Server) bearer(c fiber.Ctx) (sessionID, userID uuid.UUID, err error) {
 		return uuid.Nil, uuid.Nil, kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
 	return s.Sessions.Parse(strings.TrimSpace(token))
+}
+
+// liveSession reads the session row of a parsed token: revoked, expired or
+// belonging to someone else is 401.
+func (s *Server) liveSession(c fiber.Ctx, sessionID, userID uuid.UUID) (*kudos.Session, error) {
+	sess, err := s.DB.ActiveSession(ctx(c), sessionID)
+	if err != nil {
+		return nil, err
+	}
+	if sess.UserID != userID {
+		return nil, kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
+	}
+	return sess, nil
 }
 
 // session returns the session stored by requireSession.

@@ -70,6 +70,16 @@ func (r *Report) PrintTable(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "benchmark\tfigure\tkudos\tbaseline\tratio\ttarget\t")
 	fmt.Fprintln(tw, "---------\t------\t-----\t--------\t-----\t------\t")
+	for _, cells := range r.cells("ok   ", "MISS ") {
+		fmt.Fprintln(tw, strings.Join(cells, "\t")+"\t")
+	}
+	_ = tw.Flush()
+}
+
+// cells are the table's rows as text: a benchmark's name only on its first
+// row, and a target prefixed with met or missed.
+func (r *Report) cells(met, missed string) [][]string {
+	var out [][]string
 	last := ""
 	for _, row := range r.Rows {
 		name := row.Bench
@@ -77,20 +87,19 @@ func (r *Report) PrintTable(w io.Writer) {
 			name = ""
 		}
 		last = row.Bench
-		base, ratio := "", ""
+		base, ratio, target := "", "", row.Target
 		if row.Baseline != nil {
 			base = formatValue(*row.Baseline, row.Unit)
 		}
 		if row.Ratio != nil {
 			ratio = fmt.Sprintf("%.2f", *row.Ratio)
 		}
-		target := row.Target
 		if row.Met != nil {
-			target = map[bool]string{true: "ok   ", false: "MISS "}[*row.Met] + target
+			target = map[bool]string{true: met, false: missed}[*row.Met] + target
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t\n", name, row.Metric, formatValue(row.Kudos, row.Unit), base, ratio, target)
+		out = append(out, []string{name, row.Metric, formatValue(row.Kudos, row.Unit), base, ratio, target})
 	}
-	_ = tw.Flush()
+	return out
 }
 
 // formatValue prints a value with a precision that suits its size.
@@ -156,24 +165,8 @@ func (r *Report) WriteMarkdown(path string) error {
 	fmt.Fprintf(&b, "Run of %s UTC on %s, %d cores, %d MiB RAM, kernel %s (load average at start %s); %s, Postgres %s, Temporal server %s, Chromium %s.\n\n",
 		r.Started.Format("2006-01-02 15:04"), m.CPUModel, m.Cores, m.MemoryMiB, m.Kernel, m.LoadAverage, m.Go, m.Postgres, m.TemporalServer, m.Chromium)
 	b.WriteString("| benchmark | figure | kudos | baseline | ratio | target |\n|---|---|--:|--:|--:|---|\n")
-	last := ""
-	for _, row := range r.Rows {
-		name := row.Bench
-		if name == last {
-			name = ""
-		}
-		last = row.Bench
-		base, ratio, target := "", "", row.Target
-		if row.Baseline != nil {
-			base = formatValue(*row.Baseline, row.Unit)
-		}
-		if row.Ratio != nil {
-			ratio = fmt.Sprintf("%.2f", *row.Ratio)
-		}
-		if row.Met != nil {
-			target = map[bool]string{true: "✅ ", false: "❌ "}[*row.Met] + target
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", name, row.Metric, formatValue(row.Kudos, row.Unit), base, ratio, target)
+	for _, cells := range r.cells("✅ ", "❌ ") {
+		b.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
 }

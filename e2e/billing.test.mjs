@@ -5,20 +5,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { FAST, launch, openPage, apiUser, useSession, api } from './lib.mjs';
+import { FAST, launch, openPage, apiUser, useSession, api, until } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-async function until(what, cond, timeoutMs = 90000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 test('invoices: download the PDF, pay a due invoice; payment methods: add and remove', { timeout: 400000 }, async () => {
   const page = await openPage(browser.context);

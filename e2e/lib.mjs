@@ -1,5 +1,7 @@
 // Shared helpers of the end-to-end tests: a headless Debian Chromium driven
 // by playwright-core, the app's base URL, and the dev mailbox.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { chromium } from 'playwright-core';
 
 export const BASE = process.env.KUDOS_E2E_URL ?? 'http://127.0.0.1:18080';
@@ -98,3 +100,16 @@ export async function useSession(page, user, base = BASE) {
     localStorage.setItem('auth_email', u.email);
   }, user);
 }
+
+/** Polls cond (async) every 500 ms until it holds; fails after timeoutMs. */
+export async function until(what, cond, timeoutMs = 90000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await cond()) return;
+    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Kills or starts the fast instance's worker (scripts/e2e-worker.sh kill|start). */
+export const worker = (action) => execFileSync('scripts/e2e-worker.sh', [action], { cwd: new URL('..', import.meta.url).pathname });

@@ -6,15 +6,12 @@
 // back. Client-side checks refuse other files before anything is sent.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { deflateSync } from 'node:zlib';
-import { FAST, launch, openPage, apiUser, useSession, api } from './lib.mjs';
+import { FAST, launch, openPage, apiUser, useSession, api, worker } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-const worker = (action) => execFileSync('scripts/e2e-worker.sh', [action], { cwd: new URL('..', import.meta.url).pathname });
 
 const crcTable = Array.from({ length: 256 }, (_, n) => {
   let c = n;

@@ -6,23 +6,11 @@
 // due invoice, and the plan is upgraded.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
-import { FAST, launch, openPage, apiUser, useSession, api } from './lib.mjs';
+import { FAST, launch, openPage, apiUser, useSession, api, until, worker } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
-
-const worker = (action) => execFileSync('scripts/e2e-worker.sh', [action], { cwd: new URL('..', import.meta.url).pathname });
-
-async function until(what, cond, timeoutMs = 90000) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await cond()) return;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 500));
-  }
-}
 
 async function payOnSandbox(page) {
   await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });

@@ -38,23 +38,11 @@ func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*
 	return &a, &u, nil
 }
 
-// AccountView returns the account with its subscription and the user, in one
-// query, if userID is a member of accountID. Anything else (no such account,
-// not a member) is ENotFound, so that a caller cannot learn which account ids
-// exist.
-func (db *DB) AccountView(ctx context.Context, accountID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
-	return db.scanAccountView(ctx, accountViewSelect+`
-		FROM memberships m
-		JOIN accounts a ON a.id = m.account_id
-		JOIN subscriptions s ON s.account_id = a.id
-		JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID)
-}
-
-// SessionAccountView is AccountView for the user of a live session, checked
-// in the same query (one round trip: the hot read path). No row is
-// ENotFound; the caller tells a dead session (401) from a foreign account
-// (404) with ActiveSession.
+// SessionAccountView returns the account with its subscription and the user
+// of a live session that is a member of it, checking the session in the same
+// query (one round trip: the hot read path). Anything else is ENotFound, so
+// that a caller cannot learn which account ids exist; the caller tells a dead
+// session (401) from a foreign account (404) with ActiveSession.
 func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
 	return db.scanAccountView(ctx, accountViewSelect+`
 		FROM sessions se

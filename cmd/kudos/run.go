@@ -135,7 +135,7 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 		closers = append(closers, func() { _ = s3.Close() })
 		log.Info("local S3 listening", "endpoint", s3.Endpoint(), "dir", cfg.DevS3Dir)
 	}
-	storage, err := newStorage(ctx, cfg)
+	storage, err := newStorage(ctx, cfg, log)
 	if err != nil {
 		cleanup()
 		return nil, nil, err
@@ -187,14 +187,12 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	if err != nil {
 		return err
 	}
-	storage, err := s3store.New(ctx, storageConfig(cfg))
+	storage, err := newStorage(ctx, cfg, log)
 	if err != nil {
-		return fmt.Errorf("object storage: %w", err)
-	}
-	// A worker of its own may start before the api that serves the local S3:
-	// wait for it rather than exit.
-	if cfg.UsesDevS3 && !waitUntil(ctx, log, "the local S3 of the api", func() error { return storage.EnsureBucket(ctx) }) {
-		return nil
+		if ctx.Err() != nil {
+			return nil // stopped while waiting
+		}
+		return err
 	}
 	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
 		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
@@ -228,23 +226,18 @@ func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *api.Disp
 
 // newStorage connects to the configured S3 (the local one in development,
 // whose bucket it makes sure exists).
-func newStorage(ctx context.Context, cfg *config.Config) (*s3store.Store, error) {
-	st, err := s3store.New(ctx, storageConfig(cfg))
+func newStorage(ctx context.Context, cfg *config.Config, log *slog.Logger) (*s3store.Store, error) {
+	st, err := s3store.New(ctx, s3store.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
+		AccessKeyID: cfg.S3AccessKey, SecretAccessKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, PublicBaseURL: cfg.S3PublicURL})
 	if err != nil {
 		return nil, fmt.Errorf("object storage: %w", err)
 	}
-	if cfg.UsesDevS3 {
-		if err := st.EnsureBucket(ctx); err != nil {
-			return nil, fmt.Errorf("object storage: %w", err)
-		}
+	// The local S3 is served by the api: a worker of its own may start
+	// first, and waits for it rather than exit.
+	if cfg.UsesDevS3 && !waitUntil(ctx, log, "the local S3", func() error { return st.EnsureBucket(ctx) }) {
+		return nil, ctx.Err()
 	}
 	return st, nil
-}
-
-// storageConfig is the object storage part of the configuration.
-func storageConfig(cfg *config.Config) s3store.Config {
-	return s3store.Config{Endpoint: cfg.S3Endpoint, Region: cfg.S3Region, Bucket: cfg.S3Bucket,
-		AccessKeyID: cfg.S3AccessKey, SecretAccessKey: cfg.S3SecretKey, PathStyle: cfg.S3PathStyle, PublicBaseURL: cfg.S3PublicURL}
 }
 
 // waitUntil calls try every two seconds until it succeeds (true) or ctx ends
