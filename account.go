@@ -2,7 +2,6 @@ package kudos
 
 import (
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -10,40 +9,6 @@ import (
 
 // AccountNameMinLength is the shortest account or organization name (SPEC §5).
 const AccountNameMinLength = 3
-
-// Plan is a subscription plan. The order of Plans is the upgrade order.
-type Plan string
-
-// The plans of SPEC §3.
-const (
-	PlanTrial   Plan = "TRIAL"
-	PlanStarter Plan = "STARTER"
-	PlanPro     Plan = "PRO"
-	PlanTeam    Plan = "TEAM"
-)
-
-// ShowStatus is what the dashboard shows of a subscription (SPEC §3).
-type ShowStatus string
-
-// The show statuses of SPEC §3.
-const (
-	StatusActive       ShowStatus = "active"
-	StatusTrialExpired ShowStatus = "trial_expired"
-	StatusPlanExpired  ShowStatus = "plan_expired"
-	StatusProcessing   ShowStatus = "processing"
-)
-
-// Subscription is the read model of an account's subscription, written by the
-// subscription workflow's activities.
-type Subscription struct {
-	Plan            Plan       `json:"plan"`
-	ShowStatus      ShowStatus `json:"show_status"`
-	ShowOnboarding  bool       `json:"show_onboarding"`
-	TrialsLeft      int        `json:"trials_left"`
-	PlanRenewalAt   *time.Time `json:"plan_renewal_at"`
-	TrialExpiresAt  *time.Time `json:"trial_expires_at"`
-	StartNextPeriod bool       `json:"start_next_period"`
-}
 
 // Account is the business that owns testimonials and pays for a plan.
 type Account struct {

@@ -104,3 +104,7 @@ func ErrorMessage(err error) string {
 	}
 	return "Internal server error"
 }
+
+// NotFound is the error of anything that does not exist or that the caller
+// may not know exists (another account's data is not found, never forbidden).
+func NotFound() *Error { return Errorf(ENotFound, "Not found") }

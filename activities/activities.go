@@ -11,7 +11,6 @@ import (
 	"github.com/google/uuid"
 
 	"kudos"
-	"kudos/store"
 )
 
 // Store is the part of the store the activities use (*store.DB).
@@ -19,14 +18,14 @@ type Store interface {
 	MailSent(ctx context.Context, key string) (bool, error)
 	MarkMailSent(ctx context.Context, key string) error
 
-	WriteSubscription(ctx context.Context, accountID uuid.UUID, r store.SubscriptionRecord) error
+	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error
 	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
-	RecordCheckout(ctx context.Context, c store.CheckoutRecord) error
+	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)

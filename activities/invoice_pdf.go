@@ -8,16 +8,8 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos/invoicepdf"
+	"kudos/workflows"
 )
-
-// ErrTypeInvoiceNotFinal marks a PDF asked for an invoice without a number.
-const ErrTypeInvoiceNotFinal = "InvoiceNotFinal"
-
-// InvoicePDFInput names a finalised invoice.
-type InvoicePDFInput struct {
-	AccountID uuid.UUID
-	InvoiceID uuid.UUID
-}
 
 // InvoicePDFKey is where an invoice's PDF is stored.
 func InvoicePDFKey(accountID uuid.UUID, number string) string {
@@ -28,13 +20,13 @@ func InvoicePDFKey(accountID uuid.UUID, number string) string {
 // address and VAT id, lines, VAT, totals; in the owner's language) and
 // stores it in object storage. The same invoice renders the same bytes to
 // the same key, so a retry changes nothing.
-func (a *Activities) RenderInvoicePDF(ctx context.Context, in InvoicePDFInput) error {
+func (a *Activities) RenderInvoicePDF(ctx context.Context, in workflows.InvoicePDFInput) error {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if err != nil {
 		return err
 	}
 	if inv.Number == "" {
-		return temporal.NewNonRetryableApplicationError("invoice is not final", ErrTypeInvoiceNotFinal, nil)
+		return temporal.NewNonRetryableApplicationError("invoice is not final", workflows.ErrTypeInvoiceNotFinal, nil)
 	}
 	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
 	if err != nil {
@@ -50,7 +42,7 @@ func (a *Activities) RenderInvoicePDF(ctx context.Context, in InvoicePDFInput) e
 	}
 	pdf, err := invoicepdf.Render(invoicepdf.Input{Invoice: *inv, Buyer: addr, BuyerEmail: email, Language: lang})
 	if err != nil {
-		return temporal.NewNonRetryableApplicationError("cannot render invoice", ErrTypeInvoiceNotFinal, err)
+		return temporal.NewNonRetryableApplicationError("cannot render invoice", workflows.ErrTypeInvoiceNotFinal, err)
 	}
 	key := InvoicePDFKey(in.AccountID, inv.Number)
 	if err := a.Storage.Put(ctx, key, pdf, "application/pdf"); err != nil {

@@ -9,40 +9,13 @@ import (
 	"runtime"
 	"strings"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
 	"kudos/logoimage"
+	"kudos/workflows"
 )
-
-// ErrTypeBadLogoKey marks a logo workflow started for an object outside the
-// account's temporary logo keys: a bug, never retried.
-const ErrTypeBadLogoKey = "BadLogoKey"
-
-// LogoInput names an uploaded logo: the account and its temporary object.
-type LogoInput struct {
-	AccountID uuid.UUID
-	TempKey   string
-}
-
-// LogoProcessed is the outcome of ProcessLogo: the published object, or why
-// the upload was refused (a kudos.Logo* reason).
-type LogoProcessed struct {
-	PublicKey     string
-	Refused       string
-	Width, Height int
-}
-
-// LogoPublication moves an account's img_url from TempKey to PublicKey, or
-// (with Reason) to the placeholder.
-type LogoPublication struct {
-	AccountID uuid.UUID
-	TempKey   string
-	PublicKey string
-	Reason    string
-}
 
 // decodeSlots bounds the logos decoded at once in this process: a decode
 // may hold up to 4 × kudos.LogoMaxPixels bytes.
@@ -60,32 +33,32 @@ func PublicLogoKey(tempKey string, f logoimage.Format) string {
 // the public prefix. A refused upload is a result, not an error. Output
 // bytes and key derive from the upload only, so a retry after a crash
 // overwrites the same object with the same bytes.
-func (a *Activities) ProcessLogo(ctx context.Context, in LogoInput) (LogoProcessed, error) {
+func (a *Activities) ProcessLogo(ctx context.Context, in workflows.LogoInput) (workflows.LogoProcessed, error) {
 	if !strings.HasPrefix(in.TempKey, kudos.LogoKeyPrefix(kudos.LogoTemporaryPrefix, in.AccountID)) {
-		return LogoProcessed{}, temporal.NewNonRetryableApplicationError(
-			fmt.Sprintf("%q is not a temporary logo of account %s", in.TempKey, in.AccountID), ErrTypeBadLogoKey, nil)
+		return workflows.LogoProcessed{}, temporal.NewNonRetryableApplicationError(
+			fmt.Sprintf("%q is not a temporary logo of account %s", in.TempKey, in.AccountID), workflows.ErrTypeBadLogoKey, nil)
 	}
 	info, err := a.Storage.Stat(ctx, in.TempKey)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		return LogoProcessed{Refused: kudos.LogoMissing}, nil
+		return workflows.LogoProcessed{Refused: kudos.LogoMissing}, nil
 	} else if err != nil {
-		return LogoProcessed{}, err
+		return workflows.LogoProcessed{}, err
 	}
 	if info.Size > kudos.LogoMaxBytes {
-		return LogoProcessed{Refused: kudos.LogoTooLarge}, nil
+		return workflows.LogoProcessed{Refused: kudos.LogoTooLarge}, nil
 	}
 	res, err := a.decodeLogo(ctx, in.TempKey)
 	if reason := logoimage.ReasonOf(err); reason != "" {
-		return LogoProcessed{Refused: reason}, nil
+		return workflows.LogoProcessed{Refused: reason}, nil
 	} else if err != nil {
-		return LogoProcessed{}, err
+		return workflows.LogoProcessed{}, err
 	}
 	activity.RecordHeartbeat(ctx, "processed")
 	key := PublicLogoKey(in.TempKey, res.Format)
 	if err := a.Storage.Put(ctx, key, res.Data, res.Format.ContentType()); err != nil {
-		return LogoProcessed{}, err
+		return workflows.LogoProcessed{}, err
 	}
-	return LogoProcessed{PublicKey: key, Width: res.Width, Height: res.Height}, nil
+	return workflows.LogoProcessed{PublicKey: key, Width: res.Width, Height: res.Height}, nil
 }
 
 // decodeLogo reads and processes the upload while holding a decode slot.
@@ -121,12 +94,12 @@ func (a *Activities) readObject(ctx context.Context, key string) ([]byte, error)
 
 // PublishLogo points img_url at the public logo. False: the logo was
 // deleted (or replaced) while it was processed, and nothing changed.
-func (a *Activities) PublishLogo(ctx context.Context, in LogoPublication) (bool, error) {
+func (a *Activities) PublishLogo(ctx context.Context, in workflows.LogoPublication) (bool, error) {
 	return a.Store.PublishLogo(ctx, in.AccountID, in.TempKey, in.PublicKey)
 }
 
 // RefuseLogo sets the placeholder with the reason, unless img_url moved on.
-func (a *Activities) RefuseLogo(ctx context.Context, in LogoPublication) (bool, error) {
+func (a *Activities) RefuseLogo(ctx context.Context, in workflows.LogoPublication) (bool, error) {
 	return a.Store.RefuseLogo(ctx, in.AccountID, in.TempKey, in.Reason)
 }
 

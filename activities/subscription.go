@@ -3,50 +3,23 @@ package activities
 import (
 	"context"
 	"fmt"
-	"time"
+	"kudos/workflows"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
-	"kudos/store"
 )
-
-// ErrTypeNoPrice marks a checkout for something that has no price.
-const ErrTypeNoPrice = "NoPrice"
-
-// OpenCheckoutInput asks for a hosted checkout. The ids are chosen by the
-// workflow, so a retried activity opens the same checkout and invoice.
-type OpenCheckoutInput struct {
-	AccountID  uuid.UUID
-	CheckoutID string
-	Purpose    kudos.CheckoutPurpose
-	Plan       kudos.Plan
-	// FromPlan and Remaining/Period prorate an upgrade.
-	FromPlan  kudos.Plan
-	Remaining time.Duration
-	Period    time.Duration
-	// InvoiceID is the invoice to create (or, to pay a due one, to pay).
-	InvoiceID uuid.UUID
-	ExpiresAt time.Time
-}
-
-// OpenCheckoutResult is the opened checkout.
-type OpenCheckoutResult struct {
-	ProviderID string
-	URL        string
-	Amount     kudos.Money
-}
 
 // OpenCheckout prices what is bought (VAT by the billing country; an upgrade
 // prorated to the rest of the period), creates its invoice (PROCESSING), and
 // opens the provider's hosted checkout.
-func (a *Activities) OpenCheckout(ctx context.Context, in OpenCheckoutInput) (OpenCheckoutResult, error) {
+func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	var inv *kudos.Invoice
 	if in.Purpose == kudos.CheckoutInvoice {
 		var err error
 		if inv, err = a.Store.Invoice(ctx, in.AccountID, in.InvoiceID); err != nil {
-			return OpenCheckoutResult{}, err
+			return workflows.OpenCheckoutResult{}, err
 		}
 	} else {
 		net := a.Prices.Yearly(in.Plan)
@@ -56,24 +29,24 @@ func (a *Activities) OpenCheckout(ctx context.Context, in OpenCheckoutInput) (Op
 			net = kudos.Prorate(a.Prices.Yearly(in.Plan)-a.Prices.Yearly(in.FromPlan), in.Remaining, in.Period)
 		}
 		if net <= 0 {
-			return OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", ErrTypeNoPrice, nil)
+			return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", workflows.ErrTypeNoPrice, nil)
 		}
 		country, err := a.Store.BillingCountry(ctx, in.AccountID)
 		if err != nil {
-			return OpenCheckoutResult{}, err
+			return workflows.OpenCheckoutResult{}, err
 		}
 		rate := kudos.VATRate(country)
 		vat, total := kudos.AddVAT(net, rate)
 		inv = &kudos.Invoice{ID: in.InvoiceID, AccountID: in.AccountID, Kind: kind, Plan: in.Plan, Net: net, VAT: vat,
 			VATRate: rate, Total: total, Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing}
 		if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
-			return OpenCheckoutResult{}, err
+			return workflows.OpenCheckoutResult{}, err
 		}
 		inv.Description = kudos.InvoiceDescription(kind, in.Plan)
 	}
 	email, err := a.Store.OwnerEmail(ctx, in.AccountID)
 	if err != nil {
-		return OpenCheckoutResult{}, err
+		return workflows.OpenCheckoutResult{}, err
 	}
 	amount := kudos.Money{Amount: inv.Total, Currency: inv.Currency}
 	back := fmt.Sprintf("%s/dashboard/%s/account-settings/plan", a.UIBase, in.AccountID)
@@ -82,31 +55,18 @@ func (a *Activities) OpenCheckout(ctx context.Context, in OpenCheckoutInput) (Op
 		Description: "Kudos " + inv.Description, Amount: amount, SuccessURL: back, CancelURL: back, ExpiresAt: in.ExpiresAt,
 	})
 	if err != nil {
-		return OpenCheckoutResult{}, err
+		return workflows.OpenCheckoutResult{}, err
 	}
 	invoiceID := in.InvoiceID
-	err = a.Store.RecordCheckout(ctx, store.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
+	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt})
-	return OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
-}
-
-// CloseCheckoutInput settles a checkout.
-type CloseCheckoutInput struct {
-	AccountID  uuid.UUID
-	CheckoutID string
-	ProviderID string
-	Purpose    kudos.CheckoutPurpose
-	InvoiceID  uuid.UUID
-	Outcome    kudos.PaymentOutcome
-	// ExpireAtProvider closes the checkout at the provider too (it timed
-	// out on our side, or was replaced).
-	ExpireAtProvider bool
+	return workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
 }
 
 // CloseCheckout records how a checkout ended and settles its invoice: paid
 // → PAID (numbered); otherwise a new invoice is dropped (nothing is owed for
 // a plan not started) and a due one stays due.
-func (a *Activities) CloseCheckout(ctx context.Context, in CloseCheckoutInput) error {
+func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseCheckoutInput) error {
 	if in.ExpireAtProvider {
 		if err := a.Payments.ExpireCheckout(ctx, in.ProviderID); err != nil {
 			return err
@@ -125,50 +85,28 @@ func (a *Activities) CloseCheckout(ctx context.Context, in CloseCheckoutInput) e
 	}
 }
 
-// RenewalInput asks for the renewal charge of one period.
-type RenewalInput struct {
-	AccountID uuid.UUID
-	Plan      kudos.Plan
-	InvoiceID uuid.UUID
-	// ChargeID is the provider's idempotency key: one charge per period.
-	ChargeID string
-}
-
-// RenewalResult tells whether the renewal was paid.
-type RenewalResult struct {
-	Paid          bool
-	FailureReason string
-}
-
 // ChargeRenewal makes the renewal invoice and charges the default payment
 // method off-session: paid → PAID; declined → DUE_PAYMENT.
-func (a *Activities) ChargeRenewal(ctx context.Context, in RenewalInput) (RenewalResult, error) {
+func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	inv, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing)
 	if err != nil {
-		return RenewalResult{}, err
+		return workflows.RenewalResult{}, err
 	}
 	res, err := a.Payments.ChargeOffSession(ctx, kudos.ChargeRequest{ChargeID: in.ChargeID, AccountID: in.AccountID,
 		Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency}, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan)})
 	if err != nil {
-		return RenewalResult{}, err
+		return workflows.RenewalResult{}, err
 	}
 	status := kudos.InvoiceDue
 	if res.Paid {
 		status = kudos.InvoicePaid
 	}
-	return RenewalResult{Paid: res.Paid, FailureReason: res.FailureReason}, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, status)
-}
-
-// DueInvoiceInput asks for a DUE_PAYMENT invoice (the plan stopped).
-type DueInvoiceInput struct {
-	AccountID uuid.UUID
-	Plan      kudos.Plan
-	InvoiceID uuid.UUID
+	return workflows.RenewalResult{Paid: res.Paid, FailureReason: res.FailureReason}, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, status)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
 // pays when a plan stops at its renewal date.
-func (a *Activities) CreateDueInvoice(ctx context.Context, in DueInvoiceInput) error {
+func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
 	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue)
 	return err
 }
@@ -187,13 +125,7 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 	return &inv, a.Store.CreateInvoice(ctx, inv)
 }
 
-// WriteSubscriptionInput is the read model to store.
-type WriteSubscriptionInput struct {
-	AccountID uuid.UUID
-	Record    store.SubscriptionRecord
-}
-
 // WriteSubscription stores the subscription's read model (idempotent).
-func (a *Activities) WriteSubscription(ctx context.Context, in WriteSubscriptionInput) error {
+func (a *Activities) WriteSubscription(ctx context.Context, in workflows.WriteSubscriptionInput) error {
 	return a.Store.WriteSubscription(ctx, in.AccountID, in.Record)
 }

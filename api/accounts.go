@@ -41,7 +41,7 @@ func (s *Server) requireMember(c fiber.Ctx) error {
 	case err != nil:
 		return err
 	case !member:
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	case !activated:
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
 	}

@@ -171,7 +171,7 @@ func (s *Server) removePaymentMethod(c fiber.Ctx) error {
 		found = found || pm.ID == req.MandateID
 	}
 	if !found {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	}
 	if len(methods) <= 1 {
 		return kudos.Errorf(kudos.EConflict, "the last payment method cannot be removed")

@@ -14,7 +14,6 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
-	"kudos/activities"
 	"kudos/store"
 	"kudos/workflows"
 )
@@ -88,7 +87,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 			// Without this the SDK answers the running run, and this
 			// upload would never be processed.
 			WorkflowExecutionErrorWhenAlreadyStarted: true,
-		}, workflows.Logo, activities.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
+		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
 	default:
 		return fmt.Errorf("outbox %s: unknown kind %q", key, kind)
@@ -97,12 +96,12 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 
 // startOptions are the options and first state of an account's subscription
 // workflow, rebuilt from the read model: an existing run is used as it is.
-func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (client.StartWorkflowOptions, workflows.SubscriptionState, error) {
+func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (client.StartWorkflowOptions, kudos.SubscriptionState, error) {
 	rec, err := d.DB.Subscription(ctx, accountID)
 	if err != nil {
-		return client.StartWorkflowOptions{}, workflows.SubscriptionState{}, err
+		return client.StartWorkflowOptions{}, kudos.SubscriptionState{}, err
 	}
-	state := workflows.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL)
+	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, time.Now())
 	return client.StartWorkflowOptions{
 		ID: workflows.SubscriptionWorkflowID(accountID), TaskQueue: d.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

@@ -15,7 +15,7 @@ import (
 // s (subscriptions) and u (users).
 const accountViewSelect = `
 	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count,
-	       s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at, s.start_next_period,
+	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login`
 
@@ -23,17 +23,12 @@ const accountViewSelect = `
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
-	s := &a.Subscription
-	err := wrapErr(db.Pool.QueryRow(ctx, query, args...).Scan(
-		&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount,
-		&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt, &s.StartNextPeriod,
-		&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
-		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin))
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	if err != nil {
-		return nil, nil, err
+	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount},
+		subscriptionFields(&a.Subscription)...)
+	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
+		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin)
+	if err := db.Pool.QueryRow(ctx, query, args...).Scan(fields...); err != nil {
+		return nil, nil, notFound(err)
 	}
 	return &a, &u, nil
 }

@@ -92,10 +92,7 @@ func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
 	err := row.Scan(&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
 		&i.Total, &i.Currency, &i.Status, &i.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return &i, wrapErr(err)
+	return &i, notFound(err)
 }
 
 // Invoice returns the account's invoice id; another account's is ENotFound.
@@ -140,7 +137,7 @@ func (db *DB) InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, 
 	var key *string
 	err := db.Pool.QueryRow(ctx, `SELECT pdf_key FROM invoices WHERE id = $1 AND account_id = $2`, id, accountID).Scan(&key)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", kudos.Errorf(kudos.ENotFound, "Not found")
+		return "", kudos.NotFound()
 	}
 	if key == nil {
 		return "", wrapErr(err)

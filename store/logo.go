@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -29,10 +28,7 @@ var errLogoBusy = kudos.Errorf(kudos.EConflict, "A logo is already set or being 
 func lockLogo(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) (imgURL, uploadKey string, err error) {
 	err = tx.QueryRow(ctx, `SELECT img_url, logo_upload_key FROM accounts WHERE id = $1 FOR UPDATE`, accountID).
 		Scan(&imgURL, &uploadKey)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return imgURL, uploadKey, wrapErr(err)
+	return imgURL, uploadKey, notFound(err)
 }
 
 // ReserveLogoUpload records key as the object that the next finalisation
@@ -60,10 +56,7 @@ func (db *DB) ReserveLogoUpload(ctx context.Context, accountID uuid.UUID, key st
 // none) and the current img_url.
 func (db *DB) PendingLogoUpload(ctx context.Context, accountID uuid.UUID) (key, imgURL string, err error) {
 	err = db.Pool.QueryRow(ctx, `SELECT logo_upload_key, img_url FROM accounts WHERE id = $1`, accountID).Scan(&key, &imgURL)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", "", kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return key, imgURL, wrapErr(err)
+	return key, imgURL, notFound(err)
 }
 
 // StartLogoProcessing finalises the reserved upload key: img_url becomes the

@@ -4,8 +4,9 @@ import (
 	"context"
 
 	"errors"
-	sq "github.com/Masterminds/squirrel"
 	"time"
+
+	sq "github.com/Masterminds/squirrel"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"

@@ -51,10 +51,7 @@ func scanSandboxCheckout(row pgx.Row) (*SandboxCheckout, error) {
 	var c SandboxCheckout
 	err := row.Scan(&c.ID, &c.CheckoutID, &c.AccountID, &c.Purpose, &c.Description, &c.Amount.Amount, &c.Amount.Currency,
 		&c.Status, &c.SuccessURL, &c.CancelURL, &c.ExpiresAt, &c.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return &c, wrapErr(err)
+	return &c, notFound(err)
 }
 
 func (db *DB) sandboxCheckout(ctx context.Context, column, value string) (*SandboxCheckout, error) {
@@ -152,7 +149,7 @@ func (db *DB) DeleteSandboxPaymentMethod(ctx context.Context, accountID uuid.UUI
 			return wrapErr(err)
 		}
 		if tag.RowsAffected() == 0 {
-			return kudos.Errorf(kudos.ENotFound, "Not found")
+			return kudos.NotFound()
 		}
 		_, err = tx.Exec(ctx, `UPDATE sandbox_payment_methods SET is_default = true WHERE id = (SELECT id FROM sandbox_payment_methods
 			WHERE account_id = $1 ORDER BY created_at LIMIT 1) AND NOT EXISTS (SELECT 1 FROM sandbox_payment_methods WHERE account_id = $1 AND is_default)`, accountID)

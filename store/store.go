@@ -127,3 +127,12 @@ func isUniqueViolation(err error) bool {
 	var pgErr *pgconn.PgError
 	return errors.As(err, &pgErr) && pgErr.Code == "23505"
 }
+
+// notFound maps a query that found no row to kudos.NotFound; other errors
+// go through wrapErr.
+func notFound(err error) error {
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kudos.NotFound()
+	}
+	return wrapErr(err)
+}

@@ -3,7 +3,6 @@ package store
 import (
 	"context"
 	"errors"
-	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -11,39 +10,36 @@ import (
 	"kudos"
 )
 
-// SubscriptionRecord is the read model of one account's subscription as the
-// subscription workflow writes it.
-type SubscriptionRecord struct {
-	Plan            kudos.Plan       `json:"plan"`
-	Status          kudos.ShowStatus `json:"status"`
-	TrialExpiresAt  *time.Time       `json:"trial_expires_at"`
-	PeriodStartedAt *time.Time       `json:"period_started_at"`
-	RenewalAt       *time.Time       `json:"renewal_at"`
-	StartNextPeriod bool             `json:"start_next_period"`
-}
-
-// WriteSubscription stores the subscription state. It sets absolute values,
-// so a retried write changes nothing twice.
-func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r SubscriptionRecord) error {
+// WriteSubscription stores the workflow-owned columns of the subscription
+// (kudos.SubscriptionState.Record). It sets absolute values, so a retried
+// write changes nothing twice.
+func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error {
 	tag, err := db.Pool.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
 		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8 WHERE account_id = $1`,
-		accountID, r.Plan, r.Status, r.TrialExpiresAt, r.PeriodStartedAt, r.RenewalAt, r.StartNextPeriod, db.Now())
+		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, db.Now())
 	if err == nil && tag.RowsAffected() == 0 {
 		return kudos.Errorf(kudos.ENotFound, "no subscription for account %s", accountID)
 	}
 	return wrapErr(err)
 }
 
-// Subscription returns the stored subscription state of an account.
-func (db *DB) Subscription(ctx context.Context, accountID uuid.UUID) (*SubscriptionRecord, error) {
-	var r SubscriptionRecord
-	err := db.Pool.QueryRow(ctx, `SELECT plan, show_status, trial_expires_at, period_started_at, plan_renewal_at, start_next_period
-		FROM subscriptions WHERE account_id = $1`, accountID).Scan(&r.Plan, &r.Status, &r.TrialExpiresAt, &r.PeriodStartedAt,
-		&r.RenewalAt, &r.StartNextPeriod)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return &r, wrapErr(err)
+// Subscription returns the stored subscription row of an account.
+func (db *DB) Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Subscription, error) {
+	var r kudos.Subscription
+	err := db.Pool.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1`, accountID).
+		Scan(subscriptionFields(&r)...)
+	return &r, notFound(err)
+}
+
+// subscriptionColumns are the columns of a kudos.Subscription, in the order
+// of subscriptionFields, of a subscriptions row named s.
+const subscriptionColumns = `s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at,
+	s.start_next_period, s.period_started_at`
+
+// subscriptionFields are the scan targets of subscriptionColumns.
+func subscriptionFields(s *kudos.Subscription) []any {
+	return []any{&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt,
+		&s.StartNextPeriod, &s.PeriodStartedAt}
 }
 
 // BillingCountry returns the country of the account's billing address, or "".
@@ -62,24 +58,11 @@ func (db *DB) OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, erro
 	var e string
 	err := db.Pool.QueryRow(ctx, `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
 		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&e)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return e, wrapErr(err)
-}
-
-// CheckoutRecord is a hosted checkout as ops see it.
-type CheckoutRecord struct {
-	ID, Provider, ProviderID, URL string
-	AccountID                     uuid.UUID
-	Purpose                       kudos.CheckoutPurpose
-	Plan                          kudos.Plan
-	InvoiceID                     *uuid.UUID
-	ExpiresAt                     time.Time
+	return e, notFound(err)
 }
 
 // RecordCheckout stores an opened checkout (idempotent by id).
-func (db *DB) RecordCheckout(ctx context.Context, c CheckoutRecord) error {
+func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
 	_, err := db.Pool.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
 		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt)

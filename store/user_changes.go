@@ -57,11 +57,8 @@ func (db *DB) UserByPendingEmail(ctx context.Context, email string) (*kudos.User
 	var id uuid.UUID
 	err := db.Pool.QueryRow(ctx, `SELECT user_id FROM user_tokens WHERE lower(new_email) = lower($1) AND purpose = 'activation'
 		AND used_at IS NULL AND expires_at > $2 ORDER BY created_at DESC LIMIT 1`, email, db.Now()).Scan(&id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
 	if err != nil {
-		return nil, wrapErr(err)
+		return nil, notFound(err)
 	}
 	return db.UserByID(ctx, id)
 }

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/google/uuid"
@@ -19,10 +18,7 @@ func scanUser(row pgx.Row) (*kudos.User, error) {
 	var u kudos.User
 	err := row.Scan(&u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.PasswordHash, &u.Activated,
 		&u.PreferredLanguage, &u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.CreatedAt)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return nil, kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return &u, wrapErr(err)
+	return &u, notFound(err)
 }
 
 func findUser(ctx context.Context, q querier, where sq.Sqlizer) (*kudos.User, error) {
@@ -64,7 +60,7 @@ func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := exec(ctx, tx, b)
 		if err == nil && tag.RowsAffected() == 0 {
-			return kudos.Errorf(kudos.ENotFound, "Not found")
+			return kudos.NotFound()
 		}
 		return err
 	})
@@ -72,8 +68,5 @@ func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate
 
 func ownedAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {
 	err := tx.QueryRow(ctx, `SELECT account_id FROM memberships WHERE user_id = $1 ORDER BY (role = 'owner') DESC, created_at LIMIT 1`, userID).Scan(id)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
-	}
-	return wrapErr(err)
+	return notFound(err)
 }

@@ -7,7 +7,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
-	"kudos/activities"
 )
 
 // EmailDeliveryWindow is how long delivery of one mail is retried (SMTP down
@@ -24,7 +23,7 @@ var emailRetry = &temporal.RetryPolicy{
 	BackoffCoefficient:     2,
 	MaximumInterval:        10 * time.Minute,
 	MaximumAttempts:        1000,
-	NonRetryableErrorTypes: []string{activities.ErrTypeBadMail},
+	NonRetryableErrorTypes: []string{ErrTypeBadMail},
 }
 
 // EmailResult tells how delivery of a mail ended.
@@ -42,9 +41,8 @@ func Email(ctx workflow.Context, req kudos.MailRequest) (EmailResult, error) {
 		ScheduleToCloseTimeout: EmailDeliveryWindow,
 		RetryPolicy:            emailRetry,
 	})
-	var a *activities.Activities
-	var res activities.SendMailResult
-	if err := workflow.ExecuteActivity(ctx, a.SendMail, req).Get(ctx, &res); err != nil {
+	var res SendMailResult
+	if err := workflow.ExecuteActivity(ctx, ActivitySendMail, req).Get(ctx, &res); err != nil {
 		return EmailResult{}, err
 	}
 	return EmailResult{AlreadySent: res.AlreadySent}, nil

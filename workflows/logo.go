@@ -8,7 +8,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
-	"kudos/activities"
 )
 
 // LogoWorkflowID is the ID of an account's logo workflow: one upload is
@@ -29,7 +28,7 @@ var logoRetry = &temporal.RetryPolicy{
 	BackoffCoefficient:     2,
 	MaximumInterval:        time.Minute,
 	MaximumAttempts:        1000, // the window ends retries first
-	NonRetryableErrorTypes: []string{activities.ErrTypeBadLogoKey},
+	NonRetryableErrorTypes: []string{ErrTypeBadLogoKey},
 }
 
 // LogoResult tells how an upload ended: its public key, or why it was
@@ -47,11 +46,10 @@ type LogoResult struct {
 // in exactly one public logo or a recorded refusal. If the account's img_url
 // moved on meanwhile (the logo was deleted), the public object is removed
 // again and the account is left alone.
-func Logo(ctx workflow.Context, in activities.LogoInput) (LogoResult, error) {
+func Logo(ctx workflow.Context, in LogoInput) (LogoResult, error) {
 	if err := workflow.UpsertTypedSearchAttributes(ctx, AccountIDKey.ValueSet(in.AccountID.String())); err != nil {
 		return LogoResult{}, err
 	}
-	var a *activities.Activities
 	processCtx := workflow.WithActivityOptions(ctx, workflow.ActivityOptions{
 		StartToCloseTimeout:    2 * time.Minute,
 		HeartbeatTimeout:       LogoHeartbeat,
@@ -65,28 +63,28 @@ func Logo(ctx workflow.Context, in activities.LogoInput) (LogoResult, error) {
 		RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: time.Minute},
 	})
 
-	var out activities.LogoProcessed
-	if err := workflow.ExecuteActivity(processCtx, a.ProcessLogo, in).Get(ctx, &out); err != nil {
+	var out LogoProcessed
+	if err := workflow.ExecuteActivity(processCtx, ActivityProcessLogo, in).Get(ctx, &out); err != nil {
 		workflow.GetLogger(ctx).Error("logo processing gave up", "account", in.AccountID, "err", err)
-		out = activities.LogoProcessed{Refused: kudos.LogoFailed}
+		out = LogoProcessed{Refused: kudos.LogoFailed}
 	}
-	pub := activities.LogoPublication{AccountID: in.AccountID, TempKey: in.TempKey, PublicKey: out.PublicKey, Reason: out.Refused}
+	pub := LogoPublication{AccountID: in.AccountID, TempKey: in.TempKey, PublicKey: out.PublicKey, Reason: out.Refused}
 	res := LogoResult{PublicKey: out.PublicKey, Refused: out.Refused}
 	var applied bool
 	if out.Refused != "" {
-		if err := workflow.ExecuteActivity(stepCtx, a.RefuseLogo, pub).Get(ctx, &applied); err != nil {
+		if err := workflow.ExecuteActivity(stepCtx, ActivityRefuseLogo, pub).Get(ctx, &applied); err != nil {
 			return res, err
 		}
 	} else {
-		if err := workflow.ExecuteActivity(stepCtx, a.PublishLogo, pub).Get(ctx, &applied); err != nil {
+		if err := workflow.ExecuteActivity(stepCtx, ActivityPublishLogo, pub).Get(ctx, &applied); err != nil {
 			return res, err
 		}
 		if !applied {
-			if err := workflow.ExecuteActivity(stepCtx, a.DeleteObject, out.PublicKey).Get(ctx, nil); err != nil {
+			if err := workflow.ExecuteActivity(stepCtx, ActivityDeleteObject, out.PublicKey).Get(ctx, nil); err != nil {
 				return res, err
 			}
 		}
 	}
 	res.Superseded = !applied
-	return res, workflow.ExecuteActivity(stepCtx, a.DeleteObject, in.TempKey).Get(ctx, nil)
+	return res, workflow.ExecuteActivity(stepCtx, ActivityDeleteObject, in.TempKey).Get(ctx, nil)
 }

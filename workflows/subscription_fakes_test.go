@@ -14,8 +14,6 @@ import (
 	"go.temporal.io/sdk/testsuite"
 
 	"kudos"
-	"kudos/activities"
-	"kudos/store"
 	"kudos/workflows"
 )
 
@@ -23,58 +21,58 @@ import (
 // have the names of the real ones, so the workflow runs against it.
 type fakeActivities struct {
 	mu             sync.Mutex
-	writes         []store.SubscriptionRecord
-	opened         []activities.OpenCheckoutInput
-	closed         []activities.CloseCheckoutInput
-	renewals       []activities.RenewalInput
-	dues           []activities.DueInvoiceInput
-	pdfs           []activities.InvoicePDFInput
+	writes         []kudos.Subscription
+	opened         []workflows.OpenCheckoutInput
+	closed         []workflows.CloseCheckoutInput
+	renewals       []workflows.RenewalInput
+	dues           []workflows.DueInvoiceInput
+	pdfs           []workflows.InvoicePDFInput
 	declineRenewal bool
 }
 
-func (f *fakeActivities) OpenCheckout(_ context.Context, in activities.OpenCheckoutInput) (activities.OpenCheckoutResult, error) {
+func (f *fakeActivities) OpenCheckout(_ context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.opened = append(f.opened, in)
-	return activities.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}, nil
+	return workflows.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}, nil
 }
 
-func (f *fakeActivities) CloseCheckout(_ context.Context, in activities.CloseCheckoutInput) error {
+func (f *fakeActivities) CloseCheckout(_ context.Context, in workflows.CloseCheckoutInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = append(f.closed, in)
 	return nil
 }
 
-func (f *fakeActivities) ChargeRenewal(_ context.Context, in activities.RenewalInput) (activities.RenewalResult, error) {
+func (f *fakeActivities) ChargeRenewal(_ context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.renewals = append(f.renewals, in)
 	if f.declineRenewal {
-		return activities.RenewalResult{Paid: false, FailureReason: "card_declined"}, nil
+		return workflows.RenewalResult{Paid: false, FailureReason: "card_declined"}, nil
 	}
-	return activities.RenewalResult{Paid: true}, nil
+	return workflows.RenewalResult{Paid: true}, nil
 }
 
-func (f *fakeActivities) CreateDueInvoice(_ context.Context, in activities.DueInvoiceInput) error {
+func (f *fakeActivities) CreateDueInvoice(_ context.Context, in workflows.DueInvoiceInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.dues = append(f.dues, in)
 	return nil
 }
 
-func (f *fakeActivities) WriteSubscription(_ context.Context, in activities.WriteSubscriptionInput) error {
+func (f *fakeActivities) WriteSubscription(_ context.Context, in workflows.WriteSubscriptionInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.writes = append(f.writes, in.Record)
 	return nil
 }
 
-func (f *fakeActivities) lastWrite() store.SubscriptionRecord {
+func (f *fakeActivities) lastWrite() kudos.Subscription {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.writes) == 0 {
-		return store.SubscriptionRecord{}
+		return kudos.Subscription{}
 	}
 	return f.writes[len(f.writes)-1]
 }
@@ -106,13 +104,13 @@ func newSubEnv(t *testing.T) *subEnv {
 	return &subEnv{TestWorkflowEnvironment: env, t: t, acts: acts}
 }
 
-func trialState(expiresIn time.Duration) workflows.SubscriptionState {
+func trialState(expiresIn time.Duration) kudos.SubscriptionState {
 	exp := start.Add(expiresIn)
-	return workflows.SubscriptionState{AccountID: uuid.MustParse("11111111-1111-1111-1111-111111111111"), Plan: kudos.PlanTrial,
+	return kudos.SubscriptionState{AccountID: uuid.MustParse("11111111-1111-1111-1111-111111111111"), Plan: kudos.PlanTrial,
 		Status: kudos.StatusActive, TrialExpiresAt: &exp, Period: period, CheckoutTTL: 24 * time.Hour}
 }
 
-func paidState(plan kudos.Plan, renewIn time.Duration) workflows.SubscriptionState {
+func paidState(plan kudos.Plan, renewIn time.Duration) kudos.SubscriptionState {
 	s := trialState(-time.Hour)
 	periodStart, renew := start.Add(renewIn-period), start.Add(renewIn)
 	s.Plan, s.Status, s.AutoRenew, s.PeriodStartedAt, s.RenewalAt = plan, kudos.StatusActive, true, &periodStart, &renew
@@ -144,12 +142,12 @@ func (e *subEnv) update(name string, arg any) *updateOutcome {
 	return out
 }
 
-func (e *subEnv) state() workflows.SubscriptionState {
+func (e *subEnv) state() kudos.SubscriptionState {
 	v, err := e.QueryWorkflow(workflows.QuerySubscription)
 	if err != nil {
 		e.t.Fatal(err)
 	}
-	var s workflows.SubscriptionState
+	var s kudos.SubscriptionState
 	if err := v.Get(&s); err != nil {
 		e.t.Fatal(err)
 	}
@@ -169,7 +167,7 @@ func (e *subEnv) openedID(i int) string {
 	return e.acts.opened[i].CheckoutID
 }
 
-func (f *fakeActivities) RenderInvoicePDF(_ context.Context, in activities.InvoicePDFInput) error {
+func (f *fakeActivities) RenderInvoicePDF(_ context.Context, in workflows.InvoicePDFInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.pdfs = append(f.pdfs, in)

@@ -8,11 +8,10 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
-	"kudos/activities"
 )
 
 func (s *subscription) registerHandlers(ctx workflow.Context) error {
-	if err := workflow.SetQueryHandler(ctx, QuerySubscription, func() (SubscriptionState, error) { return s.st, nil }); err != nil {
+	if err := workflow.SetQueryHandler(ctx, QuerySubscription, func() (kudos.SubscriptionState, error) { return s.st, nil }); err != nil {
 		return err
 	}
 	updates := []struct {
@@ -51,11 +50,11 @@ func (s *subscription) validateCreate(_ workflow.Context, req PlanRequest) error
 // create opens the checkout of a first plan. A second request for the same
 // plan while it is open gets the same checkout: never a second subscription.
 func (s *subscription) create(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkout(ctx, kudos.CheckoutSubscription, req.Plan, func() (activities.OpenCheckoutInput, error) {
+	return s.checkout(ctx, kudos.CheckoutSubscription, req.Plan, func() (OpenCheckoutInput, error) {
 		if err := s.validateCreate(ctx, req); err != nil { // the state may have moved while we waited
-			return activities.OpenCheckoutInput{}, err
+			return OpenCheckoutInput{}, err
 		}
-		return activities.OpenCheckoutInput{Plan: req.Plan, InvoiceID: s.newUUID(ctx)}, nil
+		return OpenCheckoutInput{Plan: req.Plan, InvoiceID: s.newUUID(ctx)}, nil
 	})
 }
 
@@ -75,11 +74,11 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 
 // upgrade opens the checkout of the prorated difference to a higher plan.
 func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkout(ctx, kudos.CheckoutUpgrade, req.Plan, func() (activities.OpenCheckoutInput, error) {
+	return s.checkout(ctx, kudos.CheckoutUpgrade, req.Plan, func() (OpenCheckoutInput, error) {
 		if err := s.validateUpgrade(ctx, req); err != nil {
-			return activities.OpenCheckoutInput{}, err
+			return OpenCheckoutInput{}, err
 		}
-		return activities.OpenCheckoutInput{Plan: req.Plan, FromPlan: s.st.Plan, InvoiceID: s.newUUID(ctx),
+		return OpenCheckoutInput{Plan: req.Plan, FromPlan: s.st.Plan, InvoiceID: s.newUUID(ctx),
 			Remaining: s.st.RenewalAt.Sub(workflow.Now(ctx)), Period: s.st.Period}, nil
 	})
 }
@@ -97,18 +96,18 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 	if err := s.validatePayInvoice(ctx, req); err != nil {
 		return CheckoutResponse{}, err
 	}
-	return s.checkout(ctx, kudos.CheckoutInvoice, s.st.Due.Plan, func() (activities.OpenCheckoutInput, error) {
+	return s.checkout(ctx, kudos.CheckoutInvoice, s.st.Due.Plan, func() (OpenCheckoutInput, error) {
 		if err := s.validatePayInvoice(ctx, req); err != nil {
-			return activities.OpenCheckoutInput{}, err
+			return OpenCheckoutInput{}, err
 		}
-		return activities.OpenCheckoutInput{Plan: s.st.Due.Plan, InvoiceID: s.st.Due.ID}, nil
+		return OpenCheckoutInput{Plan: s.st.Due.Plan, InvoiceID: s.st.Due.ID}, nil
 	})
 }
 
 // checkout returns the open checkout for (purpose, plan) if there is one, or
 // replaces any other open checkout with a new one built by input.
 func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
-	input func() (activities.OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
+	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
 		if c := s.st.Checkout; c != nil {
 			if c.Purpose == purpose && c.Plan == plan {
@@ -117,18 +116,18 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 			}
 			s.closeCheckout(ctx, kudos.PaymentExpired, true)
 		}
-		var in activities.OpenCheckoutInput
+		var in OpenCheckoutInput
 		if in, err = input(); err != nil {
 			return
 		}
 		in.AccountID, in.Purpose = s.st.AccountID, purpose
 		in.CheckoutID = "co_" + s.newUUID(ctx).String()
 		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
-		var res activities.OpenCheckoutResult
-		if err = s.activity(ctx, (*activities.Activities).OpenCheckout, in).Get(ctx, &res); err != nil {
+		var res OpenCheckoutResult
+		if err = s.activity(ctx, ActivityOpenCheckout, in).Get(ctx, &res); err != nil {
 			return
 		}
-		s.st.Checkout = &OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
+		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
 			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt}
 		s.record(ctx)
 		s.wake.SendAsync(true)
@@ -186,7 +185,7 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 }
 
 // applyPaid moves the subscription on after a paid checkout.
-func (s *subscription) applyPaid(ctx workflow.Context, c *OpenCheckout) {
+func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	now := workflow.Now(ctx)
 	startPeriod := func() {
 		end := now.Add(s.st.Period)
@@ -211,7 +210,7 @@ func (s *subscription) applyPaid(ctx workflow.Context, c *OpenCheckout) {
 // (the status shown goes back from processing).
 func (s *subscription) closeCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome, expireAtProvider bool) {
 	c := s.st.Checkout
-	s.must(ctx, s.activity(ctx, (*activities.Activities).CloseCheckout, activities.CloseCheckoutInput{
+	s.must(ctx, s.activity(ctx, ActivityCloseCheckout, CloseCheckoutInput{
 		AccountID: s.st.AccountID, CheckoutID: c.ID, ProviderID: c.ProviderID, Purpose: c.Purpose, InvoiceID: c.InvoiceID,
 		Outcome: outcome, ExpireAtProvider: expireAtProvider}).Get(ctx, nil))
 	s.st.Checkout = nil

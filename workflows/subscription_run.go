@@ -9,7 +9,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
-	"kudos/activities"
 )
 
 // maxSeenEvents bounds the remembered payment event ids (the intake already
@@ -19,7 +18,7 @@ const maxSeenEvents = 100
 // subscription is the running workflow: its state plus the lock that keeps
 // update handlers and the main loop from interleaving inside a transition.
 type subscription struct {
-	st   SubscriptionState
+	st   kudos.SubscriptionState
 	busy bool
 	// wake tells the main loop that an update changed the state, so that it
 	// recomputes its timer (buffered, one pending wake is enough).
@@ -39,7 +38,7 @@ var activityOptions = workflow.ActivityOptions{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,
 		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{activities.ErrTypeNoPrice, activities.ErrTypeInvoiceNotFinal},
+		NonRetryableErrorTypes: []string{ErrTypeNoPrice, ErrTypeInvoiceNotFinal},
 	},
 }
 
@@ -48,7 +47,7 @@ var activityOptions = workflow.ActivityOptions{
 // by payment events, renewals at plan_renewal_at, and auto-renewal on/off.
 // Every transition is written to Postgres by an activity; the workflow
 // continues as new after each renewal and when Temporal suggests it.
-func Subscription(ctx workflow.Context, st SubscriptionState) error {
+func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1)}
 	if err := s.registerHandlers(ctx); err != nil {
 		return err
@@ -138,15 +137,15 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 func (s *subscription) renew(ctx workflow.Context) {
 	invoiceID := s.newUUID(ctx)
 	if !s.st.AutoRenew {
-		s.must(ctx, s.activity(ctx, (*activities.Activities).CreateDueInvoice, activities.DueInvoiceInput{
+		s.must(ctx, s.activity(ctx, ActivityCreateDueInvoice, DueInvoiceInput{
 			AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}).Get(ctx, nil))
 		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
 		return
 	}
 	s.st.Renewals++
-	var res activities.RenewalResult
-	s.must(ctx, s.activity(ctx, (*activities.Activities).ChargeRenewal, activities.RenewalInput{
+	var res RenewalResult
+	s.must(ctx, s.activity(ctx, ActivityChargeRenewal, RenewalInput{
 		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
 		ChargeID: fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)}).Get(ctx, &res))
 	s.renderPDF(ctx, invoiceID)
@@ -164,7 +163,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 
 func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
 	s.st.Status = kudos.StatusPlanExpired
-	s.st.Due = &DueInvoice{ID: dueInvoice, Plan: s.st.Plan}
+	s.st.Due = &kudos.DueInvoice{ID: dueInvoice, Plan: s.st.Plan}
 	s.record(ctx)
 }
 
@@ -180,13 +179,13 @@ func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
 	if workflow.GetVersion(ctx, "invoice-pdf", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
-	s.must(ctx, s.activity(ctx, (*activities.Activities).RenderInvoicePDF, activities.InvoicePDFInput{
+	s.must(ctx, s.activity(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{
 		AccountID: s.st.AccountID, InvoiceID: invoiceID}).Get(ctx, nil))
 }
 
 // record writes the read model and refreshes the search attributes.
 func (s *subscription) record(ctx workflow.Context) {
-	s.must(ctx, s.activity(ctx, (*activities.Activities).WriteSubscription, activities.WriteSubscriptionInput{
+	s.must(ctx, s.activity(ctx, ActivityWriteSubscription, WriteSubscriptionInput{
 		AccountID: s.st.AccountID, Record: s.st.Record()}).Get(ctx, nil))
 	s.upsertSearchAttributes(ctx)
 }
@@ -212,7 +211,7 @@ func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
 		AccountIDKey.ValueSet(s.st.AccountID.String()),
 		PlanKey.ValueSet(string(s.st.Plan)),
 		SubscriptionStatusKey.ValueSet(string(s.st.DisplayStatus())),
-		PaymentStateKey.ValueSet(s.st.paymentState()))
+		PaymentStateKey.ValueSet(paymentState(&s.st)))
 }
 
 // continueAsNew hands the state to a fresh run once pending signals are

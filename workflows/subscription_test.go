@@ -23,7 +23,7 @@ func TestTrialExpires(t *testing.T) {
 		if s := e.state(); s.Status != kudos.StatusTrialExpired {
 			t.Errorf("day 15: status %s", s.Status)
 		}
-		if w := e.acts.lastWrite(); w.Status != kudos.StatusTrialExpired || w.Plan != kudos.PlanTrial {
+		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusTrialExpired || w.Plan != kudos.PlanTrial {
 			t.Errorf("read model %+v", w)
 		}
 		e.CancelWorkflow()
@@ -44,8 +44,8 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 		if first.result.CheckoutHref == "" || first.result != second.result || len(e.acts.opened) != 1 {
 			t.Errorf("two creates: %+v %+v, %d checkouts opened", first, second, len(e.acts.opened))
 		}
-		if w := e.acts.lastWrite(); w.Status != kudos.StatusProcessing {
-			t.Errorf("while the checkout is open the read model shows %s", w.Status)
+		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
+			t.Errorf("while the checkout is open the read model shows %s", w.ShowStatus)
 		}
 		e.signalEvent("ev1", e.openedID(0), kudos.PaymentPaid)
 	})
@@ -71,7 +71,7 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 	if len(e.acts.pdfs) != 2 || e.acts.pdfs[1].InvoiceID != e.acts.renewals[0].InvoiceID {
 		t.Fatalf("PDFs rendered for %+v, want the first invoice and the renewal's", e.acts.pdfs)
 	}
-	if w := e.acts.lastWrite(); w.Status != kudos.StatusActive || !w.RenewalAt.Equal(start.Add(2*time.Hour).Add(2*period)) {
+	if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusActive || !w.PlanRenewalAt.Equal(start.Add(2*time.Hour).Add(2*period)) {
 		t.Fatalf("after renewal %+v", w)
 	}
 }
@@ -84,8 +84,8 @@ func TestCheckoutFailedThenExpired(t *testing.T) {
 		if s := e.state(); s.Checkout != nil || s.Plan != kudos.PlanTrial || s.Status != kudos.StatusActive {
 			t.Errorf("after a failed payment: %+v", s)
 		}
-		if w := e.acts.lastWrite(); w.Status != kudos.StatusActive {
-			t.Errorf("read model still %s", w.Status)
+		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusActive {
+			t.Errorf("read model still %s", w.ShowStatus)
 		}
 		e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter})
 	})
@@ -121,8 +121,8 @@ func TestRenewalDeclinedThenPaidByInvoice(t *testing.T) {
 		e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: s.Due.ID})
 	})
 	e.at(3*time.Hour, func() {
-		if w := e.acts.lastWrite(); w.Status != kudos.StatusProcessing {
-			t.Errorf("paying the due invoice shows %s", w.Status)
+		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
+			t.Errorf("paying the due invoice shows %s", w.ShowStatus)
 		}
 		e.signalEvent("ev-due", e.openedID(0), kudos.PaymentPaid)
 	})
@@ -142,7 +142,7 @@ func TestAutoRenewalOffStopsThePlanAndRestartRenews(t *testing.T) {
 		e := newSubEnv(t)
 		e.at(time.Minute, func() { e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}) })
 		e.at(time.Hour, func() {
-			if w := e.acts.lastWrite(); w.StartNextPeriod || w.Status != kudos.StatusActive {
+			if w := e.acts.lastWrite(); w.StartNextPeriod || w.ShowStatus != kudos.StatusActive {
 				t.Errorf("after cancel: %+v", w)
 			}
 		})

@@ -84,7 +84,7 @@ func jsonKind(k string) string {
 func ID(s string) (uuid.UUID, error) {
 	id, err := uuid.Parse(s)
 	if err != nil || len(s) != 36 {
-		return uuid.Nil, kudos.Errorf(kudos.ENotFound, "Not found")
+		return uuid.Nil, kudos.NotFound()
 	}
 	return id, nil
 }

@@ -127,7 +127,7 @@ func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error 
 		return nil
 	}
 	if isNotFound(err) {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	}
 	// Stripe answers 400 for a session that is no longer open; look at the
 	// session to tell that apart from a request that is really wrong.

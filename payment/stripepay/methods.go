@@ -61,16 +61,16 @@ func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID,
 		return err
 	}
 	if customer == "" || id == "" {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	}
 	pm, err := p.sc.V1PaymentMethods.Retrieve(ctx, id, nil)
 	if isNotFound(err) {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	} else if err != nil {
 		return fmt.Errorf("stripepay: get payment method %s: %w", id, err)
 	}
 	if pm.Customer == nil || pm.Customer.ID != customer {
-		return kudos.Errorf(kudos.ENotFound, "Not found")
+		return kudos.NotFound()
 	}
 	if _, err := p.sc.V1PaymentMethods.Detach(ctx, id, nil); err != nil {
 		return fmt.Errorf("stripepay: detach payment method %s: %w", id, err)

@@ -1,0 +1,130 @@
+package kudos
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// Plan is a subscription plan. The order of PaidPlans is the upgrade order.
+type Plan string
+
+// The plans of SPEC §3.
+const (
+	PlanTrial   Plan = "TRIAL"
+	PlanStarter Plan = "STARTER"
+	PlanPro     Plan = "PRO"
+	PlanTeam    Plan = "TEAM"
+)
+
+// ShowStatus is what the dashboard shows of a subscription (SPEC §3).
+type ShowStatus string
+
+// The show statuses of SPEC §3.
+const (
+	StatusActive       ShowStatus = "active"
+	StatusTrialExpired ShowStatus = "trial_expired"
+	StatusPlanExpired  ShowStatus = "plan_expired"
+	StatusProcessing   ShowStatus = "processing"
+)
+
+// Subscription is one row of the subscriptions table: the read model of an
+// account's subscription. The subscription workflow owns the lifecycle
+// columns (plan, show_status, the dates, start_next_period) and writes them
+// through an activity; show_onboarding and trials_left belong to the
+// account's own use cases.
+type Subscription struct {
+	Plan            Plan       `json:"plan"`
+	ShowStatus      ShowStatus `json:"show_status"`
+	ShowOnboarding  bool       `json:"show_onboarding"`
+	TrialsLeft      int        `json:"trials_left"`
+	PlanRenewalAt   *time.Time `json:"plan_renewal_at"`
+	TrialExpiresAt  *time.Time `json:"trial_expires_at"`
+	StartNextPeriod bool       `json:"start_next_period"`
+	// PeriodStartedAt is when the current paid period began (nil during
+	// the trial).
+	PeriodStartedAt *time.Time `json:"period_started_at"`
+}
+
+// SubscriptionState is the whole state of an account's subscription as its
+// workflow holds it: the workflow's input, carried across continue-as-new,
+// and what its query answers. The read model is derived from it (Record).
+type SubscriptionState struct {
+	AccountID uuid.UUID
+	Plan      Plan
+	// Status is active, trial_expired or plan_expired; "processing" is what
+	// the read model shows while Checkout is open.
+	Status          ShowStatus
+	TrialExpiresAt  *time.Time
+	PeriodStartedAt *time.Time
+	RenewalAt       *time.Time
+	AutoRenew       bool
+	// Period and CheckoutTTL come from the configuration at start.
+	Period      time.Duration
+	CheckoutTTL time.Duration
+	Checkout    *OpenCheckout
+	Due         *DueInvoice
+	// Renewals counts renewal charges (their idempotency keys).
+	Renewals int
+	// SeenEvents are the latest payment event ids, to drop duplicates.
+	SeenEvents []string
+}
+
+// OpenCheckout is the account's one open hosted checkout, as the
+// subscription workflow tracks it.
+type OpenCheckout struct {
+	ID         string
+	ProviderID string
+	URL        string
+	Purpose    CheckoutPurpose
+	Plan       Plan
+	InvoiceID  uuid.UUID
+	ExpiresAt  time.Time
+}
+
+// DueInvoice is the DUE_PAYMENT invoice that reactivates an expired plan.
+type DueInvoice struct {
+	ID   uuid.UUID
+	Plan Plan
+}
+
+// CheckoutRecord is one row of the checkouts table: a hosted checkout as
+// ops see it.
+type CheckoutRecord struct {
+	ID, Provider, ProviderID, URL string
+	AccountID                     uuid.UUID
+	Purpose                       CheckoutPurpose
+	Plan                          Plan
+	InvoiceID                     *uuid.UUID
+	ExpiresAt                     time.Time
+}
+
+// DisplayStatus is the show_status of the read model: processing while a
+// checkout that changes the plan is open.
+func (s *SubscriptionState) DisplayStatus() ShowStatus {
+	if s.Checkout != nil && s.Checkout.Purpose != CheckoutPaymentMethod {
+		return StatusProcessing
+	}
+	return s.Status
+}
+
+// Record is the read model of the state (the workflow-owned columns).
+func (s *SubscriptionState) Record() Subscription {
+	return Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
+		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew}
+}
+
+// StateFromRecord rebuilds the state of an account whose workflow is not
+// running (first start, or a start after a lost one) from its read model
+// at now.
+func StateFromRecord(accountID uuid.UUID, r Subscription, period, checkoutTTL time.Duration, now time.Time) SubscriptionState {
+	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
+		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period, CheckoutTTL: checkoutTTL}
+	if s.Status == StatusProcessing { // a checkout was open when the state was lost: it will not be paid
+		s.Status = StatusActive
+		if s.Plan == PlanTrial && s.TrialExpiresAt != nil && !r.TrialExpiresAt.After(now) {
+			s.Status = StatusTrialExpired
+		}
+	}
+	return s
+}

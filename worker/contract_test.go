@@ -1,0 +1,51 @@
+package worker_test
+
+import (
+	"context"
+	"reflect"
+	"testing"
+
+	"kudos"
+	"kudos/activities"
+	"kudos/workflows"
+)
+
+// TestActivityContract checks every activity name the workflows call
+// against the methods of activities.Activities that the worker registers:
+// the method exists, and takes the context and the input type the workflows
+// send. A renamed method or a changed input fails here, not in production.
+func TestActivityContract(t *testing.T) {
+	inputs := map[string]any{
+		workflows.ActivitySendMail:          kudos.MailRequest{},
+		workflows.ActivityProcessLogo:       workflows.LogoInput{},
+		workflows.ActivityRefuseLogo:        workflows.LogoPublication{},
+		workflows.ActivityPublishLogo:       workflows.LogoPublication{},
+		workflows.ActivityDeleteObject:      "",
+		workflows.ActivityOpenCheckout:      workflows.OpenCheckoutInput{},
+		workflows.ActivityCloseCheckout:     workflows.CloseCheckoutInput{},
+		workflows.ActivityCreateDueInvoice:  workflows.DueInvoiceInput{},
+		workflows.ActivityChargeRenewal:     workflows.RenewalInput{},
+		workflows.ActivityRenderInvoicePDF:  workflows.InvoicePDFInput{},
+		workflows.ActivityWriteSubscription: workflows.WriteSubscriptionInput{},
+	}
+	if len(inputs) != len(workflows.ActivityNames) {
+		t.Fatalf("the test names %d activities, workflows.ActivityNames %d", len(inputs), len(workflows.ActivityNames))
+	}
+	acts := reflect.TypeOf(&activities.Activities{})
+	ctxType := reflect.TypeOf((*context.Context)(nil)).Elem()
+	for _, name := range workflows.ActivityNames {
+		in, ok := inputs[name]
+		if !ok {
+			t.Errorf("%s: no expected input in this test", name)
+			continue
+		}
+		m, ok := acts.MethodByName(name)
+		if !ok {
+			t.Errorf("%s: activities.Activities has no such method", name)
+			continue
+		}
+		if m.Type.NumIn() != 3 || m.Type.In(1) != ctxType || m.Type.In(2) != reflect.TypeOf(in) {
+			t.Errorf("%s: method is %v, want func(context.Context, %T)", name, m.Type, in)
+		}
+	}
+}

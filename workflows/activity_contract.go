@@ -1,0 +1,149 @@
+package workflows
+
+// The contract between the workflows and package activities, which
+// implements it: each activity's name, input and result, and the error
+// types of its business failures. Workflows call activities by these names
+// (the names of the methods of activities.Activities), so that this package,
+// and the api that starts its workflows, never import the implementations;
+// worker's TestActivityContract checks every name against the registered
+// methods and their types.
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+)
+
+// Activity names: the methods of activities.Activities.
+const (
+	ActivitySendMail          = "SendMail"
+	ActivityProcessLogo       = "ProcessLogo"
+	ActivityRefuseLogo        = "RefuseLogo"
+	ActivityPublishLogo       = "PublishLogo"
+	ActivityDeleteObject      = "DeleteObject"
+	ActivityOpenCheckout      = "OpenCheckout"
+	ActivityCloseCheckout     = "CloseCheckout"
+	ActivityCreateDueInvoice  = "CreateDueInvoice"
+	ActivityChargeRenewal     = "ChargeRenewal"
+	ActivityRenderInvoicePDF  = "RenderInvoicePDF"
+	ActivityWriteSubscription = "WriteSubscription"
+)
+
+// ActivityNames lists every activity the workflows call.
+var ActivityNames = []string{
+	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
+}
+
+// ErrTypeBadMail marks a mail request that can never be sent (no template,
+// bad address): retrying it is pointless.
+const ErrTypeBadMail = "BadMail"
+
+// SendMailResult tells whether the mail had already been sent.
+type SendMailResult struct {
+	AlreadySent bool
+}
+
+// ErrTypeInvoiceNotFinal marks a PDF asked for an invoice without a number.
+const ErrTypeInvoiceNotFinal = "InvoiceNotFinal"
+
+// InvoicePDFInput names a finalised invoice.
+type InvoicePDFInput struct {
+	AccountID uuid.UUID
+	InvoiceID uuid.UUID
+}
+
+// ErrTypeBadLogoKey marks a logo workflow started for an object outside the
+// account's temporary logo keys: a bug, never retried.
+const ErrTypeBadLogoKey = "BadLogoKey"
+
+// LogoInput names an uploaded logo: the account and its temporary object.
+type LogoInput struct {
+	AccountID uuid.UUID
+	TempKey   string
+}
+
+// LogoProcessed is the outcome of ProcessLogo: the published object, or why
+// the upload was refused (a kudos.Logo* reason).
+type LogoProcessed struct {
+	PublicKey     string
+	Refused       string
+	Width, Height int
+}
+
+// LogoPublication moves an account's img_url from TempKey to PublicKey, or
+// (with Reason) to the placeholder.
+type LogoPublication struct {
+	AccountID uuid.UUID
+	TempKey   string
+	PublicKey string
+	Reason    string
+}
+
+// ErrTypeNoPrice marks a checkout for something that has no price.
+const ErrTypeNoPrice = "NoPrice"
+
+// OpenCheckoutInput asks for a hosted checkout. The ids are chosen by the
+// workflow, so a retried activity opens the same checkout and invoice.
+type OpenCheckoutInput struct {
+	AccountID  uuid.UUID
+	CheckoutID string
+	Purpose    kudos.CheckoutPurpose
+	Plan       kudos.Plan
+	// FromPlan and Remaining/Period prorate an upgrade.
+	FromPlan  kudos.Plan
+	Remaining time.Duration
+	Period    time.Duration
+	// InvoiceID is the invoice to create (or, to pay a due one, to pay).
+	InvoiceID uuid.UUID
+	ExpiresAt time.Time
+}
+
+// OpenCheckoutResult is the opened checkout.
+type OpenCheckoutResult struct {
+	ProviderID string
+	URL        string
+	Amount     kudos.Money
+}
+
+// CloseCheckoutInput settles a checkout.
+type CloseCheckoutInput struct {
+	AccountID  uuid.UUID
+	CheckoutID string
+	ProviderID string
+	Purpose    kudos.CheckoutPurpose
+	InvoiceID  uuid.UUID
+	Outcome    kudos.PaymentOutcome
+	// ExpireAtProvider closes the checkout at the provider too (it timed
+	// out on our side, or was replaced).
+	ExpireAtProvider bool
+}
+
+// RenewalInput asks for the renewal charge of one period.
+type RenewalInput struct {
+	AccountID uuid.UUID
+	Plan      kudos.Plan
+	InvoiceID uuid.UUID
+	// ChargeID is the provider's idempotency key: one charge per period.
+	ChargeID string
+}
+
+// RenewalResult tells whether the renewal was paid.
+type RenewalResult struct {
+	Paid          bool
+	FailureReason string
+}
+
+// DueInvoiceInput asks for a DUE_PAYMENT invoice (the plan stopped).
+type DueInvoiceInput struct {
+	AccountID uuid.UUID
+	Plan      kudos.Plan
+	InvoiceID uuid.UUID
+}
+
+// WriteSubscriptionInput is the read model to store.
+type WriteSubscriptionInput struct {
+	AccountID uuid.UUID
+	Record    kudos.Subscription
+}
