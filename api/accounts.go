@@ -18,16 +18,15 @@ type accountResponse struct {
 
 const localAccountID = "account_id"
 
-// registerAccountRoutes adds the /v1/accounts routes. Every one requires a
-// session and membership of the account in the path (404 otherwise), and an
-// activated user (403 user_not_activated otherwise).
-func (s *Server) registerAccountRoutes(v1 fiber.Router) {
-	// The account read checks the session in its own query: it is the hot path.
-	v1.Get("/accounts/:accountId", s.getAccount)
-	v1.Patch("/accounts/:accountId", s.requireSession, s.requireMember, s.renameAccount)
-	v1.Patch("/accounts/:accountId/billing-address", s.requireSession, s.requireMember, s.saveBillingAddress)
-	v1.Patch("/accounts/:accountId/user", s.requireSession, s.requireMember, s.updateUser)
-	v1.Post("/accounts/:accountId/feature-request", s.requireSession, s.requireMember, s.addFeatureRequest)
+// registerAccountRoutes adds the account's own routes to acc, the
+// /v1/accounts/:accountId group, whose guards require a session and
+// membership of the account (404 otherwise) and an activated user (403
+// user_not_activated otherwise).
+func (s *Server) registerAccountRoutes(acc fiber.Router) {
+	acc.Patch("", s.renameAccount)
+	acc.Patch("/billing-address", s.saveBillingAddress)
+	acc.Patch("/user", s.updateUser)
+	acc.Post("/feature-request", s.addFeatureRequest)
 }
 
 // requireMember admits a signed-in, activated member of the path's account.

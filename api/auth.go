@@ -10,6 +10,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -82,9 +83,10 @@ func (s *Server) signup(c fiber.Ctx) error {
 	_, _, err = s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: req.Email, Firstname: req.Firstname, Lastname: req.Lastname, PasswordHash: hash,
 			PreferredLanguage: lang, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true},
-		AccountName: accountName(req.Firstname, req.Lastname),
-		Trial:       s.newTrial(),
-		Token:       s.activationToken(key, req.Email, lang, req.Firstname, root, ""),
+		AccountName:       accountName(req.Firstname, req.Lastname),
+		Trial:             s.newTrial(),
+		Token:             s.activationToken(key, req.Email, lang, req.Firstname, root, ""),
+		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if kudos.ErrorCode(err) == kudos.EConflict {
 		err = s.noticeExistingUser(c, req.Email, root)
@@ -107,7 +109,7 @@ func (s *Server) noticeExistingUser(c fiber.Ctx, email, root string) error {
 		return nil
 	}
 	key := auth.NewKey()
-	return s.DB.Enqueue(ctx(c), mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
+	return s.DB.Enqueue(ctx(c), dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
 		Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/signin"}))
 }
 
@@ -126,7 +128,7 @@ func (s *Server) activationToken(key, to, lang, name, root, newEmail string) sto
 	return store.NewToken{
 		Hash: auth.HashToken(token), Purpose: kudos.TokenActivation, NewEmail: newEmail,
 		ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenActivation]),
-		Mail: mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailActivation, To: to, Language: lang, Name: name,
+		Mail: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailActivation, To: to, Language: lang, Name: name,
 			Link: root + "/auth/confirm-email?token=" + token}),
 	}
 }
@@ -248,8 +250,4 @@ func accountName(first, last string) string {
 		return "My account"
 	}
 	return name
-}
-
-func mailEntry(m kudos.MailRequest) store.OutboxEntry {
-	return store.OutboxEntry{Key: "mail:" + m.Key, Kind: store.OutboxMail, Payload: m}
 }

@@ -5,6 +5,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -78,7 +79,7 @@ func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 		return &store.NewToken{
 			Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
 			ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
-			Mail: mailEntry(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
+			Mail: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
 				Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/auth/reset-password?token=" + token}),
 		}, nil
 	})

@@ -16,12 +16,11 @@ const VerificationCharge = 1
 
 // registerBillingRoutes adds the billing overview and payment methods of
 // SPEC §7.
-func (s *Server) registerBillingRoutes(v1 fiber.Router) {
-	acc := "/accounts/:accountId"
-	v1.Get(acc+"/billing", s.requireSession, s.requireMember, s.billing)
-	v1.Post(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.addPaymentMethod)
-	v1.Delete(acc+"/billing/payment-methods", s.requireSession, s.requireMember, s.removePaymentMethod)
-	v1.Post(acc+"/invoices/:invoiceId/download", s.requireSession, s.requireMember, s.downloadInvoice)
+func (s *Server) registerBillingRoutes(acc fiber.Router) {
+	acc.Get("/billing", s.billing)
+	acc.Post("/billing/payment-methods", s.addPaymentMethod)
+	acc.Delete("/billing/payment-methods", s.removePaymentMethod)
+	acc.Post("/invoices/:invoiceId/download", s.downloadInvoice)
 }
 
 // InvoiceDownloadTTL is how long an invoice download link works.

@@ -25,6 +25,7 @@ import (
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
+	"kudos/dispatch"
 	"kudos/internal/testenv"
 	"kudos/mailer"
 	"kudos/payment/sandbox"
@@ -89,7 +90,7 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 		t.Fatal(err)
 	}
 	queue := "test-" + uuid.NewString()
-	h.srv.Dispatcher = &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
+	h.srv.Dispatcher = &dispatch.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
 	h.srv.Temporal = tc
 	s3, err := devstack.StartS3("127.0.0.1:0", "")
 	if err != nil {
@@ -109,7 +110,7 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 		UIBase: h.srv.Config.UIOrigins[0], Now: time.Now, Render: mailer.Render, Mailer: discardMailer{}}
 	h.tc, h.queue, h.acts, h.storage = tc, queue, acts, storage
 	h.worker = h.startWorker(acts)
-	relay := store.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
+	relay := dispatch.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})

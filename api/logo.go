@@ -1,6 +1,7 @@
 package api
 
 import (
+	"kudos/dispatch"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -20,11 +21,10 @@ const maxFilenameLength = 255
 // registerLogoRoutes adds the logo upload of SPEC §7: a presigned upload
 // link, its finalisation (which hands the object to the logo workflow), and
 // removal.
-func (s *Server) registerLogoRoutes(v1 fiber.Router) {
-	path := "/accounts/:accountId/upload-logo"
-	v1.Post(path, s.requireSession, s.requireMember, s.logoUploadLink)
-	v1.Put(path, s.requireSession, s.requireMember, s.finaliseLogoUpload)
-	v1.Delete(path, s.requireSession, s.requireMember, s.deleteLogo)
+func (s *Server) registerLogoRoutes(acc fiber.Router) {
+	acc.Post("/upload-logo", s.logoUploadLink)
+	acc.Put("/upload-logo", s.finaliseLogoUpload)
+	acc.Delete("/upload-logo", s.deleteLogo)
 }
 
 type logoUploadRequest struct {
@@ -106,7 +106,7 @@ func (s *Server) finaliseLogoUpload(c fiber.Ctx) error {
 	} else if err != nil {
 		return err
 	}
-	imgURL, err = s.DB.StartLogoProcessing(ctx(c), acc, key)
+	imgURL, err = s.DB.StartLogoProcessing(ctx(c), acc, key, dispatch.LogoStart)
 	if err != nil {
 		return err
 	}

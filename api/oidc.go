@@ -10,6 +10,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -169,7 +170,8 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},
 		AccountName: accountName(first, last), Trial: s.newTrial(),
 		OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
-		Token: s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, root, ""),
+		Token:             s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, root, ""),
+		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if err != nil {
 		return err

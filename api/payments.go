@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"html/template"
+	"kudos/dispatch"
 	"strings"
 
 	"github.com/gofiber/fiber/v3"
@@ -41,7 +42,7 @@ func (s *Server) stripeWebhook(c fiber.Ctx) error {
 	if ev == nil {
 		return c.JSON(fiber.Map{"received": true})
 	}
-	if _, err := s.DB.RecordPaymentEvent(ctx(c), *ev); err != nil {
+	if _, err := s.DB.RecordPaymentEvent(ctx(c), *ev, dispatch.PaymentEvent); err != nil {
 		return err
 	}
 	s.Outbox.Kick()
@@ -97,7 +98,7 @@ func (s *Server) sandboxPage(c fiber.Ctx) error {
 // (API clients asking for JSON get the event's outcome instead).
 func (s *Server) sandboxSettle(outcome kudos.PaymentOutcome) fiber.Handler {
 	return func(c fiber.Ctx) error {
-		co, err := s.DB.CompleteSandboxCheckout(ctx(c), c.Params("id"), outcome)
+		co, err := s.DB.CompleteSandboxCheckout(ctx(c), c.Params("id"), outcome, dispatch.PaymentEvent)
 		if err != nil {
 			return err
 		}

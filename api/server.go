@@ -21,6 +21,7 @@ import (
 	"kudos"
 	"kudos/auth"
 	"kudos/config"
+	"kudos/dispatch"
 	"kudos/mailer"
 	"kudos/store"
 )
@@ -40,9 +41,9 @@ type Server struct {
 	Tokens   *auth.MailTokens
 	OIDC     *auth.OIDC
 	// Outbox is kicked after a handler commits work for Temporal.
-	Outbox *store.Relay
+	Outbox *dispatch.Relay
 	// Dispatcher sends updates to subscription workflows.
-	Dispatcher *Dispatcher
+	Dispatcher *dispatch.Dispatcher
 	// Payments is the payment provider; Webhooks its webhook verifier (nil
 	// for the sandbox, whose buttons feed the intake directly).
 	Payments kudos.PaymentProvider
@@ -95,10 +96,15 @@ func New(s *Server) *fiber.App {
 	s.registerHealthRoutes(app)
 	v1 := app.Group("/v1")
 	s.registerAuthRoutes(v1.Group("/auth"))
-	s.registerAccountRoutes(v1)
-	s.registerSubscriptionRoutes(v1)
-	s.registerBillingRoutes(v1)
-	s.registerLogoRoutes(v1)
+	// The account read checks session and membership inside its one query
+	// (the hot read path) and ends the chain; every other account route
+	// sits in the group, behind the guards applied once here.
+	v1.Get("/accounts/:accountId", s.getAccount)
+	acc := v1.Group("/accounts/:accountId", s.requireSession, s.requireMember)
+	s.registerAccountRoutes(acc)
+	s.registerSubscriptionRoutes(v1, acc)
+	s.registerBillingRoutes(acc)
+	s.registerLogoRoutes(acc)
 	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {

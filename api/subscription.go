@@ -10,15 +10,14 @@ import (
 // registerSubscriptionRoutes adds pricing, the subscription routes and the
 // due-invoice payment of SPEC §7. Every change is an update of the account's
 // subscription workflow; reads come from Postgres.
-func (s *Server) registerSubscriptionRoutes(v1 fiber.Router) {
+func (s *Server) registerSubscriptionRoutes(v1, acc fiber.Router) {
 	v1.Get("/pricing/:accountId", s.requireSession, s.requireMember, s.pricing)
-	acc := "/accounts/:accountId"
-	v1.Post(acc+"/subscription", s.requireSession, s.requireMember, s.createSubscription)
-	v1.Patch(acc+"/subscription", s.requireSession, s.requireMember, s.upgradeSubscription)
-	v1.Delete(acc+"/subscription", s.requireSession, s.requireMember, s.setAutoRenewal(false))
-	v1.Post(acc+"/subscription/restart", s.requireSession, s.requireMember, s.setAutoRenewal(true))
-	v1.Get(acc+"/invoices/latest-unpaid", s.requireSession, s.requireMember, s.latestUnpaid)
-	v1.Post(acc+"/invoices/:invoiceId/payment", s.requireSession, s.requireMember, s.payInvoice)
+	acc.Post("/subscription", s.createSubscription)
+	acc.Patch("/subscription", s.upgradeSubscription)
+	acc.Delete("/subscription", s.setAutoRenewal(false))
+	acc.Post("/subscription/restart", s.setAutoRenewal(true))
+	acc.Get("/invoices/latest-unpaid", s.latestUnpaid)
+	acc.Post("/invoices/:invoiceId/payment", s.payInvoice)
 }
 
 type pricingTable struct {

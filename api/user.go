@@ -7,6 +7,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/dispatch"
 )
 
 // userUpdateRequest holds the fields of PATCH …/user; absent ones stay.
@@ -91,7 +92,7 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 func (s *Server) changeEmail(c fiber.Ctx, u *kudos.User, newEmail string) error {
 	lang := u.PreferredLanguage
 	token := s.activationToken(auth.NewKey(), newEmail, lang, u.Firstname, s.linkRoot(c), newEmail)
-	notice := mailEntry(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailEmailChanged, To: u.Email,
+	notice := dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailEmailChanged, To: u.Email,
 		Language: lang, Name: u.Firstname})
 	err := s.DB.RequestEmailChange(ctx(c), u.ID, token, notice)
 	if kudos.ErrorCode(err) == kudos.EConflict {

@@ -23,7 +23,7 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
-	"kudos/api"
+	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -57,7 +57,7 @@ type Env struct {
 	// Set by Open.
 	DB         *store.DB
 	Temporal   client.Client
-	Dispatcher *api.Dispatcher
+	Dispatcher *dispatch.Dispatcher
 	Stripe     *FakeStripe
 	// RunID makes the names of this run's users, events and workflows unique,
 	// so that a second run against the same services does not collide.
@@ -100,7 +100,7 @@ func (e *Env) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("temporal: %w", err)
 	}
-	e.Dispatcher = &api.Dispatcher{Temporal: e.Temporal, TaskQueue: e.TaskQueue, DB: db, Period: e.Period, CheckoutTTL: e.CheckoutTTL}
+	e.Dispatcher = &dispatch.Dispatcher{Temporal: e.Temporal, TaskQueue: e.TaskQueue, DB: db, Period: e.Period, CheckoutTTL: e.CheckoutTTL}
 	e.HTTP = newHTTPClient(nil)
 	if e.StripeAddr != "" {
 		if e.Stripe, err = StartFakeStripe(e.StripeAddr); err != nil {

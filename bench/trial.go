@@ -2,8 +2,8 @@ package bench
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
+	"kudos/dispatch"
 	"slices"
 	"time"
 
@@ -13,7 +13,6 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
-	"kudos/store"
 )
 
 // TrialResult are the figures of the trial-expiry benchmark.
@@ -117,8 +116,11 @@ func Trial(ctx context.Context, e *Env, o Options) (*TrialResult, []Row, error) 
 		},
 		start: func(ctx context.Context, i int, _ time.Time) error {
 			id := members[i].AccountID
-			payload, _ := json.Marshal(map[string]any{"account_id": id})
-			return e.Dispatcher.Deliver(ctx, store.OutboxSubscriptionStart, "subscription_start:"+id.String(), payload)
+			row, err := dispatch.RowOf(dispatch.SubscriptionStart(id))
+			if err != nil {
+				return err
+			}
+			return e.Dispatcher.Deliver(ctx, row)
 		},
 		fired: func(ctx context.Context) (c int, err error) {
 			err = e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM subscriptions WHERE account_id = ANY($1) AND show_status = $2`,

@@ -73,3 +73,24 @@ func (db *DB) RenameAccount(ctx context.Context, accountID uuid.UUID, name strin
 		return wrapErr(err)
 	})
 }
+
+// OwnerEmail returns the e-mail of the account's owner (the checkout's
+// customer e-mail).
+func (db *DB) OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var e string
+	err := db.Pool.QueryRow(ctx, `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&e)
+	return e, notFound(err)
+}
+
+// OwnerLanguage returns the preferred language of the account's owner (the
+// language of its invoices).
+func (db *DB) OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var lang string
+	err := db.Pool.QueryRow(ctx, `SELECT u.preferred_language FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&lang)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "en", nil
+	}
+	return lang, wrapErr(err)
+}

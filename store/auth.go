@@ -20,6 +20,9 @@ type NewUser struct {
 	// OIDCIssuer and OIDCSubject identify a Google sign-up (empty otherwise).
 	OIDCIssuer, OIDCSubject string
 	Token                   NewToken
+	// StartSubscription is the outbox entry that starts the new account's
+	// subscription workflow (dispatch.SubscriptionStart).
+	StartSubscription func(accountID uuid.UUID) OutboxEntry
 }
 
 // NewToken is a single-use token to store (as a hash) with the mail that
@@ -65,8 +68,7 @@ func (db *DB) CreateUser(ctx context.Context, in NewUser) (userID, accountID uui
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, accountID, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
 			return wrapErr(err)
 		}
-		if err := insertOutbox(ctx, tx, OutboxEntry{Key: "subscription_start:" + accountID.String(), Kind: OutboxSubscriptionStart,
-			Payload: map[string]any{"account_id": accountID}}); err != nil {
+		if err := insertOutbox(ctx, tx, in.StartSubscription(accountID)); err != nil {
 			return err
 		}
 		return insertToken(ctx, tx, userID, in.Token)

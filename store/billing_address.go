@@ -54,9 +54,12 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 	return &a, nil
 }
 
-// AddFeatureRequest stores a feature request.
-func (db *DB) AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error {
-	_, err := db.Pool.Exec(ctx, `INSERT INTO feature_requests (account_id, user_id, area, profile, description) VALUES ($1, $2, $3, $4, $5)`,
-		accountID, userID, r.Area, r.Profile, r.Description)
-	return wrapErr(err)
+// BillingCountry returns the country of the account's billing address, or "".
+func (db *DB) BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var c string
+	err := db.Pool.QueryRow(ctx, `SELECT country FROM billing_addresses WHERE account_id = $1`, accountID).Scan(&c)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return c, wrapErr(err)
 }

@@ -9,17 +9,6 @@ import (
 	"kudos"
 )
 
-// OutboxLogoStart starts an account's logo workflow for one upload.
-const OutboxLogoStart = "logo_start"
-
-// LogoStart is the payload of an OutboxLogoStart entry.
-type LogoStart struct {
-	AccountID uuid.UUID `json:"account_id"`
-	// TempKey is the uploaded object, also the account's img_url while the
-	// workflow runs.
-	TempKey string `json:"temp_key"`
-}
-
 // errLogoBusy answers an upload while a logo is processing or set (SPEC §4:
 // upload is blocked while temporary or public).
 var errLogoBusy = kudos.Errorf(kudos.EConflict, "A logo is already set or being processed: delete it first")
@@ -63,8 +52,9 @@ func (db *DB) PendingLogoUpload(ctx context.Context, accountID uuid.UUID) (key, 
 // temporary reference, the refusal of an earlier upload is forgotten, and
 // the logo workflow's start is queued in the same transaction, so a crash
 // cannot leave a temporary logo that nothing processes. Finalising the same
-// upload again changes nothing. It returns the new img_url.
-func (db *DB) StartLogoProcessing(ctx context.Context, accountID uuid.UUID, key string) (string, error) {
+// upload again changes nothing. start is the outbox entry that has the
+// upload processed (dispatch.LogoStart). It returns the new img_url.
+func (db *DB) StartLogoProcessing(ctx context.Context, accountID uuid.UUID, key string, start func(accountID uuid.UUID, key string) OutboxEntry) (string, error) {
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		imgURL, reserved, err := lockLogo(ctx, tx, accountID)
 		switch {
@@ -79,8 +69,7 @@ func (db *DB) StartLogoProcessing(ctx context.Context, accountID uuid.UUID, key 
 			WHERE id = $1`, accountID, key, db.Now()); err != nil {
 			return wrapErr(err)
 		}
-		return insertOutbox(ctx, tx, OutboxEntry{Key: "logo:" + key, Kind: OutboxLogoStart,
-			Payload: LogoStart{AccountID: accountID, TempKey: key}})
+		return insertOutbox(ctx, tx, start(accountID, key))
 	})
 	return key, err
 }

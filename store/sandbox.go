@@ -72,7 +72,7 @@ func (db *DB) ExpireSandboxCheckout(ctx context.Context, id string) error {
 // (the Pay and Fail buttons), saving the test card on payment, and records
 // the payment event with its delivery in the same transaction. A checkout
 // that is not open (settled, expired, past its time) is EConflict.
-func (db *DB) CompleteSandboxCheckout(ctx context.Context, id string, outcome kudos.PaymentOutcome) (*SandboxCheckout, error) {
+func (db *DB) CompleteSandboxCheckout(ctx context.Context, id string, outcome kudos.PaymentOutcome, delivery func(kudos.PaymentEvent) OutboxEntry) (*SandboxCheckout, error) {
 	var c *SandboxCheckout
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
@@ -103,7 +103,7 @@ func (db *DB) CompleteSandboxCheckout(ctx context.Context, id string, outcome ku
 			}
 		}
 		_, err = recordPaymentEvent(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
-			CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now})
+			CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, delivery)
 		return err
 	})
 	return c, err

@@ -13,10 +13,9 @@ import (
 
 	"kudos"
 	"kudos/activities"
-	"kudos/api"
+	"kudos/dispatch"
 	"kudos/internal/testenv"
 	"kudos/mailer"
-	"kudos/store"
 	"kudos/worker"
 	"kudos/workflows"
 )
@@ -51,12 +50,12 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	key := uuid.NewString()
 	req := kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: "ops@example.com", Language: "nl",
 		Name: "Ops", Link: "http://127.0.0.1:8080/auth/reset-password?token=abc"}
-	entry := store.OutboxEntry{Key: "mail:" + key, Kind: store.OutboxMail, Payload: req}
+	entry := dispatch.Mail(req)
 	if err := db.Enqueue(ctx, entry); err != nil {
 		t.Fatal(err)
 	}
-	disp := &api.Dispatcher{Temporal: tc, TaskQueue: queue, DB: db}
-	relay := store.NewRelay(db, disp.Deliver, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	disp := &dispatch.Dispatcher{Temporal: tc, TaskQueue: queue, DB: db}
+	relay := dispatch.NewRelay(db, disp.Deliver, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 1 {
 		t.Fatalf("relay delivered %d: %v", n, err)
 	}
@@ -81,7 +80,11 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	if err := run.Get(ctx, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := disp.Deliver(ctx, store.OutboxMail, entry.Key, mustJSON(t, req)); err != nil {
+	row, err := dispatch.RowOf(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := disp.Deliver(ctx, row); err != nil {
 		t.Fatal(err)
 	}
 	time.Sleep(time.Second)

@@ -18,6 +18,7 @@ import (
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
+	"kudos/dispatch"
 	"kudos/mailer"
 	"kudos/payment/sandbox"
 	"kudos/payment/stripepay"
@@ -148,7 +149,7 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 	}
 	srv.Payments, srv.Webhooks = payments, webhooks
 	srv.Dispatcher = newDispatcher(cfg, db, tc)
-	srv.Outbox = store.NewRelay(db, srv.Dispatcher.Deliver, log.With("component", "outbox"))
+	srv.Outbox = dispatch.NewRelay(db, srv.Dispatcher.Deliver, log.With("component", "outbox"))
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Outbox.Run(relayCtx) }()
@@ -220,8 +221,8 @@ func newPayments(cfg *config.Config, db *store.DB) (kudos.PaymentProvider, api.W
 }
 
 // newDispatcher is the api's way into Temporal.
-func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *api.Dispatcher {
-	return &api.Dispatcher{Temporal: tc, TaskQueue: cfg.TaskQueue, DB: db, Period: cfg.BillingPeriod, CheckoutTTL: cfg.CheckoutTTL}
+func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *dispatch.Dispatcher {
+	return &dispatch.Dispatcher{Temporal: tc, TaskQueue: cfg.TaskQueue, DB: db, Period: cfg.BillingPeriod, CheckoutTTL: cfg.CheckoutTTL}
 }
 
 // newStorage connects to the configured S3 (the local one in development,

@@ -1,4 +1,4 @@
-package store_test
+package dispatch_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"kudos/dispatch"
 	"kudos/internal/testenv"
 	"kudos/store"
 )
@@ -20,14 +21,14 @@ func TestRelayStopsAtTheFirstFailedDelivery(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
 	for _, key := range []string{"a", "b", "c"} {
-		if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: store.OutboxMail, Payload: map[string]string{"k": key}}); err != nil {
+		if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: dispatch.KindMail, WorkflowID: "email:test:" + key, Payload: map[string]string{"k": key}}); err != nil {
 			t.Fatal(err)
 		}
 	}
 	down := true
 	var tried []string
-	relay := store.NewRelay(db, func(_ context.Context, _, key string, _ []byte) error {
-		tried = append(tried, key)
+	relay := dispatch.NewRelay(db, func(_ context.Context, row store.OutboxRow) error {
+		tried = append(tried, row.Key)
 		if down {
 			return errors.New("temporal unreachable")
 		}
@@ -70,8 +71,8 @@ func TestRelayDeliversLanesConcurrentlyInOrder(t *testing.T) {
 		for _, acc := range accounts {
 			key := fmt.Sprintf("event-%s-%d", acc[:1], round)
 			keys = append(keys, key)
-			if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: store.OutboxPaymentEvent,
-				Payload: map[string]string{"account_id": acc}}); err != nil {
+			if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: dispatch.KindPaymentEvent,
+				WorkflowID: "subscription:" + acc, Payload: map[string]string{"account_id": acc}}); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -79,7 +80,8 @@ func TestRelayDeliversLanesConcurrentlyInOrder(t *testing.T) {
 	var mu sync.Mutex
 	var order []string
 	inFlight, most := 0, 0
-	relay := store.NewRelay(db, func(_ context.Context, _, key string, _ []byte) error {
+	relay := dispatch.NewRelay(db, func(_ context.Context, row store.OutboxRow) error {
+		key := row.Key
 		mu.Lock()
 		inFlight++
 		most = max(most, inFlight)

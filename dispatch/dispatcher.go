@@ -1,4 +1,4 @@
-package api
+package dispatch
 
 import (
 	"context"
@@ -18,21 +18,28 @@ import (
 	"kudos/workflows"
 )
 
+// ReadModel is the part of the store the dispatcher reads (*store.DB): a
+// subscription workflow that does not run is started from its row.
+type ReadModel interface {
+	Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Subscription, error)
+}
+
 // Dispatcher hands work to Temporal: the outbox relay's deliveries and the
 // subscription updates of the api. Workflow ids derive from the entry or the
 // account, so a second delivery starts nothing new.
 type Dispatcher struct {
 	Temporal    client.Client
 	TaskQueue   string
-	DB          *store.DB
+	DB          ReadModel
 	Period      time.Duration
 	CheckoutTTL time.Duration
 }
 
-// Deliver is the relay's store.DeliverFunc.
-func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []byte) error {
-	switch kind {
-	case store.OutboxMail:
+// Deliver is the relay's DeliverFunc.
+func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
+	key, payload := row.Key, row.Payload
+	switch row.Kind {
+	case KindMail:
 		var req kudos.MailRequest
 		if err := json.Unmarshal(payload, &req); err != nil {
 			return fmt.Errorf("outbox %s: %w", key, err)
@@ -47,10 +54,8 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 			return nil
 		}
 		return err
-	case store.OutboxSubscriptionStart:
-		var in struct {
-			AccountID uuid.UUID `json:"account_id"`
-		}
+	case KindSubscriptionStart:
+		var in accountPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
 			return fmt.Errorf("outbox %s: %w", key, err)
 		}
@@ -60,7 +65,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 		}
 		_, err = d.Temporal.ExecuteWorkflow(ctx, opts, workflows.Subscription, state)
 		return err
-	case store.OutboxPaymentEvent:
+	case KindPaymentEvent:
 		var ev kudos.PaymentEvent
 		if err := json.Unmarshal(payload, &ev); err != nil {
 			return fmt.Errorf("outbox %s: %w", key, err)
@@ -71,8 +76,8 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 		}
 		_, err = d.Temporal.SignalWithStartWorkflow(ctx, opts.ID, workflows.SignalPaymentEvent, ev, opts, workflows.Subscription, state)
 		return err
-	case store.OutboxLogoStart:
-		var in store.LogoStart
+	case KindLogoStart:
+		var in logoPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
 			return fmt.Errorf("outbox %s: %w", key, err)
 		}
@@ -90,7 +95,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, kind, key string, payload []by
 		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
 	default:
-		return fmt.Errorf("outbox %s: unknown kind %q", key, kind)
+		return fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind)
 	}
 }
 

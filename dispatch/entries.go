@@ -1,0 +1,77 @@
+// Package dispatch hands work to Temporal. Work is first written to the
+// outbox table in the transaction of the change that causes it, as an entry
+// built here (this package owns the kinds and payloads); the Relay then
+// delivers each entry through the Dispatcher, which starts or signals the
+// workflow the entry names. The Dispatcher also sends the api's updates to
+// subscription workflows. Workflow ids derive from the entry or the account,
+// so a second delivery starts nothing new.
+package dispatch
+
+import (
+	"encoding/json"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/store"
+	"kudos/workflows"
+)
+
+// Outbox kinds: what delivering an entry does.
+const (
+	// KindMail starts the e-mail workflow for a kudos.MailRequest.
+	KindMail = "mail"
+	// KindSubscriptionStart starts an account's subscription workflow
+	// from its read model.
+	KindSubscriptionStart = "subscription_start"
+	// KindPaymentEvent signals a kudos.PaymentEvent to the subscription
+	// workflow (starting it from the read model if it does not run).
+	KindPaymentEvent = "payment_event"
+	// KindLogoStart starts the logo workflow for one upload.
+	KindLogoStart = "logo_start"
+)
+
+// accountPayload is the payload of the entries that only name an account.
+type accountPayload struct {
+	AccountID uuid.UUID `json:"account_id"`
+}
+
+// Mail is the entry that delivers one mail.
+func Mail(req kudos.MailRequest) store.OutboxEntry {
+	return store.OutboxEntry{Key: "mail:" + req.Key, Kind: KindMail, WorkflowID: workflows.EmailWorkflowID(req), Payload: req}
+}
+
+// SubscriptionStart is the entry that starts a new account's subscription
+// workflow.
+func SubscriptionStart(accountID uuid.UUID) store.OutboxEntry {
+	return store.OutboxEntry{Key: "subscription_start:" + accountID.String(), Kind: KindSubscriptionStart,
+		WorkflowID: workflows.SubscriptionWorkflowID(accountID), Payload: accountPayload{AccountID: accountID}}
+}
+
+// PaymentEvent is the entry that delivers a stored payment event.
+func PaymentEvent(ev kudos.PaymentEvent) store.OutboxEntry {
+	return store.OutboxEntry{Key: "payment_event:" + ev.EventID, Kind: KindPaymentEvent,
+		WorkflowID: workflows.SubscriptionWorkflowID(ev.AccountID), Payload: ev}
+}
+
+// LogoStart is the entry that has the upload tempKey of an account
+// processed.
+func LogoStart(accountID uuid.UUID, tempKey string) store.OutboxEntry {
+	return store.OutboxEntry{Key: "logo:" + tempKey, Kind: KindLogoStart, WorkflowID: workflows.LogoWorkflowID(accountID),
+		Payload: logoPayload{AccountID: accountID, TempKey: tempKey}}
+}
+
+// logoPayload is the payload of a KindLogoStart entry.
+type logoPayload struct {
+	AccountID uuid.UUID `json:"account_id"`
+	// TempKey is the uploaded object, also the account's img_url while the
+	// workflow runs.
+	TempKey string `json:"temp_key"`
+}
+
+// RowOf is the row an entry becomes once stored: what the relay hands to
+// Deliver. Tools and tests that deliver an entry directly use it.
+func RowOf(e store.OutboxEntry) (store.OutboxRow, error) {
+	payload, err := json.Marshal(e.Payload)
+	return store.OutboxRow{Key: e.Key, Kind: e.Kind, WorkflowID: e.WorkflowID, Payload: payload}, err
+}

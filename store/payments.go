@@ -1,0 +1,65 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// RecordCheckout stores an opened checkout (idempotent by id).
+func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
+		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt)
+	return wrapErr(err)
+}
+
+// SetCheckoutStatus records how a checkout ended.
+func (db *DB) SetCheckoutStatus(ctx context.Context, id, status string) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE checkouts SET status = $2 WHERE id = $1`, id, status)
+	return wrapErr(err)
+}
+
+// RecordPaymentEvent stores a verified payment event once by its id and, in
+// the same transaction, queues its delivery to the subscription workflow. It
+// reports whether the event was new; a duplicate changes nothing.
+func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
+	var isNew bool
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		isNew, err = recordPaymentEvent(ctx, tx, ev, delivery)
+		return err
+	})
+	return isNew, err
+}
+
+func recordPaymentEvent(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
+	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
+		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt)
+	if err != nil || tag.RowsAffected() == 0 {
+		return false, wrapErr(err)
+	}
+	return true, insertOutbox(ctx, tx, delivery(ev))
+}
+
+// StripeCustomer returns the account's Stripe customer id, or "".
+func (db *DB) StripeCustomer(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var id string
+	err := db.Pool.QueryRow(ctx, `SELECT customer_id FROM payment_customers WHERE account_id = $1 AND provider = 'stripe'`, accountID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return id, wrapErr(err)
+}
+
+// SaveStripeCustomer remembers the account's Stripe customer id.
+func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, customerID string) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO payment_customers (account_id, provider, customer_id) VALUES ($1, 'stripe', $2)
+		ON CONFLICT (account_id) DO UPDATE SET customer_id = $2, provider = 'stripe'`, accountID, customerID)
+	return wrapErr(err)
+}
