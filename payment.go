@@ -88,6 +88,8 @@ const (
 	PaymentPaid    PaymentOutcome = "paid"
 	PaymentFailed  PaymentOutcome = "failed"
 	PaymentExpired PaymentOutcome = "expired"
+	// PaymentCancelled: the customer went back from the hosted checkout.
+	PaymentCancelled PaymentOutcome = "cancelled"
 )
 
 // PaymentEvent is a verified notification from the provider (a Stripe

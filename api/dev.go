@@ -44,7 +44,6 @@ func (s *Server) registerDevRoutes(r fiber.Router) {
 		s.Inbox.SetRefusing(*req.Refusing)
 		return c.SendStatus(fiber.StatusNoContent)
 	})
-	r.Post("/sandbox/declines", s.devDeclines)
 	r.Post("/oidc/identities", func(c fiber.Ctx) error {
 		if s.DevOIDC == nil {
 			return kudos.Errorf(kudos.ENotFound, "the development OIDC provider is not running")

@@ -31,13 +31,15 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, del
 	var isNew bool
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var err error
-		isNew, err = recordPaymentEvent(ctx, tx, ev, delivery)
+		isNew, err = RecordPaymentEventTx(ctx, tx, ev, delivery)
 		return err
 	})
 	return isNew, err
 }
 
-func recordPaymentEvent(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
+// RecordPaymentEventTx is RecordPaymentEvent inside tx (see InTx): the
+// sandbox settles its checkout and records the event in one transaction.
+func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
 	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at)
 		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
 		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt)

@@ -136,3 +136,19 @@ func notFound(err error) error {
 	}
 	return wrapErr(err)
 }
+
+// InTx runs fn in one transaction, for an adapter that keeps tables of its
+// own (the payment sandbox) and must change them atomically with rows of
+// the store (RecordPaymentEventTx). fn's errors go through Classify.
+func (db *DB) InTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return Classify(fn(tx)) })
+}
+
+// Classify maps a database error the way every store method does: no row
+// is kudos.NotFound, an unreachable database kudos.EUnavailable.
+func Classify(err error) error { return notFound(err) }
+
+// querier is what a pool and a transaction have in common.
+type querier interface {
+	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
+}

@@ -179,7 +179,7 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 		s.closeCheckout(ctx, kudos.PaymentPaid, false)
 		s.renderPDF(ctx, c.InvoiceID)
 		s.applyPaid(ctx, c)
-	case kudos.PaymentFailed, kudos.PaymentExpired:
+	case kudos.PaymentFailed, kudos.PaymentExpired, kudos.PaymentCancelled:
 		s.closeCheckout(ctx, ev.Outcome, false)
 	}
 }

@@ -1,8 +1,9 @@
 // Package sandbox is the development payment provider of ARCHITECTURE §3: a
-// hosted-checkout page on the api's own origin with Pay and Fail buttons
-// (served by api/sandbox.go) that feeds the same event intake as Stripe's
-// webhooks, saved test cards, and off-session charges that succeed unless an
-// account is told to decline. It is refused in production.
+// hosted-checkout page on the api's own origin (RegisterRoutes) whose Pay,
+// Fail and Cancel buttons feed the same event intake as Stripe's webhooks,
+// Stripe's test cards (TestCards), saved cards, and off-session charges that
+// behave as the saved card does. It keeps its own tables (sandbox_*) and is
+// refused in production.
 package sandbox
 
 import (
@@ -38,7 +39,7 @@ func (p *Provider) CheckoutURL(id string) string {
 // CreateCheckout implements kudos.PaymentProvider. It is idempotent by
 // CheckoutID: a retried activity gets the same checkout.
 func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
-	c, err := p.DB.CreateSandboxCheckout(ctx, store.SandboxCheckout{
+	c, err := p.createCheckout(ctx, Checkout{
 		ID: "cs_sandbox_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutID: req.CheckoutID, AccountID: req.AccountID,
 		Purpose: req.Purpose, Description: req.Description, Amount: req.Amount,
 		SuccessURL: req.SuccessURL, CancelURL: req.CancelURL, ExpiresAt: req.ExpiresAt,
@@ -51,20 +52,20 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 
 // ExpireCheckout implements kudos.PaymentProvider.
 func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error {
-	return p.DB.ExpireSandboxCheckout(ctx, providerID)
+	return p.expireCheckout(ctx, providerID)
 }
 
 // ChargeOffSession implements kudos.PaymentProvider.
 func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
-	return p.DB.SandboxCharge(ctx, req.ChargeID, req.AccountID, req.Amount)
+	return p.charge(ctx, req.ChargeID, req.AccountID, req.Amount)
 }
 
 // PaymentMethods implements kudos.PaymentProvider.
 func (p *Provider) PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]kudos.PaymentMethod, error) {
-	return p.DB.SandboxPaymentMethods(ctx, accountID)
+	return p.paymentMethods(ctx, accountID)
 }
 
 // DetachPaymentMethod implements kudos.PaymentProvider.
 func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error {
-	return p.DB.DeleteSandboxPaymentMethod(ctx, accountID, id)
+	return p.deletePaymentMethod(ctx, accountID, id)
 }

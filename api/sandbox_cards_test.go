@@ -1,0 +1,114 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+)
+
+// payWith presses Pay on a sandbox checkout with one of Stripe's test cards
+// (ARCHITECTURE §4), as JSON.
+func (h *harness) payWith(href, card string) response {
+	path := strings.TrimPrefix(href, "http://127.0.0.1:8080")
+	return h.do("POST", path+"/pay", map[string]any{"card": card}, "", "Accept", "application/json")
+}
+
+// startPlan signs up a user with a billing address and opens a checkout for
+// plan; it returns the token, account and checkout link.
+func (h *harness) startPlan(email, plan string) (token, account, href string) {
+	token, account = h.signedUpUser(email)
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	co := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": plan}, token), 201)
+	return token, account, co.str("checkout_href")
+}
+
+func (h *harness) invoiceCount(account, where string) int {
+	var n int
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM invoices WHERE account_id = $1 AND `+where, account).Scan(&n); err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// TestSandboxDeclinedCardAtCheckout: Stripe's 4000000000009995 is declined
+// at checkout; processing ends, and plan and invoices stay as they were.
+func TestSandboxDeclinedCardAtCheckout(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("declined@example.com", "PRO")
+	if r := h.expect(h.payWith(href, "4000000000009995"), 200); r.str("status") != "failed" {
+		t.Fatalf("declined card: %s", r.Raw)
+	}
+	eventually(t, "processing to end", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "TRIAL" && s["show_status"] == "active"
+	})
+	if n := h.invoiceCount(account, "true"); n != 0 {
+		t.Fatalf("%d invoices after a declined first payment", n)
+	}
+	// The customer may try again with a card that works.
+	co := h.expect(h.do("POST", "/v1/accounts/"+account+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.payWith(co.str("checkout_href"), "4242424242424242"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+}
+
+// TestSandboxUnknownCardIsRefused: a number that is not one of the test
+// cards is a client error that changes nothing.
+func TestSandboxUnknownCardIsRefused(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("unknown-card@example.com", "STARTER")
+	if r := h.expect(h.payWith(href, "1234"), 422); r.field("card") == "" {
+		t.Fatal(r.Raw)
+	}
+	if s := h.subscription(token, account); s["show_status"] != "processing" {
+		t.Fatalf("after a refused card the checkout stays open: %v", s)
+	}
+}
+
+// TestSandboxCancelEndsTheCheckoutAtOnce: the customer going back from the
+// hosted page ends the checkout (303 to the app), so the dashboard is not
+// locked in "processing" until the checkout's expiry.
+func TestSandboxCancelEndsTheCheckoutAtOnce(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("cancel@example.com", "TEAM")
+	r := h.do("POST", strings.TrimPrefix(href, "http://127.0.0.1:8080")+"/cancel", nil, "")
+	if r.Status != 303 || !strings.Contains(r.Header.Get("Location"), "/dashboard/"+account+"/") {
+		t.Fatalf("cancel: %d %q %s", r.Status, r.Header.Get("Location"), r.Raw)
+	}
+	eventually(t, "processing to end", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "TRIAL" && s["show_status"] == "active"
+	})
+	if n := h.invoiceCount(account, "true"); n != 0 {
+		t.Fatalf("%d invoices after a cancelled checkout", n)
+	}
+	h.expect(h.payWith(href, "4242424242424242"), 409) // a cancelled checkout cannot be paid
+	var status string
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT status FROM checkouts WHERE account_id = $1`, account).Scan(&status)
+	if status != "cancelled" {
+		t.Fatalf("checkout status %q, want cancelled", status)
+	}
+}
+
+// TestSandboxSavedCardsOffSession: 4000000000000341 and 4000002500003155
+// pay at checkout and are saved, but their later off-session charges are
+// declined or need authentication: the renewal is not paid.
+func TestSandboxSavedCardsOffSession(t *testing.T) {
+	for _, c := range []struct{ card, last4 string }{{"4000000000000341", "0341"}, {"4000002500003155", "3155"}} {
+		t.Run(c.card, func(t *testing.T) {
+			h := newHarness(t).withTemporal(3 * time.Second)
+			token, account, href := h.startPlan("offsession-"+c.last4+"@example.com", "STARTER")
+			h.expect(h.payWith(href, c.card), 200)
+			eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+			billing := h.expect(h.do("GET", "/v1/accounts/"+account+"/billing", nil, token), 200)
+			if !strings.Contains(billing.Raw, c.last4) {
+				t.Fatalf("the paying card is not saved: %s", billing.Raw)
+			}
+			eventually(t, "the unpaid renewal", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'DUE_PAYMENT'") == 1 })
+			if n := h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'"); n != 0 {
+				t.Fatalf("%d paid renewals with a card whose off-session charges fail", n)
+			}
+		})
+	}
+}
