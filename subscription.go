@@ -114,17 +114,54 @@ func (s *SubscriptionState) Record() Subscription {
 		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew}
 }
 
+// SubscriptionReadModel is what Postgres holds of an account's
+// subscription: its row, the DUE_PAYMENT invoice that reactivates an expired
+// plan, and the hosted checkout still open. It is enough to rebuild the
+// workflow's state exactly (StateFromRecord).
+type SubscriptionReadModel struct {
+	Subscription
+	Due      *DueInvoice
+	Checkout *CheckoutRecord
+}
+
 // StateFromRecord rebuilds the state of an account whose workflow is not
-// running (first start, or a start after a lost one) from its read model
-// at now.
-func StateFromRecord(accountID uuid.UUID, r Subscription, period, checkoutTTL time.Duration, now time.Time) SubscriptionState {
+// running (first start, a lost or terminated run, a namespace move) from
+// its read model at now: the plan and its dates, the due invoice, and the
+// open checkout, which the new run continues (its expiry timer, and its
+// payment when it comes). Charge keys derive from the period, not from a
+// counter, so nothing here needs the old run's history.
+func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, now time.Time) SubscriptionState {
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
-		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period, CheckoutTTL: checkoutTTL}
-	if s.Status == StatusProcessing { // a checkout was open when the state was lost: it will not be paid
+		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
+		CheckoutTTL: checkoutTTL, Due: r.Due}
+	if c := r.Checkout; c != nil && c.InvoiceID != nil {
+		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
+			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}
+	}
+	if s.Status == StatusProcessing { // the status beneath the open checkout
 		s.Status = StatusActive
-		if s.Plan == PlanTrial && s.TrialExpiresAt != nil && !r.TrialExpiresAt.After(now) {
+		switch {
+		case s.Due != nil:
+			s.Status = StatusPlanExpired
+		case s.Plan == PlanTrial && s.TrialExpiresAt != nil && !s.TrialExpiresAt.After(now):
 			s.Status = StatusTrialExpired
 		}
 	}
 	return s
+}
+
+// periodNamespace scopes the ids derived from billing periods.
+var periodNamespace = uuid.MustParse("6f1c3f0e-52a4-4c7e-9d39-5b0f2b8a7d11")
+
+// PeriodInvoiceID is the id of the invoice that bills the period starting
+// at periodStart (a renewal, or the due invoice of a plan that stopped then):
+// derived, so that billing a period again finds the same invoice.
+func PeriodInvoiceID(accountID uuid.UUID, periodStart time.Time) uuid.UUID {
+	return uuid.NewSHA1(periodNamespace, []byte(accountID.String()+"/"+periodStart.UTC().Format(time.RFC3339Nano)))
+}
+
+// RenewalChargeID is the provider's idempotency key of the charge of the
+// period starting at periodStart: one charge per period, whatever restarts.
+func RenewalChargeID(accountID uuid.UUID, periodStart time.Time) string {
+	return "renewal:" + accountID.String() + ":" + periodStart.UTC().Format(time.RFC3339)
 }

@@ -21,7 +21,7 @@ import (
 // ReadModel is the part of the store the dispatcher reads (*store.DB): a
 // subscription workflow that does not run is started from its row.
 type ReadModel interface {
-	Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Subscription, error)
+	SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error)
 }
 
 // Dispatcher hands work to Temporal: the outbox relay's deliveries and the
@@ -102,7 +102,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 // startOptions are the options and first state of an account's subscription
 // workflow, rebuilt from the read model: an existing run is used as it is.
 func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (client.StartWorkflowOptions, kudos.SubscriptionState, error) {
-	rec, err := d.DB.Subscription(ctx, accountID)
+	rec, err := d.DB.SubscriptionReadModel(ctx, accountID)
 	if err != nil {
 		return client.StartWorkflowOptions{}, kudos.SubscriptionState{}, err
 	}
@@ -114,7 +114,7 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 			workflows.AccountIDKey.ValueSet(accountID.String()),
 			workflows.PlanKey.ValueSet(string(state.Plan)),
 			workflows.SubscriptionStatusKey.ValueSet(string(state.DisplayStatus())),
-			workflows.PaymentStateKey.ValueSet(workflows.PaymentNone)),
+			workflows.PaymentStateKey.ValueSet(workflows.PaymentStateOf(&state))),
 	}, state, nil
 }
 

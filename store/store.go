@@ -78,9 +78,14 @@ func (db *DB) Migrate(ctx context.Context) error {
 	return nil
 }
 
-// inTx runs fn in a transaction and commits it if fn returns nil.
-func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error) error {
-	tx, err := db.Pool.Begin(ctx)
+// inTx runs fn in a transaction (with opts[0], if given) and commits it if
+// fn returns nil.
+func (db *DB) inTx(ctx context.Context, fn func(tx pgx.Tx) error, opts ...pgx.TxOptions) error {
+	var o pgx.TxOptions
+	if len(opts) > 0 {
+		o = opts[0]
+	}
+	tx, err := db.Pool.BeginTx(ctx, o)
 	if err != nil {
 		return wrapErr(err)
 	}

@@ -2,8 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"kudos"
 )
@@ -38,4 +40,39 @@ const subscriptionColumns = `s.plan, s.show_status, s.show_onboarding, s.trials_
 func subscriptionFields(s *kudos.Subscription) []any {
 	return []any{&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt,
 		&s.StartNextPeriod, &s.PeriodStartedAt}
+}
+
+// SubscriptionReadModel returns everything Postgres holds of an account's
+// subscription: the row, the latest DUE_PAYMENT invoice (only while the plan
+// is expired: it is what reactivates it), and the checkout still open. It is
+// what a subscription workflow is (re)started from.
+func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error) {
+	var rm kudos.SubscriptionReadModel
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1`, accountID).
+			Scan(subscriptionFields(&rm.Subscription)...); err != nil {
+			return notFound(err)
+		}
+		var due kudos.DueInvoice
+		err := tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND status = 'DUE_PAYMENT'
+			ORDER BY created_at DESC LIMIT 1`, accountID).Scan(&due.ID, &due.Plan)
+		switch {
+		case err == nil:
+			rm.Due = &due
+		case !errors.Is(err, pgx.ErrNoRows):
+			return wrapErr(err)
+		}
+		var c kudos.CheckoutRecord
+		err = tx.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at
+			FROM checkouts WHERE account_id = $1 AND status = 'open' ORDER BY created_at DESC LIMIT 1`, accountID).
+			Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt)
+		switch {
+		case err == nil:
+			rm.Checkout = &c
+		case !errors.Is(err, pgx.ErrNoRows):
+			return wrapErr(err)
+		}
+		return nil
+	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
+	return &rm, err
 }

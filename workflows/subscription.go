@@ -53,8 +53,8 @@ type CheckoutResponse struct {
 	CheckoutHref string
 }
 
-// paymentState is the PaymentState search attribute of a state.
-func paymentState(s *kudos.SubscriptionState) string {
+// PaymentStateOf is the PaymentState search attribute of a state.
+func PaymentStateOf(s *kudos.SubscriptionState) string {
 	switch {
 	case s.Checkout != nil:
 		return PaymentCheckoutOpen

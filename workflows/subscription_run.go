@@ -135,7 +135,7 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 // renew starts the next period: charge it when auto-renewal is on, else the
 // plan stops with a DUE_PAYMENT invoice that 'continue with plan' pays.
 func (s *subscription) renew(ctx workflow.Context) {
-	invoiceID := s.newUUID(ctx)
+	invoiceID, chargeID := s.renewalKeys(ctx)
 	if !s.st.AutoRenew {
 		s.must(ctx, s.activity(ctx, ActivityCreateDueInvoice, DueInvoiceInput{
 			AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}).Get(ctx, nil))
@@ -143,11 +143,9 @@ func (s *subscription) renew(ctx workflow.Context) {
 		s.expirePlan(ctx, invoiceID)
 		return
 	}
-	s.st.Renewals++
 	var res RenewalResult
 	s.must(ctx, s.activity(ctx, ActivityChargeRenewal, RenewalInput{
-		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
-		ChargeID: fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)}).Get(ctx, &res))
+		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID, ChargeID: chargeID}).Get(ctx, &res))
 	s.renderPDF(ctx, invoiceID)
 	if !res.Paid {
 		s.log.Info("renewal declined", "reason", res.FailureReason)
@@ -159,6 +157,24 @@ func (s *subscription) renew(ctx workflow.Context) {
 	s.st.PeriodStartedAt, s.st.RenewalAt = &start, &end
 	s.record(ctx)
 	s.renewed = true
+}
+
+// renewalKeys are the invoice id and the provider's idempotency key of the
+// renewal at RenewalAt. They derive from the account and the period, so a
+// run rebuilt from the read model (whatever it has forgotten) bills and
+// charges each period once, and never finds last year's charge under this
+// year's key. Histories from before replay with their random invoice id and
+// counted key.
+func (s *subscription) renewalKeys(ctx workflow.Context) (uuid.UUID, string) {
+	if workflow.GetVersion(ctx, "renewal-keys-by-period", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		invoiceID := s.newUUID(ctx)
+		if !s.st.AutoRenew {
+			return invoiceID, ""
+		}
+		s.st.Renewals++
+		return invoiceID, fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)
+	}
+	return kudos.PeriodInvoiceID(s.st.AccountID, *s.st.RenewalAt), kudos.RenewalChargeID(s.st.AccountID, *s.st.RenewalAt)
 }
 
 func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
@@ -211,7 +227,7 @@ func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
 		AccountIDKey.ValueSet(s.st.AccountID.String()),
 		PlanKey.ValueSet(string(s.st.Plan)),
 		SubscriptionStatusKey.ValueSet(string(s.st.DisplayStatus())),
-		PaymentStateKey.ValueSet(paymentState(&s.st)))
+		PaymentStateKey.ValueSet(PaymentStateOf(&s.st)))
 }
 
 // continueAsNew hands the state to a fresh run once pending signals are

@@ -1,0 +1,51 @@
+package api_test
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// terminate ends the account's subscription workflow as an operator (or a
+// lost history) would: what follows must be rebuilt from Postgres.
+func (h *harness) terminate(account string) {
+	h.t.Helper()
+	if err := h.tc.TerminateWorkflow(context.Background(), "subscription:"+account, "", "test: history lost"); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestExpiredPlanStaysPayableAfterARestart: a plan_expired account whose
+// workflow is gone pays its due invoice and is active again.
+func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
+	h := newHarness(t).withTemporal(3 * time.Second)
+	token, account, href := h.startPlan("restart-due@example.com", "STARTER")
+	base := "/v1/accounts/" + account
+	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined
+	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	h.terminate(account)
+
+	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
+	pay := h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201)
+	h.expect(h.payWith(pay.str("checkout_href"), "4242424242424242"), 200)
+	eventually(t, "the plan to be active again", func() bool {
+		s := h.subscription(token, account)
+		return s["show_status"] == "active" && s["plan"] == "STARTER"
+	})
+}
+
+// TestOpenCheckoutSurvivesARestart: a checkout paid after its workflow was
+// lost is applied by the workflow rebuilt from Postgres.
+func TestOpenCheckoutSurvivesARestart(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("restart-open@example.com", "PRO")
+	h.terminate(account)
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "the paid plan", func() bool {
+		s := h.subscription(token, account)
+		return s["show_status"] == "active" && s["plan"] == "PRO"
+	})
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+		t.Fatalf("%d paid invoices", n)
+	}
+}

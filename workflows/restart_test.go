@@ -1,0 +1,110 @@
+package workflows_test
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+// TestRestartFromTheReadModelChargesTheNextPeriod: a workflow rebuilt from
+// Postgres (terminated, lost history, namespace move) must charge the next
+// period under a key of its own. With a counter that the restart resets,
+// the provider finds last year's charge under the same key and the renewal
+// is marked paid without any money moving.
+func TestRestartFromTheReadModelChargesTheNextPeriod(t *testing.T) {
+	e := newSubEnv(t)
+	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, time.Hour))
+	var can *workflow.ContinueAsNewError
+	if err := e.GetWorkflowError(); !errors.As(err, &can) || len(e.acts.renewals) != 1 {
+		t.Fatalf("first renewal: %v, %+v", err, e.acts.renewals)
+	}
+	first := e.acts.renewals[0]
+	renewed := e.acts.lastWrite()
+
+	// The history is lost; the workflow is started again from the row.
+	e2 := newSubEnv(t)
+	e2.SetStartTime(*renewed.PeriodStartedAt)
+	st := kudos.StateFromRecord(first.AccountID, kudos.SubscriptionReadModel{Subscription: renewed}, period, 24*time.Hour, *renewed.PeriodStartedAt)
+	e2.ExecuteWorkflow(workflows.Subscription, st)
+	if err := e2.GetWorkflowError(); !errors.As(err, &can) || len(e2.acts.renewals) != 1 {
+		t.Fatalf("renewal after the restart: %v, %+v", err, e2.acts.renewals)
+	}
+	second := e2.acts.renewals[0]
+	if second.ChargeID == first.ChargeID {
+		t.Fatalf("both periods charged under key %q: the second renewal would reuse the first year's charge", first.ChargeID)
+	}
+	if second.InvoiceID == first.InvoiceID {
+		t.Fatalf("both periods billed on invoice %s", first.InvoiceID)
+	}
+}
+
+// TestRenewalKeysDeriveFromThePeriod: a restart in the middle of a
+// renewal (after the charge, before the row was written) charges and bills
+// the same period under the same key and invoice: nothing twice.
+func TestRenewalKeysDeriveFromThePeriod(t *testing.T) {
+	run := func() workflows.RenewalInput {
+		e := newSubEnv(t)
+		e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, time.Hour))
+		if len(e.acts.renewals) != 1 {
+			t.Fatalf("renewals %+v", e.acts.renewals)
+		}
+		return e.acts.renewals[0]
+	}
+	a, b := run(), run()
+	if a.ChargeID != b.ChargeID || a.InvoiceID != b.InvoiceID {
+		t.Fatalf("one period, two keys: %+v / %+v", a, b)
+	}
+}
+
+// TestRestartKeepsTheDueInvoicePayable: a plan_expired account whose
+// workflow is rebuilt from Postgres can still pay its due invoice.
+func TestRestartKeepsTheDueInvoicePayable(t *testing.T) {
+	e := newSubEnv(t)
+	due := uuid.New()
+	renewal := start.Add(-time.Hour)
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusPlanExpired, PlanRenewalAt: &renewal},
+		Due:          &kudos.DueInvoice{ID: due, Plan: kudos.PlanPro},
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, start)
+	var pay *updateOutcome
+	e.at(time.Hour, func() { pay = e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: due}) })
+	e.at(2*time.Hour, func() {
+		if pay == nil || pay.rejected != nil || pay.failed != nil || pay.result.CheckoutHref == "" {
+			t.Errorf("paying the due invoice after a restart: %+v", pay)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	assertCanceled(t, e)
+}
+
+// TestRestartContinuesTheOpenCheckout: a checkout open when the workflow
+// was lost stays the account's checkout: a payment for it is applied, not
+// dropped.
+func TestRestartContinuesTheOpenCheckout(t *testing.T) {
+	e := newSubEnv(t)
+	exp := start.Add(24 * time.Hour)
+	inv := uuid.New()
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanTrial, ShowStatus: kudos.StatusProcessing, TrialExpiresAt: &exp},
+		Checkout: &kudos.CheckoutRecord{ID: "co_lost", Provider: "sandbox", ProviderID: "cs_lost", URL: "https://pay.example/co_lost",
+			Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanTeam, InvoiceID: &inv, ExpiresAt: exp},
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, start)
+	e.at(time.Hour, func() { e.signalEvent("ev-after-restart", "co_lost", kudos.PaymentPaid) })
+	e.at(2*time.Hour, func() {
+		if s := e.state(); s.Plan != kudos.PlanTeam || s.Status != kudos.StatusActive || s.Checkout != nil {
+			t.Errorf("a payment of the checkout open before the restart: %+v", s)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	assertCanceled(t, e)
+}
