@@ -90,7 +90,20 @@ const (
 	PaymentExpired PaymentOutcome = "expired"
 	// PaymentCancelled: the customer went back from the hosted checkout.
 	PaymentCancelled PaymentOutcome = "cancelled"
+	// PaymentPending: the checkout is complete but its payment (a delayed
+	// method such as SEPA debit) is not settled yet; paid or failed follows.
+	PaymentPending PaymentOutcome = "pending"
 )
+
+// RefundRequest asks for the whole payment of a hosted checkout back.
+type RefundRequest struct {
+	// RefundID is ours and the provider's idempotency key: asking twice
+	// refunds once.
+	RefundID   string
+	ProviderID string // the checkout's id at the provider
+	AccountID  uuid.UUID
+	Amount     Money
+}
 
 // PaymentEvent is a verified notification from the provider (a Stripe
 // webhook or a sandbox button), stored once by EventID and delivered to the
@@ -113,8 +126,16 @@ type PaymentProvider interface {
 	// follows a checkout_href only when it does (SPEC §4).
 	CheckoutOrigin() string
 	CreateCheckout(ctx context.Context, req CheckoutRequest) (Checkout, error)
-	// ExpireCheckout closes an open checkout so it can no longer be paid.
-	ExpireCheckout(ctx context.Context, providerID string) error
+	// ExpireCheckout closes a checkout so it can no longer be paid, and
+	// tells how it ended: PaymentExpired when it was closed unpaid (now or
+	// before), PaymentPaid when it had been paid, PaymentPending when it is
+	// complete and its payment not settled yet, PaymentFailed or
+	// PaymentCancelled when it had ended so. A payment is never lost to
+	// expiry: the caller applies (or refunds) what it is told was paid.
+	ExpireCheckout(ctx context.Context, providerID string) (PaymentOutcome, error)
+	// Refund gives back the whole payment of a paid checkout (idempotent
+	// by RefundID) and returns the provider's refund id.
+	Refund(ctx context.Context, req RefundRequest) (string, error)
 	// ChargeOffSession charges the default payment method without the
 	// customer present. A declined charge is a result with Paid false, not
 	// an error; errors are for failures worth retrying.

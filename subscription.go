@@ -80,6 +80,10 @@ type OpenCheckout struct {
 	Plan       Plan
 	InvoiceID  uuid.UUID
 	ExpiresAt  time.Time
+	// Pending is set once the checkout is complete and its payment (a
+	// delayed method) settling: it no longer expires, and the account
+	// stays processing until the payment succeeds or fails.
+	Pending bool
 }
 
 // DueInvoice is the DUE_PAYMENT invoice that reactivates an expired plan.
@@ -89,7 +93,8 @@ type DueInvoice struct {
 }
 
 // CheckoutRecord is one row of the checkouts table: a hosted checkout as
-// ops see it.
+// ops see it, with the price it was opened at (its invoice, which a payment
+// that arrives after the checkout closed is billed on).
 type CheckoutRecord struct {
 	ID, Provider, ProviderID, URL string
 	AccountID                     uuid.UUID
@@ -97,6 +102,11 @@ type CheckoutRecord struct {
 	Plan                          Plan
 	InvoiceID                     *uuid.UUID
 	ExpiresAt                     time.Time
+	// Status is open, paid, failed, expired, cancelled or refunded.
+	Status string
+	// Invoice is the priced invoice of the checkout (nil on rows written
+	// before prices were kept).
+	Invoice *Invoice
 }
 
 // DisplayStatus is the show_status of the read model: processing while a

@@ -26,6 +26,8 @@ type Store interface {
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
+	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
+	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)

@@ -59,16 +59,19 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	}
 	invoiceID := in.InvoiceID
 	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
-		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt})
+		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
+		Invoice: inv})
 	return workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
 }
 
 // CloseCheckout records how a checkout ended and settles its invoice: paid
-// → PAID (numbered); otherwise a new invoice is dropped (nothing is owed for
-// a plan not started) and a due one stays due.
+// → PAID (numbered; an invoice dropped when the checkout closed unpaid is
+// billed again at the checkout's price); otherwise a new invoice is dropped
+// (nothing is owed for a plan not started) and a due one stays due.
+// ExpireAtProvider is only set by histories from before ExpireCheckout.
 func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseCheckoutInput) error {
 	if in.ExpireAtProvider {
-		if err := a.Payments.ExpireCheckout(ctx, in.ProviderID); err != nil {
+		if _, err := a.Payments.ExpireCheckout(ctx, in.ProviderID); err != nil {
 			return err
 		}
 	}
@@ -77,12 +80,63 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 	}
 	switch {
 	case in.Outcome == kudos.PaymentPaid:
+		if in.Purpose != kudos.CheckoutInvoice {
+			c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+			if err != nil {
+				return err
+			}
+			if c.Invoice != nil {
+				if err := a.Store.CreateInvoice(ctx, *c.Invoice); err != nil { // idempotent by id
+					return err
+				}
+			}
+		}
 		return a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
 	case in.Purpose == kudos.CheckoutInvoice:
 		return nil
 	default:
 		return a.Store.DeleteDraftInvoice(ctx, in.InvoiceID)
 	}
+}
+
+// ExpireCheckout closes a checkout at the provider and returns how it
+// ended there: a checkout paid (or complete and settling) while its
+// deadline passed is a payment, never an expiry.
+func (a *Activities) ExpireCheckout(ctx context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
+	return a.Payments.ExpireCheckout(ctx, in.ProviderID)
+}
+
+// LoadCheckout returns a checkout of the account as the read model keeps
+// it (its status, and the price it was opened at).
+func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef) (kudos.CheckoutRecord, error) {
+	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return kudos.CheckoutRecord{}, temporal.NewNonRetryableApplicationError("no such checkout", workflows.ErrTypeNoCheckout, err)
+	}
+	if err != nil {
+		return kudos.CheckoutRecord{}, err
+	}
+	return *c, nil
+}
+
+// RefundCheckout gives back the whole payment of a checkout that was paid
+// when nothing was owed any more (idempotent: one refund per checkout), and
+// records it.
+func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRef) error {
+	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+	if err != nil {
+		return err
+	}
+	if c.Invoice == nil {
+		return temporal.NewNonRetryableApplicationError("the checkout's price is not known", workflows.ErrTypeNoPrice, nil)
+	}
+	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
+	refundID := "refund:" + c.ID
+	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	if err != nil {
+		return err
+	}
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid after the checkout closed, when nothing was owed", amount)
 }
 
 // ChargeRenewal makes the renewal invoice and charges the default payment

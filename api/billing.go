@@ -135,12 +135,19 @@ func (s *Server) addPaymentMethod(c fiber.Ctx) error {
 		return err
 	}
 	back := s.linkRoot(c) + "/dashboard/" + id.String() + "/billing/payment-details"
-	co, err := s.Payments.CreateCheckout(ctx(c), kudos.CheckoutRequest{
+	req := kudos.CheckoutRequest{
 		CheckoutID: "pm_" + uuid.NewString(), AccountID: id, CustomerEmail: email, Purpose: kudos.CheckoutPaymentMethod,
 		Description: "Kudos payment method verification", Amount: kudos.Money{Amount: VerificationCharge, Currency: s.Config.Prices.Currency},
 		SuccessURL: back, CancelURL: back, ExpiresAt: s.DB.Now().Add(s.Config.CheckoutTTL),
-	})
+	}
+	co, err := s.Payments.CreateCheckout(ctx(c), req)
 	if err != nil {
+		return err
+	}
+	// Recorded like every checkout, so that its payment event is known to
+	// the subscription workflow (it saves a card, and bills nothing).
+	if err := s.DB.RecordCheckout(ctx(c), kudos.CheckoutRecord{ID: req.CheckoutID, AccountID: id, Purpose: req.Purpose,
+		Provider: s.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: req.ExpiresAt}); err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(checkoutResponse{CheckoutHref: co.URL})

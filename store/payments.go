@@ -10,12 +10,54 @@ import (
 	"kudos"
 )
 
-// RecordCheckout stores an opened checkout (idempotent by id).
+// RecordCheckout stores an opened checkout with the price of its invoice
+// (idempotent by id).
 func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
-	_, err := db.Pool.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (id) DO NOTHING`,
-		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt)
+	inv := c.Invoice
+	if inv == nil {
+		inv = &kudos.Invoice{}
+	}
+	_, err := db.Pool.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
+		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, '')) ON CONFLICT (id) DO NOTHING`,
+		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
+		string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency)
 	return wrapErr(err)
+}
+
+// Checkout returns a checkout of the account by our id.
+func (db *DB) Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error) {
+	var c kudos.CheckoutRecord
+	var kind, currency *string
+	var net, vat, total *int64
+	var rate *float64
+	err := db.Pool.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
+		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency
+		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
+		Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
+			&c.Status, &kind, &net, &vat, &rate, &total, &currency)
+	if err != nil {
+		return nil, notFound(err)
+	}
+	if kind != nil && net != nil && vat != nil && rate != nil && total != nil && currency != nil && c.InvoiceID != nil {
+		c.Invoice = &kudos.Invoice{ID: *c.InvoiceID, AccountID: accountID, Kind: kudos.InvoiceKind(*kind), Plan: c.Plan,
+			Net: *net, VAT: *vat, VATRate: *rate, Total: *total, Currency: *currency, Status: kudos.InvoiceProcessing}
+	}
+	return &c, nil
+}
+
+// RecordRefund stores a refund given through the provider (idempotent by
+// id) and marks its checkout refunded.
+func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
+			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+			id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
+			return wrapErr(err)
+		}
+		_, err := tx.Exec(ctx, `UPDATE checkouts SET status = 'refunded' WHERE id = $1 AND account_id = $2`, checkoutID, accountID)
+		return wrapErr(err)
+	})
 }
 
 // SetCheckoutStatus records how a checkout ended.

@@ -27,6 +27,9 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityChargeRenewal:     workflows.RenewalInput{},
 		workflows.ActivityRenderInvoicePDF:  workflows.InvoicePDFInput{},
 		workflows.ActivityWriteSubscription: workflows.WriteSubscriptionInput{},
+		workflows.ActivityExpireCheckout:    workflows.ExpireCheckoutInput{},
+		workflows.ActivityLoadCheckout:      workflows.CheckoutRef{},
+		workflows.ActivityRefundCheckout:    workflows.CheckoutRef{},
 	}
 	if len(inputs) != len(workflows.ActivityNames) {
 		t.Fatalf("the test names %d activities, workflows.ActivityNames %d", len(inputs), len(workflows.ActivityNames))

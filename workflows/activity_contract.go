@@ -29,11 +29,15 @@ const (
 	ActivityChargeRenewal     = "ChargeRenewal"
 	ActivityRenderInvoicePDF  = "RenderInvoicePDF"
 	ActivityWriteSubscription = "WriteSubscription"
+	ActivityExpireCheckout    = "ExpireCheckout"
+	ActivityLoadCheckout      = "LoadCheckout"
+	ActivityRefundCheckout    = "RefundCheckout"
 )
 
 // ActivityNames lists every activity the workflows call.
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
+	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -147,3 +151,19 @@ type WriteSubscriptionInput struct {
 	AccountID uuid.UUID
 	Record    kudos.Subscription
 }
+
+// ExpireCheckoutInput asks the provider to close a checkout.
+type ExpireCheckoutInput struct {
+	AccountID  uuid.UUID
+	ProviderID string
+}
+
+// CheckoutRef names one checkout of an account.
+type CheckoutRef struct {
+	AccountID  uuid.UUID
+	CheckoutID string
+}
+
+// ErrTypeNoCheckout marks a payment event for a checkout the read model
+// does not know.
+const ErrTypeNoCheckout = "NoCheckout"

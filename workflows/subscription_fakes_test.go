@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/log"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
 
 	"kudos"
@@ -28,12 +29,53 @@ type fakeActivities struct {
 	dues           []workflows.DueInvoiceInput
 	pdfs           []workflows.InvoicePDFInput
 	declineRenewal bool
+	// expired are the checkouts closed at the provider; expireOutcome is
+	// what the provider says of them ("" : expired).
+	expired       []workflows.ExpireCheckoutInput
+	expireOutcome kudos.PaymentOutcome
+	// checkouts is the read model's checkouts (LoadCheckout); refunds the
+	// checkouts refunded.
+	checkouts map[string]kudos.CheckoutRecord
+	refunds   []workflows.CheckoutRef
+}
+
+func (f *fakeActivities) ExpireCheckout(_ context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.expired = append(f.expired, in)
+	if f.expireOutcome != "" {
+		return f.expireOutcome, nil
+	}
+	return kudos.PaymentExpired, nil
+}
+
+func (f *fakeActivities) LoadCheckout(_ context.Context, in workflows.CheckoutRef) (kudos.CheckoutRecord, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	c, ok := f.checkouts[in.CheckoutID]
+	if !ok {
+		return kudos.CheckoutRecord{}, temporal.NewNonRetryableApplicationError("no such checkout", workflows.ErrTypeNoCheckout, nil)
+	}
+	return c, nil
+}
+
+func (f *fakeActivities) RefundCheckout(_ context.Context, in workflows.CheckoutRef) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.refunds = append(f.refunds, in)
+	return nil
 }
 
 func (f *fakeActivities) OpenCheckout(_ context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.opened = append(f.opened, in)
+	if f.checkouts == nil {
+		f.checkouts = map[string]kudos.CheckoutRecord{}
+	}
+	inv := in.InvoiceID
+	f.checkouts[in.CheckoutID] = kudos.CheckoutRecord{ID: in.CheckoutID, ProviderID: "p_" + in.CheckoutID, Purpose: in.Purpose,
+		Plan: in.Plan, InvoiceID: &inv, ExpiresAt: in.ExpiresAt, Status: "open"}
 	return workflows.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}, nil
 }
 
@@ -41,6 +83,10 @@ func (f *fakeActivities) CloseCheckout(_ context.Context, in workflows.CloseChec
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = append(f.closed, in)
+	if c, ok := f.checkouts[in.CheckoutID]; ok {
+		c.Status = string(in.Outcome)
+		f.checkouts[in.CheckoutID] = c
+	}
 	return nil
 }
 

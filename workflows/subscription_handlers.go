@@ -2,7 +2,6 @@ package workflows
 
 import (
 	"fmt"
-	"slices"
 
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
@@ -114,7 +113,15 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 				resp.CheckoutHref = c.URL
 				return
 			}
-			s.closeCheckout(ctx, kudos.PaymentExpired, true)
+			if c.Pending {
+				err = invalid(ErrTypeInvalidTransition, "a payment is being processed")
+				return
+			}
+			s.expireOpenCheckout(ctx)
+			if s.st.Checkout != nil { // its payment turned out to be settling
+				err = invalid(ErrTypeInvalidTransition, "a payment is being processed")
+				return
+			}
 		}
 		var in OpenCheckoutInput
 		if in, err = input(); err != nil {
@@ -156,65 +163,4 @@ func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalReque
 		s.wake.SendAsync(true)
 	})
 	return err
-}
-
-// onPaymentEvent settles the open checkout from a provider's event. Events
-// seen before, and events of a checkout that is no longer open (late or out
-// of order), change nothing.
-func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) {
-	if slices.Contains(s.st.SeenEvents, ev.EventID) {
-		return
-	}
-	s.st.SeenEvents = append(s.st.SeenEvents, ev.EventID)
-	if len(s.st.SeenEvents) > maxSeenEvents {
-		s.st.SeenEvents = s.st.SeenEvents[len(s.st.SeenEvents)-maxSeenEvents:]
-	}
-	c := s.st.Checkout
-	if c == nil || c.ID != ev.CheckoutID {
-		s.log.Info("payment event for a checkout that is not open: ignored", "event", ev.EventID, "checkout", ev.CheckoutID)
-		return
-	}
-	switch ev.Outcome {
-	case kudos.PaymentPaid:
-		s.closeCheckout(ctx, kudos.PaymentPaid, false)
-		s.renderPDF(ctx, c.InvoiceID)
-		s.applyPaid(ctx, c)
-	case kudos.PaymentFailed, kudos.PaymentExpired, kudos.PaymentCancelled:
-		s.closeCheckout(ctx, ev.Outcome, false)
-	}
-}
-
-// applyPaid moves the subscription on after a paid checkout.
-func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
-	now := workflow.Now(ctx)
-	startPeriod := func() {
-		end := now.Add(s.st.Period)
-		s.st.PeriodStartedAt, s.st.RenewalAt = &now, &end
-		s.st.Status, s.st.AutoRenew = kudos.StatusActive, true
-	}
-	switch c.Purpose {
-	case kudos.CheckoutSubscription:
-		s.st.Plan = c.Plan
-		startPeriod()
-	case kudos.CheckoutUpgrade:
-		s.st.Plan = c.Plan
-	case kudos.CheckoutInvoice:
-		s.st.Plan = c.Plan
-		s.st.Due = nil
-		startPeriod()
-	}
-	s.record(ctx)
-}
-
-// closeCheckout settles the open checkout with outcome and records the state
-// (the status shown goes back from processing).
-func (s *subscription) closeCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome, expireAtProvider bool) {
-	c := s.st.Checkout
-	s.must(ctx, s.activity(ctx, ActivityCloseCheckout, CloseCheckoutInput{
-		AccountID: s.st.AccountID, CheckoutID: c.ID, ProviderID: c.ProviderID, Purpose: c.Purpose, InvoiceID: c.InvoiceID,
-		Outcome: outcome, ExpireAtProvider: expireAtProvider}).Get(ctx, nil))
-	s.st.Checkout = nil
-	if outcome != kudos.PaymentPaid {
-		s.record(ctx)
-	}
 }

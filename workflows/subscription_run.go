@@ -23,7 +23,10 @@ type subscription struct {
 	// wake tells the main loop that an update changed the state, so that it
 	// recomputes its timer (buffered, one pending wake is enough).
 	wake workflow.Channel
-	log  interface{ Info(string, ...any) }
+	log  interface {
+		Info(string, ...any)
+		Error(string, ...any)
+	}
 	// renewed is set when a renewal was paid: each period starts a fresh
 	// run (continue-as-new), which keeps histories short.
 	renewed bool
@@ -108,8 +111,8 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 	if s.st.Plan == kudos.PlanTrial && s.st.Status == kudos.StatusActive {
 		consider(s.st.TrialExpiresAt)
 	}
-	if s.st.Checkout != nil {
-		consider(&s.st.Checkout.ExpiresAt)
+	if c := s.st.Checkout; c != nil && !c.Pending { // a settling payment is waited for
+		consider(&c.ExpiresAt)
 	}
 	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive {
 		consider(s.st.RenewalAt)
@@ -120,8 +123,8 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 // onDeadline handles whatever is due now.
 func (s *subscription) onDeadline(ctx workflow.Context) {
 	now := workflow.Now(ctx)
-	if c := s.st.Checkout; c != nil && !now.Before(c.ExpiresAt) {
-		s.closeCheckout(ctx, kudos.PaymentExpired, true)
+	if c := s.st.Checkout; c != nil && !c.Pending && !now.Before(c.ExpiresAt) {
+		s.expireOpenCheckout(ctx)
 	}
 	if s.st.Plan == kudos.PlanTrial && s.st.Status == kudos.StatusActive && s.st.TrialExpiresAt != nil && !now.Before(*s.st.TrialExpiresAt) {
 		s.st.Status = kudos.StatusTrialExpired

@@ -91,7 +91,7 @@ func TestCheckoutFailedThenExpired(t *testing.T) {
 	})
 	// Nobody pays the second checkout: it expires after 24 h.
 	e.at(28*time.Hour, func() {
-		if len(e.acts.closed) != 2 || e.acts.closed[1].Outcome != kudos.PaymentExpired || !e.acts.closed[1].ExpireAtProvider {
+		if len(e.acts.closed) != 2 || e.acts.closed[1].Outcome != kudos.PaymentExpired || len(e.acts.expired) != 1 {
 			t.Errorf("closed %+v", e.acts.closed)
 		}
 		if s := e.state(); s.Checkout != nil || s.DisplayStatus() != kudos.StatusActive {
@@ -230,16 +230,21 @@ func TestAnotherPlanReplacesTheOpenCheckout(t *testing.T) {
 	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
 	e.at(2*time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam}) })
 	e.at(3*time.Hour, func() {
-		if len(e.acts.opened) != 2 || len(e.acts.closed) != 1 || !e.acts.closed[0].ExpireAtProvider {
-			t.Errorf("opened %d closed %+v", len(e.acts.opened), e.acts.closed)
+		if len(e.acts.opened) != 2 || len(e.acts.closed) != 1 || len(e.acts.expired) != 1 {
+			t.Errorf("opened %d closed %+v expired %+v", len(e.acts.opened), e.acts.closed, e.acts.expired)
 		}
-		// Paying the replaced checkout changes nothing.
+		// Both were paid (the replaced one in a race with its expiry): the
+		// first payment to arrive buys the plan, the other is refunded;
+		// neither is dropped.
 		e.signalEvent("ev-old", e.openedID(0), kudos.PaymentPaid)
 		e.signalEvent("ev-new", e.openedID(1), kudos.PaymentPaid)
 	})
 	e.at(4*time.Hour, func() {
-		if s := e.state(); s.Plan != kudos.PlanTeam {
-			t.Errorf("plan %s", s.Plan)
+		if s := e.state(); s.Plan != kudos.PlanStarter || s.Checkout != nil {
+			t.Errorf("plan %s, checkout %+v", s.Plan, s.Checkout)
+		}
+		if len(e.acts.refunds) != 1 || e.acts.refunds[0].CheckoutID != e.openedID(1) {
+			t.Errorf("refunds %+v, want the Team checkout's", e.acts.refunds)
 		}
 		e.CancelWorkflow()
 	})

@@ -51,8 +51,14 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 }
 
 // ExpireCheckout implements kudos.PaymentProvider.
-func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error {
+func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos.PaymentOutcome, error) {
 	return p.expireCheckout(ctx, providerID)
+}
+
+// Refund implements kudos.PaymentProvider: the checkout's payment is
+// recorded as a charge given back.
+func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
+	return p.refund(ctx, req)
 }
 
 // ChargeOffSession implements kudos.PaymentProvider.

@@ -57,10 +57,35 @@ func checkoutWhere(ctx context.Context, q querier, column, value string) (*Check
 	return &c, store.Classify(err)
 }
 
-// expireCheckout closes an open checkout.
-func (p *Provider) expireCheckout(ctx context.Context, id string) error {
-	_, err := p.DB.Pool.Exec(ctx, `UPDATE sandbox_checkouts SET status = 'expired' WHERE id = $1 AND status = 'open'`, id)
-	return store.Classify(err)
+// expireCheckout closes an open checkout and says how the checkout ended.
+func (p *Provider) expireCheckout(ctx context.Context, id string) (kudos.PaymentOutcome, error) {
+	var status string
+	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `UPDATE sandbox_checkouts SET status = 'expired' WHERE id = $1 AND status = 'open'`, id); err != nil {
+			return err
+		}
+		return tx.QueryRow(ctx, `SELECT status FROM sandbox_checkouts WHERE id = $1`, id).Scan(&status)
+	})
+	if err != nil {
+		return "", err
+	}
+	switch status {
+	case "paid":
+		return kudos.PaymentPaid, nil
+	case "failed":
+		return kudos.PaymentFailed, nil
+	case "cancelled":
+		return kudos.PaymentCancelled, nil
+	}
+	return kudos.PaymentExpired, nil
+}
+
+// refund gives a checkout's payment back, once per refund id.
+func (p *Provider) refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
+	_, err := p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
+		VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
+		"checkout:"+req.ProviderID, req.AccountID, req.Amount.Amount, req.Amount.Currency)
+	return "re_sandbox_" + req.RefundID, store.Classify(err)
 }
 
 // settle ends an open checkout with outcome (the Pay, Fail and Cancel

@@ -119,25 +119,51 @@ func (p *Provider) findSession(ctx context.Context, customer, checkoutID string)
 	return nil, nil
 }
 
-// ExpireCheckout implements kudos.PaymentProvider. A session that is already
-// expired or complete cannot be paid (again) either, so it is not an error.
-func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) error {
+// ExpireCheckout implements kudos.PaymentProvider. Stripe answers 400 for
+// a session that is no longer open; the session is then read to tell how it
+// ended (paid, complete with its payment pending, expired), so that a
+// payment is never taken for an expiry.
+func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos.PaymentOutcome, error) {
 	_, err := p.sc.V1CheckoutSessions.Expire(ctx, providerID, nil)
 	if err == nil {
-		return nil
+		return kudos.PaymentExpired, nil
 	}
 	if isNotFound(err) {
-		return kudos.NotFound()
+		return "", kudos.NotFound()
 	}
-	// Stripe answers 400 for a session that is no longer open; look at the
-	// session to tell that apart from a request that is really wrong.
 	if se := stripeErr(err); se != nil && se.HTTPStatusCode == http.StatusBadRequest {
 		s, gerr := p.sc.V1CheckoutSessions.Retrieve(ctx, providerID, nil)
 		if gerr == nil && s.Status != stripe.CheckoutSessionStatusOpen {
-			return nil
+			if outcome := sessionOutcome(stripe.EventTypeCheckoutSessionExpired, s); outcome != "" {
+				return outcome, nil
+			}
+			return kudos.PaymentExpired, nil
 		}
 	}
-	return fmt.Errorf("stripepay: expire checkout %s: %w", providerID, err)
+	return "", fmt.Errorf("stripepay: expire checkout %s: %w", providerID, err)
+}
+
+// Refund implements kudos.PaymentProvider: the session's PaymentIntent is
+// refunded in full, under RefundID as the idempotency key.
+func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
+	s, err := p.sc.V1CheckoutSessions.Retrieve(ctx, req.ProviderID, nil)
+	if err != nil {
+		return "", fmt.Errorf("stripepay: refund %s: get checkout session %s: %w", req.RefundID, req.ProviderID, err)
+	}
+	if s.PaymentIntent == nil || s.PaymentIntent.ID == "" {
+		return "", kudos.Errorf(kudos.EConflict, "checkout session %s has no payment to refund", req.ProviderID)
+	}
+	params := &stripe.RefundCreateParams{
+		PaymentIntent: stripe.String(s.PaymentIntent.ID),
+		Reason:        stripe.String("duplicate"),
+		Metadata:      map[string]string{metaAccountID: req.AccountID.String(), "refund_id": req.RefundID},
+	}
+	params.IdempotencyKey = stripe.String(req.RefundID)
+	r, err := p.sc.V1Refunds.Create(ctx, params)
+	if err != nil {
+		return "", fmt.Errorf("stripepay: refund %s: %w", req.RefundID, err)
+	}
+	return r.ID, nil
 }
 
 // currencyOf returns the lower-cased currency of m, or the configured one.

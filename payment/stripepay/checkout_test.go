@@ -182,33 +182,39 @@ func TestExpireCheckout(t *testing.T) {
 	for _, tc := range []struct {
 		name     string
 		answers  map[string]canned
+		want     kudos.PaymentOutcome
 		wantCode string // "" success; kudos.EInternal: a plain error
 	}{
-		{"open session", nil, ""},
+		{"open session", nil, kudos.PaymentExpired, ""},
 		{"already expired", map[string]canned{
 			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
 			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"expired"}`},
-		}, ""},
-		{"already complete", map[string]canned{
+		}, kudos.PaymentExpired, ""},
+		// Paid while the deadline passed: a payment, never an expiry.
+		{"already complete and paid", map[string]canned{
 			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
-			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete"}`},
-		}, ""},
+			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"paid"}`},
+		}, kudos.PaymentPaid, ""},
+		{"complete, delayed payment settling", map[string]canned{
+			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
+			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"unpaid"}`},
+		}, kudos.PaymentPending, ""},
 		{"bad request on an open session", map[string]canned{
 			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
 			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"open"}`},
-		}, kudos.EInternal},
+		}, "", kudos.EInternal},
 		{"unknown session", map[string]canned{
 			"POST " + path + "/expire": {404, stripeError("invalid_request_error", "resource_missing", "")},
-		}, kudos.ENotFound},
+		}, "", kudos.ENotFound},
 		{"stripe down", map[string]canned{
 			"POST " + path + "/expire": {503, stripeError("api_error", "", "")},
-		}, kudos.EInternal},
+		}, "", kudos.EInternal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, rec, _ := newTestProvider(t, tc.answers)
-			err := p.ExpireCheckout(context.Background(), "cs_1")
-			if got := kudos.ErrorCode(err); got != tc.wantCode {
-				t.Fatalf("ExpireCheckout: code %q (%v), want %q", got, err, tc.wantCode)
+			got, err := p.ExpireCheckout(context.Background(), "cs_1")
+			if code := kudos.ErrorCode(err); code != tc.wantCode || got != tc.want {
+				t.Fatalf("ExpireCheckout: %q, code %q (%v), want %q, %q", got, code, err, tc.want, tc.wantCode)
 			}
 			if n := len(rec.find(http.MethodPost, path+"/expire")); n != 1 {
 				t.Errorf("%d expire calls, want 1", n)

@@ -19,9 +19,10 @@ import (
 // copy of the session is not trusted: the session is read again from Stripe
 // and its current state decides the outcome. A session that is complete and
 // paid (or needs no payment, as in setup mode) is PaymentPaid, an expired
-// one PaymentExpired, one whose delayed payment failed PaymentFailed; one
-// still waiting gives a nil event. Other event types are acknowledged and
-// ignored: (nil, nil).
+// one PaymentExpired, one whose delayed payment failed PaymentFailed, one
+// complete whose payment is still settling PaymentPending; one still open
+// gives a nil event. Other event types, and sessions Kudos did not make, are
+// acknowledged and ignored: (nil, nil).
 //
 // The event's API version is not checked against stripe-go's: only the
 // event's id, type, time and session id are read from it, and those do not
@@ -56,7 +57,10 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	checkoutID := s.Metadata[metaCheckoutID]
 	accountID, err := uuid.Parse(s.Metadata[metaAccountID])
 	if err != nil || accountID == uuid.Nil || checkoutID == "" {
-		return nil, kudos.Errorf(kudos.EBadRequest, "Checkout session %s is not one of ours", sessionID)
+		// A session made outside Kudos (another integration on the same
+		// Stripe account, the Dashboard): acknowledged, so that Stripe does
+		// not retry it for days, and ignored.
+		return nil, nil
 	}
 	outcome := sessionOutcome(ev.Type, s)
 	if outcome == "" {
@@ -72,10 +76,11 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	}, nil
 }
 
-// sessionOutcome is what the session's current state says about the payment,
-// "" while it is still open or its delayed payment still pending. Only a
-// failure notice can tell a failed delayed payment from a pending one: both
-// leave the session complete and unpaid.
+// sessionOutcome is what the session's current state says about the payment:
+// "" while it is still open, PaymentPending while it is complete and its
+// delayed payment not settled. Only a failure notice can tell a failed
+// delayed payment from a pending one: both leave the session complete and
+// unpaid.
 func sessionOutcome(typ stripe.EventType, s *stripe.CheckoutSession) kudos.PaymentOutcome {
 	paid := s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid ||
 		s.PaymentStatus == stripe.CheckoutSessionPaymentStatusNoPaymentRequired
@@ -86,6 +91,8 @@ func sessionOutcome(typ stripe.EventType, s *stripe.CheckoutSession) kudos.Payme
 		return kudos.PaymentExpired
 	case typ == stripe.EventTypeCheckoutSessionAsyncPaymentFailed && !paid:
 		return kudos.PaymentFailed
+	case s.Status == stripe.CheckoutSessionStatusComplete:
+		return kudos.PaymentPending // a delayed method (SEPA debit) is settling
 	}
 	return ""
 }

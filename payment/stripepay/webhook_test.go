@@ -53,7 +53,7 @@ func TestParseWebhook(t *testing.T) {
 	}{
 		{name: "completed and paid", typ: "checkout.session.completed", session: sessionJSON("complete", "paid", meta), want: kudos.PaymentPaid, wantGet: true},
 		{name: "setup completed", typ: "checkout.session.completed", session: sessionJSON("complete", "no_payment_required", meta), want: kudos.PaymentPaid, wantGet: true},
-		{name: "completed, payment pending", typ: "checkout.session.completed", session: sessionJSON("complete", "unpaid", meta), wantGet: true},
+		{name: "completed, payment pending", typ: "checkout.session.completed", session: sessionJSON("complete", "unpaid", meta), want: kudos.PaymentPending, wantGet: true},
 		{name: "async payment succeeded", typ: "checkout.session.async_payment_succeeded", session: sessionJSON("complete", "paid", meta), want: kudos.PaymentPaid, wantGet: true},
 		{name: "async payment failed", typ: "checkout.session.async_payment_failed", session: sessionJSON("complete", "unpaid", meta), want: kudos.PaymentFailed, wantGet: true},
 		{name: "expired", typ: "checkout.session.expired", session: sessionJSON("expired", "unpaid", meta), want: kudos.PaymentExpired, wantGet: true},
@@ -61,9 +61,10 @@ func TestParseWebhook(t *testing.T) {
 		{name: "late failure of a session paid since", typ: "checkout.session.async_payment_failed", session: sessionJSON("complete", "paid", meta), want: kudos.PaymentPaid, wantGet: true},
 		{name: "still open", typ: "checkout.session.completed", session: sessionJSON("open", "unpaid", meta), wantGet: true},
 		{name: "unknown event type", typ: "customer.created", wantGet: false},
-		{name: "missing metadata (stripe-mock's session)", typ: "checkout.session.completed", wantCode: kudos.EBadRequest, wantGet: true},
-		{name: "malformed account id", typ: "checkout.session.completed", session: sessionJSON("complete", "paid", `{"account_id":"nope","checkout_id":"chk_1"}`), wantCode: kudos.EBadRequest, wantGet: true},
-		{name: "missing checkout id", typ: "checkout.session.completed", session: sessionJSON("complete", "paid", fmt.Sprintf(`{"account_id":%q}`, account)), wantCode: kudos.EBadRequest, wantGet: true},
+		// Sessions Kudos did not make are acknowledged and ignored.
+		{name: "missing metadata (stripe-mock's session)", typ: "checkout.session.completed", wantGet: true},
+		{name: "malformed account id", typ: "checkout.session.completed", session: sessionJSON("complete", "paid", `{"account_id":"nope","checkout_id":"chk_1"}`), wantGet: true},
+		{name: "missing checkout id", typ: "checkout.session.completed", session: sessionJSON("complete", "paid", fmt.Sprintf(`{"account_id":%q}`, account)), wantGet: true},
 		{name: "tampered payload", typ: "checkout.session.completed", tamper: true, wantCode: kudos.EBadRequest},
 		{name: "wrong secret", typ: "checkout.session.completed", secret: "whsec_other", wantCode: kudos.EBadRequest},
 		{name: "stale signature", typ: "checkout.session.completed", signedAt: now.Add(-301 * time.Second), wantCode: kudos.EBadRequest},

@@ -1,0 +1,118 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/dispatch"
+)
+
+// withShortCheckouts makes checkouts opened from now on expire after ttl.
+func (h *harness) withShortCheckouts(ttl time.Duration) *harness {
+	h.srv.Dispatcher.CheckoutTTL = ttl
+	return h
+}
+
+// sandboxID is the provider id of a sandbox checkout link.
+func sandboxID(href string) string { return href[strings.LastIndex(href, "/")+1:] }
+
+// checkoutOf returns our id of the account's latest checkout.
+func (h *harness) checkoutOf(account string) string {
+	var id string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM checkouts WHERE account_id = $1 ORDER BY created_at DESC LIMIT 1`,
+		account).Scan(&id); err != nil {
+		h.t.Fatal(err)
+	}
+	return id
+}
+
+// latePaidEvent delivers a "paid" event for checkoutID as a provider's
+// delayed webhook would.
+func (h *harness) latePaidEvent(account, checkoutID string) {
+	h.t.Helper()
+	ev := kudos.PaymentEvent{EventID: "evt_late_" + uuid.NewString(), Provider: "sandbox", CheckoutID: checkoutID,
+		AccountID: uuid.MustParse(account), Outcome: kudos.PaymentPaid, OccurredAt: time.Now()}
+	if _, err := h.db.RecordPaymentEvent(context.Background(), ev, dispatch.PaymentEvent); err != nil {
+		h.t.Fatal(err)
+	}
+	h.srv.Outbox.Kick()
+}
+
+// TestExpiryAsksTheProviderAndAppliesAPayment: the customer paid, but the
+// provider's event has not arrived when the checkout's deadline passes.
+// Expiry asks the provider, finds the payment, and applies it.
+func TestExpiryAsksTheProviderAndAppliesAPayment(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
+	token, account, href := h.startPlan("paid-before-expiry@example.com", "PRO")
+	// Paid at the provider; its notification is lost.
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_checkouts SET status = 'paid' WHERE id = $1`, sandboxID(href)); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the payment applied at expiry", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "PRO" && s["show_status"] == "active"
+	})
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+		t.Fatalf("%d paid invoices", n)
+	}
+}
+
+// TestLatePaymentIsAppliedWhenNothingElsePaid: the checkout expired with
+// no word from the provider; its "paid" event arrives later. Nothing else
+// paid for the plan: the payment is applied, not dropped.
+func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
+	token, account, _ := h.startPlan("late-applied@example.com", "STARTER")
+	checkout := h.checkoutOf(account)
+	eventually(t, "the checkout to expire", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	h.latePaidEvent(account, checkout)
+	eventually(t, "the late payment applied", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "STARTER" && s["show_status"] == "active" && s["plan_renewal_at"] != nil
+	})
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+		t.Fatalf("%d paid invoices", n)
+	}
+}
+
+// TestLatePaymentIsRefundedWhenSomethingElsePaid: the customer gave up on
+// one checkout and paid another; the first one's payment arrives late. It
+// is refunded through the provider and recorded, never kept for nothing.
+func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("late-refunded@example.com", "PRO")
+	first := h.checkoutOf(account)
+	h.expect(h.do("POST", strings.TrimPrefix(href, "http://127.0.0.1:8080")+"/cancel", nil, ""), 303)
+	eventually(t, "the cancel", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	co := h.expect(h.do("POST", "/v1/accounts/"+account+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.payWith(co.str("checkout_href"), "4242424242424242"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+
+	h.latePaidEvent(account, first)
+	eventually(t, "the refund", func() bool {
+		var n int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM refunds WHERE account_id = $1 AND checkout_id = $2`, account, first).Scan(&n)
+		return n == 1
+	})
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+		t.Fatalf("%d paid invoices: the late payment was applied on top", n)
+	}
+	var refunded int
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM sandbox_charges WHERE account_id = $1 AND refunded`, account).Scan(&refunded)
+	if refunded != 1 {
+		t.Fatalf("%d refunds at the provider", refunded)
+	}
+	// The same late event again changes nothing.
+	h.latePaidEvent(account, first)
+	time.Sleep(time.Second)
+	var n int
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM refunds WHERE account_id = $1`, account).Scan(&n)
+	if n != 1 {
+		t.Fatalf("%d refunds after a repeated late event", n)
+	}
+}

@@ -1,0 +1,159 @@
+package workflows
+
+import (
+	"slices"
+
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+)
+
+// onPaymentEvent settles a checkout from a provider's event. Events seen
+// before change nothing. An event of the open checkout settles it (a
+// pending one marks its payment as settling); a payment for a checkout that
+// is no longer open is applied or refunded (latePayment), never dropped.
+func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) {
+	if slices.Contains(s.st.SeenEvents, ev.EventID) {
+		return
+	}
+	s.st.SeenEvents = append(s.st.SeenEvents, ev.EventID)
+	if len(s.st.SeenEvents) > maxSeenEvents {
+		s.st.SeenEvents = s.st.SeenEvents[len(s.st.SeenEvents)-maxSeenEvents:]
+	}
+	c := s.st.Checkout
+	if c == nil || c.ID != ev.CheckoutID {
+		if ev.Outcome == kudos.PaymentPaid && workflow.GetVersion(ctx, "late-payments", workflow.DefaultVersion, 1) == 1 {
+			s.latePayment(ctx, ev)
+			return
+		}
+		s.log.Info("payment event for a checkout that is not open: nothing to do", "event", ev.EventID, "checkout", ev.CheckoutID,
+			"outcome", ev.Outcome)
+		return
+	}
+	s.settleOpenCheckout(ctx, ev.Outcome)
+}
+
+// settleOpenCheckout ends the open checkout as the provider says it ended.
+func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome) {
+	c := s.st.Checkout
+	switch outcome {
+	case kudos.PaymentPaid:
+		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
+		s.renderPDF(ctx, c.InvoiceID)
+		s.applyPaid(ctx, c)
+	case kudos.PaymentPending:
+		if !c.Pending {
+			c.Pending = true
+			s.record(ctx)
+			s.wake.SendAsync(true) // its expiry no longer applies
+		}
+	case kudos.PaymentFailed, kudos.PaymentExpired, kudos.PaymentCancelled:
+		s.closeCheckout(ctx, c, outcome, false)
+	}
+}
+
+// expireOpenCheckout ends the open checkout at its deadline, or to make way
+// for another. The provider is asked first: a checkout paid, or complete
+// with its payment settling, while the deadline passed is a payment, not an
+// expiry. Histories from before this replay the old way (expire and drop).
+func (s *subscription) expireOpenCheckout(ctx workflow.Context) {
+	c := s.st.Checkout
+	if workflow.GetVersion(ctx, "checkout-expiry-asks-provider", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		s.closeCheckout(ctx, c, kudos.PaymentExpired, true)
+		return
+	}
+	var outcome kudos.PaymentOutcome
+	s.must(ctx, s.activity(ctx, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID, ProviderID: c.ProviderID}).
+		Get(ctx, &outcome))
+	if outcome == "" {
+		outcome = kudos.PaymentExpired
+	}
+	s.settleOpenCheckout(ctx, outcome)
+}
+
+// latePayment handles money that arrived for a checkout that is no longer
+// open (the provider's event came after the deadline, a replaced checkout
+// was paid in another tab, a delayed method settled). What it paid for is
+// applied when nothing else paid for it since; otherwise the payment is
+// refunded in full through the provider and recorded. A checkout already
+// settled as paid or refunded is a duplicate.
+func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) {
+	var rec kudos.CheckoutRecord
+	if err := s.activity(ctx, ActivityLoadCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: ev.CheckoutID}).Get(ctx, &rec); err != nil {
+		s.log.Error("payment for a checkout the read model does not know: needs an operator", "event", ev.EventID,
+			"checkout", ev.CheckoutID, "err", err)
+		return
+	}
+	if rec.Status == "paid" || rec.Status == "refunded" || rec.InvoiceID == nil {
+		return
+	}
+	late := &kudos.OpenCheckout{ID: rec.ID, ProviderID: rec.ProviderID, URL: rec.URL, Purpose: rec.Purpose, Plan: rec.Plan,
+		InvoiceID: *rec.InvoiceID, ExpiresAt: rec.ExpiresAt}
+	if s.owed(late) && s.st.Checkout != nil {
+		s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
+	}
+	if !s.owed(late) || s.st.Checkout != nil {
+		s.log.Info("late payment for something paid otherwise: refunded", "checkout", rec.ID)
+		s.must(ctx, s.activity(ctx, ActivityRefundCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}).Get(ctx, nil))
+		return
+	}
+	s.log.Info("late payment applied", "checkout", rec.ID)
+	s.closeCheckout(ctx, late, kudos.PaymentPaid, false)
+	s.renderPDF(ctx, late.InvoiceID)
+	s.applyPaid(ctx, late)
+}
+
+// owed reports whether what checkout c pays for is still unpaid: the trial
+// still has no plan, the plan is still below the upgrade, the invoice is
+// still the due one. A payment method is always taken (it is only saved).
+func (s *subscription) owed(c *kudos.OpenCheckout) bool {
+	switch c.Purpose {
+	case kudos.CheckoutSubscription:
+		return s.st.Plan == kudos.PlanTrial
+	case kudos.CheckoutUpgrade:
+		return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && kudos.PlanRank(s.st.Plan) < kudos.PlanRank(c.Plan)
+	case kudos.CheckoutInvoice:
+		return s.st.Due != nil && s.st.Due.ID == c.InvoiceID
+	case kudos.CheckoutPaymentMethod:
+		return true
+	}
+	return false
+}
+
+// applyPaid moves the subscription on after a paid checkout.
+func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
+	now := workflow.Now(ctx)
+	startPeriod := func() {
+		end := now.Add(s.st.Period)
+		s.st.PeriodStartedAt, s.st.RenewalAt = &now, &end
+		s.st.Status, s.st.AutoRenew = kudos.StatusActive, true
+	}
+	switch c.Purpose {
+	case kudos.CheckoutSubscription:
+		s.st.Plan = c.Plan
+		startPeriod()
+	case kudos.CheckoutUpgrade:
+		s.st.Plan = c.Plan
+	case kudos.CheckoutInvoice:
+		s.st.Plan = c.Plan
+		s.st.Due = nil
+		startPeriod()
+	}
+	s.record(ctx)
+}
+
+// closeCheckout settles checkout c with outcome; when c is the open one it
+// is closed and the state recorded (the status shown goes back from
+// processing).
+func (s *subscription) closeCheckout(ctx workflow.Context, c *kudos.OpenCheckout, outcome kudos.PaymentOutcome, expireAtProvider bool) {
+	s.must(ctx, s.activity(ctx, ActivityCloseCheckout, CloseCheckoutInput{
+		AccountID: s.st.AccountID, CheckoutID: c.ID, ProviderID: c.ProviderID, Purpose: c.Purpose, InvoiceID: c.InvoiceID,
+		Outcome: outcome, ExpireAtProvider: expireAtProvider}).Get(ctx, nil))
+	if s.st.Checkout == nil || s.st.Checkout.ID != c.ID {
+		return
+	}
+	s.st.Checkout = nil
+	if outcome != kudos.PaymentPaid {
+		s.record(ctx)
+	}
+}
