@@ -39,7 +39,10 @@ var statusOf = map[string]int{
 }
 
 // catalogue is the SPEC §8 status → message mapping, used when an error
-// carries no message of its own and for every internal error.
+// carries no message of its own and for every internal error. The UI's
+// copy, ui/src/lib/error-catalogue.json, is generated from it (ErrorCatalogue).
+//
+//go:generate go test -count=1 -run ^TestErrorCatalogueFile$ . -update-catalogue
 var catalogue = map[int]string{
 	400: "Bad request response",
 	401: "Unauthorized",
@@ -49,6 +52,7 @@ var catalogue = map[int]string{
 	413: "Payload too large",
 	422: "Unprocessable entity",
 	429: "Too many requests",
+	431: "Request header fields too large",
 	444: "Passwords do not match",
 	500: "Internal server error",
 	503: "Service unavailable",
@@ -63,6 +67,34 @@ func init() {
 			codeOfStatus[status] = code
 		}
 	}
+}
+
+// CatalogueEntry is one status of the error catalogue: the code and the
+// message an error answer with that status carries by default.
+type CatalogueEntry struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+}
+
+// ErrorCatalogue returns the catalogue by status, with each status's default
+// code (the one ErrorHandler gives a bare status).
+func ErrorCatalogue() map[int]CatalogueEntry {
+	out := make(map[int]CatalogueEntry, len(catalogue))
+	for status, message := range catalogue {
+		out[status] = CatalogueEntry{Code: defaultCode(status), Message: message}
+	}
+	return out
+}
+
+// defaultCode is the code of an error answer that has only a status.
+func defaultCode(status int) string {
+	if code, ok := codeOfStatus[status]; ok {
+		return code
+	}
+	if status >= 500 {
+		return kudos.EInternal
+	}
+	return kudos.EBadRequest
 }
 
 // Message returns the SPEC §8 message for status.
@@ -92,14 +124,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 				c.Set(fiber.HeaderRetryAfter, strconv.Itoa(kerr.RetryAfter))
 			}
 		case errors.As(err, &ferr):
-			body.Status = ferr.Code
-			body.Code = codeOfStatus[ferr.Code]
-			if body.Code == "" {
-				body.Code = kudos.EBadRequest
-				if ferr.Code >= 500 {
-					body.Code = kudos.EInternal
-				}
-			}
+			body.Status, body.Code = ferr.Code, defaultCode(ferr.Code)
 		default:
 			body.Status, body.Code = fiber.StatusInternalServerError, kudos.EInternal
 		}

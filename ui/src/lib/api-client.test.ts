@@ -40,6 +40,12 @@ describe('parseApiError', () => {
     expect(parseApiError(409, '')).toMatchObject({ code: 'conflict', message: 'Edit conflict' })
     expect(parseApiError(444, '{}')).toMatchObject({ code: 'passwords_do_not_match', message: 'Passwords do not match' })
   })
+  it('knows every status of the Go catalogue (api/errors.go, through error-catalogue.json)', () => {
+    expect(parseApiError(413, '')).toMatchObject({ code: 'payload_too_large', message: 'Payload too large' })
+    expect(parseApiError(429, '')).toMatchObject({ code: 'too_many_requests', message: 'Too many requests' })
+    expect(parseApiError(431, '')).toMatchObject({ code: 'bad_request', message: 'Request header fields too large' })
+    expect(parseApiError(503, 'Service Unavailable')).toMatchObject({ code: 'unavailable', message: 'Service unavailable' })
+  })
   it('keeps 403 user_not_activated and null fields', () => {
     const error = parseApiError(403, JSON.stringify({ error: { status: 403, code: 'user_not_activated', message: 'x', fields: null } }))
     expect(error).toMatchObject({ status: 403, code: 'user_not_activated', fields: {} })

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { clearSession, getToken } from './session'
+import errorCatalogue from './error-catalogue.json'
 
 // Thin fetch wrapper for the Go api (same origin, JSON, base /v1). Every error
 // answer has the shape {"error":{status,code,message,fields}} and becomes an
@@ -33,31 +34,12 @@ export function isApiError(error: unknown): error is ApiError {
   return error instanceof ApiError
 }
 
-const defaultCodes: Record<number, string> = {
-  400: 'bad_request',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  409: 'conflict',
-  413: 'payload_too_large',
-  422: 'unprocessable_entity',
-  429: 'too_many_requests',
-  444: 'passwords_do_not_match',
-  500: 'internal',
-  503: 'unavailable',
-}
-
-// SPEC §8 status → message catalogue, used when the body carries no message.
-const defaultMessages: Record<number, string> = {
-  400: 'Bad request response',
-  401: 'Unauthorized',
-  403: 'Not authorized',
-  404: 'Not found',
-  409: 'Edit conflict',
-  422: 'Unprocessable entity',
-  444: 'Passwords do not match',
-  500: 'Internal server error',
-}
+// SPEC §8 status → code and message, used when the body carries none. Generated
+// from the Go catalogue (api/errors.go) by `go generate ./api`; a Go test fails
+// when they disagree.
+const catalogue: Record<string, { code: string; message: string } | undefined> = errorCatalogue
+const defaultCodes = (status: number) => catalogue[status]?.code
+const defaultMessages = (status: number) => catalogue[status]?.message
 
 const errorBodySchema = v.object({
   error: v.object({
@@ -82,14 +64,14 @@ export function parseApiError(
     body = null
   }
   const parsed = v.safeParse(errorBodySchema, body)
-  const fallbackMessage = defaultMessages[status] ?? `Request failed with status ${status}`
+  const fallbackMessage = defaultMessages(status) ?? `Request failed with status ${status}`
   if (!parsed.success) {
-    return new ApiError(status, defaultCodes[status] ?? 'unknown', fallbackMessage, {}, retryAfter)
+    return new ApiError(status, defaultCodes(status) ?? 'unknown', fallbackMessage, {}, retryAfter)
   }
   const e = parsed.output.error
   return new ApiError(
     e.status ?? status,
-    e.code ?? defaultCodes[status] ?? 'unknown',
+    e.code ?? defaultCodes(status) ?? 'unknown',
     e.message || fallbackMessage,
     e.fields ?? {},
     retryAfter,
