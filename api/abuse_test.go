@@ -178,6 +178,7 @@ func (h *harness) send(t *testing.T, tc abuseCase) response {
 	raw, _ := io.ReadAll(res.Body)
 	out := response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 	_ = json.Unmarshal(raw, &out.Body)
+	h.checkContract(tc.method, tc.path, req.Header, []byte(body), out)
 	return out
 }
 

@@ -191,16 +191,19 @@ func (r response) str(name string) string {
 }
 
 // do sends a request; body may be a string (sent raw) or a value (JSON).
+// The exchange is checked against api/openapi.yaml (checkContract).
 func (h *harness) do(method, path string, body any, token string, headers ...string) response {
 	h.t.Helper()
 	var rd io.Reader
+	var sent []byte
 	switch b := body.(type) {
 	case nil:
 	case string:
+		sent = []byte(b)
 		rd = strings.NewReader(b)
 	default:
-		buf, _ := json.Marshal(b)
-		rd = bytes.NewReader(buf)
+		sent, _ = json.Marshal(b)
+		rd = bytes.NewReader(sent)
 	}
 	req := httptest.NewRequest(method, path, rd)
 	req.Header.Set("Content-Type", "application/json")
@@ -218,6 +221,7 @@ func (h *harness) do(method, path string, body any, token string, headers ...str
 	raw, _ := io.ReadAll(res.Body)
 	out := response{Status: res.StatusCode, Header: res.Header, Raw: string(raw)}
 	_ = json.Unmarshal(raw, &out.Body)
+	h.checkContract(method, path, req.Header, sent, out)
 	return out
 }
 

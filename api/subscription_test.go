@@ -26,15 +26,7 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 	token, account := h.signedUpUser("buyer@example.com")
 	base := "/v1/accounts/" + account
 
-	spec := loadSpec(t)
-	conforms := func(method, path string, r response) response {
-		t.Helper()
-		if err := spec.validateResponse(method, path, r); err != nil {
-			t.Errorf("%s %s → %d does not match api/openapi.yaml: %v", method, path, r.Status, err)
-		}
-		return r
-	}
-	pricing := conforms("get", "/v1/pricing/{accountId}", h.expect(h.do("GET", "/v1/pricing/"+account, nil, token), 200))
+	pricing := h.expect(h.do("GET", "/v1/pricing/"+account, nil, token), 200)
 	if pricing.str("currency") != "EUR" || pricing.Body["vat_rate"] != float64(21) || pricing.str("checkout_origin") != "http://127.0.0.1:8080" {
 		t.Fatalf("pricing %s", pricing.Raw)
 	}
@@ -45,7 +37,7 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 	h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "GOLD"}, token), 422)
 	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
 
-	first := conforms("post", "/v1/accounts/{accountId}/subscription", h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201))
+	first := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
 	second := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
 	href := first.str("checkout_href")
 	if !strings.HasPrefix(href, "http://127.0.0.1:8080/sandbox/checkout/") || second.str("checkout_href") != href {
@@ -75,7 +67,7 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 	if err != nil || status != "PAID" || total != 56628 || !strings.HasPrefix(number, "KUD-") {
 		t.Fatalf("invoice %s %s %d %v", number, status, total, err)
 	}
-	conforms("get", "/v1/accounts/{accountId}/invoices/latest-unpaid", h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 404))
+	h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 404)
 
 	// The 2 s period renews by itself, charging the saved sandbox card.
 	eventually(t, "a paid renewal", func() bool {
@@ -86,14 +78,14 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 
 	// Renewal off: the plan stops at the end of the period with a due invoice
 	// that 'continue with plan' pays.
-	conforms("delete", "/v1/accounts/{accountId}/subscription", h.expect(h.do("DELETE", base+"/subscription", nil, token), 200))
+	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200)
 	if s := h.subscription(token, account); s["start_next_period"] != false {
 		t.Fatalf("after cancel: %v", s)
 	}
 	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
 	h.expect(h.do("POST", base+"/subscription/restart", nil, token), 409) // an expired plan is paid, not restarted
-	due := conforms("get", "/v1/accounts/{accountId}/invoices/latest-unpaid", h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200)).str("invoice_id")
-	pay := conforms("post", "/v1/accounts/{accountId}/invoices/{invoiceId}/payment", h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201))
+	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
+	pay := h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201)
 	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
 	eventually(t, "the plan to be active again", func() bool { return h.subscription(token, account)["show_status"] == "active" })
 	h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 409)
