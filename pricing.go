@@ -88,3 +88,19 @@ func Prorate(yearlyDiff int64, remaining, period time.Duration) int64 {
 	}
 	return int64(math.Round(float64(yearlyDiff) * float64(remaining) / float64(period)))
 }
+
+// minimumCharges are the smallest amounts a card payment provider charges
+// (Stripe's minimums), in minor units, by currency.
+var minimumCharges = map[string]int64{
+	"EUR": 50, "USD": 50, "CHF": 50, "GBP": 30, "DKK": 250, "NOK": 300, "SEK": 300, "PLN": 200, "HUF": 17500,
+}
+
+// MinimumCharge is the smallest total a payment provider takes in currency.
+// An upgrade prorated below it (the last hours of a period) is not charged:
+// the plan changes at once and the invoice shows the amount waived.
+func MinimumCharge(currency string) int64 {
+	if m, ok := minimumCharges[currency]; ok {
+		return m
+	}
+	return 50
+}

@@ -6,9 +6,11 @@ package activities
 
 import (
 	"context"
+	"kudos/workflows"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
 
 	"kudos"
 )
@@ -49,4 +51,17 @@ type Activities struct {
 	// UIBase is the UI origin checkouts return to.
 	UIBase string
 	Now    func() time.Time
+}
+
+// refused turns a business refusal (*kudos.Error invalid, conflict or not
+// found: the payment provider refusing a request for good, a row that does
+// not exist) into a non-retryable error of type ErrTypeProviderRefused, so
+// that the workflow handles it instead of retrying it forever; anything else
+// (the network, a provider's 5xx, the database away) stays retryable.
+func refused(err error) error {
+	switch kudos.ErrorCode(err) {
+	case kudos.EInvalid, kudos.EConflict, kudos.ENotFound:
+		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeProviderRefused, err)
+	}
+	return err
 }

@@ -28,7 +28,7 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			kind = kudos.InvoiceUpgrade
 			net = kudos.Prorate(a.Prices.Yearly(in.Plan)-a.Prices.Yearly(in.FromPlan), in.Remaining, in.Period)
 		}
-		if net <= 0 {
+		if net <= 0 && in.Purpose != kudos.CheckoutUpgrade {
 			return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", workflows.ErrTypeNoPrice, nil)
 		}
 		country, err := a.Store.BillingCountry(ctx, in.AccountID)
@@ -39,6 +39,16 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		vat, total := kudos.AddVAT(net, rate)
 		inv = &kudos.Invoice{ID: in.InvoiceID, AccountID: in.AccountID, Kind: kind, Plan: in.Plan, Net: net, VAT: vat,
 			VATRate: rate, Total: total, Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing}
+		if kind == kudos.InvoiceUpgrade && total < kudos.MinimumCharge(inv.Currency) {
+			// Too little for the provider to charge: waived, the upgrade
+			// applies at once on a paid invoice of zero.
+			inv.Net, inv.VAT, inv.Total = 0, 0, 0
+			if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
+				return workflows.OpenCheckoutResult{}, err
+			}
+			return workflows.OpenCheckoutResult{Waived: true, WaivedAmount: kudos.Money{Amount: total, Currency: inv.Currency}},
+				a.Store.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid)
+		}
 		if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
@@ -55,7 +65,7 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		Description: "Kudos " + inv.Description, Amount: amount, SuccessURL: back, CancelURL: back, ExpiresAt: in.ExpiresAt,
 	})
 	if err != nil {
-		return workflows.OpenCheckoutResult{}, err
+		return workflows.OpenCheckoutResult{}, refused(err)
 	}
 	invoiceID := in.InvoiceID
 	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
@@ -103,7 +113,8 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 // ended there: a checkout paid (or complete and settling) while its
 // deadline passed is a payment, never an expiry.
 func (a *Activities) ExpireCheckout(ctx context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
-	return a.Payments.ExpireCheckout(ctx, in.ProviderID)
+	outcome, err := a.Payments.ExpireCheckout(ctx, in.ProviderID)
+	return outcome, refused(err)
 }
 
 // LoadCheckout returns a checkout of the account as the read model keeps
@@ -134,7 +145,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRe
 	refundID := "refund:" + c.ID
 	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
 	if err != nil {
-		return err
+		return refused(err)
 	}
 	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid after the checkout closed, when nothing was owed", amount)
 }
@@ -148,7 +159,11 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	}
 	res, err := a.Payments.ChargeOffSession(ctx, kudos.ChargeRequest{ChargeID: in.ChargeID, AccountID: in.AccountID,
 		Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency}, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan)})
-	if err != nil {
+	switch code := kudos.ErrorCode(err); {
+	case err != nil && (code == kudos.EInvalid || code == kudos.EConflict):
+		// Refused for good: an unpaid renewal, like a decline.
+		res = kudos.ChargeResult{FailureReason: "provider_refused"}
+	case err != nil:
 		return workflows.RenewalResult{}, err
 	}
 	status := kudos.InvoiceDue

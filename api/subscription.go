@@ -99,6 +99,9 @@ func (s *Server) checkoutUpdate(c fiber.Ctx, name string, arg any) error {
 	if err := s.Dispatcher.Update(ctx(c), accountID(c), name, arg, &res); err != nil {
 		return err
 	}
+	if res.Applied { // nothing to pay: no checkout, the change is made
+		return c.JSON(fiber.Map{"checkout_href": nil, "applied": true})
+	}
 	return c.Status(fiber.StatusCreated).JSON(checkoutResponse{CheckoutHref: res.CheckoutHref})
 }
 

@@ -154,7 +154,13 @@ func updateError(err error) error {
 			return &kudos.Error{Code: kudos.EInvalid, Message: app.Message(), Fields: map[string]string{"plan": kudos.FInvalidValue}}
 		case workflows.ErrTypeInvalidTransition:
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
+		case workflows.ErrTypeProviderRefused:
+			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
 		}
+	}
+	var timeout *temporal.TimeoutError
+	if errors.As(err, &timeout) { // the provider did not answer in time
+		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	var unavailable *serviceerror.Unavailable
 	if errors.As(err, &unavailable) || errors.Is(err, context.DeadlineExceeded) {

@@ -109,6 +109,11 @@ type OpenCheckoutResult struct {
 	ProviderID string
 	URL        string
 	Amount     kudos.Money
+	// Waived is set when the amount was under the provider's minimum
+	// charge (an upgrade in the last hours of a period): no checkout was
+	// opened, the invoice is paid at zero, and the plan changes at once.
+	Waived       bool
+	WaivedAmount kudos.Money
 }
 
 // CloseCheckoutInput settles a checkout.
@@ -167,3 +172,8 @@ type CheckoutRef struct {
 // ErrTypeNoCheckout marks a payment event for a checkout the read model
 // does not know.
 const ErrTypeNoCheckout = "NoCheckout"
+
+// ErrTypeProviderRefused marks a request the payment provider refused for
+// good (an invalid request, an amount under its minimum): a business
+// outcome, never retried.
+const ErrTypeProviderRefused = "ProviderRefused"

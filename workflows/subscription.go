@@ -51,6 +51,9 @@ type AutoRenewalRequest struct {
 // CheckoutResponse is the answer of the updates that open a checkout.
 type CheckoutResponse struct {
 	CheckoutHref string
+	// Applied is set when nothing was left to pay (an upgrade under the
+	// provider's minimum charge): the change is made, no checkout opened.
+	Applied bool
 }
 
 // PaymentStateOf is the PaymentState search attribute of a state.

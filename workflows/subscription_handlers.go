@@ -108,6 +108,8 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
+		s.inUpdate = true
+		defer func() { s.inUpdate = false }()
 		if c := s.st.Checkout; c != nil {
 			if c.Purpose == purpose && c.Plan == plan {
 				resp.CheckoutHref = c.URL
@@ -131,7 +133,14 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 		in.CheckoutID = "co_" + s.newUUID(ctx).String()
 		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
 		var res OpenCheckoutResult
-		if err = s.activity(ctx, ActivityOpenCheckout, in).Get(ctx, &res); err != nil {
+		if err = s.activity(ctx, updateActivityOptions, ActivityOpenCheckout, in).Get(ctx, &res); err != nil {
+			return
+		}
+		if res.Waived {
+			s.log.Info("upgrade under the minimum charge: applied without one", "plan", plan, "amount", res.WaivedAmount)
+			s.renderPDF(ctx, in.InvoiceID)
+			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID})
+			resp.Applied = true
 			return
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,

@@ -63,8 +63,26 @@ func (s *subscription) expireOpenCheckout(ctx workflow.Context) {
 		return
 	}
 	var outcome kudos.PaymentOutcome
-	s.must(ctx, s.activity(ctx, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID, ProviderID: c.ProviderID}).
-		Get(ctx, &outcome))
+	// Called from an update too (a new checkout replaces this one): the
+	// provider is asked with the update's short options; from the main loop
+	// with the retried ones.
+	var err error
+	if s.inUpdate {
+		err = s.activity(ctx, updateActivityOptions, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID,
+			ProviderID: c.ProviderID}).Get(ctx, &outcome)
+	} else {
+		err = s.run(ctx, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID, ProviderID: c.ProviderID}, &outcome)
+	}
+	switch {
+	case err != nil && s.inUpdate:
+		s.log.Error("the provider did not close the checkout: it stays open", "checkout", c.ID, "err", err)
+		return
+	case err != nil:
+		// Refused for good (the provider does not know it): it cannot be
+		// paid any more, and a payment that still comes is a late one.
+		s.log.Error("the provider refused to close the checkout: closed here", "checkout", c.ID, "err", err)
+		outcome = kudos.PaymentExpired
+	}
 	if outcome == "" {
 		outcome = kudos.PaymentExpired
 	}
@@ -79,7 +97,7 @@ func (s *subscription) expireOpenCheckout(ctx workflow.Context) {
 // settled as paid or refunded is a duplicate.
 func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) {
 	var rec kudos.CheckoutRecord
-	if err := s.activity(ctx, ActivityLoadCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: ev.CheckoutID}).Get(ctx, &rec); err != nil {
+	if err := s.run(ctx, ActivityLoadCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: ev.CheckoutID}, &rec); err != nil {
 		s.log.Error("payment for a checkout the read model does not know: needs an operator", "event", ev.EventID,
 			"checkout", ev.CheckoutID, "err", err)
 		return
@@ -94,7 +112,9 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	}
 	if !s.owed(late) || s.st.Checkout != nil {
 		s.log.Info("late payment for something paid otherwise: refunded", "checkout", rec.ID)
-		s.must(ctx, s.activity(ctx, ActivityRefundCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}).Get(ctx, nil))
+		if err := s.run(ctx, ActivityRefundCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}, nil); err != nil {
+			s.log.Error("the provider refused a refund: needs an operator", "checkout", rec.ID, "err", err)
+		}
 		return
 	}
 	s.log.Info("late payment applied", "checkout", rec.ID)
@@ -146,9 +166,9 @@ func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 // is closed and the state recorded (the status shown goes back from
 // processing).
 func (s *subscription) closeCheckout(ctx workflow.Context, c *kudos.OpenCheckout, outcome kudos.PaymentOutcome, expireAtProvider bool) {
-	s.must(ctx, s.activity(ctx, ActivityCloseCheckout, CloseCheckoutInput{
+	_ = s.run(ctx, ActivityCloseCheckout, CloseCheckoutInput{
 		AccountID: s.st.AccountID, CheckoutID: c.ID, ProviderID: c.ProviderID, Purpose: c.Purpose, InvoiceID: c.InvoiceID,
-		Outcome: outcome, ExpireAtProvider: expireAtProvider}).Get(ctx, nil))
+		Outcome: outcome, ExpireAtProvider: expireAtProvider}, nil)
 	if s.st.Checkout == nil || s.st.Checkout.ID != c.ID {
 		return
 	}

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -20,6 +21,9 @@ const maxSeenEvents = 100
 type subscription struct {
 	st   kudos.SubscriptionState
 	busy bool
+	// inUpdate is set while an update handler holds the lock: activities
+	// then use updateActivityOptions (the customer is waiting).
+	inUpdate bool
 	// wake tells the main loop that an update changed the state, so that it
 	// recomputes its timer (buffered, one pending wake is enough).
 	wake workflow.Channel
@@ -36,14 +40,39 @@ type subscription struct {
 // retried with backoff until they succeed (the database or the provider
 // coming back); business failures are non-retryable errors.
 var activityOptions = workflow.ActivityOptions{
-	StartToCloseTimeout: 30 * time.Second,
+	StartToCloseTimeout:    30 * time.Second,
+	ScheduleToCloseTimeout: TransitionRetryWindow,
 	RetryPolicy: &temporal.RetryPolicy{
 		InitialInterval:        time.Second,
 		BackoffCoefficient:     2,
 		MaximumInterval:        time.Minute,
-		NonRetryableErrorTypes: []string{ErrTypeNoPrice, ErrTypeInvoiceNotFinal},
+		NonRetryableErrorTypes: []string{ErrTypeNoPrice, ErrTypeInvoiceNotFinal, ErrTypeProviderRefused, ErrTypeNoCheckout},
 	},
 }
+
+// updateActivityOptions are those of the activities an update waits for
+// (opening a checkout while the customer waits for its link): they give up
+// before the api stops waiting, so a provider that is down answers 503 at
+// once and holds nothing (the lock, timers) for longer.
+var updateActivityOptions = workflow.ActivityOptions{
+	StartToCloseTimeout:    10 * time.Second,
+	ScheduleToCloseTimeout: 15 * time.Second,
+	RetryPolicy: &temporal.RetryPolicy{
+		InitialInterval:        500 * time.Millisecond,
+		BackoffCoefficient:     2,
+		MaximumInterval:        4 * time.Second,
+		NonRetryableErrorTypes: activityOptions.RetryPolicy.NonRetryableErrorTypes,
+	},
+}
+
+// TransitionRetryWindow is how long one attempt at a background transition
+// (recording, settling, renewing) is retried; past it the workflow waits
+// TransitionPause on a timer and tries again, forever: an outage of any
+// length delays the transition and loses nothing.
+const TransitionRetryWindow = 6 * time.Hour
+
+// TransitionPause is the wait between two retry windows of a transition.
+const TransitionPause = 10 * time.Minute
 
 // Subscription is the entity workflow of one account's subscription
 // (ARCHITECTURE §5): the trial timer, checkouts opened by updates and settled
@@ -140,15 +169,16 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 func (s *subscription) renew(ctx workflow.Context) {
 	invoiceID, chargeID := s.renewalKeys(ctx)
 	if !s.st.AutoRenew {
-		s.must(ctx, s.activity(ctx, ActivityCreateDueInvoice, DueInvoiceInput{
-			AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}).Get(ctx, nil))
+		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}, nil)
 		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
 		return
 	}
 	var res RenewalResult
-	s.must(ctx, s.activity(ctx, ActivityChargeRenewal, RenewalInput{
-		AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID, ChargeID: chargeID}).Get(ctx, &res))
+	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
+		ChargeID: chargeID}, &res); err != nil {
+		res = RenewalResult{FailureReason: "refused"}
+	}
 	s.renderPDF(ctx, invoiceID)
 	if !res.Paid {
 		s.log.Info("renewal declined", "reason", res.FailureReason)
@@ -186,10 +216,36 @@ func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
 	s.record(ctx)
 }
 
-// activity runs an activity with the subscription's options. Update
-// handlers get a context without them, so every call goes through here.
-func (s *subscription) activity(ctx workflow.Context, fn any, in any) workflow.Future {
-	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, activityOptions), fn, in)
+// activity runs an activity with the given options (update handlers get a
+// context without any, so every call goes through here or run).
+func (s *subscription) activity(ctx workflow.Context, opts workflow.ActivityOptions, name string, in any) workflow.Future {
+	return workflow.ExecuteActivity(workflow.WithActivityOptions(ctx, opts), name, in)
+}
+
+// run carries out the activity of a background transition until it
+// succeeds, into out. It runs in a disconnected context, so cancelling the
+// workflow (an operator) never interrupts a transition half way. Failures
+// worth retrying are retried for TransitionRetryWindow, then again after
+// each TransitionPause on a durable timer: no workflow task fails, nothing
+// is skipped, and nothing needs resetting after an outage. A business
+// failure (non-retryable) is returned to the caller, logged.
+func (s *subscription) run(ctx workflow.Context, name string, in, out any) error {
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	for {
+		err := s.activity(dctx, activityOptions, name, in).Get(dctx, out)
+		var app *temporal.ApplicationError
+		switch {
+		case err == nil:
+			return nil
+		case errors.As(err, &app) && app.NonRetryable():
+			s.log.Error("transition refused", "activity", name, "err", err)
+			return err
+		}
+		s.log.Error("transition still failing, trying again later", "activity", name, "retry_in", TransitionPause, "err", err)
+		if err := workflow.Sleep(dctx, TransitionPause); err != nil {
+			return err
+		}
+	}
 }
 
 // renderPDF has the PDF of a finalised invoice rendered and stored.
@@ -198,24 +254,14 @@ func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
 	if workflow.GetVersion(ctx, "invoice-pdf", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		return
 	}
-	s.must(ctx, s.activity(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{
-		AccountID: s.st.AccountID, InvoiceID: invoiceID}).Get(ctx, nil))
+	// A refused rendering is logged by run; the invoice stands without it.
+	_ = s.run(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{AccountID: s.st.AccountID, InvoiceID: invoiceID}, nil)
 }
 
 // record writes the read model and refreshes the search attributes.
 func (s *subscription) record(ctx workflow.Context) {
-	s.must(ctx, s.activity(ctx, ActivityWriteSubscription, WriteSubscriptionInput{
-		AccountID: s.st.AccountID, Record: s.st.Record()}).Get(ctx, nil))
+	_ = s.run(ctx, ActivityWriteSubscription, WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}, nil)
 	s.upsertSearchAttributes(ctx)
-}
-
-// must stops the workflow task on an activity error that survived every
-// retry (only non-retryable business errors get here): the workflow is
-// retried from its history once the cause is fixed, nothing is skipped.
-func (s *subscription) must(ctx workflow.Context, err error) {
-	if err != nil {
-		panic(fmt.Sprintf("subscription %s: %v", s.st.AccountID, err))
-	}
 }
 
 // newUUID returns a random id recorded in the history (deterministic on replay).

@@ -79,7 +79,7 @@ func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest
 		}
 		return res, nil
 	} else if err != nil {
-		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %s: %w", req.ChargeID, err)
+		return kudos.ChargeResult{}, refusedOr(err, "stripepay: charge %s", req.ChargeID)
 	}
 	return p.settle(ctx, req.ChargeID, pi)
 }

@@ -32,6 +32,7 @@ func TestChargeOffSession(t *testing.T) {
 		answers     map[string]canned
 		want        kudos.ChargeResult
 		wantErr     bool
+		wantCode    string // with wantErr: the kudos error code ("" a plain, retried error)
 		wantPM      string // payment method charged; "" when no PaymentIntent is created
 		wantNoFetch bool
 	}{
@@ -64,6 +65,11 @@ func TestChargeOffSession(t *testing.T) {
 		{name: "stripe down",
 			answers: map[string]canned{createPI: {500, stripeError("api_error", "", "")}},
 			wantErr: true, wantPM: mockPM},
+		// Refused for good (an amount under Stripe's minimum): a business
+		// outcome, never retried.
+		{name: "amount too small",
+			answers: map[string]canned{createPI: {400, stripeError("invalid_request_error", "amount_too_small", "")}},
+			wantErr: true, wantCode: kudos.EInvalid, wantPM: mockPM},
 		{name: "still processing",
 			answers: map[string]canned{createPI: {200, processing}, getPI: {200, processing}},
 			wantErr: true, wantPM: mockPM},
@@ -84,6 +90,9 @@ func TestChargeOffSession(t *testing.T) {
 			got, err := p.ChargeOffSession(context.Background(), req)
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("ChargeOffSession: err = %v, want error %v", err, tc.wantErr)
+			}
+			if code := kudos.ErrorCode(err); tc.wantErr && (code == kudos.EInvalid) != (tc.wantCode == kudos.EInvalid) {
+				t.Fatalf("ChargeOffSession: code %q (%v), want %q", code, err, tc.wantCode)
 			}
 			if tc.name == "stripe-mock fixture (not succeeded)" {
 				if err != nil || got.Paid || got.FailureReason == "" {

@@ -94,7 +94,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 		}
 	}
 	if err != nil {
-		return kudos.Checkout{}, fmt.Errorf("stripepay: create checkout %s: %w", req.CheckoutID, err)
+		return kudos.Checkout{}, refusedOr(err, "stripepay: create checkout %s", req.CheckoutID)
 	}
 	return kudos.Checkout{ProviderID: s.ID, URL: s.URL}, nil
 }
@@ -161,7 +161,7 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 	params.IdempotencyKey = stripe.String(req.RefundID)
 	r, err := p.sc.V1Refunds.Create(ctx, params)
 	if err != nil {
-		return "", fmt.Errorf("stripepay: refund %s: %w", req.RefundID, err)
+		return "", refusedOr(err, "stripepay: refund %s", req.RefundID)
 	}
 	return r.ID, nil
 }

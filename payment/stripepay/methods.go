@@ -73,7 +73,7 @@ func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID,
 		return kudos.NotFound()
 	}
 	if _, err := p.sc.V1PaymentMethods.Detach(ctx, id, nil); err != nil {
-		return fmt.Errorf("stripepay: detach payment method %s: %w", id, err)
+		return refusedOr(err, "stripepay: detach payment method %s", id)
 	}
 	return nil
 }

@@ -166,3 +166,18 @@ func isNotFound(err error) bool {
 	se := stripeErr(err)
 	return se != nil && (se.HTTPStatusCode == http.StatusNotFound || se.Code == stripe.ErrorCodeResourceMissing)
 }
+
+// refusedOr turns Stripe refusing a request for good (400 invalid request,
+// 402 not a card decline, 404 unknown object; an amount under its minimum is
+// a 400) into a kudos EInvalid error, a business outcome that retrying
+// cannot change; anything else (the network, 5xx, 429, a bad API key an
+// operator can fix) is returned wrapped, to be retried.
+func refusedOr(err error, format string, args ...any) error {
+	if se := stripeErr(err); se != nil && se.Type != stripe.ErrorTypeIdempotency {
+		switch se.HTTPStatusCode {
+		case http.StatusBadRequest, http.StatusPaymentRequired, http.StatusNotFound:
+			return kudos.Errorf(kudos.EInvalid, "the payment provider refused the request: %s (%s)", se.Msg, se.Code)
+		}
+	}
+	return fmt.Errorf(format+": %w", append(args, err)...)
+}
