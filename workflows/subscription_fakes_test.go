@@ -37,6 +37,9 @@ type fakeActivities struct {
 	// checkouts refunded.
 	checkouts map[string]kudos.CheckoutRecord
 	refunds   []workflows.CheckoutRef
+	// onLoad runs while LoadCheckout runs (a moment in which the workflow
+	// waits on an activity).
+	onLoad func()
 }
 
 func (f *fakeActivities) ExpireCheckout(_ context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
@@ -52,6 +55,10 @@ func (f *fakeActivities) ExpireCheckout(_ context.Context, in workflows.ExpireCh
 func (f *fakeActivities) LoadCheckout(_ context.Context, in workflows.CheckoutRef) (kudos.CheckoutRecord, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.onLoad != nil {
+		f.onLoad()
+		f.onLoad = nil
+	}
 	c, ok := f.checkouts[in.CheckoutID]
 	if !ok {
 		return kudos.CheckoutRecord{}, temporal.NewNonRetryableApplicationError("no such checkout", workflows.ErrTypeNoCheckout, nil)

@@ -282,13 +282,16 @@ func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
 // continueAsNew hands the state to a fresh run once pending signals are
 // handled and no update is in flight.
 func (s *subscription) continueAsNew(ctx workflow.Context, events workflow.ReceiveChannel) error {
-	_ = workflow.Await(ctx, func() bool { return !s.busy && workflow.AllHandlersFinished(ctx) })
 	for {
+		// Handling a signal yields (its activities), and an update may be
+		// accepted meanwhile: drain until, in one go, no handler runs and
+		// no signal waits. Nothing between that check and the return
+		// yields, so nothing accepted is lost.
+		_ = workflow.Await(ctx, func() bool { return !s.busy && workflow.AllHandlersFinished(ctx) })
 		var ev kudos.PaymentEvent
 		if !events.ReceiveAsync(&ev) {
-			break
+			return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
 		}
 		s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
 	}
-	return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
 }
