@@ -73,6 +73,9 @@ func New(s *Server) *fiber.App {
 		s.Registry = prometheus.NewRegistry()
 	}
 	s.metrics = newMetrics(s.Registry)
+	if s.DB != nil {
+		_ = s.Registry.Register(dispatch.NewOutboxCollector(s.DB))
+	}
 	s.limits = newLimits()
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3Endpoint, s.Config.S3PublicURL)...)
 	app := fiber.New(fiber.Config{

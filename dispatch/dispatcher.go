@@ -42,7 +42,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 	case KindMail:
 		var req kudos.MailRequest
 		if err := json.Unmarshal(payload, &req); err != nil {
-			return fmt.Errorf("outbox %s: %w", key, err)
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 			ID: workflows.EmailWorkflowID(req), TaskQueue: d.TaskQueue,
@@ -57,7 +57,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 	case KindSubscriptionStart:
 		var in accountPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
-			return fmt.Errorf("outbox %s: %w", key, err)
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		opts, state, err := d.startOptions(ctx, in.AccountID)
 		if err != nil {
@@ -68,7 +68,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 	case KindPaymentEvent:
 		var ev kudos.PaymentEvent
 		if err := json.Unmarshal(payload, &ev); err != nil {
-			return fmt.Errorf("outbox %s: %w", key, err)
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		opts, state, err := d.startOptions(ctx, ev.AccountID)
 		if err != nil {
@@ -79,7 +79,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 	case KindLogoStart:
 		var in logoPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
-			return fmt.Errorf("outbox %s: %w", key, err)
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		// One upload at a time per account: while an earlier run still
 		// finishes, this start fails and the relay tries again later. A
@@ -95,7 +95,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
 	default:
-		return fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind)
+		return Permanent(fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind))
 	}
 }
 

@@ -2,17 +2,48 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"kudos/store"
+
+	"go.temporal.io/api/serviceerror"
 )
 
 // Outbox is the part of the store the relay uses (*store.DB).
 type Outbox interface {
 	ClaimOutbox(ctx context.Context, limit int, deliver func([]store.OutboxRow) []store.OutboxResult) (int, error)
+	PruneOutbox(ctx context.Context, cutoff time.Time) (int64, error)
+}
+
+// MaxAttempts is how many failed deliveries park an entry as a dead letter.
+// Failures because Temporal is away do not count: an outage of any length
+// only delays entries. A Permanent failure parks the entry at once.
+const MaxAttempts = 50
+
+// Retention is how long delivered entries are kept (for ops) before the
+// relay prunes them.
+const Retention = 7 * 24 * time.Hour
+
+// Permanent marks a delivery error that no retry can mend (an unknown kind,
+// a payload that does not decode): the entry is parked at once.
+func Permanent(err error) error { return permanentError{err} }
+
+type permanentError struct{ error }
+
+func (e permanentError) Unwrap() error { return e.error }
+
+// transient reports whether err means Temporal could not be reached (or
+// asked us to slow down), which is no fault of the entry.
+func transient(err error) bool {
+	var unavailable *serviceerror.Unavailable
+	var deadline *serviceerror.DeadlineExceeded
+	var exhausted *serviceerror.ResourceExhausted
+	return errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) ||
+		errors.As(err, &unavailable) || errors.As(err, &deadline) || errors.As(err, &exhausted)
 }
 
 // DeliverFunc hands one outbox row to Temporal. It must be idempotent by
@@ -47,11 +78,21 @@ func (r *Relay) Kick() {
 	}
 }
 
-// Run delivers entries until ctx ends.
+// Run delivers entries until ctx ends, and prunes delivered ones past
+// Retention once an hour.
 func (r *Relay) Run(ctx context.Context) {
 	t := time.NewTicker(r.Poll)
 	defer t.Stop()
+	var pruned time.Time
 	for {
+		if time.Since(pruned) > time.Hour {
+			pruned = time.Now()
+			if n, err := r.Outbox.PruneOutbox(ctx, time.Now().Add(-Retention)); err != nil && ctx.Err() == nil {
+				r.Log.Warn("outbox: prune failed", "err", err)
+			} else if n > 0 {
+				r.Log.Info("outbox: delivered entries pruned", "count", n)
+			}
+		}
 		for {
 			n, err := r.DeliverPending(ctx)
 			if err != nil && ctx.Err() == nil {
@@ -85,12 +126,20 @@ func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
 	return r.Outbox.ClaimOutbox(ctx, relayBatch, func(rows []store.OutboxRow) []store.OutboxResult {
 		out := r.deliverBatch(ctx, rows)
 		for i, o := range out {
-			if o.Attempted && o.Err != nil {
-				backoff := min(time.Duration(1<<min(rows[i].Attempts, 8))*time.Second, 5*time.Minute)
-				out[i].RetryIn = backoff
-				r.Log.Warn("outbox: delivery failed, will retry", "key", rows[i].Key, "kind", rows[i].Kind,
-					"attempt", rows[i].Attempts+1, "retry_in", backoff, "err", o.Err)
+			if !o.Attempted || o.Err == nil {
+				continue
 			}
+			var perm permanentError
+			if errors.As(o.Err, &perm) || (!transient(o.Err) && rows[i].Attempts+1 >= MaxAttempts) {
+				out[i].Dead = true
+				r.Log.Error("outbox: entry parked as a dead letter", "key", rows[i].Key, "kind", rows[i].Kind,
+					"workflow", rows[i].WorkflowID, "attempts", rows[i].Attempts+1, "err", o.Err)
+				continue
+			}
+			backoff := min(time.Duration(1<<min(rows[i].Attempts, 8))*time.Second, 5*time.Minute)
+			out[i].RetryIn = backoff
+			r.Log.Warn("outbox: delivery failed, will retry", "key", rows[i].Key, "kind", rows[i].Kind,
+				"attempt", rows[i].Attempts+1, "retry_in", backoff, "err", o.Err)
 		}
 		return out
 	})

@@ -31,11 +31,13 @@ type OutboxRow struct {
 }
 
 // OutboxResult is what became of one claimed row: not attempted (left as it
-// was), delivered (Err nil), or failed and to be tried again after RetryIn.
+// was), delivered (Err nil), failed and to be tried again after RetryIn, or
+// failed for good (Dead: parked as a dead letter with its error).
 type OutboxResult struct {
 	Attempted bool
 	Err       error
 	RetryIn   time.Duration
+	Dead      bool
 }
 
 func insertOutbox(ctx context.Context, tx pgx.Tx, entries ...OutboxEntry) error {
@@ -57,15 +59,24 @@ func (db *DB) Enqueue(ctx context.Context, entries ...OutboxEntry) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertOutbox(ctx, tx, entries...) })
 }
 
-// ClaimOutbox locks up to limit due rows (oldest first; SKIP LOCKED, so
-// several relays can work side by side), hands them to deliver while the
-// locks are held, and records the results it returns (one per row, in
-// order). It returns how many rows were attempted.
+// ClaimOutbox locks up to limit due rows (oldest first), hands them to
+// deliver while the locks are held, and records the results it returns
+// (one per row, in order). It returns how many rows were attempted.
+//
+// The entries of one workflow are delivered in the order they were
+// written, across rounds and across api processes: a row is claimed only
+// when no earlier live row of its workflow waits for a retry, and only by
+// the relay holding its workflow's advisory lock for the transaction (so a
+// second process skips the whole workflow, not just the locked row).
+// Dead letters hold nothing up.
 func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxRow) []OutboxResult) (int, error) {
 	n := 0
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox
-			WHERE delivered_at IS NULL AND next_attempt_at <= $1
+		rows, err := tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox o
+			WHERE delivered_at IS NULL AND dead_at IS NULL AND next_attempt_at <= $1
+			  AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.workflow_id = o.workflow_id AND e.id < o.id
+			                  AND e.delivered_at IS NULL AND e.dead_at IS NULL AND e.next_attempt_at > $1)
+			  AND pg_try_advisory_xact_lock(hashtextextended('outbox:' || o.workflow_id, 0))
 			ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, db.Now(), limit)
 		if err != nil {
 			return wrapErr(err)
@@ -80,10 +91,14 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 				continue
 			}
 			n++
-			if r.Err == nil {
+			switch {
+			case r.Err == nil:
 				_, err = tx.Exec(ctx, `UPDATE outbox SET delivered_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = $1`,
 					claimed[i].ID, db.Now())
-			} else {
+			case r.Dead:
+				_, err = tx.Exec(ctx, `UPDATE outbox SET dead_at = $2, attempts = attempts + 1, last_error = $3 WHERE id = $1`,
+					claimed[i].ID, db.Now(), r.Err.Error())
+			default:
 				_, err = tx.Exec(ctx, `UPDATE outbox SET attempts = attempts + 1, last_error = $2, next_attempt_at = $3 WHERE id = $1`,
 					claimed[i].ID, r.Err.Error(), db.Now().Add(r.RetryIn))
 			}
@@ -94,4 +109,32 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 		return nil
 	})
 	return n, err
+}
+
+// OutboxStats is the state of the outbox that ops watch.
+type OutboxStats struct {
+	Pending, Dead int
+	// OldestPending is the age of the oldest undelivered live entry (0
+	// when none).
+	OldestPending time.Duration
+}
+
+// OutboxStats counts the undelivered and dead entries.
+func (db *DB) OutboxStats(ctx context.Context) (OutboxStats, error) {
+	var s OutboxStats
+	var oldest *time.Time
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FILTER (WHERE delivered_at IS NULL AND dead_at IS NULL),
+		count(*) FILTER (WHERE dead_at IS NOT NULL), min(created_at) FILTER (WHERE delivered_at IS NULL AND dead_at IS NULL)
+		FROM outbox WHERE delivered_at IS NULL`).Scan(&s.Pending, &s.Dead, &oldest)
+	if oldest != nil {
+		s.OldestPending = db.Now().Sub(*oldest)
+	}
+	return s, wrapErr(err)
+}
+
+// PruneOutbox deletes entries delivered before cutoff and returns how many.
+// Dead letters stay until ops deal with them.
+func (db *DB) PruneOutbox(ctx context.Context, cutoff time.Time) (int64, error) {
+	tag, err := db.Pool.Exec(ctx, `DELETE FROM outbox WHERE delivered_at < $1`, cutoff)
+	return tag.RowsAffected(), wrapErr(err)
 }
