@@ -50,7 +50,12 @@ type Activities struct {
 	Prices   kudos.PriceList
 	// UIBase is the UI origin checkouts return to.
 	UIBase string
-	Now    func() time.Time
+	// Reconciler restarts missing subscription workflows (dispatch.Reconciler;
+	// nil: the reconcile activity refuses).
+	Reconciler interface {
+		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
+	}
+	Now func() time.Time
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not
@@ -64,4 +69,14 @@ func refused(err error) error {
 		return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeProviderRefused, err)
 	}
 	return err
+}
+
+// ReconcileSubscriptions starts again, from the read model, the
+// subscription workflow of every account that should have one running and
+// has none, and reports rows that disagree with their workflow.
+func (a *Activities) ReconcileSubscriptions(ctx context.Context) (workflows.ReconcileReport, error) {
+	if a.Reconciler == nil {
+		return workflows.ReconcileReport{}, temporal.NewNonRetryableApplicationError("no reconciler configured", "NoReconciler", nil)
+	}
+	return a.Reconciler.Reconcile(ctx)
 }

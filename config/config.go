@@ -73,6 +73,8 @@ type Config struct {
 	// StripeAPIBase overrides Stripe's API address (stripe-mock in tests).
 	StripeAPIBase string
 	CheckoutTTL   time.Duration
+	// ReconcileInterval is how often the reconcile schedule runs.
+	ReconcileInterval time.Duration
 
 	// S3: empty S3Endpoint means AWS in production and the in-process local
 	// S3 on DevS3Addr in development.
@@ -124,6 +126,7 @@ var Vars = []Var{
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
+	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not", false},
 	{"KUDOS_S3_ENDPOINT", "", "S3-compatible endpoint URL (empty: AWS in production, the local S3 in development)", false},
 	{"KUDOS_S3_BUCKET", "kudos", "bucket of invoices and logos", false},
 	{"KUDOS_S3_REGION", "us-east-1", "S3 region", false},
@@ -183,6 +186,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		StripeWebhookSecret: get("STRIPE_WEBHOOK_SECRET"),
 		StripeAPIBase:       get("KUDOS_STRIPE_API_BASE"),
 		CheckoutTTL:         dur("KUDOS_CHECKOUT_TTL"),
+		ReconcileInterval:   dur("KUDOS_RECONCILE_INTERVAL"),
 		S3Endpoint:          strings.TrimRight(get("KUDOS_S3_ENDPOINT"), "/"),
 		S3Bucket:            get("KUDOS_S3_BUCKET"),
 		S3Region:            get("KUDOS_S3_REGION"),

@@ -9,6 +9,7 @@ package dispatch
 
 import (
 	"encoding/json"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -74,4 +75,13 @@ type logoPayload struct {
 func RowOf(e store.OutboxEntry) (store.OutboxRow, error) {
 	payload, err := json.Marshal(e.Payload)
 	return store.OutboxRow{Key: e.Key, Kind: e.Kind, WorkflowID: e.WorkflowID, Payload: payload}, err
+}
+
+// ReconcileStart is the entry that starts an account's subscription
+// workflow again from its read model, found missing by the reconciliation
+// run of at (one entry per account and run).
+func ReconcileStart(accountID uuid.UUID, at time.Time) store.OutboxEntry {
+	e := SubscriptionStart(accountID)
+	e.Key = "reconcile:" + accountID.String() + ":" + at.UTC().Format(time.RFC3339)
+	return e
 }

@@ -76,3 +76,21 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	return &rm, err
 }
+
+// SubscriptionStatus is one account's plan and shown status.
+type SubscriptionStatus struct {
+	AccountID  uuid.UUID
+	Plan       kudos.Plan
+	ShowStatus kudos.ShowStatus
+}
+
+// SubscriptionStatuses lists every account's plan and shown status, for the
+// reconciliation with the running workflows.
+func (db *DB) SubscriptionStatuses(ctx context.Context) ([]SubscriptionStatus, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT account_id, plan, show_status FROM subscriptions ORDER BY account_id`)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[SubscriptionStatus])
+	return out, wrapErr(err)
+}

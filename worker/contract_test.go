@@ -30,6 +30,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityExpireCheckout:    workflows.ExpireCheckoutInput{},
 		workflows.ActivityLoadCheckout:      workflows.CheckoutRef{},
 		workflows.ActivityRefundCheckout:    workflows.CheckoutRef{},
+		// No input.
+		workflows.ActivityReconcileSubscriptions: nil,
 	}
 	if len(inputs) != len(workflows.ActivityNames) {
 		t.Fatalf("the test names %d activities, workflows.ActivityNames %d", len(inputs), len(workflows.ActivityNames))
@@ -45,6 +47,12 @@ func TestActivityContract(t *testing.T) {
 		m, ok := acts.MethodByName(name)
 		if !ok {
 			t.Errorf("%s: activities.Activities has no such method", name)
+			continue
+		}
+		if in == nil {
+			if m.Type.NumIn() != 2 || m.Type.In(1) != ctxType {
+				t.Errorf("%s: method is %v, want func(context.Context)", name, m.Type)
+			}
 			continue
 		}
 		if m.Type.NumIn() != 3 || m.Type.In(1) != ctxType || m.Type.In(2) != reflect.TypeOf(in) {

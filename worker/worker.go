@@ -25,6 +25,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) worker.
 	w.RegisterWorkflow(workflows.Email)
 	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterWorkflow(workflows.Logo)
+	w.RegisterWorkflow(workflows.Reconcile)
 	w.RegisterActivity(acts)
 	return w
 }

@@ -18,26 +18,27 @@ import (
 
 // Activity names: the methods of activities.Activities.
 const (
-	ActivitySendMail          = "SendMail"
-	ActivityProcessLogo       = "ProcessLogo"
-	ActivityRefuseLogo        = "RefuseLogo"
-	ActivityPublishLogo       = "PublishLogo"
-	ActivityDeleteObject      = "DeleteObject"
-	ActivityOpenCheckout      = "OpenCheckout"
-	ActivityCloseCheckout     = "CloseCheckout"
-	ActivityCreateDueInvoice  = "CreateDueInvoice"
-	ActivityChargeRenewal     = "ChargeRenewal"
-	ActivityRenderInvoicePDF  = "RenderInvoicePDF"
-	ActivityWriteSubscription = "WriteSubscription"
-	ActivityExpireCheckout    = "ExpireCheckout"
-	ActivityLoadCheckout      = "LoadCheckout"
-	ActivityRefundCheckout    = "RefundCheckout"
+	ActivitySendMail               = "SendMail"
+	ActivityProcessLogo            = "ProcessLogo"
+	ActivityRefuseLogo             = "RefuseLogo"
+	ActivityPublishLogo            = "PublishLogo"
+	ActivityDeleteObject           = "DeleteObject"
+	ActivityOpenCheckout           = "OpenCheckout"
+	ActivityCloseCheckout          = "CloseCheckout"
+	ActivityCreateDueInvoice       = "CreateDueInvoice"
+	ActivityChargeRenewal          = "ChargeRenewal"
+	ActivityRenderInvoicePDF       = "RenderInvoicePDF"
+	ActivityWriteSubscription      = "WriteSubscription"
+	ActivityExpireCheckout         = "ExpireCheckout"
+	ActivityLoadCheckout           = "LoadCheckout"
+	ActivityRefundCheckout         = "RefundCheckout"
+	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
 )
 
 // ActivityNames lists every activity the workflows call.
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
-	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout,
+	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

@@ -195,10 +195,14 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 		}
 		return err
 	}
+	reconciler := &dispatch.Reconciler{Temporal: tc, DB: db, Log: log.With("component", "reconcile")}
 	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
-		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now})
+		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now, Reconciler: reconciler})
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: %w", err)
+	}
+	if err := worker.EnsureReconcileSchedule(ctx, tc, cfg.TaskQueue, cfg.ReconcileInterval); err != nil {
+		log.Error("the reconcile schedule could not be set up: missing subscription workflows are not restarted", "err", err)
 	}
 	log.Info("worker polling", "task_queue", cfg.TaskQueue)
 	<-ctx.Done()

@@ -1,0 +1,53 @@
+package worker
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
+
+	"kudos/workflows"
+)
+
+// EnsureReconcileSchedule makes sure the Temporal Schedule that runs
+// workflows.Reconcile every interval on taskQueue exists, and sets its
+// interval when it exists with another (KUDOS_RECONCILE_INTERVAL changed).
+// Runs that would overlap are skipped.
+func EnsureReconcileSchedule(ctx context.Context, c client.Client, taskQueue string, interval time.Duration) error {
+	id := workflows.ReconcileScheduleID(taskQueue)
+	spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: interval}}}
+	_, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{
+		ID:      id,
+		Spec:    spec,
+		Overlap: enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
+		Action: &client.ScheduleWorkflowAction{
+			ID: "reconcile:" + taskQueue, Workflow: workflows.Reconcile, TaskQueue: taskQueue,
+			WorkflowRunTimeout: time.Hour,
+		},
+		Note: "Kudos: restart missing subscription workflows from the read model (KUDOS_RECONCILE_INTERVAL)",
+	})
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, temporal.ErrScheduleAlreadyRunning) {
+		return fmt.Errorf("create schedule %s: %w", id, err)
+	}
+	err = c.ScheduleClient().GetHandle(ctx, id).Update(ctx, client.ScheduleUpdateOptions{
+		DoUpdate: func(in client.ScheduleUpdateInput) (*client.ScheduleUpdate, error) {
+			s := in.Description.Schedule
+			if s.Spec != nil && len(s.Spec.Intervals) == 1 && s.Spec.Intervals[0].Every == interval {
+				return nil, temporal.ErrSkipScheduleUpdate
+			}
+			s.Spec = &spec
+			return &client.ScheduleUpdate{Schedule: &s}, nil
+		},
+	})
+	if err != nil {
+		return fmt.Errorf("update schedule %s: %w", id, err)
+	}
+	return nil
+}

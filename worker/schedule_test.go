@@ -1,0 +1,58 @@
+package worker_test
+
+import (
+	"context"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos/activities"
+	"kudos/internal/testenv"
+	"kudos/worker"
+	"kudos/workflows"
+)
+
+type countingReconciler struct{ runs atomic.Int32 }
+
+func (c *countingReconciler) Reconcile(context.Context) (workflows.ReconcileReport, error) {
+	c.runs.Add(1)
+	return workflows.ReconcileReport{Checked: 1}, nil
+}
+
+// TestReconcileScheduleRuns: the worker's Schedule runs the reconciliation
+// on its beat, and a changed interval updates the existing Schedule.
+func TestReconcileScheduleRuns(t *testing.T) {
+	tc := testenv.Temporal(t)
+	ctx := context.Background()
+	queue := "test-" + uuid.NewString()
+	rec := &countingReconciler{}
+	w := worker.New(tc, queue, &activities.Activities{Reconciler: rec})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := worker.EnsureReconcileSchedule(ctx, tc, queue, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	handle := tc.ScheduleClient().GetHandle(ctx, workflows.ReconcileScheduleID(queue))
+	t.Cleanup(func() { _ = handle.Delete(context.Background()) })
+	deadline := time.Now().Add(30 * time.Second)
+	for rec.runs.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d reconciliations in 30 s with a 2 s interval", rec.runs.Load())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if err := worker.EnsureReconcileSchedule(ctx, tc, queue, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	d, err := handle.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if iv := d.Schedule.Spec.Intervals; len(iv) != 1 || iv[0].Every != time.Hour {
+		t.Fatalf("intervals after the update: %+v", iv)
+	}
+}
