@@ -60,6 +60,7 @@ func TestExpiryAsksTheProviderAndAppliesAPayment(t *testing.T) {
 	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
 		t.Fatalf("%d paid invoices", n)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_paid_found_at_expiry.json")
 }
 
 // TestLatePaymentIsAppliedWhenNothingElsePaid: the checkout expired with
@@ -78,6 +79,7 @@ func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
 	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
 		t.Fatalf("%d paid invoices", n)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_expired_then_paid_late.json")
 }
 
 // TestLatePaymentIsRefundedWhenSomethingElsePaid: the customer gave up on
@@ -115,4 +117,5 @@ func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
 	if n != 1 {
 		t.Fatalf("%d refunds after a repeated late event", n)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_late_payment_refunded.json")
 }

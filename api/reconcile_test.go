@@ -34,6 +34,7 @@ func TestReconcileRestartsAMissingWorkflow(t *testing.T) {
 	if s := h.subscription(token, account); s["plan"] != "TRIAL" || s["show_status"] != "active" {
 		t.Fatalf("after reconciliation: %v", s)
 	}
+	h.recordHistory(wf, "", "subscription_reconciled.json")
 }
 
 // running reports whether workflow id has a running execution.

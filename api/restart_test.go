@@ -32,6 +32,7 @@ func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
 		s := h.subscription(token, account)
 		return s["show_status"] == "active" && s["plan"] == "STARTER"
 	})
+	h.recordHistory("subscription:"+account, "", "subscription_restarted_plan_expired_paid.json")
 }
 
 // TestOpenCheckoutSurvivesARestart: a checkout paid after its workflow was
@@ -48,4 +49,22 @@ func TestOpenCheckoutSurvivesARestart(t *testing.T) {
 	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
 		t.Fatalf("%d paid invoices", n)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_restarted_open_checkout_paid.json")
+}
+
+// TestTrialExpiresByItsTimer: a trial ends by the workflow's timer alone,
+// and the activation mail went out through the e-mail workflow.
+func TestTrialExpiresByItsTimer(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	h.srv.Config.TrialDuration = 3 * time.Second
+	token, account := h.signedUpUser("short-trial@example.com")
+	eventually(t, "the trial to expire", func() bool { return h.subscription(token, account)["show_status"] == "trial_expired" })
+	h.recordHistory("subscription:"+account, "", "subscription_trial_expired.json")
+	var mailWorkflow string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT workflow_id FROM outbox WHERE kind = 'mail' ORDER BY id LIMIT 1`).
+		Scan(&mailWorkflow); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the activation mail", func() bool { return !h.running(mailWorkflow) })
+	h.recordHistory(mailWorkflow, "", "email_delivered.json")
 }

@@ -51,6 +51,7 @@ func TestSandboxDeclinedCardAtCheckout(t *testing.T) {
 	co := h.expect(h.do("POST", "/v1/accounts/"+account+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
 	h.expect(h.payWith(co.str("checkout_href"), "4242424242424242"), 200)
 	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	h.recordHistory("subscription:"+account, "", "subscription_checkout_declined.json")
 }
 
 // TestSandboxUnknownCardIsRefused: a number that is not one of the test
@@ -89,6 +90,7 @@ func TestSandboxCancelEndsTheCheckoutAtOnce(t *testing.T) {
 	if status != "cancelled" {
 		t.Fatalf("checkout status %q, want cancelled", status)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_checkout_cancelled.json")
 }
 
 // TestSandboxSavedCardsOffSession: 4000000000000341 and 4000002500003155

@@ -2,11 +2,13 @@ package worker_test
 
 import (
 	"context"
+	"fmt"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/workflowservice/v1"
 
 	"kudos/activities"
 	"kudos/internal/testenv"
@@ -44,6 +46,12 @@ func TestReconcileScheduleRuns(t *testing.T) {
 			t.Fatalf("%d reconciliations in 30 s with a 2 s interval", rec.runs.Load())
 		}
 		time.Sleep(200 * time.Millisecond)
+	}
+	res, err := tc.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
+		Query: fmt.Sprintf("WorkflowType = 'Reconcile' AND TaskQueue = '%s' AND ExecutionStatus = 'Completed'", queue)})
+	if err == nil && len(res.Executions) > 0 {
+		ex := res.Executions[0].Execution
+		testenv.RecordHistory(t, tc, ex.WorkflowId, ex.RunId, "reconcile.json")
 	}
 	if err := worker.EnsureReconcileSchedule(ctx, tc, queue, time.Hour); err != nil {
 		t.Fatal(err)

@@ -1,8 +1,10 @@
 package workflows_test
 
 import (
+	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -32,9 +34,44 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.Subscription)
 			r.RegisterWorkflow(workflows.Email)
 			r.RegisterWorkflow(workflows.Logo)
+			r.RegisterWorkflow(workflows.Reconcile)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestEveryWorkflowTypeHasARecordedHistory: a workflow type without a
+// recorded history is a workflow whose changes nothing guards.
+func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		raw, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var h struct {
+			Events []struct {
+				Attrs *struct {
+					WorkflowType struct{ Name string } `json:"workflowType"`
+				} `json:"workflowExecutionStartedEventAttributes"`
+			} `json:"events"`
+		}
+		if err := json.Unmarshal(raw, &h); err != nil {
+			t.Fatalf("%s: %v", f, err)
+		}
+		if len(h.Events) > 0 && h.Events[0].Attrs != nil {
+			seen[h.Events[0].Attrs.WorkflowType.Name] = true
+		}
+	}
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile"} {
+		if !seen[name] {
+			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
+		}
 	}
 }
