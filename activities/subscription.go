@@ -62,7 +62,8 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	back := fmt.Sprintf("%s/dashboard/%s/account-settings/plan", a.UIBase, in.AccountID)
 	co, err := a.Payments.CreateCheckout(ctx, kudos.CheckoutRequest{
 		CheckoutID: in.CheckoutID, AccountID: in.AccountID, CustomerEmail: email, Purpose: in.Purpose,
-		Description: "Kudos " + inv.Description, Amount: amount, SuccessURL: back, CancelURL: back, ExpiresAt: in.ExpiresAt,
+		Description: "Kudos " + inv.Description, Amount: amount, SuccessURL: back + "?checkout=success",
+		CancelURL: back + "?checkout=cancelled", ExpiresAt: in.ExpiresAt,
 	})
 	if err != nil {
 		return workflows.OpenCheckoutResult{}, refused(err)

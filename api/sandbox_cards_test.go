@@ -114,3 +114,40 @@ func TestSandboxSavedCardsOffSession(t *testing.T) {
 		})
 	}
 }
+
+// TestCancelCheckoutFromTheApp: the customer backs out (the provider's
+// cancel link, or "Cancel payment" on the processing overlay): the app ends
+// the open checkout at once and the dashboard is no longer processing.
+func TestCancelCheckoutFromTheApp(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("app-cancel@example.com", "PRO")
+	base := "/v1/accounts/" + account
+	if r := h.expect(h.do("DELETE", base+"/subscription/checkout", nil, token), 200); r.str("status") != "cancelled" {
+		t.Fatalf("cancel: %s", r.Raw)
+	}
+	if s := h.subscription(token, account); s["show_status"] != "active" || s["plan"] != "TRIAL" {
+		t.Fatalf("after cancelling: %v", s)
+	}
+	h.expect(h.payWith(href, "4242424242424242"), 409) // closed at the provider too
+	// Nothing open: cancelling again is harmless.
+	if r := h.expect(h.do("DELETE", base+"/subscription/checkout", nil, token), 200); r.str("status") != "none" {
+		t.Fatalf("second cancel: %s", r.Raw)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_checkout_cancelled_in_app.json")
+}
+
+// TestCancelCheckoutFindsItPaid: the customer paid in another tab, then
+// pressed cancel: the payment is applied, not thrown away.
+func TestCancelCheckoutFindsItPaid(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("cancel-paid@example.com", "STARTER")
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_checkouts SET status = 'paid' WHERE id = $1`, sandboxID(href)); err != nil {
+		t.Fatal(err)
+	}
+	if r := h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription/checkout", nil, token), 200); r.str("status") != "paid" {
+		t.Fatalf("cancel of a paid checkout: %s", r.Raw)
+	}
+	if s := h.subscription(token, account); s["plan"] != "STARTER" || s["show_status"] != "active" {
+		t.Fatalf("after cancelling a paid checkout: %v", s)
+	}
+}

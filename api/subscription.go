@@ -16,6 +16,7 @@ func (s *Server) registerSubscriptionRoutes(v1, acc fiber.Router) {
 	acc.Patch("/subscription", s.upgradeSubscription)
 	acc.Delete("/subscription", s.setAutoRenewal(false))
 	acc.Post("/subscription/restart", s.setAutoRenewal(true))
+	acc.Delete("/subscription/checkout", s.cancelCheckout)
 	acc.Get("/invoices/latest-unpaid", s.latestUnpaid)
 	acc.Post("/invoices/:invoiceId/payment", s.payInvoice)
 }
@@ -132,4 +133,15 @@ func (s *Server) payInvoice(c fiber.Ctx) error {
 		return kudos.Errorf(kudos.EConflict, "this invoice is not due")
 	}
 	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: inv.ID})
+}
+
+// cancelCheckout ends the account's open checkout at once: the customer
+// came back through the provider's cancel link or chose "Cancel payment".
+// The answer says how it ended (a checkout found paid is applied).
+func (s *Server) cancelCheckout(c fiber.Ctx) error {
+	var res workflows.CancelCheckoutResult
+	if err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateCancelCheckout, nil, &res); err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"status": res.Status})
 }

@@ -133,7 +133,7 @@ func (d *Dispatcher) Update(ctx context.Context, accountID uuid.UUID, name strin
 	handle, err := d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName: name, Args: []any{arg}, WaitForStage: client.WorkflowUpdateStageCompleted,
+			UpdateName: name, Args: updateArgs(arg), WaitForStage: client.WorkflowUpdateStageCompleted,
 		},
 	})
 	if err == nil {
@@ -167,4 +167,12 @@ func updateError(err error) error {
 		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	return err
+}
+
+// updateArgs are the arguments of an update taking arg (nil: none).
+func updateArgs(arg any) []any {
+	if arg == nil {
+		return nil
+	}
+	return []any{arg}
 }

@@ -12,6 +12,7 @@ const (
 	UpdateUpgradeSubscription = "upgrade_subscription"
 	UpdatePayInvoice          = "pay_invoice"
 	UpdateSetAutoRenewal      = "set_auto_renewal"
+	UpdateCancelCheckout      = "cancel_checkout"
 	SignalPaymentEvent        = "payment_event"
 	QuerySubscription         = "subscription"
 )
@@ -41,6 +42,13 @@ type PlanRequest struct {
 // PayInvoiceRequest is the argument of the pay-invoice update.
 type PayInvoiceRequest struct {
 	InvoiceID uuid.UUID
+}
+
+// CancelCheckoutResult says how the open checkout ended when the customer
+// backed out: cancelled, paid (it had been paid: applied), pending (its
+// payment is settling: it stays), or none (nothing was open).
+type CancelCheckoutResult struct {
+	Status string
 }
 
 // AutoRenewalRequest is the argument of the set-auto-renewal update.

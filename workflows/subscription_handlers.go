@@ -22,6 +22,7 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdateUpgradeSubscription, s.upgrade, s.validateUpgrade},
 		{UpdatePayInvoice, s.payInvoice, s.validatePayInvoice},
 		{UpdateSetAutoRenewal, s.setAutoRenewal, s.validateAutoRenewal},
+		{UpdateCancelCheckout, s.cancelCheckout, nil},
 	}
 	for _, u := range updates {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler, workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
@@ -172,4 +173,36 @@ func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalReque
 		s.wake.SendAsync(true)
 	})
 	return err
+}
+
+// cancelCheckout ends the open checkout at once because the customer backed
+// out (the provider's cancel link, the processing overlay). The provider is
+// asked first, as at expiry: a checkout that was paid meanwhile is applied,
+// one whose payment is settling stays.
+func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutResult, err error) {
+	s.withLock(ctx, func() {
+		s.inUpdate = true
+		defer func() { s.inUpdate = false }()
+		c := s.st.Checkout
+		if c == nil || c.Purpose == kudos.CheckoutPaymentMethod {
+			res.Status = "none"
+			return
+		}
+		if c.Pending {
+			res.Status = string(kudos.PaymentPending)
+			return
+		}
+		var outcome kudos.PaymentOutcome
+		if err = s.activity(ctx, updateActivityOptions, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID,
+			ProviderID: c.ProviderID}).Get(ctx, &outcome); err != nil {
+			return
+		}
+		if outcome == kudos.PaymentExpired {
+			outcome = kudos.PaymentCancelled
+		}
+		s.settleOpenCheckout(ctx, outcome)
+		s.wake.SendAsync(true)
+		res.Status = string(outcome)
+	})
+	return res, err
 }
