@@ -2,6 +2,7 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
@@ -28,21 +29,11 @@ func (a *Activities) RenderInvoicePDF(ctx context.Context, in workflows.InvoiceP
 	if inv.Number == "" {
 		return temporal.NewNonRetryableApplicationError("invoice is not final", workflows.ErrTypeInvoiceNotFinal, nil)
 	}
-	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
-	if err != nil {
-		return err
-	}
-	email, err := a.Store.OwnerEmail(ctx, in.AccountID)
-	if err != nil {
-		return err
-	}
-	lang, err := a.Store.OwnerLanguage(ctx, in.AccountID)
-	if err != nil {
-		return err
-	}
-	pdf, err := invoicepdf.Render(invoicepdf.Input{Invoice: *inv, Buyer: addr, BuyerEmail: email, Language: lang})
-	if err != nil {
+	pdf, err := invoicepdf.RenderFrom(ctx, a.Store, *inv)
+	if errors.Is(err, invoicepdf.ErrNoNumber) || errors.Is(err, invoicepdf.ErrNoDate) {
 		return temporal.NewNonRetryableApplicationError("cannot render invoice", workflows.ErrTypeInvoiceNotFinal, err)
+	} else if err != nil {
+		return err
 	}
 	key := InvoicePDFKey(in.AccountID, inv.Number)
 	if err := a.Storage.Put(ctx, key, pdf, "application/pdf"); err != nil {

@@ -2,6 +2,7 @@ package api
 
 import (
 	"fmt"
+	"kudos/invoicepdf"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -27,24 +28,46 @@ func (s *Server) registerBillingRoutes(acc fiber.Router) {
 const InvoiceDownloadTTL = 5 * time.Minute
 
 // downloadInvoice answers a short-lived link to the invoice's PDF, saved as
-// "{invoice number}.pdf". Another account's invoice is 404; an invoice not
-// final yet (its checkout is open) has no PDF: 409.
+// "{invoice number}.pdf". Another account's invoice is 404. An invoice not
+// final yet (its checkout is open, SPEC §2 still shows a download icon)
+// gets a pro-forma, rendered now: marked as not yet paid, without a number.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
 	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
+	if inv.Number == "" && inv.Status == kudos.InvoiceProcessing {
+		return s.downloadProForma(c, inv)
+	}
 	key, err := s.DB.InvoicePDF(ctx(c), accountID(c), inv.ID)
 	if err != nil {
 		return err
-	}
-	if inv.Number == "" {
-		return kudos.Errorf(kudos.EConflict, "this invoice is not final yet: its payment is being processed")
 	}
 	if key == "" || s.Storage == nil {
 		return kudos.Errorf(kudos.EConflict, "the PDF of this invoice is being prepared, please try again in a moment")
 	}
 	u, err := s.Storage.PresignGet(ctx(c), key, inv.Number+".pdf", InvoiceDownloadTTL)
+	if err != nil {
+		return err
+	}
+	return c.JSON(fiber.Map{"presigned_url": u})
+}
+
+// downloadProForma renders the pro-forma of an invoice whose payment is not
+// settled, stores it (replacing the previous one) and links to it.
+func (s *Server) downloadProForma(c fiber.Ctx, inv *kudos.Invoice) error {
+	if s.Storage == nil {
+		return kudos.Errorf(kudos.EUnavailable, "downloads are unavailable right now")
+	}
+	pdf, err := invoicepdf.RenderFrom(ctx(c), s.DB, *inv)
+	if err != nil {
+		return err
+	}
+	key := fmt.Sprintf("invoices/%s/pro-forma-%s.pdf", inv.AccountID, inv.ID)
+	if err := s.Storage.Put(ctx(c), key, pdf, "application/pdf"); err != nil {
+		return err
+	}
+	u, err := s.Storage.PresignGet(ctx(c), key, invoicepdf.Filename(*inv), InvoiceDownloadTTL)
 	if err != nil {
 		return err
 	}

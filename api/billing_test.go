@@ -89,8 +89,15 @@ func TestInvoicePDFDownload(t *testing.T) {
 		return h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["invoices"].([]any)[0].(map[string]any)
 	}
 	id := invoice()["id"].(string)
-	h.expect(h.do("POST", base+"/invoices/"+id+"/download", nil, token), 409) // still PROCESSING
+	// Still PROCESSING (its checkout is open): a pro-forma, marked as not
+	// yet paid and without a number (SPEC §2 shows a download icon).
+	pro := h.expect(h.do("POST", base+"/invoices/"+id+"/download", nil, token), 200)
+	status, body, header := httpDo(t, "GET", pro.str("presigned_url"), "", nil)
+	if status != 200 || !bytes.HasPrefix(body, []byte("%PDF")) || !strings.Contains(header.Get("Content-Disposition"), "pro-forma") {
+		t.Fatalf("pro-forma download: %d %q", status, header.Get("Content-Disposition"))
+	}
 	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(t, "the invoice to be final", func() bool { return invoice()["invoice_url"] != "" })
 	var dl response
 	eventually(t, "the PDF", func() bool {
 		dl = h.do("POST", base+"/invoices/"+id+"/download", nil, token)

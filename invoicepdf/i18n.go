@@ -35,6 +35,8 @@ const (
 	lPlanYear  // %s: plan name
 	lUpgradeTo // %s: plan name
 	lRenewalOf // %s: plan name
+	lProForma
+	lNoteProForma
 	labelCount // keep last: the number of labels
 )
 
@@ -51,6 +53,8 @@ var labels = map[string]map[label]string{
 		lNoteDue:  "Please pay this invoice from the Billing page of your Kudos dashboard.",
 		lThanks:   "Thank you for collecting your testimonials with Kudos.",
 		lPlanYear: "%s plan — 1 year", lUpgradeTo: "Upgrade to %s", lRenewalOf: "Renewal of the %s plan",
+		lProForma:     "Pro forma invoice",
+		lNoteProForma: "Pro forma: not yet paid, and not an invoice. The invoice with its number follows the payment.",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -62,6 +66,8 @@ var labels = map[string]map[label]string{
 		lNoteDue:  "Betaal deze factuur via de pagina Facturatie in uw Kudos-dashboard.",
 		lThanks:   "Bedankt dat u uw getuigenissen verzamelt met Kudos.",
 		lPlanYear: "%s-abonnement — 1 jaar", lUpgradeTo: "Upgrade naar %s", lRenewalOf: "Verlenging van het %s-abonnement",
+		lProForma:     "Pro-formafactuur",
+		lNoteProForma: "Pro forma: nog niet betaald en geen factuur. De factuur met haar nummer volgt na de betaling.",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -73,6 +79,8 @@ var labels = map[string]map[label]string{
 		lNoteDue:  "Veuillez régler cette facture depuis la page Facturation de votre tableau de bord Kudos.",
 		lThanks:   "Merci de recueillir vos témoignages avec Kudos.",
 		lPlanYear: "Formule %s — 1 an", lUpgradeTo: "Passage à la formule %s", lRenewalOf: "Renouvellement de la formule %s",
+		lProForma:     "Facture pro forma",
+		lNoteProForma: "Pro forma : pas encore payée, et pas une facture. La facture et son numéro suivent le paiement.",
 	},
 }
 

@@ -66,8 +66,12 @@ const (
 )
 
 // Filename is the name the invoice is downloaded as: "{number}.pdf" (SPEC
-// §7). Path separators are replaced so a number can never name a directory.
+// §7), "pro-forma-{id}.pdf" for a pro-forma. Path separators are replaced
+// so a number can never name a directory.
 func Filename(inv kudos.Invoice) string {
+	if strings.TrimSpace(inv.Number) == "" {
+		return "pro-forma-" + inv.ID.String()[:8] + ".pdf"
+	}
 	return strings.NewReplacer("/", "-", `\`, "-").Replace(inv.Number) + ".pdf"
 }
 
@@ -76,7 +80,8 @@ func Filename(inv kudos.Invoice) string {
 // same invoice twice gives the same bytes.
 func Render(in Input) ([]byte, error) {
 	inv := in.Invoice
-	if strings.TrimSpace(inv.Number) == "" {
+	proForma := inv.Status == kudos.InvoiceProcessing && strings.TrimSpace(inv.Number) == ""
+	if strings.TrimSpace(inv.Number) == "" && !proForma {
 		return nil, ErrNoNumber
 	}
 	if inv.CreatedAt.IsZero() {
@@ -89,12 +94,12 @@ func Render(in Input) ([]byte, error) {
 	}
 
 	pdf := fpdf.New("P", "mm", "A4", "")
-	d := &doc{pdf: pdf, enc: encoder{tr: pdf.UnicodeTranslatorFromDescriptor("")}, t: labels[lang], lang: lang}
+	d := &doc{pdf: pdf, enc: encoder{tr: pdf.UnicodeTranslatorFromDescriptor("")}, t: labels[lang], lang: lang, proForma: proForma}
 	created := inv.CreatedAt.UTC()
 	pdf.SetCreationDate(created)
 	pdf.SetModificationDate(created)
 	pdf.SetCatalogSort(true)
-	pdf.SetTitle(d.t[lTitle]+" "+inv.Number, true)
+	pdf.SetTitle(strings.TrimSpace(d.title()+" "+inv.Number), true)
 	pdf.SetAuthor(seller.Name, true)
 	pdf.SetCreator("Kudos", true)
 	pdf.SetLang(lang)

@@ -12,6 +12,17 @@ type doc struct {
 	enc  encoder
 	t    map[label]string
 	lang string
+	// proForma is set for an invoice not final yet (its checkout open):
+	// titled pro forma, with no number, marked as not yet paid.
+	proForma bool
+}
+
+// title is the document's title.
+func (d *doc) title() string {
+	if d.proForma {
+		return d.t[lProForma]
+	}
+	return d.t[lTitle]
 }
 
 // Table column widths (mm): description, net, VAT rate, VAT, total.
@@ -43,10 +54,10 @@ func (d *doc) wrap(x, y, w float64, s, align string) float64 {
 func (d *doc) header(inv kudos.Invoice) {
 	d.pdf.SetXY(margin, margin)
 	d.font("B", 26, 30)
-	d.text(90, 12, d.t[lTitle], "L", false)
+	d.text(90, 12, d.title(), "L", false)
 
 	rows := [][2]string{
-		{d.t[lNumber], inv.Number},
+		{d.t[lNumber], numberOrDash(inv.Number)},
 		{d.t[lIssueDate], date(inv.CreatedAt)},
 		{d.t[lStatus], statusText(inv.Status, d.lang)},
 	}
@@ -171,8 +182,11 @@ func (d *doc) totals(inv kudos.Invoice) {
 	d.text(35, 8, money(inv.Total, inv.Currency, d.lang), "R", false)
 
 	note := d.t[lNoteDue]
-	if inv.Status == kudos.InvoicePaid {
+	switch {
+	case inv.Status == kudos.InvoicePaid:
 		note = d.t[lNotePaid]
+	case d.proForma:
+		note = d.t[lNoteProForma]
 	}
 	d.font("", 9, 90)
 	d.wrap(margin, y+20, contW, note, "L")
@@ -210,4 +224,12 @@ func prefixed(label, value string) string {
 		return ""
 	}
 	return label + " " + value
+}
+
+// numberOrDash is the invoice number, or a dash on a pro-forma.
+func numberOrDash(n string) string {
+	if n == "" {
+		return "—"
+	}
+	return n
 }

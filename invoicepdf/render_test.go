@@ -242,3 +242,31 @@ func TestFilename(t *testing.T) {
 		}
 	}
 }
+
+// TestProForma: an invoice whose payment is not settled renders as a
+// pro-forma in each language: titled so, without a number, saying it is not
+// yet paid. Only PROCESSING invoices may lack a number.
+func TestProForma(t *testing.T) {
+	for lang, want := range map[string][]string{
+		"en": {"Pro forma invoice", "not yet paid"},
+		"nl": {"Pro-formafactuur", "nog niet betaald"},
+		"fr": {"Facture pro forma", "pas encore payée"},
+	} {
+		inv := invoice("EUR", 21)
+		inv.Number, inv.Status = "", kudos.InvoiceProcessing
+		_, text := render(t, Input{Invoice: inv, Buyer: buyer("nl_BE"), BuyerEmail: "a@example.com", Language: lang})
+		for _, w := range want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: %q missing from %q", lang, w, text)
+			}
+		}
+		if got := Filename(inv); !strings.HasPrefix(got, "pro-forma-") {
+			t.Errorf("%s: file name %q", lang, got)
+		}
+	}
+	due := invoice("EUR", 21)
+	due.Number, due.Status = "", kudos.InvoiceDue
+	if _, err := Render(Input{Invoice: due}); err != ErrNoNumber {
+		t.Errorf("a due invoice without a number: %v, want ErrNoNumber", err)
+	}
+}
