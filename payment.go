@@ -95,6 +95,17 @@ const (
 	PaymentPending PaymentOutcome = "pending"
 )
 
+// VerificationRequest asks for the verification of a payment method saved
+// by a hosted checkout: a charge of Amount (0.01, SPEC §9) refunded at once.
+type VerificationRequest struct {
+	// VerificationID is ours: the base of the idempotency keys of the
+	// charge and its refund.
+	VerificationID string
+	ProviderID     string // the checkout's id at the provider
+	AccountID      uuid.UUID
+	Amount         Money
+}
+
 // RefundRequest asks for the whole payment of a hosted checkout back.
 type RefundRequest struct {
 	// RefundID is ours and the provider's idempotency key: asking twice
@@ -136,6 +147,10 @@ type PaymentProvider interface {
 	// Refund gives back the whole payment of a paid checkout (idempotent
 	// by RefundID) and returns the provider's refund id.
 	Refund(ctx context.Context, req RefundRequest) (string, error)
+	// VerifyPaymentMethod charges the payment method a checkout saved and
+	// refunds the charge at once (idempotent by VerificationID). A method
+	// that declines is an EInvalid error, and is not kept.
+	VerifyPaymentMethod(ctx context.Context, req VerificationRequest) error
 	// ChargeOffSession charges the default payment method without the
 	// customer present. A declined charge is a result with Paid false, not
 	// an error; errors are for failures worth retrying.

@@ -104,3 +104,7 @@ func MinimumCharge(currency string) int64 {
 	}
 	return 50
 }
+
+// VerificationCharge is what adding a payment method charges, in minor
+// units of the account's currency, and refunds at once (SPEC §9: 0.01).
+const VerificationCharge = 1

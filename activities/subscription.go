@@ -151,6 +151,29 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRe
 	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid after the checkout closed, when nothing was owed", amount)
 }
 
+// VerifyPaymentMethod verifies the payment method a payment-method checkout
+// saved (SPEC §9: 0.01 in the account's currency, refunded at once) and
+// records the checkout as paid. A method the provider declines is a
+// refusal: the checkout is recorded as failed.
+func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.CheckoutRef) error {
+	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+	if err != nil {
+		return err
+	}
+	err = a.Payments.VerifyPaymentMethod(ctx, kudos.VerificationRequest{VerificationID: c.ID, ProviderID: c.ProviderID,
+		AccountID: in.AccountID, Amount: kudos.Money{Amount: kudos.VerificationCharge, Currency: a.Prices.Currency}})
+	if kudos.ErrorCode(err) == kudos.EInvalid {
+		if serr := a.Store.SetCheckoutStatus(ctx, c.ID, string(kudos.PaymentFailed)); serr != nil {
+			return serr
+		}
+		return refused(err)
+	}
+	if err != nil {
+		return err
+	}
+	return a.Store.SetCheckoutStatus(ctx, c.ID, string(kudos.PaymentPaid))
+}
+
 // ChargeRenewal makes the renewal invoice and charges the default payment
 // method off-session: paid → PAID; declined → DUE_PAYMENT.
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {

@@ -11,10 +11,6 @@ import (
 	"kudos"
 )
 
-// VerificationCharge is what adding a payment method charges (and refunds at
-// once), in minor units (SPEC §9: 0.01 in the account's currency).
-const VerificationCharge = 1
-
 // registerBillingRoutes adds the billing overview and payment methods of
 // SPEC §7.
 func (s *Server) registerBillingRoutes(acc fiber.Router) {
@@ -160,7 +156,7 @@ func (s *Server) addPaymentMethod(c fiber.Ctx) error {
 	back := s.linkRoot(c) + "/dashboard/" + id.String() + "/billing/payment-details"
 	req := kudos.CheckoutRequest{
 		CheckoutID: "pm_" + uuid.NewString(), AccountID: id, CustomerEmail: email, Purpose: kudos.CheckoutPaymentMethod,
-		Description: "Kudos payment method verification", Amount: kudos.Money{Amount: VerificationCharge, Currency: s.Config.Prices.Currency},
+		Description: "Kudos payment method verification", Amount: kudos.Money{Amount: kudos.VerificationCharge, Currency: s.Config.Prices.Currency},
 		SuccessURL: back, CancelURL: back, ExpiresAt: s.DB.Now().Add(s.Config.CheckoutTTL),
 	}
 	co, err := s.Payments.CreateCheckout(ctx(c), req)

@@ -151,3 +151,28 @@ func TestCancelCheckoutFindsItPaid(t *testing.T) {
 		t.Fatalf("after cancelling a paid checkout: %v", s)
 	}
 }
+
+// TestAddingAPaymentMethodChargesAndRefundsACent: SPEC §9: adding a payment
+// method charges 0.01 in the account's currency and refunds it at once — a
+// real charge and a separate refund, recorded by the provider.
+func TestAddingAPaymentMethodChargesAndRefundsACent(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("verify-card@example.com", "STARTER")
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+	add := h.expect(h.do("POST", "/v1/accounts/"+account+"/billing/payment-methods", nil, token), 201)
+	h.expect(h.payWith(add.str("checkout_href"), "4242424242424242"), 200)
+	eventually(t, "the verification charge and its refund", func() bool {
+		var charged, refunds int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM sandbox_charges WHERE account_id = $1 AND amount = 1 AND paid`,
+			account).Scan(&charged)
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM sandbox_refunds r JOIN sandbox_charges c ON c.charge_id = r.charge_id
+			WHERE c.account_id = $1 AND r.amount = 1`, account).Scan(&refunds)
+		return charged == 1 && refunds == 1
+	})
+	var status string
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT status FROM checkouts WHERE account_id = $1 AND purpose = 'payment_method'`, account).Scan(&status)
+	if status != "paid" {
+		t.Fatalf("payment-method checkout %q, want paid", status)
+	}
+}

@@ -33,12 +33,14 @@ const (
 	ActivityLoadCheckout           = "LoadCheckout"
 	ActivityRefundCheckout         = "RefundCheckout"
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
+	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
 )
 
 // ActivityNames lists every activity the workflows call.
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
+	ActivityVerifyPaymentMethod,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

@@ -102,7 +102,16 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 			"checkout", ev.CheckoutID, "err", err)
 		return
 	}
-	if rec.Status == "paid" || rec.Status == "refunded" || rec.InvoiceID == nil {
+	if rec.Status == "paid" || rec.Status == "refunded" {
+		return
+	}
+	if rec.Purpose == kudos.CheckoutPaymentMethod { // a new card: verified with a refunded cent (SPEC §9)
+		if err := s.run(ctx, ActivityVerifyPaymentMethod, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}, nil); err != nil {
+			s.log.Info("a new payment method was declined", "checkout", rec.ID)
+		}
+		return
+	}
+	if rec.InvoiceID == nil {
 		return
 	}
 	late := &kudos.OpenCheckout{ID: rec.ID, ProviderID: rec.ProviderID, URL: rec.URL, Purpose: rec.Purpose, Plan: rec.Plan,

@@ -75,3 +75,9 @@ func (p *Provider) PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]k
 func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error {
 	return p.deletePaymentMethod(ctx, accountID, id)
 }
+
+// VerifyPaymentMethod implements kudos.PaymentProvider: a real charge of
+// the amount and a separate refund, recorded.
+func (p *Provider) VerifyPaymentMethod(ctx context.Context, req kudos.VerificationRequest) error {
+	return p.verify(ctx, req)
+}

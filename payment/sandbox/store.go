@@ -115,13 +115,6 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 			if err := saveCard(ctx, tx, c.AccountID, card, now, c.Purpose == kudos.CheckoutPaymentMethod); err != nil {
 				return err
 			}
-			if c.Purpose == kudos.CheckoutPaymentMethod {
-				// SPEC §9: the verification charge is refunded at once.
-				if _, err := tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
-					VALUES ($1, $2, $3, $4, true, true) ON CONFLICT DO NOTHING`, "verify:"+c.ID, c.AccountID, c.Amount.Amount, c.Amount.Currency); err != nil {
-					return err
-				}
-			}
 		}
 		_, err = store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
 			CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, dispatch.PaymentEvent)
@@ -243,4 +236,22 @@ func (p *Provider) SetDeclines(ctx context.Context, accountID uuid.UUID, decline
 		_, err = p.DB.Pool.Exec(ctx, `DELETE FROM sandbox_declines WHERE account_id = $1`, accountID)
 	}
 	return store.Classify(err)
+}
+
+// verify charges the verification amount to the card a payment-method
+// checkout saved, and refunds it in a separate refund (once per id).
+func (p *Provider) verify(ctx context.Context, req kudos.VerificationRequest) error {
+	return p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		chargeID := "verify:" + req.VerificationID
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid)
+			VALUES ($1, $2, $3, $4, true) ON CONFLICT DO NOTHING`, chargeID, req.AccountID, req.Amount.Amount, req.Amount.Currency); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ($1, $2, $3, $4)
+			ON CONFLICT DO NOTHING`, "verify-refund:"+req.VerificationID, chargeID, req.Amount.Amount, req.Amount.Currency); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE sandbox_charges SET refunded = true WHERE charge_id = $1`, chargeID)
+		return err
+	})
 }
