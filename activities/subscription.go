@@ -31,14 +31,11 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		if net <= 0 && in.Purpose != kudos.CheckoutUpgrade {
 			return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", workflows.ErrTypeNoPrice, nil)
 		}
-		country, err := a.Store.BillingCountry(ctx, in.AccountID)
-		if err != nil {
+		var err error
+		if inv, err = a.price(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, net); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
-		rate := kudos.VATRate(country)
-		vat, total := kudos.AddVAT(net, rate)
-		inv = &kudos.Invoice{ID: in.InvoiceID, AccountID: in.AccountID, Kind: kind, Plan: in.Plan, Net: net, VAT: vat,
-			VATRate: rate, Total: total, Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing}
+		total := inv.Total
 		if kind == kudos.InvoiceUpgrade && total < kudos.MinimumCharge(inv.Currency) {
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero.
@@ -52,7 +49,6 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
-		inv.Description = kudos.InvoiceDescription(kind, in.Plan)
 	}
 	email, err := a.Store.OwnerEmail(ctx, in.AccountID)
 	if err != nil {
@@ -206,16 +202,25 @@ func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoi
 
 // newInvoice creates (idempotently) a full-year invoice for plan.
 func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, status kudos.InvoiceStatus) (*kudos.Invoice, error) {
+	inv, err := a.price(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan))
+	if err != nil {
+		return nil, err
+	}
+	inv.Status = status
+	return inv, a.Store.CreateInvoice(ctx, *inv)
+}
+
+// price is the one pricing of an invoice: net plus the VAT of the account's
+// billing country, in the price list's currency (PROCESSING, not stored).
+func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
 	country, err := a.Store.BillingCountry(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	net := a.Prices.Yearly(plan)
 	rate := kudos.VATRate(country)
 	vat, total := kudos.AddVAT(net, rate)
-	inv := kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate,
-		Total: total, Currency: a.Prices.Currency, Status: status}
-	return &inv, a.Store.CreateInvoice(ctx, inv)
+	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
+		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan)}, nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent).

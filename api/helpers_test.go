@@ -22,12 +22,12 @@ import (
 	"kudos"
 	"kudos/activities"
 	"kudos/api"
+	"kudos/app"
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
 	"kudos/dispatch"
 	"kudos/internal/testenv"
-	"kudos/mailer"
 	"kudos/payment/sandbox"
 	"kudos/storage/s3store"
 	"kudos/store"
@@ -65,17 +65,14 @@ func newHarness(t *testing.T) *harness {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = o.Close() })
-	srv := &api.Server{
-		Config: cfg, DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Hasher: auth.NewHasher(0), Sessions: auth.NewSessions(cfg.JWTSecret, nil), Tokens: auth.NewMailTokens(cfg.JWTSecret),
-		OIDC:     &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret},
-		DevOIDC:  o,
-		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"},
-		UI: fstest.MapFS{
-			"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>")},
-			"assets/app-abc.js": {Data: []byte("console.log(1)")},
-			"favicon.svg":       {Data: []byte("<svg/>")},
-		},
+	srv := app.Services{Config: cfg, DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"}}.Server()
+	srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
+	srv.DevOIDC = o
+	srv.UI = fstest.MapFS{
+		"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>")},
+		"assets/app-abc.js": {Data: []byte("console.log(1)")},
+		"favicon.svg":       {Data: []byte("<svg/>")},
 	}
 	return &harness{t: t, app: api.New(srv), srv: srv, db: db, oidc: o}
 }
@@ -90,8 +87,9 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 		t.Fatal(err)
 	}
 	queue := "test-" + uuid.NewString()
-	h.srv.Dispatcher = &dispatch.Dispatcher{Temporal: tc, TaskQueue: queue, DB: h.db, Period: period, CheckoutTTL: time.Hour}
-	h.srv.Temporal = tc
+	cfg := *h.srv.Config
+	cfg.TaskQueue, cfg.BillingPeriod, cfg.CheckoutTTL = queue, period, time.Hour
+	h.srv.Config = &cfg
 	s3, err := devstack.StartS3("127.0.0.1:0", "")
 	if err != nil {
 		t.Fatal(err)
@@ -105,13 +103,14 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	if err := storage.EnsureBucket(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	h.srv.Storage = storage
-	acts := &activities.Activities{Store: h.db, Payments: h.srv.Payments, Prices: h.srv.Config.Prices, Storage: storage,
-		UIBase: h.srv.Config.UIOrigins[0], Now: time.Now, Render: mailer.Render, Mailer: discardMailer{}}
-	h.tc, h.queue, h.acts, h.storage = tc, queue, acts, storage
-	h.worker = h.startWorker(acts)
+	services := app.Services{Config: &cfg, Log: h.srv.Log, DB: h.db, Temporal: tc, Payments: h.srv.Payments, Storage: storage,
+		Mailer: discardMailer{}}
+	h.srv.Temporal, h.srv.Storage, h.srv.Dispatcher = tc, storage, services.Dispatcher()
 	relay := dispatch.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond
+	acts := services.Activities(relay.Kick)
+	h.tc, h.queue, h.acts, h.storage = tc, queue, acts, storage
+	h.worker = h.startWorker(acts)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); relay.Run(ctx) }()

@@ -23,6 +23,8 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"kudos/app"
+	"kudos/config"
 	"kudos/dispatch"
 	"kudos/store"
 )
@@ -100,7 +102,8 @@ func (e *Env) Open(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("temporal: %w", err)
 	}
-	e.Dispatcher = &dispatch.Dispatcher{Temporal: e.Temporal, TaskQueue: e.TaskQueue, DB: db, Period: e.Period, CheckoutTTL: e.CheckoutTTL}
+	e.Dispatcher = app.Services{Config: &config.Config{TaskQueue: e.TaskQueue, BillingPeriod: e.Period, CheckoutTTL: e.CheckoutTTL},
+		DB: db, Temporal: e.Temporal, Log: e.Log}.Dispatcher()
 	e.HTTP = newHTTPClient(nil)
 	if e.StripeAddr != "" {
 		if e.Stripe, err = StartFakeStripe(e.StripeAddr); err != nil {

@@ -12,7 +12,8 @@ import (
 	"go.temporal.io/api/operatorservice/v1"
 
 	"kudos"
-	"kudos/activities"
+	"kudos/app"
+	"kudos/config"
 	"kudos/dispatch"
 	"kudos/internal/testenv"
 	"kudos/mailer"
@@ -39,7 +40,9 @@ func TestMailThroughTheRealStack(t *testing.T) {
 		t.Fatal(err)
 	}
 	queue := "test-" + uuid.NewString()
-	w := worker.New(tc, queue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render, Now: time.Now})
+	services := app.Services{Config: &config.Config{TaskQueue: queue, UIOrigins: []string{"http://127.0.0.1:8080"}}, DB: db, Temporal: tc,
+		Mailer: sender, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	w := worker.New(tc, queue, services.Activities(nil))
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +57,7 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	if err := db.Enqueue(ctx, entry); err != nil {
 		t.Fatal(err)
 	}
-	disp := &dispatch.Dispatcher{Temporal: tc, TaskQueue: queue, DB: db}
+	disp := services.Dispatcher()
 	relay := dispatch.NewRelay(db, disp.Deliver, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 1 {
 		t.Fatalf("relay delivered %d: %v", n, err)

@@ -13,12 +13,11 @@ import (
 	tlog "go.temporal.io/sdk/log"
 
 	"kudos"
-	"kudos/activities"
 	"kudos/api"
+	"kudos/app"
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
-	"kudos/dispatch"
 	"kudos/mailer"
 	"kudos/payment/sandbox"
 	"kudos/payment/stripepay"
@@ -95,12 +94,9 @@ func run(ctx context.Context, mode string) error {
 // newAPI builds the api server with its development stand-ins and starts the
 // outbox relay. cleanup stops what it started.
 func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store.DB, tc client.Client) (*api.Server, func(), error) {
-	srv := &api.Server{
-		Config: cfg, DB: db, Temporal: tc, Log: log, UI: ui.Dist(),
-		Hasher:   auth.NewHasher(0),
-		Sessions: auth.NewSessions(cfg.JWTSecret, nil),
-		Tokens:   auth.NewMailTokens(cfg.JWTSecret),
-		OIDC:     &auth.OIDC{Issuer: cfg.OIDCIssuer, ClientID: cfg.GoogleClientID, ClientSecret: cfg.GoogleClientSecret},
+	payments, webhooks, err := newPayments(cfg, db)
+	if err != nil {
+		return nil, nil, err
 	}
 	var closers []func()
 	cleanup := func() {
@@ -108,12 +104,14 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 			closers[i]()
 		}
 	}
+	var inbox *mailer.Inbox
+	var devOIDC *devstack.OIDC
 	if cfg.IsDevelopment() && cfg.SMTPURL == "" {
-		srv.Inbox = mailer.NewInbox()
-		if err := srv.Inbox.Start(cfg.DevSMTPAddr); err != nil {
+		inbox = mailer.NewInbox()
+		if err := inbox.Start(cfg.DevSMTPAddr); err != nil {
 			return nil, cleanup, fmt.Errorf("capture inbox: %w", err)
 		}
-		closers = append(closers, func() { _ = srv.Inbox.Close() })
+		closers = append(closers, func() { _ = inbox.Close() })
 		log.Info("capture inbox listening", "smtp", cfg.DevSMTPAddr, "read", cfg.PublicURL+"/dev/mailbox")
 	}
 	if cfg.IsDevelopment() && cfg.OIDCIssuer == "" {
@@ -123,8 +121,7 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 			return nil, nil, err
 		}
 		closers = append(closers, func() { _ = o.Close() })
-		srv.DevOIDC = o
-		srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
+		devOIDC = o
 		log.Info("development OIDC provider listening", "issuer", o.Issuer())
 	}
 	if cfg.UsesDevS3 {
@@ -141,15 +138,12 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 		cleanup()
 		return nil, nil, err
 	}
-	srv.Storage = storage
-	payments, webhooks, err := newPayments(cfg, db)
-	if err != nil {
-		cleanup()
-		return nil, nil, err
+	srv := app.Services{Config: cfg, Log: log, DB: db, Temporal: tc, Payments: payments, Webhooks: webhooks, Storage: storage}.Server()
+	srv.UI, srv.Inbox = ui.Dist(), inbox
+	if devOIDC != nil {
+		srv.DevOIDC = devOIDC
+		srv.OIDC = &auth.OIDC{Issuer: devOIDC.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
 	}
-	srv.Payments, srv.Webhooks = payments, webhooks
-	srv.Dispatcher = newDispatcher(cfg, db, tc)
-	srv.Outbox = dispatch.NewRelay(db, srv.Dispatcher.Deliver, log.With("component", "outbox"))
 	relayCtx, stopRelay := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { defer close(done); srv.Outbox.Run(relayCtx) }()
@@ -159,9 +153,9 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 
 // serveAPI serves HTTP until ctx ends, then drains requests gracefully.
 func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
-	app := api.New(srv)
+	fiberApp := api.New(srv)
 	log.Info("api listening", "url", cfg.PublicURL, "addr", cfg.HTTPAddr)
-	return app.Listen(cfg.HTTPAddr, fiber.ListenConfig{
+	return fiberApp.Listen(cfg.HTTPAddr, fiber.ListenConfig{
 		DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second,
 	})
 }
@@ -195,9 +189,8 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 		}
 		return err
 	}
-	reconciler := &dispatch.Reconciler{Temporal: tc, DB: db, Log: log.With("component", "reconcile")}
-	w := worker.New(tc, cfg.TaskQueue, &activities.Activities{Store: db, Mailer: sender, Render: mailer.Render,
-		Payments: payments, Storage: storage, Prices: cfg.Prices, UIBase: cfg.UIOrigins[0], Now: time.Now, Reconciler: reconciler})
+	w := worker.New(tc, cfg.TaskQueue, app.Services{Config: cfg, Log: log, DB: db, Temporal: tc, Payments: payments,
+		Storage: storage, Mailer: sender}.Activities(nil))
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}
@@ -222,11 +215,6 @@ func newPayments(cfg *config.Config, db *store.DB) (kudos.PaymentProvider, api.W
 		return nil, nil, err
 	}
 	return p, p, nil
-}
-
-// newDispatcher is the api's way into Temporal.
-func newDispatcher(cfg *config.Config, db *store.DB, tc client.Client) *dispatch.Dispatcher {
-	return &dispatch.Dispatcher{Temporal: tc, TaskQueue: cfg.TaskQueue, DB: db, Period: cfg.BillingPeriod, CheckoutTTL: cfg.CheckoutTTL}
 }
 
 // newStorage connects to the configured S3 (the local one in development,

@@ -1,0 +1,73 @@
+// Package app is the one wiring of Kudos (the habit of wtf's Main): from the
+// configuration and the outside services it builds the api's server, the
+// dispatcher and relay that hand work to Temporal, and the worker's
+// activities. The binary, the api's test harness, the benchmarks and the
+// worker tests all build through it, so they run what production runs.
+package app
+
+import (
+	"log/slog"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"kudos"
+	"kudos/activities"
+	"kudos/api"
+	"kudos/auth"
+	"kudos/config"
+	"kudos/dispatch"
+	"kudos/mailer"
+	"kudos/store"
+)
+
+// Services are the configuration and the outside services the app runs on.
+// Temporal may be nil for an api without workflows (handler tests).
+type Services struct {
+	Config   *config.Config
+	Log      *slog.Logger
+	DB       *store.DB
+	Temporal client.Client
+	Payments kudos.PaymentProvider
+	// Webhooks verifies the provider's webhooks (nil for the sandbox).
+	Webhooks api.WebhookParser
+	Storage  kudos.ObjectStorage
+	// Mailer delivers mail (the worker's SMTP sender).
+	Mailer kudos.MailSender
+}
+
+// Dispatcher is the way into Temporal: workflow starts, signals and the
+// subscription updates, on the configured task queue and lifecycle.
+func (s Services) Dispatcher() *dispatch.Dispatcher {
+	return &dispatch.Dispatcher{Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue, DB: s.DB,
+		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL}
+}
+
+// Server is the api's server: the auth services from the configuration,
+// the dispatcher, and an outbox relay (started by the caller with Run) that
+// delivers through it. The caller adds what only it has (the UI, the
+// development stand-ins).
+func (s Services) Server() *api.Server {
+	srv := &api.Server{
+		Config: s.Config, DB: s.DB, Temporal: s.Temporal, Log: s.Log,
+		Hasher:   auth.NewHasher(0),
+		Sessions: auth.NewSessions(s.Config.JWTSecret, nil),
+		Tokens:   auth.NewMailTokens(s.Config.JWTSecret),
+		OIDC:     &auth.OIDC{Issuer: s.Config.OIDCIssuer, ClientID: s.Config.GoogleClientID, ClientSecret: s.Config.GoogleClientSecret},
+		Payments: s.Payments, Webhooks: s.Webhooks, Storage: s.Storage,
+	}
+	srv.Dispatcher = s.Dispatcher()
+	srv.Outbox = dispatch.NewRelay(s.DB, srv.Dispatcher.Deliver, s.Log.With("component", "outbox"))
+	return srv
+}
+
+// Activities are the worker's activities on the services, with the
+// reconciliation of subscription workflows (whose starts go through the
+// outbox; relayKick, when set, delivers them at once).
+func (s Services) Activities(relayKick func()) *activities.Activities {
+	return &activities.Activities{
+		Store: s.DB, Mailer: s.Mailer, Render: mailer.Render, Payments: s.Payments, Storage: s.Storage,
+		Prices: s.Config.Prices, UIBase: s.Config.UIOrigins[0], Now: time.Now,
+		Reconciler: &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick},
+	}
+}
