@@ -52,25 +52,8 @@ func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest
 	if pm == nil {
 		return kudos.ChargeResult{FailureReason: reasonNoPaymentMethod}, nil
 	}
-	params := &stripe.PaymentIntentCreateParams{
-		Amount:        stripe.Int64(req.Amount.Amount),
-		Currency:      stripe.String(p.currencyOf(req.Amount)),
-		Customer:      stripe.String(customer),
-		PaymentMethod: stripe.String(pm.ID),
-		// An explicit type keeps Stripe from asking for a return_url, which
-		// automatic payment methods need and an off-session charge cannot use.
-		PaymentMethodTypes: []*string{stripe.String(string(pm.Type))},
-		Confirm:            stripe.Bool(true),
-		OffSession:         stripe.Bool(true),
-		Metadata: map[string]string{
-			metaAccountID: req.AccountID.String(),
-			metaChargeID:  req.ChargeID,
-		},
-	}
-	if req.Description != "" {
-		params.Description = stripe.String(req.Description)
-	}
-	params.IdempotencyKey = stripe.String(req.ChargeID)
+	params := p.offSessionIntent(customer, pm, req.Amount, req.Description, req.ChargeID,
+		map[string]string{metaAccountID: req.AccountID.String(), metaChargeID: req.ChargeID})
 	pi, err := p.sc.V1PaymentIntents.Create(ctx, params)
 	if se := stripeErr(err); se != nil && isDecline(se) {
 		res := kudos.ChargeResult{FailureReason: failureReason(se, "card_declined")}
@@ -142,4 +125,28 @@ func failureReason(se *stripe.Error, fallback string) string {
 		}
 	}
 	return fallback
+}
+
+// offSessionIntent is the PaymentIntent that charges amount to the saved
+// payment method pm of customer without the customer present, under
+// idempotency key.
+func (p *Provider) offSessionIntent(customer string, pm *stripe.PaymentMethod, amount kudos.Money, description, key string,
+	meta map[string]string) *stripe.PaymentIntentCreateParams {
+	params := &stripe.PaymentIntentCreateParams{
+		Amount:        stripe.Int64(amount.Amount),
+		Currency:      stripe.String(p.currencyOf(amount)),
+		Customer:      stripe.String(customer),
+		PaymentMethod: stripe.String(pm.ID),
+		// An explicit type keeps Stripe from asking for a return_url, which
+		// automatic payment methods need and an off-session charge cannot use.
+		PaymentMethodTypes: []*string{stripe.String(string(pm.Type))},
+		Confirm:            stripe.Bool(true),
+		OffSession:         stripe.Bool(true),
+		Metadata:           meta,
+	}
+	if description != "" {
+		params.Description = stripe.String(description)
+	}
+	params.IdempotencyKey = stripe.String(key)
+	return params
 }

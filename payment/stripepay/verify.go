@@ -25,18 +25,8 @@ func (p *Provider) VerifyPaymentMethod(ctx context.Context, req kudos.Verificati
 		return kudos.Errorf(kudos.EInvalid, "checkout session %s saved no payment method", req.ProviderID)
 	}
 	pm, customer := s.SetupIntent.PaymentMethod, s.Customer.ID
-	params := &stripe.PaymentIntentCreateParams{
-		Amount:             stripe.Int64(req.Amount.Amount),
-		Currency:           stripe.String(p.currencyOf(req.Amount)),
-		Customer:           stripe.String(customer),
-		PaymentMethod:      stripe.String(pm.ID),
-		PaymentMethodTypes: []*string{stripe.String(string(pm.Type))},
-		Confirm:            stripe.Bool(true),
-		OffSession:         stripe.Bool(true),
-		Description:        stripe.String("Kudos payment method verification (refunded at once)"),
-		Metadata:           map[string]string{metaAccountID: req.AccountID.String(), "verification_id": req.VerificationID},
-	}
-	params.IdempotencyKey = stripe.String("verify:" + req.VerificationID)
+	params := p.offSessionIntent(customer, pm, req.Amount, "Kudos payment method verification (refunded at once)",
+		"verify:"+req.VerificationID, map[string]string{metaAccountID: req.AccountID.String(), "verification_id": req.VerificationID})
 	pi, err := p.sc.V1PaymentIntents.Create(ctx, params)
 	if se := stripeErr(err); se != nil && isDecline(se) {
 		_, _ = p.sc.V1PaymentMethods.Detach(ctx, pm.ID, nil)
