@@ -106,6 +106,22 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 	}
 }
 
+// SettlePaidCheckout applies a paid checkout in one transaction: the
+// checkout paid, its invoice (billed again at the checkout's price if it was
+// dropped when the checkout closed) PAID and numbered, and the subscription
+// row. Retried, it changes nothing twice.
+func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.SettlePaidInput) error {
+	var revive *kudos.Invoice
+	if in.Purpose != kudos.CheckoutInvoice {
+		c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+		if err != nil {
+			return err
+		}
+		revive = c.Invoice
+	}
+	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, revive, in.Record)
+}
+
 // ExpireCheckout closes a checkout at the provider and returns how it
 // ended there: a checkout paid (or complete and settling) while its
 // deadline passed is a payment, never an expiry.

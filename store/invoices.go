@@ -18,16 +18,19 @@ const InvoiceNumberPrefix = "KUD"
 // CreateInvoice stores a new invoice; it is idempotent by id (a retried
 // activity creates one). A DUE_PAYMENT invoice is finalised at once.
 func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
-			total_amount, currency, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11)
-			ON CONFLICT (id) DO NOTHING`, inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
-			inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, db.Now())
-		if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
-			return wrapErr(err)
-		}
-		return setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, db.Now())
-	})
+	return db.inTx(ctx, func(tx pgx.Tx) error { return insertInvoice(ctx, tx, inv, db.Now()) })
+}
+
+// insertInvoice is CreateInvoice inside tx.
+func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.Time) error {
+	tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
+		total_amount, currency, status, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11)
+		ON CONFLICT (id) DO NOTHING`, inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
+		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now)
+	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
+		return wrapErr(err)
+	}
+	return setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, now)
 }
 
 // SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its

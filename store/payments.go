@@ -107,3 +107,26 @@ func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, custo
 		ON CONFLICT (account_id) DO UPDATE SET customer_id = $2, provider = 'stripe'`, accountID, customerID)
 	return wrapErr(err)
 }
+
+// SettlePaidCheckout applies a paid checkout in one transaction: the
+// checkout paid, its invoice (revive, when given, is created again first if
+// it was dropped) PAID and numbered, and the workflow-owned columns of the
+// subscription row set to sub. Retried, it changes nothing twice.
+func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID,
+	revive *kudos.Invoice, sub kudos.Subscription) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		now := db.Now()
+		if _, err := tx.Exec(ctx, `UPDATE checkouts SET status = 'paid' WHERE id = $1 AND account_id = $2`, checkoutID, accountID); err != nil {
+			return wrapErr(err)
+		}
+		if revive != nil {
+			if err := insertInvoice(ctx, tx, *revive, now); err != nil {
+				return err
+			}
+		}
+		if err := setInvoiceStatus(ctx, tx, invoiceID, kudos.InvoicePaid, now); err != nil {
+			return err
+		}
+		return writeSubscription(ctx, tx, accountID, sub, now)
+	})
+}

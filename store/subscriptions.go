@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"kudos"
 )
@@ -14,9 +16,18 @@ import (
 // (kudos.SubscriptionState.Record). It sets absolute values, so a retried
 // write changes nothing twice.
 func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error {
-	tag, err := db.Pool.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
+	return writeSubscription(ctx, db.Pool, accountID, r, db.Now())
+}
+
+// execer is what a pool and a transaction have in common for statements.
+type execer interface {
+	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
+}
+
+func writeSubscription(ctx context.Context, q execer, accountID uuid.UUID, r kudos.Subscription, now time.Time) error {
+	tag, err := q.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
 		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8 WHERE account_id = $1`,
-		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, db.Now())
+		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now)
 	if err == nil && tag.RowsAffected() == 0 {
 		return kudos.Errorf(kudos.ENotFound, "no subscription for account %s", accountID)
 	}

@@ -31,6 +31,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityLoadCheckout:        workflows.CheckoutRef{},
 		workflows.ActivityRefundCheckout:      workflows.CheckoutRef{},
 		workflows.ActivityVerifyPaymentMethod: workflows.CheckoutRef{},
+		workflows.ActivitySettlePaidCheckout:  workflows.SettlePaidInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

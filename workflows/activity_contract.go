@@ -34,13 +34,14 @@ const (
 	ActivityRefundCheckout         = "RefundCheckout"
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
 	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
+	ActivitySettlePaidCheckout     = "SettlePaidCheckout"
 )
 
 // ActivityNames lists every activity the workflows call.
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
-	ActivityVerifyPaymentMethod,
+	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -180,3 +181,13 @@ const ErrTypeNoCheckout = "NoCheckout"
 // good (an invalid request, an amount under its minimum): a business
 // outcome, never retried.
 const ErrTypeProviderRefused = "ProviderRefused"
+
+// SettlePaidInput settles a paid checkout in one go: the checkout, its
+// invoice, and the subscription row Record.
+type SettlePaidInput struct {
+	AccountID  uuid.UUID
+	CheckoutID string
+	Purpose    kudos.CheckoutPurpose
+	InvoiceID  uuid.UUID
+	Record     kudos.Subscription
+}

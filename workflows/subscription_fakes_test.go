@@ -42,6 +42,21 @@ type fakeActivities struct {
 	onLoad func()
 }
 
+// SettlePaidCheckout records what the real one does in one transaction: the
+// checkout closed as paid and the subscription row written.
+func (f *fakeActivities) SettlePaidCheckout(_ context.Context, in workflows.SettlePaidInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.closed = append(f.closed, workflows.CloseCheckoutInput{AccountID: in.AccountID, CheckoutID: in.CheckoutID, Purpose: in.Purpose,
+		InvoiceID: in.InvoiceID, Outcome: kudos.PaymentPaid})
+	if c, ok := f.checkouts[in.CheckoutID]; ok {
+		c.Status = "paid"
+		f.checkouts[in.CheckoutID] = c
+	}
+	f.writes = append(f.writes, in.Record)
+	return nil
+}
+
 func (f *fakeActivities) ExpireCheckout(_ context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()

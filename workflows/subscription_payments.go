@@ -38,9 +38,7 @@ func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.Pa
 	c := s.st.Checkout
 	switch outcome {
 	case kudos.PaymentPaid:
-		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
-		s.renderPDF(ctx, c.InvoiceID)
-		s.applyPaid(ctx, c)
+		s.settlePaid(ctx, c)
 	case kudos.PaymentPending:
 		if !c.Pending {
 			c.Pending = true
@@ -127,9 +125,7 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		return
 	}
 	s.log.Info("late payment applied", "checkout", rec.ID)
-	s.closeCheckout(ctx, late, kudos.PaymentPaid, false)
-	s.renderPDF(ctx, late.InvoiceID)
-	s.applyPaid(ctx, late)
+	s.settlePaid(ctx, late)
 }
 
 // owed reports whether what checkout c pays for is still unpaid: the trial
@@ -149,8 +145,35 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 	return false
 }
 
-// applyPaid moves the subscription on after a paid checkout.
+// settlePaid applies a paid checkout: in one activity and one Postgres
+// transaction the checkout is paid, its invoice PAID and numbered, and the
+// subscription row moved on; the PDF is rendered after. Histories from
+// before replay the three steps they recorded.
+func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
+	if workflow.GetVersion(ctx, "settle-paid-in-one", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
+		s.renderPDF(ctx, c.InvoiceID)
+		s.applyPaid(ctx, c)
+		return
+	}
+	s.movePaid(ctx, c)
+	if s.st.Checkout != nil && s.st.Checkout.ID == c.ID {
+		s.st.Checkout = nil
+	}
+	_ = s.run(ctx, ActivitySettlePaidCheckout, SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose,
+		InvoiceID: c.InvoiceID, Record: s.st.Record()}, nil)
+	s.upsertSearchAttributes(ctx)
+	s.renderPDF(ctx, c.InvoiceID)
+}
+
+// applyPaid moves the subscription on after a paid checkout and records it.
 func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
+	s.movePaid(ctx, c)
+	s.record(ctx)
+}
+
+// movePaid moves the state on after a paid checkout (not recorded).
+func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	now := workflow.Now(ctx)
 	startPeriod := func() {
 		end := now.Add(s.st.Period)
@@ -168,7 +191,6 @@ func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		s.st.Due = nil
 		startPeriod()
 	}
-	s.record(ctx)
 }
 
 // closeCheckout settles checkout c with outcome; when c is the open one it

@@ -87,6 +87,10 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	events := workflow.GetSignalChannel(ctx, SignalPaymentEvent)
 	s.upsertSearchAttributes(ctx)
 
+	// Histories from before restarted the timer on every turn of the loop;
+	// now it is kept while its deadline holds.
+	keepTimer := workflow.GetVersion(ctx, "timer-kept-while-deadline-holds", workflow.DefaultVersion, 1) == 1
+	var t deadlineTimer
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err() // cancelled (by an operator): end, nothing more to do
@@ -94,19 +98,23 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
 			return s.continueAsNew(ctx, events)
 		}
-		timerCtx, cancelTimer := workflow.WithCancel(ctx)
 		sel := workflow.NewSelector(ctx)
 		sel.AddReceive(events, func(c workflow.ReceiveChannel, _ bool) {
 			var ev kudos.PaymentEvent
 			c.Receive(ctx, &ev)
 			s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
 		})
-		if deadline, ok := s.nextDeadline(); ok {
-			d := deadline.Sub(workflow.Now(ctx))
-			if d < 0 {
-				d = 0
-			}
-			sel.AddFuture(workflow.NewTimer(timerCtx, d), func(f workflow.Future) {
+		deadline, ok := s.nextDeadline()
+		if !keepTimer || !ok || !deadline.Equal(t.at) {
+			t.cancel()
+		}
+		if ok && t.future == nil {
+			t.start(ctx, deadline)
+		}
+		if t.future != nil {
+			fired := t.future
+			sel.AddFuture(fired, func(f workflow.Future) {
+				t = deadlineTimer{}
 				if f.Get(ctx, nil) == nil { // not a cancelled timer
 					s.withLock(ctx, func() { s.onDeadline(ctx) })
 				}
@@ -116,8 +124,35 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 		sel.AddReceive(s.wake, func(c workflow.ReceiveChannel, _ bool) { c.ReceiveAsync(nil) })
 		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
 		sel.Select(ctx)
-		cancelTimer()
+		if !keepTimer {
+			t.cancel()
+		}
 	}
+}
+
+// deadlineTimer is the main loop's timer for the next deadline.
+type deadlineTimer struct {
+	future workflow.Future
+	at     time.Time
+	stop   workflow.CancelFunc
+}
+
+// start sets the timer for deadline.
+func (t *deadlineTimer) start(ctx workflow.Context, deadline time.Time) {
+	timerCtx, stop := workflow.WithCancel(ctx)
+	d := deadline.Sub(workflow.Now(ctx))
+	if d < 0 {
+		d = 0
+	}
+	*t = deadlineTimer{future: workflow.NewTimer(timerCtx, d), at: deadline, stop: stop}
+}
+
+// cancel stops the timer, if one runs.
+func (t *deadlineTimer) cancel() {
+	if t.stop != nil {
+		t.stop()
+	}
+	*t = deadlineTimer{}
 }
 
 // withLock runs fn once no handler is inside a transition.
