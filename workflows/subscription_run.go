@@ -19,8 +19,8 @@ const maxSeenEvents = 100
 // subscription is the running workflow: its state plus the lock that keeps
 // update handlers and the main loop from interleaving inside a transition.
 type subscription struct {
-	st   kudos.SubscriptionState
-	busy bool
+	st kudos.SubscriptionState
+	mu workflow.Mutex
 	// inUpdate is set while an update handler holds the lock: activities
 	// then use updateActivityOptions (the customer is waiting).
 	inUpdate bool
@@ -80,7 +80,7 @@ const TransitionPause = 10 * time.Minute
 // Every transition is written to Postgres by an activity; the workflow
 // continues as new after each renewal and when Temporal suggests it.
 func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
-	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1)}
+	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1), mu: workflow.NewMutex(ctx)}
 	if err := s.registerHandlers(ctx); err != nil {
 		return err
 	}
@@ -157,9 +157,11 @@ func (t *deadlineTimer) cancel() {
 
 // withLock runs fn once no handler is inside a transition.
 func (s *subscription) withLock(ctx workflow.Context, fn func()) {
-	_ = workflow.Await(ctx, func() bool { return !s.busy })
-	s.busy = true
-	defer func() { s.busy = false }()
+	if s.mu.Lock(ctx) != nil { // cancelled: the transition still runs (its activities are disconnected)
+		fn()
+		return
+	}
+	defer s.mu.Unlock()
 	fn()
 }
 
@@ -322,7 +324,7 @@ func (s *subscription) continueAsNew(ctx workflow.Context, events workflow.Recei
 		// accepted meanwhile: drain until, in one go, no handler runs and
 		// no signal waits. Nothing between that check and the return
 		// yields, so nothing accepted is lost.
-		_ = workflow.Await(ctx, func() bool { return !s.busy && workflow.AllHandlersFinished(ctx) })
+		_ = workflow.Await(ctx, func() bool { return !s.mu.IsLocked() && workflow.AllHandlersFinished(ctx) })
 		var ev kudos.PaymentEvent
 		if !events.ReceiveAsync(&ev) {
 			return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
