@@ -136,7 +136,11 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 			// whoever typed it into Google.
 			return kudos.Errorf(kudos.EForbidden, "this e-mail address is registered; sign in with your password")
 		case err == nil:
-			err = s.DB.LinkOIDC(ctx(c), u.ID, id.Issuer, id.Subject)
+			in, err := s.DB.LinkOIDC(ctx(c), u.ID, id.Issuer, id.Subject, s.Config.SessionTTL)
+			if err != nil {
+				return err
+			}
+			return s.callbackAnswer(c, scopeSignin, u.Email, in)
 		case kudos.ErrorCode(err) == kudos.ENotFound && f.Scope == scopeSignup:
 			return s.oidcCreateUser(c, f, id, email)
 		case kudos.ErrorCode(err) == kudos.ENotFound:

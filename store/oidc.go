@@ -57,12 +57,58 @@ func (db *DB) UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.Us
 	return findUser(ctx, db.Pool, sq.Eq{"oidc_issuer": issuer, "oidc_subject": subject})
 }
 
-// LinkOIDC links a Google identity to an existing user.
-func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string) error {
-	_, err := db.Pool.Exec(ctx, `UPDATE users SET oidc_issuer = $2, oidc_subject = $3, social_login = true, updated_at = $4 WHERE id = $1`,
-		userID, issuer, subject, db.Now())
-	if isUniqueViolation(err) {
-		return kudos.Errorf(kudos.EConflict, "this Google account is linked to another user")
+// LinkOIDC links a verified Google identity to an existing user and signs
+// them in, in one transaction. A user never activated may have been signed
+// up by someone else with this address (pre-account takeover): its password,
+// its sessions and its pending links (e-mail change, reset) die, and the
+// user is activated, since Google verified the address. A user linked to
+// another Google subject is not re-linked (EConflict).
+func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string, ttl time.Duration) (*SignedIn, error) {
+	now := db.Now()
+	var out SignedIn
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var activated bool
+		var oldIssuer, oldSubject *string
+		err := tx.QueryRow(ctx, `SELECT activated, oidc_issuer, oidc_subject FROM users WHERE id = $1 FOR UPDATE`, userID).
+			Scan(&activated, &oldIssuer, &oldSubject)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return kudos.Errorf(kudos.ENotFound, "Not found")
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if oldSubject != nil && (*oldSubject != subject || oldIssuer == nil || *oldIssuer != issuer) {
+			return kudos.Errorf(kudos.EConflict, "this e-mail address is linked to another Google account")
+		}
+		_, err = tx.Exec(ctx, `UPDATE users SET oidc_issuer = $2, oidc_subject = $3, social_login = true, updated_at = $4 WHERE id = $1`,
+			userID, issuer, subject, now)
+		if isUniqueViolation(err) {
+			return kudos.Errorf(kudos.EConflict, "this Google account is linked to another user")
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if !activated {
+			if err := dropStrangerAccess(ctx, tx, userID, now); err != nil {
+				return err
+			}
+		}
+		return signIn(ctx, tx, userID, now, ttl, &out)
+	})
+	if err != nil {
+		return nil, err
 	}
-	return wrapErr(err)
+	return &out, nil
+}
+
+// dropStrangerAccess ends everything an unconfirmed sign-up may have given
+// whoever made it: the password, every session, reset and e-mail-change
+// links. Plain activation links stay: they went to the address itself.
+func dropStrangerAccess(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = '', activated = true, updated_at = $2 WHERE id = $1`, userID, now); err != nil {
+		return wrapErr(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL
+		AND (purpose <> 'activation' OR new_email IS NOT NULL)`, userID, now); err != nil {
+		return wrapErr(err)
+	}
+	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
 }
