@@ -21,10 +21,12 @@ type MailRequest struct {
 	Purpose  MailPurpose `json:"purpose"`
 	To       string      `json:"to"`
 	Language string      `json:"language"`
-	// Name greets the recipient; Link is the call to action (activation,
-	// reset), already pointing at an allowed UI origin.
+	// Name greets the recipient.
 	Name string `json:"name"`
-	Link string `json:"link"`
+	// Link is the call to action (activation, reset). It is never part of
+	// the request as stored or sent to Temporal (it may carry a token): the
+	// mail activity builds it from Key and Purpose just before rendering.
+	Link string `json:"-"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

@@ -13,6 +13,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/auth"
 )
 
 // Store is the part of the store the activities use (*store.DB).
@@ -56,7 +57,11 @@ type Activities struct {
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
 	}
-	Now func() time.Time
+	// Tokens derives the tokens of mail links again from the request key;
+	// PublicURL (KUDOS_PUBLIC_URL) is the root of every link in a mail.
+	Tokens    *auth.MailTokens
+	PublicURL string
+	Now       func() time.Time
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not

@@ -69,7 +69,7 @@ func (s *Server) signup(c fiber.Ctx) error {
 		fe.Add("opt_in_terms_of_use", kudos.FMustAcceptTerms)
 	}
 	lang := s.language(fe, req.PreferredLanguage)
-	root := s.rootDomain(fe, req.RootDomain)
+	s.rootDomain(fe, req.RootDomain) // checked for the contract; mail links use KUDOS_PUBLIC_URL
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -85,11 +85,11 @@ func (s *Server) signup(c fiber.Ctx) error {
 			PreferredLanguage: lang, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true},
 		AccountName:       accountName(req.Firstname, req.Lastname),
 		Trial:             s.newTrial(),
-		Token:             s.activationToken(key, req.Email, lang, req.Firstname, root, ""),
+		Token:             s.activationToken(key, req.Email, lang, req.Firstname, ""),
 		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if kudos.ErrorCode(err) == kudos.EConflict {
-		err = s.noticeExistingUser(c, req.Email, root)
+		err = s.noticeExistingUser(c, req.Email)
 	}
 	if err != nil {
 		return err
@@ -100,7 +100,7 @@ func (s *Server) signup(c fiber.Ctx) error {
 
 // noticeExistingUser tells the owner of an address that someone tried to sign
 // up with it. The caller gets the same answer as a new sign-up.
-func (s *Server) noticeExistingUser(c fiber.Ctx, email, root string) error {
+func (s *Server) noticeExistingUser(c fiber.Ctx, email string) error {
 	u, err := s.DB.UserByEmail(ctx(c), email)
 	if err != nil {
 		return err
@@ -110,7 +110,7 @@ func (s *Server) noticeExistingUser(c fiber.Ctx, email, root string) error {
 	}
 	key := auth.NewKey()
 	return s.DB.Enqueue(ctx(c), dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
-		Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/signin"}))
+		Language: u.PreferredLanguage, Name: u.Firstname}))
 }
 
 // newTrial is the subscription of a new account (the subscription workflow
@@ -122,14 +122,14 @@ func (s *Server) newTrial() kudos.Subscription {
 }
 
 // activationToken makes the activation token (stored as a hash) and the mail
-// that carries it to to. newEmail is set for an e-mail change.
-func (s *Server) activationToken(key, to, lang, name, root, newEmail string) store.NewToken {
+// that carries it to to (the mail stores only the key the token derives
+// from). newEmail is set for an e-mail change.
+func (s *Server) activationToken(key, to, lang, name, newEmail string) store.NewToken {
 	token := s.Tokens.Token(kudos.TokenActivation, key)
 	return store.NewToken{
 		Hash: auth.HashToken(token), Purpose: kudos.TokenActivation, NewEmail: newEmail,
 		ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenActivation]),
-		Mail: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailActivation, To: to, Language: lang, Name: name,
-			Link: root + "/auth/confirm-email?token=" + token}),
+		Mail:      dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailActivation, To: to, Language: lang, Name: name}),
 	}
 }
 
@@ -228,9 +228,8 @@ func (s *Server) language(fe kudos.FieldErrors, lang string) string {
 	return lang
 }
 
-// rootDomain validates a root_domain against the allowed UI origins, so that
-// links in our mails only ever point at our own UI. Empty means the first
-// configured origin.
+// rootDomain validates a root_domain against the allowed UI origins (the
+// Google sign-in returns there). Empty means the first configured origin.
 func (s *Server) rootDomain(fe kudos.FieldErrors, root string) string {
 	if root == "" {
 		return s.Config.UIOrigins[0]

@@ -53,7 +53,7 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 		}
 		return u, err
 	}
-	return s.mailToken(c, find, func(u *kudos.User, key, root string) (*store.NewToken, error) {
+	return s.mailToken(c, find, func(u *kudos.User, key string) (*store.NewToken, error) {
 		if u.Activated {
 			return nil, nil
 		}
@@ -65,7 +65,7 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 		if pending != "" {
 			to = pending
 		}
-		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, root, pending)
+		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, pending)
 		return &t, nil
 	})
 }
@@ -74,13 +74,13 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 // the address is known.
 func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 	find := func(email string) (*kudos.User, error) { return s.DB.UserByEmail(ctx(c), email) }
-	return s.mailToken(c, find, func(u *kudos.User, key, root string) (*store.NewToken, error) {
+	return s.mailToken(c, find, func(u *kudos.User, key string) (*store.NewToken, error) {
 		token := s.Tokens.Token(kudos.TokenPasswordReset, key)
 		return &store.NewToken{
 			Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
 			ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
 			Mail: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
-				Language: u.PreferredLanguage, Name: u.Firstname, Link: root + "/auth/reset-password?token=" + token}),
+				Language: u.PreferredLanguage, Name: u.Firstname}),
 		}, nil
 	})
 }
@@ -91,7 +91,7 @@ func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 // nothing about which addresses exist. Mails per address are rate limited
 // silently for the same reason.
 func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
-	make func(u *kudos.User, key, root string) (*store.NewToken, error)) error {
+	make func(u *kudos.User, key string) (*store.NewToken, error)) error {
 	if err := allow(s.limits.publicIP, c.IP()); err != nil {
 		return err
 	}
@@ -109,7 +109,7 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 		if ok, _ := s.limits.mailEmail.Allow(email); !ok {
 			break
 		}
-		t, err := make(u, auth.NewKey(), s.linkRoot(c))
+		t, err := make(u, auth.NewKey())
 		if err != nil {
 			return err
 		}

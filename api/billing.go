@@ -153,7 +153,7 @@ func (s *Server) addPaymentMethod(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	back := s.linkRoot(c) + "/dashboard/" + id.String() + "/billing/payment-details"
+	back := s.Config.PublicURL + "/dashboard/" + id.String() + "/billing/payment-details"
 	req := kudos.CheckoutRequest{
 		CheckoutID: "pm_" + uuid.NewString(), AccountID: id, CustomerEmail: email, Purpose: kudos.CheckoutPaymentMethod,
 		Description: "Kudos payment method verification", Amount: kudos.Money{Amount: kudos.VerificationCharge, Currency: s.Config.Prices.Currency},

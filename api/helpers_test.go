@@ -245,7 +245,8 @@ func signupBody(email string) map[string]any {
 		"opt_in_marketing": false, "opt_in_terms_of_use": true, "preferred_language": "en", "root_domain": "http://127.0.0.1:8080"}
 }
 
-// lastMail returns the newest queued mail request to address (from the outbox).
+// lastMail returns the newest queued mail request to address (from the
+// outbox), with the link the mail activity will build for it.
 func (h *harness) lastMail(to string) kudos.MailRequest {
 	h.t.Helper()
 	var payload []byte
@@ -255,6 +256,7 @@ func (h *harness) lastMail(to string) kudos.MailRequest {
 	}
 	var m kudos.MailRequest
 	_ = json.Unmarshal(payload, &m)
+	m.Link = h.srv.Tokens.Link(h.srv.Config.PublicURL, m.Purpose, m.Key)
 	return m
 }
 

@@ -168,13 +168,12 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 	if kudos.ValidateName(last) != "" {
 		last = "Unknown"
 	}
-	root := strings.TrimSuffix(f.RedirectURL, "/auth/callback")
 	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,
 			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},
 		AccountName: accountName(first, last), Trial: s.newTrial(),
 		OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
-		Token:             s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, root, ""),
+		Token:             s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, ""),
 		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if err != nil {

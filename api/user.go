@@ -91,7 +91,7 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 // the old one.
 func (s *Server) changeEmail(c fiber.Ctx, u *kudos.User, newEmail string) error {
 	lang := u.PreferredLanguage
-	token := s.activationToken(auth.NewKey(), newEmail, lang, u.Firstname, s.linkRoot(c), newEmail)
+	token := s.activationToken(auth.NewKey(), newEmail, lang, u.Firstname, newEmail)
 	notice := dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailEmailChanged, To: u.Email,
 		Language: lang, Name: u.Firstname})
 	err := s.DB.RequestEmailChange(ctx(c), u.ID, token, notice)
@@ -102,13 +102,4 @@ func (s *Server) changeEmail(c fiber.Ctx, u *kudos.User, newEmail string) error 
 		s.Outbox.Kick()
 	}
 	return err
-}
-
-// linkRoot is the UI origin for links in mails sent on behalf of a request:
-// the request's Origin when it is an allowed UI origin, else the first one.
-func (s *Server) linkRoot(c fiber.Ctx) string {
-	if o := c.Get(fiber.HeaderOrigin); o != "" && s.Config.AllowedOrigin(o) {
-		return strings.TrimRight(o, "/")
-	}
-	return s.Config.UIOrigins[0]
 }

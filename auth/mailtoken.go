@@ -40,6 +40,34 @@ func (m *MailTokens) Token(purpose kudos.TokenPurpose, key string) string {
 	return base64.RawURLEncoding.EncodeToString(mac.Sum(nil))
 }
 
+// mailLinks are, per mail purpose, the path of its call-to-action link under
+// the public URL and the purpose of the token it carries ("" for none).
+var mailLinks = map[kudos.MailPurpose]struct {
+	path  string
+	token kudos.TokenPurpose
+}{
+	kudos.MailActivation:     {"/auth/confirm-email?token=", kudos.TokenActivation},
+	kudos.MailPasswordReset:  {"/auth/reset-password?token=", kudos.TokenPasswordReset},
+	kudos.MailSignupExisting: {"/signin", ""},
+}
+
+// Link returns the call-to-action link of a mail of purpose asked for with
+// request key key, under root (KUDOS_PUBLIC_URL), or "" when the purpose has
+// none. The mail activity calls it, so the link and its token exist only in
+// the activity's memory and in the mail itself: never in the outbox, the
+// workflow's history or a log.
+func (m *MailTokens) Link(root string, purpose kudos.MailPurpose, key string) string {
+	l, ok := mailLinks[purpose]
+	switch {
+	case !ok:
+		return ""
+	case l.token == "":
+		return root + l.path
+	default:
+		return root + l.path + m.Token(l.token, key)
+	}
+}
+
 // HashToken is what the database stores of a token.
 func HashToken(token string) []byte {
 	sum := sha256.Sum256([]byte(token))

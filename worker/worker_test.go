@@ -13,6 +13,7 @@ import (
 
 	"kudos"
 	"kudos/app"
+	"kudos/auth"
 	"kudos/config"
 	"kudos/dispatch"
 	"kudos/internal/testenv"
@@ -40,7 +41,10 @@ func TestMailThroughTheRealStack(t *testing.T) {
 		t.Fatal(err)
 	}
 	queue := "test-" + uuid.NewString()
-	services := app.Services{Config: &config.Config{TaskQueue: queue, UIOrigins: []string{"http://127.0.0.1:8080"}}, DB: db, Temporal: tc,
+	const secret = "worker-test-secret-worker-test-secret"
+	tokens := auth.NewMailTokens(secret)
+	services := app.Services{Config: &config.Config{TaskQueue: queue, UIOrigins: []string{"http://127.0.0.1:8080"},
+		PublicURL: "http://127.0.0.1:8080", JWTSecret: secret}, DB: db, Temporal: tc,
 		Mailer: sender, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
 	w := worker.New(tc, queue, services.Activities(nil))
 	if err := w.Start(); err != nil {
@@ -52,7 +56,7 @@ func TestMailThroughTheRealStack(t *testing.T) {
 	inbox.SetRefusing(true)
 	key := uuid.NewString()
 	req := kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: "ops@example.com", Language: "nl",
-		Name: "Ops", Link: "http://127.0.0.1:8080/auth/reset-password?token=abc"}
+		Name: "Ops"}
 	entry := dispatch.Mail(req)
 	if err := db.Enqueue(ctx, entry); err != nil {
 		t.Fatal(err)
@@ -74,7 +78,7 @@ func TestMailThroughTheRealStack(t *testing.T) {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	if len(got) != 1 || !strings.Contains(got[0].Text, "reset-password?token=abc") {
+	if len(got) != 1 || !strings.Contains(got[0].Text, "http://127.0.0.1:8080/auth/reset-password?token="+tokens.Token(kudos.TokenPasswordReset, key)) {
 		t.Fatalf("inbox: %+v", got)
 	}
 	// The workflow finished, and delivering the same entry again (a relay

@@ -14,6 +14,7 @@ import (
 
 	"kudos"
 	"kudos/activities"
+	"kudos/auth"
 	"kudos/mailer"
 	"kudos/workflows"
 )
@@ -75,12 +76,13 @@ func newMailEnv(t *testing.T, down, failMark int) (*testsuite.TestWorkflowEnviro
 	suite.SetLogger(log.NewStructuredLogger(slog.New(slog.NewTextHandler(io.Discard, nil))))
 	env := suite.NewTestWorkflowEnvironment()
 	env.RegisterWorkflow(workflows.Email)
-	env.RegisterActivity(&activities.Activities{Store: st, Mailer: rs, Render: mailer.Render, Now: time.Now})
+	env.RegisterActivity(&activities.Activities{Store: st, Mailer: rs, Render: mailer.Render, Now: time.Now,
+		Tokens: auth.NewMailTokens("email-test-secret"), PublicURL: "http://127.0.0.1:8080"})
 	return env, inbox, rs, st
 }
 
 var activation = kudos.MailRequest{Key: "k1", Purpose: kudos.MailActivation, To: "ada@example.com", Language: "fr",
-	Name: "Ada", Link: "http://127.0.0.1:8080/auth/confirm-email?token=abc"}
+	Name: "Ada"}
 
 func TestEmailRetriesWhileSMTPIsDownAndSendsOnce(t *testing.T) {
 	env, inbox, rs, st := newMailEnv(t, 5, 0)
