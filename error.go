@@ -36,7 +36,9 @@ const (
 	FInvalidCountry   = "invalid_country"
 	FPasswordMismatch = "passwords_do_not_match"
 	FEmailTaken       = "email_taken"
-	FNotAnImage       = "not_an_image"
+	// FWrongPassword: the current password given to confirm a change is wrong.
+	FWrongPassword = "wrong_password"
+	FNotAnImage    = "not_an_image"
 )
 
 // Error is a failure the client may be told about. Code is one of the E*

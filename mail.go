@@ -11,7 +11,13 @@ const (
 	MailSignupExisting MailPurpose = "signup_existing"
 	MailPasswordReset  MailPurpose = "password_reset"
 	MailEmailChanged   MailPurpose = "email_changed"
+	// MailPasswordChanged tells the owner that the password was changed.
+	MailPasswordChanged MailPurpose = "password_changed"
 )
+
+// HeaderMailPurpose carries a mail's purpose, so that the development
+// mailbox (and a mail filter) can tell mails apart without reading them.
+const HeaderMailPurpose = "X-Kudos-Purpose"
 
 // MailRequest asks for one e-mail to be delivered. Key identifies the request:
 // it is the e-mail workflow's ID suffix and the idempotency key of the send, so
@@ -34,6 +40,7 @@ type Message struct {
 	// ID becomes the Message-ID header, derived from the request key so that
 	// a resent duplicate can be recognised by the receiver.
 	ID      string
+	Purpose MailPurpose
 	To      string
 	Subject string
 	Text    string

@@ -265,7 +265,10 @@ func validationCases(f *abuseFixture) []abuseCase {
 		own("unknown route or method", "account list", "GET", "/v1/accounts", nil, 404, ""),
 		own("nothing to change", "empty user update", "PATCH", user, map[string]any{}, 400, ""),
 		own("unknown mandate", "made up", "DELETE", acc+"/billing/payment-methods", map[string]any{"mandate_id": "pm_nope"}, 404, ""),
-		own("taken e-mail", "B's address", "PATCH", user, map[string]any{"email": "ABUSE-B@example.com"}, 422, "email"),
+		// A taken address answers like a free one (no enumeration): what
+		// refuses it here is the missing proof of the current password.
+		own("taken e-mail", "B's address without the current password", "PATCH", user, map[string]any{"email": "ABUSE-B@example.com"}, 422, "current_password"),
+		own("wrong current password", "e-mail change", "PATCH", user, map[string]any{"email": "new@example.com", "current_password": "Wrong1!x"}, 422, "current_password"),
 	}
 }
 

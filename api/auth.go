@@ -51,7 +51,7 @@ type sessionResponse struct {
 }
 
 func (s *Server) signup(c fiber.Ctx) error {
-	if err := allow(s.limits.publicIP, c.IP()); err != nil {
+	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
 		return err
 	}
 	var req signupRequest
@@ -105,8 +105,8 @@ func (s *Server) noticeExistingUser(c fiber.Ctx, email string) error {
 	if err != nil {
 		return err
 	}
-	if ok, _ := s.limits.mailEmail.Allow(email); !ok {
-		return nil
+	if ok, err := allowed(c, s.limits.mailEmail, email); !ok || err != nil {
+		return err
 	}
 	key := auth.NewKey()
 	return s.DB.Enqueue(ctx(c), dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
@@ -139,7 +139,8 @@ type signinRequest struct {
 }
 
 func (s *Server) signin(c fiber.Ctx) error {
-	if err := allow(s.limits.signinIP, c.IP()); err != nil {
+	ip := s.clientIP(c)
+	if err := allow(c, s.limits.signinIP, ip); err != nil {
 		return err
 	}
 	var req signinRequest
@@ -157,7 +158,12 @@ func (s *Server) signin(c fiber.Ctx) error {
 	if err := fe.Err(); err != nil {
 		return err
 	}
-	if err := allow(s.limits.signinEmail, req.Email); err != nil {
+	// Per (e-mail, client) first: a client past its own limit takes nothing
+	// from the e-mail's shared ceiling, so it cannot lock the owner out.
+	if err := allow(c, s.limits.signinEmailClient, req.Email+"\x00"+ip); err != nil {
+		return err
+	}
+	if err := allow(c, s.limits.signinEmail, req.Email); err != nil {
 		return err
 	}
 	hash := ""

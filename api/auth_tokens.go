@@ -66,6 +66,20 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 			to = pending
 		}
 		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, pending)
+		if pending != "" {
+			// A pending address that belongs to someone else gets the notice,
+			// never a link (the change was answered as if it were free).
+			taken, err := s.DB.PendingEmailTaken(ctx(c), u.ID, pending)
+			if err != nil || !taken {
+				return &t, err
+			}
+			owner, err := s.DB.UserByEmail(ctx(c), pending)
+			if err != nil {
+				return nil, err
+			}
+			t.Mail = dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: owner.Email,
+				Language: owner.PreferredLanguage, Name: owner.Firstname})
+		}
 		return &t, nil
 	})
 }
@@ -92,7 +106,7 @@ func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 // silently for the same reason.
 func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
 	make func(u *kudos.User, key string) (*store.NewToken, error)) error {
-	if err := allow(s.limits.publicIP, c.IP()); err != nil {
+	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
 		return err
 	}
 	var req emailRequest
@@ -106,7 +120,9 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 	u, err := find(email)
 	switch kudos.ErrorCode(err) {
 	case "":
-		if ok, _ := s.limits.mailEmail.Allow(email); !ok {
+		if ok, err := allowed(c, s.limits.mailEmail, email); err != nil {
+			return err
+		} else if !ok {
 			break
 		}
 		t, err := make(u, auth.NewKey())
@@ -126,8 +142,13 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{})
 }
 
-// resetPassword sets a new password with a reset token and ends every session.
+// resetPassword sets a new password with a reset token and ends every
+// session. It is limited per client, and the token is looked up before the
+// new password is hashed, so that junk tokens cost no argon2id time.
 func (s *Server) resetPassword(c fiber.Ctx) error {
+	if err := allow(c, s.limits.resetIP, s.clientIP(c)); err != nil {
+		return err
+	}
 	var req resetPasswordRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
@@ -142,6 +163,9 @@ func (s *Server) resetPassword(c fiber.Ctx) error {
 	}
 	if !auth.ValidTokenShape(req.Token) {
 		return kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+	}
+	if err := s.DB.CheckToken(ctx(c), kudos.TokenPasswordReset, auth.HashToken(req.Token)); err != nil {
+		return err
 	}
 	hash, err := s.Hasher.Hash(ctx(c), req.Password)
 	if err != nil {

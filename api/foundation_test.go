@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"io"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -150,8 +151,14 @@ func TestHealthAndMetrics(t *testing.T) {
 		t.Fatal(r.Raw)
 	}
 	h.do("GET", "/v1/nope", nil, "")
-	m := h.expect(h.do("GET", "/metrics", nil, ""), 200)
-	if !strings.Contains(m.Raw, `kudos_http_requests_total{method="GET",route="/healthz",status="200"}`) ||
+	// Not on the public address: on the metrics listener only.
+	if pub := h.do("GET", "/metrics", nil, ""); strings.Contains(pub.Raw, "kudos_http_requests_total") {
+		t.Fatal("the public address serves /metrics")
+	}
+	rec := httptest.NewRecorder()
+	h.srv.MetricsHandler().ServeHTTP(rec, httptest.NewRequest("GET", "/metrics", nil))
+	m := response{Status: rec.Code, Raw: rec.Body.String()}
+	if m.Status != 200 || !strings.Contains(m.Raw, `kudos_http_requests_total{method="GET",route="/healthz",status="200"}`) ||
 		!strings.Contains(m.Raw, "kudos_http_request_duration_seconds_bucket") {
 		t.Fatalf("metrics:\n%s", m.Raw)
 	}

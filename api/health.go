@@ -2,16 +2,17 @@ package api
 
 import (
 	"context"
+	"net/http"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
-	"github.com/gofiber/fiber/v3/middleware/adaptor"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
 )
 
-// registerHealthRoutes adds /healthz (the process is up), /readyz (Postgres
-// and Temporal answer) and /metrics (Prometheus).
+// registerHealthRoutes adds /healthz (the process is up) and /readyz
+// (Postgres and Temporal answer). /metrics is not here: MetricsHandler
+// serves it on a listener of its own, off the public address.
 func (s *Server) registerHealthRoutes(app *fiber.App) {
 	app.Get("/healthz", func(c fiber.Ctx) error {
 		return c.JSON(fiber.Map{"status": "ok"})
@@ -35,5 +36,10 @@ func (s *Server) registerHealthRoutes(app *fiber.App) {
 		}
 		return c.Status(status).JSON(fiber.Map{"ready": ready, "checks": checks})
 	})
-	app.Get("/metrics", adaptor.HTTPHandler(promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})))
+}
+
+// MetricsHandler serves the Prometheus metrics of the app New built from s
+// (the binary serves it on KUDOS_METRICS_ADDR).
+func (s *Server) MetricsHandler() http.Handler {
+	return promhttp.HandlerFor(s.Registry, promhttp.HandlerOpts{})
 }

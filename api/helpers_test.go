@@ -281,7 +281,12 @@ func (h *harness) signedUpUser(email string) (token, accountID string) {
 }
 
 // newHarnessFrom builds a fresh app from h's (possibly changed) server.
+// Its rate limits start afresh (they live in Postgres, shared by the apps of
+// one database, as by the replicas of one deployment).
 func newHarnessFrom(t *testing.T, h *harness) *harness {
+	if _, err := h.db.Pool.Exec(context.Background(), `DELETE FROM rate_limits`); err != nil {
+		t.Fatal(err)
+	}
 	srv := *h.srv
 	srv.Registry = nil
 	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}

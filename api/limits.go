@@ -2,35 +2,92 @@ package api
 
 import (
 	"math"
+	"net/netip"
+	"strings"
 	"time"
 
+	"github.com/gofiber/fiber/v3"
+
 	"kudos"
-	"kudos/auth"
+	"kudos/store"
 )
 
-// limits are the rate limits on credential and mail-sending routes. Per
-// address limits slow one client; per e-mail limits slow guessing one
-// account's password from many addresses, and refill within minutes.
+// limits are the rate limits on credential and mail-sending routes, kept in
+// Postgres so that they hold across api replicas. Per-client limits slow
+// one client. Sign-in is also limited per (e-mail, client), so that a flood
+// of wrong passwords from one client slows that client only, and per e-mail
+// with a looser ceiling, which one client cannot reach alone: guessing one
+// account's password from many addresses stays slow, while the owner, on
+// another address, can still sign in.
 type limits struct {
-	signinIP    *auth.Limiter // sign-in attempts per client address
-	signinEmail *auth.Limiter // sign-in attempts per e-mail
-	publicIP    *auth.Limiter // sign-up, resend and reset requests per client address
-	mailEmail   *auth.Limiter // mails triggered per e-mail (silently dropped beyond)
+	signinIP          *store.Limiter // sign-in attempts per client address
+	signinEmailClient *store.Limiter // sign-in attempts per (e-mail, client address)
+	signinEmail       *store.Limiter // sign-in attempts per e-mail, from all clients
+	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client address
+	resetIP           *store.Limiter // new passwords set with a reset link, per client address
+	reauth            *store.Limiter // current-password checks per user
+	mailEmail         *store.Limiter // mails triggered per e-mail (silently dropped beyond)
 }
 
-func newLimits() limits {
+func newLimits(db *store.DB) limits {
 	return limits{
-		signinIP:    auth.NewLimiter(30, time.Minute),
-		signinEmail: auth.NewLimiter(10, 10*time.Minute),
-		publicIP:    auth.NewLimiter(20, 10*time.Minute),
-		mailEmail:   auth.NewLimiter(5, time.Hour),
+		signinIP:          db.NewLimiter("signin_ip", 30, time.Minute),
+		signinEmailClient: db.NewLimiter("signin_email_ip", 10, 10*time.Minute),
+		signinEmail:       db.NewLimiter("signin_email", 50, 10*time.Minute),
+		publicIP:          db.NewLimiter("public_ip", 20, 10*time.Minute),
+		resetIP:           db.NewLimiter("reset_ip", 10, 10*time.Minute),
+		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
+		mailEmail:         db.NewLimiter("mail_email", 5, time.Hour),
 	}
 }
 
 // allow returns a 429 error when l refuses key.
-func allow(l *auth.Limiter, key string) error {
-	if ok, wait := l.Allow(key); !ok {
+func allow(c fiber.Ctx, l *store.Limiter, key string) error {
+	ok, wait, err := l.Allow(ctx(c), key)
+	if err != nil {
+		return err
+	}
+	if !ok {
 		return &kudos.Error{Code: kudos.ERateLimited, Message: "Too many requests", RetryAfter: int(math.Ceil(wait.Seconds()))}
 	}
 	return nil
+}
+
+// allowed reports whether l lets key through (for limits that drop silently).
+func allowed(c fiber.Ctx, l *store.Limiter, key string) (bool, error) {
+	ok, _, err := l.Allow(ctx(c), key)
+	return ok, err
+}
+
+// clientIP is the address of the client: the peer's, or, when the peer is a
+// trusted proxy (KUDOS_TRUSTED_PROXIES), the last address of
+// X-Forwarded-For that is not a trusted proxy itself. The addresses left of
+// it were written by the client and prove nothing.
+func (s *Server) clientIP(c fiber.Ctx) string {
+	peer, _ := netip.AddrFromSlice(c.RequestCtx().RemoteIP())
+	peer = peer.Unmap()
+	if !s.trusted(peer) {
+		return peer.String()
+	}
+	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
+	for i := len(hops) - 1; i >= 0; i-- {
+		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
+		if err != nil {
+			break // a forged or broken header: trust what we know
+		}
+		if a = a.Unmap(); !s.trusted(a) {
+			return a.String()
+		}
+		peer = a
+	}
+	return peer.String()
+}
+
+func (s *Server) trusted(a netip.Addr) bool {
+	for _, p := range s.Config.TrustedProxies {
+		if p.Contains(a) {
+			return true
+		}
+	}
+	return false
 }

@@ -93,7 +93,7 @@ func (s *Server) observe(c fiber.Ctx) error {
 		level = slog.LevelError
 	}
 	s.Log.Log(c.Context(), level, "request", "request_id", requestID(c), "method", c.Method(), "path", c.Path(),
-		"route", route, "status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "ip", c.IP())
+		"route", route, "status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "ip", s.clientIP(c))
 	return nil
 }
 

@@ -38,7 +38,6 @@ func servedRoutes(app *fiber.App) []route {
 var publicRoutes = map[string]string{
 	"GET /healthz":                       "process probe",
 	"GET /readyz":                        "readiness probe",
-	"GET /metrics":                       "Prometheus scrape",
 	"POST /v1/auth/signup":               "creates the user",
 	"POST /v1/auth/signin":               "creates the session",
 	"PUT /v1/auth/activate-user":         "authenticated by the mailed token",
@@ -217,6 +216,9 @@ var rateLimited = []rateLimitCase{
 	{"POST /v1/auth/activation-token", 20, 10 * time.Minute, func(i int) any {
 		return map[string]any{"email": fmt.Sprintf("a%d@example.com", i)}
 	}, "per client address"},
+	{"POST /v1/auth/reset-password", 10, 10 * time.Minute, func(int) any {
+		return map[string]any{"token": strings.Repeat("A", 43), "password": "Newpass1!"}
+	}, "per client address"},
 	{"POST /v1/auth/oidc-signin", 20, 10 * time.Minute, func(int) any { return map[string]any{} }, "per client address"},
 	{"POST /v1/auth/oidc-signup", 20, 10 * time.Minute, func(int) any { return map[string]any{"opt_in_terms_of_use": true} }, "per client address"},
 }
@@ -224,10 +226,9 @@ var rateLimited = []rateLimitCase{
 // unlimitedPublicRoutes are the public /v1 routes without a rate limit, and why
 // guessing there is hopeless.
 var unlimitedPublicRoutes = map[string]string{
-	"PUT /v1/auth/activate-user":   "the token has 256 bits",
-	"POST /v1/auth/reset-password": "the token has 256 bits",
-	"PUT /v1/auth/callback":        "the state has 256 bits and is single use",
-	"POST /v1/webhooks/stripe":     "HMAC-signed by Stripe",
+	"PUT /v1/auth/activate-user": "the token has 256 bits",
+	"PUT /v1/auth/callback":      "the state has 256 bits and is single use",
+	"POST /v1/webhooks/stripe":   "HMAC-signed by Stripe",
 }
 
 // TestRouteRateLimits sends each credential route's request until it is

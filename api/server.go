@@ -76,7 +76,7 @@ func New(s *Server) *fiber.App {
 	if s.DB != nil {
 		_ = s.Registry.Register(dispatch.NewOutboxCollector(s.DB))
 	}
-	s.limits = newLimits()
+	s.limits = newLimits(s.DB)
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3Endpoint, s.Config.S3PublicURL)...)
 	app := fiber.New(fiber.Config{
 		AppName:      "kudos",

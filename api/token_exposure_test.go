@@ -98,5 +98,5 @@ func TestNoMailTokenStoredInClear(t *testing.T) {
 
 // changeEmailBody is a PATCH …/user body asking to move to email.
 func changeEmailBody(email string) map[string]any {
-	return map[string]any{"email": email}
+	return map[string]any{"email": email, "current_password": "Secret1!"}
 }

@@ -8,6 +8,7 @@ import (
 	"kudos"
 	"kudos/auth"
 	"kudos/dispatch"
+	"kudos/store"
 )
 
 // userUpdateRequest holds the fields of PATCH …/user; absent ones stay.
@@ -16,14 +17,17 @@ type userUpdateRequest struct {
 	Lastname           *string `json:"lastname"`
 	Email              *string `json:"email"`
 	Password           *string `json:"password"`
+	CurrentPassword    *string `json:"current_password"`
 	OptInNotifications *bool   `json:"opt_in_notifications"`
 	OptInMarketing     *bool   `json:"opt_in_marketing"`
 	PreferredLanguage  *string `json:"preferred_language"`
 }
 
-// updateUser changes the caller's personal details. A new e-mail must be
+// updateUser changes the caller's personal details, all or nothing. A new
+// password or e-mail needs the current password (when the user has one): a
+// stolen session alone cannot take the account over. A new e-mail must be
 // confirmed by mail (the user is unactivated until then, the old address is
-// told); a new password ends the user's other sessions.
+// told); a new password ends the user's other sessions and is told by mail.
 func (s *Server) updateUser(c fiber.Ctx) error {
 	var req userUpdateRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -51,6 +55,9 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 	if req.Password != nil {
 		addIf(fe, "password", kudos.ValidatePassword(*req.Password))
 	}
+	if req.CurrentPassword != nil && len(*req.CurrentPassword) > kudos.PasswordMaxLength {
+		fe.Add("current_password", kudos.FTooLong)
+	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -62,44 +69,66 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if req.Email != nil && *req.Email != u.Email && u.SocialLogin {
+	newEmail := req.Email != nil && *req.Email != u.Email
+	if newEmail && u.SocialLogin {
 		return kudos.Errorf(kudos.EForbidden, "the e-mail of a Google sign-in cannot be changed here")
 	}
-	if upd != (kudos.UserUpdate{}) {
-		if err := s.DB.UpdateUser(ctx(c), u.ID, upd); err != nil {
+	if (newEmail || req.Password != nil) && u.PasswordHash != "" {
+		if err := s.checkCurrentPassword(c, u, req.CurrentPassword); err != nil {
 			return err
 		}
 	}
+	ch := store.UserChange{UserID: u.ID, Update: upd, KeepSession: sess.ID}
 	if req.Password != nil {
-		hash, err := s.Hasher.Hash(ctx(c), *req.Password)
-		if err != nil {
+		if ch.PasswordHash, err = s.Hasher.Hash(ctx(c), *req.Password); err != nil {
 			return err
 		}
-		if err := s.DB.ChangePassword(ctx(c), u.ID, sess.ID, hash); err != nil {
-			return err
-		}
+		ch.Mails = append(ch.Mails, dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailPasswordChanged,
+			To: u.Email, Language: u.PreferredLanguage, Name: u.Firstname}))
 	}
-	if req.Email != nil && *req.Email != u.Email {
-		if err := s.changeEmail(c, u, *req.Email); err != nil {
-			return err
-		}
+	if newEmail {
+		ch.Email = s.emailChange(u, *req.Email)
+	}
+	if err := s.DB.ChangeUser(ctx(c), ch); err != nil {
+		return err
+	}
+	if len(ch.Mails) > 0 || ch.Email != nil {
+		s.Outbox.Kick()
 	}
 	return c.JSON(fiber.Map{})
 }
 
-// changeEmail mails a confirmation link to the new address and a notice to
-// the old one.
-func (s *Server) changeEmail(c fiber.Ctx, u *kudos.User, newEmail string) error {
+// checkCurrentPassword verifies the current password given to confirm a
+// change: missing or wrong is 422 on current_password; guesses are rate
+// limited per user.
+func (s *Server) checkCurrentPassword(c fiber.Ctx, u *kudos.User, given *string) error {
+	if given == nil || *given == "" {
+		return kudos.FieldErrors{"current_password": kudos.FRequired}.Err()
+	}
+	if err := allow(c, s.limits.reauth, u.ID.String()); err != nil {
+		return err
+	}
+	ok, err := s.Hasher.Verify(ctx(c), *given, u.PasswordHash)
+	if err != nil {
+		return err
+	}
+	if !ok {
+		return kudos.FieldErrors{"current_password": kudos.FWrongPassword}.Err()
+	}
+	return nil
+}
+
+// emailChange is the e-mail change of u to newEmail: a confirmation link
+// to the new address, a notice to the old one, and, should the new address
+// belong to someone else, a notice to them instead of the link (the store
+// decides, so the answer is the same either way).
+func (s *Server) emailChange(u *kudos.User, newEmail string) *store.EmailChange {
 	lang := u.PreferredLanguage
-	token := s.activationToken(auth.NewKey(), newEmail, lang, u.Firstname, newEmail)
-	notice := dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailEmailChanged, To: u.Email,
-		Language: lang, Name: u.Firstname})
-	err := s.DB.RequestEmailChange(ctx(c), u.ID, token, notice)
-	if kudos.ErrorCode(err) == kudos.EConflict {
-		return kudos.FieldErrors{"email": kudos.FEmailTaken}.Err()
+	key := auth.NewKey()
+	return &store.EmailChange{
+		Confirm: s.activationToken(key, newEmail, lang, u.Firstname, newEmail),
+		OldNotice: dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailEmailChanged, To: u.Email,
+			Language: lang, Name: u.Firstname}),
+		Taken: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting}),
 	}
-	if err == nil {
-		s.Outbox.Kick()
-	}
-	return err
 }

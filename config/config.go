@@ -8,8 +8,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/netip"
 	"net/url"
 	"os"
+	"regexp"
 	"strconv"
 	"strings"
 	"time"
@@ -37,6 +40,10 @@ type Config struct {
 	// CORS. Mails and redirects only ever point at one of them.
 	UIOrigins []string
 	LogLevel  slog.Level
+	// TrustedProxies are the peers whose X-Forwarded-For is believed.
+	TrustedProxies []netip.Prefix
+	// MetricsAddr is the address of the /metrics listener.
+	MetricsAddr string
 
 	DatabaseURL string
 
@@ -46,6 +53,8 @@ type Config struct {
 
 	JWTSecret  string
 	SessionTTL time.Duration
+	// SessionIdle ends a session unused for this long.
+	SessionIdle time.Duration
 
 	TrialDuration   time.Duration
 	BillingPeriod   time.Duration
@@ -53,9 +62,13 @@ type Config struct {
 
 	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in
 	// development means the capture inbox on DevSMTPAddr.
-	SMTPURL     string
-	MailFrom    string
-	DevSMTPAddr string
+	SMTPURL string
+	// SMTPInsecure allows plain SMTP without TLS in production.
+	SMTPInsecure bool
+	// SMTPRequireTLS: plain SMTP must be upgraded with STARTTLS, or fail.
+	SMTPRequireTLS bool
+	MailFrom       string
+	DevSMTPAddr    string
 
 	GoogleClientID     string
 	GoogleClientSecret string
@@ -101,16 +114,20 @@ var Vars = []Var{
 	{"KUDOS_PUBLIC_URL", "http://127.0.0.1:8080", "origin the api is reached at", false},
 	{"KUDOS_UI_ORIGINS", "", "comma-separated UI origins allowed for mail links, redirects and CORS (default: KUDOS_PUBLIC_URL, its localhost twin and the Vite dev server)", false},
 	{"KUDOS_LOG_LEVEL", "info", "debug, info, warn or error", false},
+	{"KUDOS_TRUSTED_PROXIES", "", "comma-separated CIDRs of the load balancers in front of the api; only through them is `X-Forwarded-For` believed for the client address (rate limits, logs)", false},
+	{"KUDOS_METRICS_ADDR", "127.0.0.1:9091", "address of the Prometheus `/metrics` listener (kept off the public address)", false},
 	{"DATABASE_URL", "postgres://kudos@127.0.0.1:54329/kudos?sslmode=disable", "Postgres connection string (default: the private cluster `make dev` starts under .data/)", true},
 	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend host:port", false},
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace", false},
 	{"KUDOS_TASK_QUEUE", "kudos", "Temporal task queue of the worker", false},
 	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production)", true},
 	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},
+	{"KUDOS_SESSION_IDLE", "24h", "a session unused for this long ends (idle timeout)", false},
 	{"KUDOS_TRIAL_DURATION", "336h", "length of the free trial", false},
 	{"KUDOS_BILLING_PERIOD", "8760h", "length of a paid period", false},
 	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
 	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
+	{"KUDOS_SMTP_ALLOW_INSECURE", "false", "`true` lets production send mail over SMTP without TLS (refused by default: STARTTLS is required)", false},
 	{"KUDOS_MAIL_FROM", "Kudos <no-reply@kudos.localhost>", "sender of every mail", false},
 	{"KUDOS_DEV_SMTP_ADDR", "127.0.0.1:2525", "development capture inbox (read it at GET /dev/mailbox)", false},
 	{"GOOGLE_CLIENT_ID", "", "Google OAuth client id (required in production)", false},
@@ -172,6 +189,8 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		TaskQueue:           get("KUDOS_TASK_QUEUE"),
 		JWTSecret:           get("KUDOS_JWT_SECRET"),
 		SessionTTL:          dur("KUDOS_SESSION_TTL"),
+		SessionIdle:         dur("KUDOS_SESSION_IDLE"),
+		MetricsAddr:         get("KUDOS_METRICS_ADDR"),
 		TrialDuration:       dur("KUDOS_TRIAL_DURATION"),
 		BillingPeriod:       dur("KUDOS_BILLING_PERIOD"),
 		SMTPURL:             get("SMTP_URL"),
@@ -195,6 +214,21 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		S3PublicURL:         strings.TrimRight(get("KUDOS_S3_PUBLIC_URL"), "/"),
 		DevS3Addr:           get("KUDOS_DEV_S3_ADDR"),
 		DevS3Dir:            get("KUDOS_DEV_S3_DIR"),
+	}
+	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
+		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))
+	} else {
+		c.SMTPInsecure = b
+	}
+	if v := get("KUDOS_TRUSTED_PROXIES"); v != "" {
+		for _, cidr := range strings.Split(v, ",") {
+			p, err := netip.ParsePrefix(strings.TrimSpace(cidr))
+			if err != nil {
+				errs = append(errs, fmt.Errorf("KUDOS_TRUSTED_PROXIES: want CIDRs such as 10.0.0.0/8, got %q", strings.TrimSpace(cidr)))
+				continue
+			}
+			c.TrustedProxies = append(c.TrustedProxies, p.Masked())
+		}
 	}
 	if b, err := strconv.ParseBool(get("KUDOS_S3_PATH_STYLE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_S3_PATH_STYLE: want true or false, got %q", get("KUDOS_S3_PATH_STYLE")))
@@ -239,11 +273,22 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if u, err := url.Parse(c.PublicURL); err == nil && u.Hostname() == "127.0.0.1" {
 			c.UIOrigins = append(c.UIOrigins, u.Scheme+"://localhost:"+u.Port())
 		}
-		c.UIOrigins = append(c.UIOrigins, "http://127.0.0.1:5173", "http://localhost:5173")
+		if c.Env != Production { // the Vite dev server
+			c.UIOrigins = append(c.UIOrigins, "http://127.0.0.1:5173", "http://localhost:5173")
+		}
 	}
 
 	switch c.Env {
 	case Development:
+		// Development serves /dev/mailbox (every reset link) and signs with a
+		// known secret: it never listens beyond this machine, so that a
+		// container that forgot KUDOS_ENV=production is not open to the world.
+		for _, v := range []struct{ name, addr string }{{"KUDOS_HTTP_ADDR", c.HTTPAddr}, {"KUDOS_METRICS_ADDR", c.MetricsAddr},
+			{"KUDOS_DEV_SMTP_ADDR", c.DevSMTPAddr}, {"KUDOS_DEV_OIDC_ADDR", c.DevOIDCAddr}, {"KUDOS_DEV_S3_ADDR", c.DevS3Addr}} {
+			if !loopback(v.addr) {
+				errs = append(errs, fmt.Errorf("%s=%s: development mode listens on loopback only (127.0.0.1, ::1, localhost); set KUDOS_ENV=production to serve beyond this machine", v.name, v.addr))
+			}
+		}
 		if c.JWTSecret == "" {
 			c.JWTSecret = devJWTSecret
 		}
@@ -260,7 +305,16 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 	case Production:
 		if c.JWTSecret == "" || c.JWTSecret == devJWTSecret {
-			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production"))
+			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production (at least 32 random bytes)"))
+		}
+		if u, err := url.Parse(c.PublicURL); err == nil && u.Scheme != "https" {
+			errs = append(errs, fmt.Errorf("KUDOS_PUBLIC_URL must be https in production, got %q", c.PublicURL))
+		}
+		if getenv("KUDOS_PUBLIC_URL") == "" {
+			errs = append(errs, errors.New("KUDOS_PUBLIC_URL is required in production (the https origin users reach the app at)"))
+		}
+		if getenv("DATABASE_URL") == "" {
+			errs = append(errs, errors.New("DATABASE_URL is required in production (the default is the development cluster)"))
 		}
 		if c.SMTPURL == "" {
 			errs = append(errs, errors.New("SMTP_URL is required in production (the capture inbox is for development only)"))
@@ -300,6 +354,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 			errs = append(errs, errors.New("SMTP_URL: want smtp://[user:pass@]host:port or smtps://…"))
 		}
 	}
+	// TLS is required for mail in production: opportunistic STARTTLS can be
+	// stripped by anyone on the path, and mails carry reset links.
+	c.SMTPRequireTLS = c.Env == Production && !c.SMTPInsecure
 	if err := errors.Join(errs...); err != nil {
 		return nil, fmt.Errorf("configuration is invalid:\n%w", err)
 	}
@@ -338,13 +395,42 @@ func (c *Config) LogValue() slog.Value {
 	)
 }
 
-// redactURL hides the password of a URL.
+// redactURL hides the password of a URL, of its query (?password=…), and
+// of a keyword connection string (host=… password=…).
 func redactURL(s string) string {
+	if !strings.Contains(s, "://") {
+		return keywordPassword.ReplaceAllString(s, "${1}xxxxx")
+	}
 	u, err := url.Parse(s)
 	if err != nil {
 		return "(unparseable)"
 	}
+	q := u.Query()
+	for k := range q {
+		if strings.Contains(strings.ToLower(k), "password") || strings.EqualFold(k, "sslkey") {
+			q.Set(k, "xxxxx")
+			u.RawQuery = q.Encode()
+		}
+	}
 	return u.Redacted()
+}
+
+// keywordPassword finds the password of a keyword connection string, quoted
+// ('a b\'c') or not.
+var keywordPassword = regexp.MustCompile(`(?i)(\bpassword\s*=\s*)('(?:[^'\\]|\\.)*'|\S+)`)
+
+// loopback reports whether a listen address (host:port) stays on this
+// machine.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return false
+	}
+	if host == "localhost" {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.IsLoopback()
 }
 
 func checkOrigin(o string) error {

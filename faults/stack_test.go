@@ -159,7 +159,7 @@ func (s *stack) stopTemporal() {
 func (s *stack) env() []string {
 	return append(os.Environ(),
 		"KUDOS_ENV=development",
-		"KUDOS_HTTP_ADDR="+strings.TrimPrefix(s.baseURL, "http://"),
+		"KUDOS_HTTP_ADDR="+strings.TrimPrefix(s.baseURL, "http://"), "KUDOS_METRICS_ADDR=127.0.0.1:0",
 		"KUDOS_PUBLIC_URL="+s.baseURL,
 		"DATABASE_URL="+s.databaseURL,
 		fmt.Sprintf("TEMPORAL_ADDRESS=127.0.0.1:%d", s.temporalPort),

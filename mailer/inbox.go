@@ -25,8 +25,10 @@ var errRefusing = &smtp.SMTPError{
 
 // InboxMessage is one mail captured by the Inbox, as GET /dev/mailbox shows it.
 type InboxMessage struct {
-	To         string    `json:"to"`
-	Subject    string    `json:"subject"`
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	// Purpose is the mail's kudos.HeaderMailPurpose (ARCHITECTURE §4).
+	Purpose    string    `json:"purpose"`
 	Text       string    `json:"text"`
 	HTML       string    `json:"html"`
 	ReceivedAt time.Time `json:"received_at"`
@@ -197,6 +199,7 @@ func (s *inboxSession) Data(r io.Reader) error {
 		s.inbox.store(InboxMessage{
 			To:         to,
 			Subject:    p.subject,
+			Purpose:    p.purpose,
 			Text:       p.text,
 			HTML:       p.html,
 			ReceivedAt: now,

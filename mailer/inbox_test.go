@@ -64,6 +64,9 @@ func TestSendToInbox(t *testing.T) {
 				t.Fatalf("got %d messages, want 1", len(got))
 			}
 			m := got[0]
+			if m.Purpose != string(kudos.MailActivation) {
+				t.Errorf("purpose %q, want activation (ARCHITECTURE §4: dev mailbox purposes)", m.Purpose)
+			}
 			if m.To != "Ann@Example.com" || m.Subject != msg.Subject || m.MessageID != msg.ID {
 				t.Errorf("to %q subject %q id %q; want %q %q %q", m.To, m.Subject, m.MessageID, msg.To, msg.Subject, msg.ID)
 			}

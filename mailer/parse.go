@@ -11,6 +11,8 @@ import (
 	netmail "net/mail"
 	"net/textproto"
 	"strings"
+
+	"kudos"
 )
 
 // maxMIMEDepth bounds the nesting of multipart bodies the inbox follows
@@ -21,6 +23,7 @@ const maxMIMEDepth = 8
 type parsedMessage struct {
 	subject   string
 	messageID string
+	purpose   string
 	text      string
 	html      string
 }
@@ -39,6 +42,7 @@ func parseMessage(raw []byte) (parsedMessage, error) {
 		p.subject = subject
 	}
 	p.messageID = strings.TrimSpace(m.Header.Get("Message-Id"))
+	p.purpose = strings.TrimSpace(m.Header.Get(kudos.HeaderMailPurpose))
 	if err := p.walk(textproto.MIMEHeader(m.Header), m.Body, 0); err != nil {
 		return parsedMessage{}, err
 	}

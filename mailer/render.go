@@ -26,10 +26,11 @@ var languages = []string{"en", "nl", "fr"}
 // linkRequired tells, for each known purpose, whether the mail is useless
 // without a call-to-action link. It doubles as the list of known purposes.
 var linkRequired = map[kudos.MailPurpose]bool{
-	kudos.MailActivation:     true,
-	kudos.MailSignupExisting: true,
-	kudos.MailPasswordReset:  true,
-	kudos.MailEmailChanged:   false,
+	kudos.MailActivation:      true,
+	kudos.MailSignupExisting:  true,
+	kudos.MailPasswordReset:   true,
+	kudos.MailEmailChanged:    false,
+	kudos.MailPasswordChanged: false,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail
@@ -115,6 +116,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	}
 	return kudos.Message{
 		ID:      "<" + req.Key + "@kudos>",
+		Purpose: req.Purpose,
 		To:      req.To,
 		Subject: data.Subject,
 		Text:    strings.TrimSpace(text.String()) + "\n",

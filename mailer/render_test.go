@@ -9,14 +9,15 @@ import (
 
 // testLinks holds a realistic call-to-action link per purpose.
 var testLinks = map[kudos.MailPurpose]string{
-	kudos.MailActivation:     "https://app.kudos.localhost/confirm-email?token=act-123",
-	kudos.MailSignupExisting: "https://app.kudos.localhost/sign-in",
-	kudos.MailPasswordReset:  "https://app.kudos.localhost/reset-password?token=rst-456",
-	kudos.MailEmailChanged:   "",
+	kudos.MailActivation:      "https://app.kudos.localhost/confirm-email?token=act-123",
+	kudos.MailSignupExisting:  "https://app.kudos.localhost/sign-in",
+	kudos.MailPasswordReset:   "https://app.kudos.localhost/reset-password?token=rst-456",
+	kudos.MailEmailChanged:    "",
+	kudos.MailPasswordChanged: "",
 }
 
 var allPurposes = []kudos.MailPurpose{
-	kudos.MailActivation, kudos.MailSignupExisting, kudos.MailPasswordReset, kudos.MailEmailChanged,
+	kudos.MailActivation, kudos.MailSignupExisting, kudos.MailPasswordReset, kudos.MailEmailChanged, kudos.MailPasswordChanged,
 }
 
 func request(p kudos.MailPurpose, lang string) kudos.MailRequest {

@@ -88,6 +88,9 @@ func (s *SMTPSender) Send(ctx context.Context, msg kudos.Message) error {
 		return kudos.Errorf(kudos.EInvalid, "mail: invalid recipient %q", msg.To)
 	}
 	m.Subject(msg.Subject)
+	if msg.Purpose != "" {
+		m.SetGenHeader(kudos.HeaderMailPurpose, string(msg.Purpose))
+	}
 	if msg.ID != "" {
 		m.SetGenHeader(gomail.HeaderMessageID, msg.ID)
 	}

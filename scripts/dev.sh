@@ -54,7 +54,7 @@ if wait_http "$KUDOS_URL/readyz" 60; then
   Kudos is running:
     app              $KUDOS_URL
     readiness        $KUDOS_URL/readyz
-    metrics          $KUDOS_URL/metrics
+    metrics          http://${KUDOS_METRICS_ADDR:-127.0.0.1:9091}/metrics
     dev mailbox      $KUDOS_URL/dev/mailbox
     local S3         http://${KUDOS_DEV_S3_ADDR:-127.0.0.1:9000} (objects in .data/s3)
     Temporal Web UI  http://127.0.0.1:8233

@@ -62,7 +62,7 @@ step "ui bundle budget (/signin JS ≤ 150 KB gzip)" node ui/scripts/bundle-size
 # e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
 # on its own database, task queue and local S3 (port PORT+1000).
 e2e_env() {
-  echo KUDOS_DEV_S3_ADDR="127.0.0.1:$(($2 + 1000))" KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$2" KUDOS_PUBLIC_URL="http://127.0.0.1:$2" \
+  echo KUDOS_DEV_S3_ADDR="127.0.0.1:$(($2 + 1000))" KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$2" KUDOS_METRICS_ADDR=127.0.0.1:0 KUDOS_PUBLIC_URL="http://127.0.0.1:$2" \
     DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/$1?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
     KUDOS_TASK_QUEUE="kudos-$1" KUDOS_DEV_SMTP_ADDR="127.0.0.1:$3" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$4" KUDOS_LOG_LEVEL=warn
 }

@@ -106,6 +106,18 @@ func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, ha
 	return userID, newEmail, wrapErr(err)
 }
 
+// CheckToken reports whether a live token of purpose has this hash:
+// ENotFound otherwise. It consumes nothing (the consuming call checks again).
+func (db *DB) CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash []byte) error {
+	var ok bool
+	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM user_tokens WHERE hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3)`,
+		hash, purpose, db.Now()).Scan(&ok)
+	if err == nil && !ok {
+		return kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+	}
+	return wrapErr(err)
+}
+
 // SignedIn is the result of an action that signs the user in.
 type SignedIn struct {
 	UserID    uuid.UUID

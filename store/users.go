@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"time"
 
 	sq "github.com/Masterminds/squirrel"
 	"github.com/google/uuid"
@@ -39,9 +40,9 @@ func (db *DB) UserByEmail(ctx context.Context, email string) (*kudos.User, error
 	return findUser(ctx, db.Pool, sq.Expr("lower(email) = ?", kudos.NormalizeEmail(email)))
 }
 
-// UpdateUser applies the non-nil fields of upd.
-func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate) error {
-	b := psql.Update("users").Set("updated_at", db.Now()).Where(sq.Eq{"id": id})
+// updateUser applies the non-nil fields of upd.
+func updateUser(ctx context.Context, tx pgx.Tx, id uuid.UUID, upd kudos.UserUpdate, now time.Time) error {
+	b := psql.Update("users").Set("updated_at", now).Where(sq.Eq{"id": id})
 	if upd.Firstname != nil {
 		b = b.Set("firstname", *upd.Firstname)
 	}
@@ -57,13 +58,11 @@ func (db *DB) UpdateUser(ctx context.Context, id uuid.UUID, upd kudos.UserUpdate
 	if upd.PreferredLanguage != nil {
 		b = b.Set("preferred_language", *upd.PreferredLanguage)
 	}
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		tag, err := exec(ctx, tx, b)
-		if err == nil && tag.RowsAffected() == 0 {
-			return kudos.NotFound()
-		}
-		return err
-	})
+	tag, err := exec(ctx, tx, b)
+	if err == nil && tag.RowsAffected() == 0 {
+		return kudos.NotFound()
+	}
+	return err
 }
 
 func ownedAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {

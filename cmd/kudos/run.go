@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"sync"
 	"time"
@@ -154,10 +156,29 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 // serveAPI serves HTTP until ctx ends, then drains requests gracefully.
 func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
 	fiberApp := api.New(srv)
+	if err := serveMetrics(ctx, cfg, log, srv); err != nil {
+		return err
+	}
 	log.Info("api listening", "url", cfg.PublicURL, "addr", cfg.HTTPAddr)
 	return fiberApp.Listen(cfg.HTTPAddr, fiber.ListenConfig{
 		DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second,
 	})
+}
+
+// serveMetrics serves /metrics on KUDOS_METRICS_ADDR (loopback by default,
+// never the public address) until ctx ends.
+func serveMetrics(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
+	ln, err := net.Listen("tcp", cfg.MetricsAddr)
+	if err != nil {
+		return fmt.Errorf("metrics listener: %w", err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", srv.MetricsHandler())
+	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = hs.Serve(ln) }()
+	go func() { <-ctx.Done(); _ = hs.Close() }()
+	log.Info("metrics listening", "url", "http://"+ln.Addr().String()+"/metrics")
+	return nil
 }
 
 // runWorker runs the Temporal worker until ctx ends.
