@@ -38,7 +38,9 @@ const (
 	FEmailTaken       = "email_taken"
 	// FWrongPassword: the current password given to confirm a change is wrong.
 	FWrongPassword = "wrong_password"
-	FNotAnImage    = "not_an_image"
+	// FTooLarge: a size beyond the limit (a logo of more than 10 MB).
+	FTooLarge   = "too_large"
+	FNotAnImage = "not_an_image"
 )
 
 // Error is a failure the client may be told about. Code is one of the E*

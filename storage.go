@@ -25,8 +25,8 @@ type ObjectStorage interface {
 	// Delete removes an object; a missing one is not an error.
 	Delete(ctx context.Context, key string) error
 	// PresignPut returns a URL the browser can PUT the object to, for ttl,
-	// only with that content type.
-	PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error)
+	// only with that content type and a body of exactly size bytes.
+	PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error)
 	// PresignGet returns a URL that downloads the object for ttl, served as
 	// an attachment named filename.
 	PresignGet(ctx context.Context, key, filename string, ttl time.Duration) (string, error)

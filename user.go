@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
@@ -101,7 +102,7 @@ func ValidateName(name string) string {
 	switch n := utf8.RuneCountInString(name); {
 	case strings.TrimSpace(name) == "":
 		return FRequired
-	case !validText(name):
+	case !validText(name) || hasControl(name):
 		return FInvalidValue
 	case n > NameMaxLength:
 		return FTooLong
@@ -113,6 +114,19 @@ func ValidateName(name string) string {
 // which Postgres refuses in text columns (a client sends one as "\u0000").
 func validText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
+}
+
+// hasControl reports whether s holds a control, format or line-separator
+// character: a name shows in mails sent to any address (sign-up takes
+// anyone's), where a line break or a bidi override would let it pose as the
+// mail's own text.
+func hasControl(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return true
+		}
+	}
+	return false
 }
 
 // ValidLanguage reports whether lang is one of Languages.

@@ -29,11 +29,14 @@ func (s *Server) registerLogoRoutes(acc fiber.Router) {
 
 type logoUploadRequest struct {
 	Filename string `json:"filename"`
+	// Size is the file's length in bytes, signed into the link.
+	Size int64 `json:"size"`
 }
 
 // logoUploadLink answers a short-lived presigned PUT to a temporary key the
 // server chooses, signed for image/png or image/jpeg by the filename's
-// extension. 409 while a logo is processing or set.
+// extension and for the size given (at most 10 MB), so that storage refuses
+// any other body. 409 while a logo is processing or set.
 func (s *Server) logoUploadLink(c fiber.Ctx) error {
 	var req logoUploadRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -49,6 +52,12 @@ func (s *Server) logoUploadLink(c fiber.Ctx) error {
 		fields.Add("filename", kudos.FTooLong)
 	case contentType == "":
 		fields.Add("filename", kudos.FNotAnImage)
+	}
+	switch {
+	case req.Size <= 0:
+		fields.Add("size", kudos.FRequired)
+	case req.Size > kudos.LogoMaxBytes:
+		fields.Add("size", kudos.FTooLarge)
 	}
 	if err := fields.Err(); err != nil {
 		return err
@@ -68,7 +77,7 @@ func (s *Server) logoUploadLink(c fiber.Ctx) error {
 			s.Log.Warn("logo: could not delete an abandoned upload", "key", previous, "err", err)
 		}
 	}
-	u, err := s.Storage.PresignPut(ctx(c), key, contentType, LogoUploadTTL)
+	u, err := s.Storage.PresignPut(ctx(c), key, contentType, req.Size, LogoUploadTTL)
 	if err != nil {
 		return err
 	}
@@ -114,13 +123,18 @@ func (s *Server) finaliseLogoUpload(c fiber.Ctx) error {
 	return c.JSON(fiber.Map{"img_url": imgURL})
 }
 
-// deleteLogo sets the placeholder and removes the public object. A logo
-// still processing is left to its workflow, which finds img_url changed and
-// removes what it made.
+// deleteLogo sets the placeholder and removes the public object and any
+// upload reserved and not finalised. A logo still processing is left to its
+// workflow, which finds img_url changed and removes what it made.
 func (s *Server) deleteLogo(c fiber.Ctx) error {
-	old, err := s.DB.ClearLogo(ctx(c), accountID(c))
+	old, reserved, err := s.DB.ClearLogo(ctx(c), accountID(c))
 	if err != nil {
 		return err
+	}
+	if reserved != "" && s.Storage != nil {
+		if err := s.Storage.Delete(ctx(c), reserved); err != nil {
+			s.Log.Warn("logo: could not delete a reserved upload", "key", reserved, "err", err)
+		}
 	}
 	if kudos.LogoStateOf(old) == kudos.LogoReady && s.Storage != nil {
 		// The account no longer points at the object; if removing it fails

@@ -76,7 +76,7 @@ var validBodies = map[string]any{
 	"POST /v1/accounts/:accountId/subscription":              map[string]any{"plan": "PRO"},
 	"PATCH /v1/accounts/:accountId/subscription":             map[string]any{"plan": "TEAM"},
 	"DELETE /v1/accounts/:accountId/billing/payment-methods": map[string]any{"mandate_id": "pm_1"},
-	"POST /v1/accounts/:accountId/upload-logo":               map[string]any{"filename": "logo.png"},
+	"POST /v1/accounts/:accountId/upload-logo":               map[string]any{"filename": "logo.png", "size": 1234},
 }
 
 func validBody(r route) any {

@@ -226,3 +226,18 @@ func TestNewSMTPSender(t *testing.T) {
 		})
 	}
 }
+
+// TestRequireTLSRefusesPlainSMTP: with TLS required (production), a server
+// that does not offer STARTTLS (or an attacker who strips it) gets nothing.
+func TestRequireTLSRefusesPlainSMTP(t *testing.T) {
+	inbox, sender := startInbox(t)
+	sender.RequireTLS()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := sender.Send(ctx, render(t, "tls", "tls@example.com", "en")); err == nil {
+		t.Fatal("a mail went out over plain SMTP with TLS required")
+	}
+	if len(inbox.Messages("tls@example.com")) != 0 {
+		t.Fatal("the plain-text server received the mail")
+	}
+}

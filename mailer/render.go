@@ -11,8 +11,10 @@ import (
 	"bytes"
 	"embed"
 	htmltemplate "html/template"
+	"regexp"
 	"strings"
 	texttemplate "text/template"
+	"unicode"
 
 	"kudos"
 )
@@ -92,7 +94,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	t := templates[lang]
 	data := templateData{
 		Lang:        lang,
-		Name:        strings.TrimSpace(req.Name),
+		Name:        mailName(req.Name),
 		Link:        req.Link,
 		To:          req.To,
 		ButtonStyle: htmltemplate.CSS(buttonStyle),
@@ -122,6 +124,24 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 		Text:    strings.TrimSpace(text.String()) + "\n",
 		HTML:    page.String(),
 	}, nil
+}
+
+// linkLike matches what a mail client would turn into a link: a URL, an
+// address, or a lower-case domain name.
+var linkLike = regexp.MustCompile(`\S*(://|www\.|@)\S*|\S*[\p{L}\p{N}-]\.[a-z]{2,}\S*`)
+
+// mailName is a name as it may appear in a mail: without anything a mail
+// client would make clickable (a sign-up can name itself "visit evil.example"
+// and have us mail that to any address), nor any control character.
+func mailName(name string) string {
+	name = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || unicode.In(r, unicode.Cf, unicode.Zl, unicode.Zp) {
+			return ' '
+		}
+		return r
+	}, name)
+	name = linkLike.ReplaceAllString(name, "")
+	return strings.Join(strings.Fields(name), " ")
 }
 
 // language maps a requested language ("nl", "nl-BE", "FR") to a supported

@@ -179,3 +179,19 @@ func TestRenderErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestNamesCarryNoLinks: a name is shown in mails sent to any address (a
+// sign-up takes anyone's), so nothing in it may become a link.
+func TestNamesCarryNoLinks(t *testing.T) {
+	for _, name := range []string{"Ann visit evil.example", "Ann https://evil.example/x", "Ann www.evil.example", "Ann mail@evil.example", "Ann\u202eevil.example"} {
+		req := request(kudos.MailEmailChanged, "en")
+		req.Name = name
+		msg, err := Render(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Contains(msg.Text, "evil") || strings.Contains(msg.HTML, "evil") || !strings.Contains(msg.Text, "Ann") {
+			t.Errorf("%q rendered as:\n%s", name, msg.Text)
+		}
+	}
+}

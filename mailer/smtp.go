@@ -76,6 +76,14 @@ func NewSMTPSender(smtpURL, from string) (*SMTPSender, error) {
 	return &SMTPSender{host: host, opts: opts, from: from}, nil
 }
 
+// RequireTLS makes plain smtp:// refuse to send unless the server upgrades
+// the connection with STARTTLS: opportunistic STARTTLS can be stripped by
+// anyone on the path, and mails carry reset links. Production sets it
+// (config.SMTPRequireTLS).
+func (s *SMTPSender) RequireTLS() {
+	s.opts = append(s.opts, gomail.WithTLSPolicy(gomail.TLSMandatory))
+}
+
 // Send delivers msg as a multipart/alternative mail (text and HTML). The
 // Message-ID is msg.ID, so a retry after a lost acknowledgement reaches the
 // receiver with the same ID and can be recognised as a duplicate.

@@ -92,18 +92,18 @@ func (db *DB) RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reas
 }
 
 // ClearLogo sets the placeholder (forgetting any reservation and refusal)
-// and returns the img_url it replaced.
-func (db *DB) ClearLogo(ctx context.Context, accountID uuid.UUID) (string, error) {
-	var old string
-	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		imgURL, _, err := lockLogo(ctx, tx, accountID)
+// and returns the img_url it replaced and the upload key it forgot ("" if
+// none), whose object the caller deletes.
+func (db *DB) ClearLogo(ctx context.Context, accountID uuid.UUID) (old, reserved string, err error) {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		imgURL, uploadKey, err := lockLogo(ctx, tx, accountID)
 		if err != nil {
 			return err
 		}
-		old = imgURL
+		old, reserved = imgURL, uploadKey
 		_, err = tx.Exec(ctx, `UPDATE accounts SET img_url = $2, logo_upload_key = '', logo_error = '', updated_at = $3
 			WHERE id = $1`, accountID, kudos.LogoPlaceholder, db.Now())
 		return wrapErr(err)
 	})
-	return old, err
+	return old, reserved, err
 }

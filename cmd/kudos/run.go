@@ -191,6 +191,9 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	if err != nil {
 		return err
 	}
+	if cfg.SMTPRequireTLS {
+		sender.RequireTLS()
+	}
 	if cfg.IsDevelopment() {
 		// Wait for the dev server and register the search attributes.
 		if !waitUntil(ctx, log, "Temporal", func() error {

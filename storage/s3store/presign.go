@@ -3,6 +3,7 @@ package s3store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -16,19 +17,24 @@ import (
 const maxPresignTTL = 7 * 24 * time.Hour
 
 // PresignPut returns a URL the browser can PUT the object to during ttl. The
-// Content-Type header is part of the signature, so the upload must carry
-// exactly contentType or S3 refuses it.
-func (s *Store) PresignPut(ctx context.Context, key, contentType string, ttl time.Duration) (string, error) {
+// Content-Type and Content-Length headers are part of the signature, so the
+// upload must carry exactly contentType and size bytes or S3 refuses it
+// (without a signed length a link would take up to 5 GB).
+func (s *Store) PresignPut(ctx context.Context, key, contentType string, size int64, ttl time.Duration) (string, error) {
 	if err := checkTTL(ttl); err != nil {
 		return "", err
 	} else if contentType == "" {
 		return "", fmt.Errorf("s3store: presign put %q: no content type", key)
+	} else if size <= 0 {
+		return "", fmt.Errorf("s3store: presign put %q: size %d", key, size)
 	}
 	req, err := s.presign.PresignPutObject(ctx, &s3.PutObjectInput{
-		Bucket:      aws.String(s.bucket),
-		Key:         aws.String(key),
-		ContentType: aws.String(contentType),
-	}, s3.WithPresignExpires(ttl), withSignedHeader("Content-Type", contentType))
+		Bucket:        aws.String(s.bucket),
+		Key:           aws.String(key),
+		ContentType:   aws.String(contentType),
+		ContentLength: aws.Int64(size),
+	}, s3.WithPresignExpires(ttl), withSignedHeader("Content-Type", contentType),
+		withSignedHeader("Content-Length", strconv.FormatInt(size, 10)))
 	if err != nil {
 		return "", fmt.Errorf("s3store: presign put %q: %w", key, err)
 	}
@@ -62,8 +68,7 @@ func checkTTL(ttl time.Duration) error {
 // withSignedHeader puts a header back on the request just before it is
 // presigned. The SDK drops Content-Type from a presigned PutObject that has no
 // Content-Length (aws-sdk-go-v2 issues #1475, #2063), which would let the
-// browser upload any type; signing the length instead would fix the size,
-// which is not known when the URL is made.
+// browser upload any type; the length is put back the same way.
 func withSignedHeader(name, value string) func(*s3.PresignOptions) {
 	mw := middleware.FinalizeMiddlewareFunc("KudosSignedHeader"+name,
 		func(ctx context.Context, in middleware.FinalizeInput, next middleware.FinalizeHandler) (

@@ -124,19 +124,24 @@ func TestStore_PresignPut(t *testing.T) {
 		{"signed type", "image/png", http.StatusOK},
 		{"other type", "image/jpeg", http.StatusForbidden},
 		{"no type", "", http.StatusForbidden},
+		{"longer body", "image/png", http.StatusForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			ctx := t.Context()
 			key := "tmp/logos/" + strings.ReplaceAll(tt.name, " ", "-")
-			u, err := st.PresignPut(ctx, key, "image/png", time.Minute)
+			u, err := st.PresignPut(ctx, key, "image/png", 9, time.Minute)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(u, "X-Amz-SignedHeaders=content-type%3Bhost") {
-				t.Fatalf("Content-Type is not signed: %s", u)
+			if !strings.Contains(u, "X-Amz-SignedHeaders=content-length%3Bcontent-type%3Bhost") {
+				t.Fatalf("Content-Type and Content-Length are not signed: %s", u)
 			}
-			resp := do(t, http.MethodPut, u, tt.contentType, "\x89PNG fake")
+			body := "\x89PNG fake"
+			if tt.name == "longer body" {
+				body += strings.Repeat("x", 10<<20) // what a link without a signed length would take
+			}
+			resp := do(t, http.MethodPut, u, tt.contentType, body)
 			if resp.StatusCode != tt.wantStatus {
 				t.Fatalf("PUT status = %d, want %d", resp.StatusCode, tt.wantStatus)
 			}
@@ -198,7 +203,7 @@ func TestStore_PresignExpires(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	put, err := st.PresignPut(ctx, "tmp/late.png", "image/png", time.Second)
+	put, err := st.PresignPut(ctx, "tmp/late.png", "image/png", 1, time.Second)
 	if err != nil {
 		t.Fatal(err)
 	}

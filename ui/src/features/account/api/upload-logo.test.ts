@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '@/lib/api-client'
-import { storageUploader } from './upload-logo'
+import { requestLogoUpload, storageUploader } from './upload-logo'
 
 // A stand-in for XMLHttpRequest that records the request and lets the test
 // play the upload's events.
@@ -65,5 +65,15 @@ describe('storageUploader.put', () => {
     const error = await done.catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ApiError)
     expect(error).toMatchObject({ status: 500 })
+  })
+})
+
+describe('requestLogoUpload', () => {
+  it('sends the file size, which the server signs into the link', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ presigned_url: 'https://storage.example/x' }), { status: 200 }))
+    vi.stubGlobal('fetch', fetch)
+    await requestLogoUpload('acc-1', 'logo.png', 12345)
+    const init = (fetch.mock.calls[0] as unknown as [string, RequestInit])[1]
+    expect(JSON.parse(String(init.body))).toEqual({ filename: 'logo.png', size: 12345 })
   })
 })

@@ -5,10 +5,11 @@ import { accountKeys, accountQueryOptions } from '@/lib/api/get-account'
 import type { LogoContentType } from '@/lib/constants'
 
 // The logo upload in three steps (SPEC §7):
-//   1. POST /v1/accounts/{id}/upload-logo {filename} → 200 {presigned_url}
-//      (409 while a logo is set or processing; 422 fields.filename=not_an_image);
+//   1. POST /v1/accounts/{id}/upload-logo {filename, size} → 200 {presigned_url}
+//      (409 while a logo is set or processing; 422 fields.filename=not_an_image,
+//      fields.size=too_large over 10 MB);
 //   2. PUT {presigned_url} with the file and its exact Content-Type, straight to
-//      object storage (no bearer token; the type is part of the signature);
+//      object storage (no bearer token; the type and size are part of the signature);
 //   3. PUT /v1/accounts/{id}/upload-logo → 200 {img_url}, now temporary: the
 //      server processes the file and the account is polled until it is public.
 // A failed step 2 is a 500 (SPEC §8).
@@ -27,8 +28,8 @@ function uploadLogoPath(accountId: string): string {
   return `/v1/accounts/${encodeURIComponent(accountId)}/upload-logo`
 }
 
-export function requestLogoUpload(accountId: string, filename: string): Promise<{ presigned_url: string }> {
-  return apiRequest(uploadLogoPath(accountId), { method: 'POST', auth: true, body: { filename }, schema: presignSchema })
+export function requestLogoUpload(accountId: string, filename: string, size: number): Promise<{ presigned_url: string }> {
+  return apiRequest(uploadLogoPath(accountId), { method: 'POST', auth: true, body: { filename, size }, schema: presignSchema })
 }
 
 export function finishLogoUpload(accountId: string): Promise<{ img_url: string }> {
@@ -68,7 +69,7 @@ export async function uploadLogo(
   upload: LogoUpload,
   onProgress: (percent: number) => void,
 ): Promise<{ img_url: string }> {
-  const { presigned_url } = await requestLogoUpload(accountId, upload.filename)
+  const { presigned_url } = await requestLogoUpload(accountId, upload.filename, upload.file.size)
   await storageUploader.put(presigned_url, upload.file, upload.contentType, onProgress)
   return finishLogoUpload(accountId)
 }
