@@ -115,6 +115,9 @@ func (s *Server) securityHeaders(c fiber.Ctx) error {
 	c.Set("Referrer-Policy", "strict-origin-when-cross-origin")
 	c.Set("X-Frame-Options", "DENY")
 	c.Set("Cross-Origin-Opener-Policy", "same-origin")
+	if s.hsts {
+		c.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+	}
 	return c.Next()
 }
 

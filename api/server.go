@@ -65,6 +65,7 @@ type Server struct {
 	metrics *metrics
 	limits  limits
 	csp     string
+	hsts    bool
 }
 
 // New builds the Fiber app.
@@ -77,7 +78,8 @@ func New(s *Server) *fiber.App {
 		_ = s.Registry.Register(dispatch.NewOutboxCollector(s.DB))
 	}
 	s.limits = newLimits(s.DB)
-	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3Endpoint, s.Config.S3PublicURL)...)
+	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
+	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{
 		AppName:      "kudos",
 		BodyLimit:    BodyLimit,
@@ -105,6 +107,7 @@ func New(s *Server) *fiber.App {
 	v1.Get("/accounts/:accountId", s.getAccount)
 	acc := v1.Group("/accounts/:accountId", s.requireSession, s.requireMember)
 	s.registerAccountRoutes(acc)
+	s.registerSessionRoutes(acc)
 	s.registerSubscriptionRoutes(v1, acc)
 	s.registerBillingRoutes(acc)
 	s.registerLogoRoutes(acc)
@@ -123,6 +126,21 @@ func ctx(c fiber.Ctx) context.Context { return c.Context() }
 // isAPIPath reports whether a path belongs to the JSON API (never the SPA).
 func isAPIPath(p string) bool {
 	return p == "/v1" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/sandbox/")
+}
+
+// storageOrigin is the origin the browser reaches object storage at, taken
+// from a link storage signs (on AWS the endpoint is empty and the bucket is
+// a host name of its own), or "" without storage.
+func (s *Server) storageOrigin() string {
+	if s.Storage == nil {
+		return ""
+	}
+	u, err := s.Storage.PresignGet(context.Background(), "csp-probe", "probe", time.Minute)
+	if err != nil {
+		s.Log.Warn("storage origin unknown: uploads may be blocked by the CSP", "err", err)
+		return ""
+	}
+	return u
 }
 
 // uniqueOrigins returns the distinct, non-empty origins of urls.

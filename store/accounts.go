@@ -39,14 +39,15 @@ func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*
 // that a caller cannot learn which account ids exist; the caller tells a dead
 // session (401) from a foreign account (404) with ActiveSession.
 func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
-	return db.scanAccountView(ctx, accountViewSelect+`
+	now := db.Now()
+	return db.scanAccountView(ctx, touchSession("$2", "$4", "$5")+accountViewSelect+`
 		FROM sessions se
 		JOIN memberships m ON m.user_id = se.user_id AND m.account_id = $1
 		JOIN accounts a ON a.id = m.account_id
 		JOIN subscriptions s ON s.account_id = a.id
 		JOIN users u ON u.id = se.user_id
-		WHERE se.id = $2 AND se.user_id = $3 AND se.revoked_at IS NULL AND se.expires_at > $4`,
-		accountID, sessionID, userID, db.Now())
+		WHERE se.id = $2 AND se.user_id = $3 AND se.revoked_at IS NULL AND se.expires_at > $4 AND se.last_seen_at > $5`,
+		accountID, sessionID, userID, now, db.idleSince(now))
 }
 
 // MemberAccess reports whether userID is a member of accountID and whether

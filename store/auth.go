@@ -161,7 +161,7 @@ func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duratio
 func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl time.Duration, out *SignedIn) error {
 	out.UserID = userID
 	out.Session = &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: now.Add(ttl).UTC().Truncate(time.Second)}
-	if err := createSession(ctx, tx, out.Session); err != nil {
+	if err := createSession(ctx, tx, out.Session, now); err != nil {
 		return err
 	}
 	return ownedAccountID(ctx, tx, userID, &out.AccountID)

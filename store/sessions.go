@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -11,17 +12,44 @@ import (
 	"kudos"
 )
 
-func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session) error {
-	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, expires_at) VALUES ($1, $2, $3)`, s.ID, s.UserID, s.ExpiresAt)
+// userAgentKey carries the client's User-Agent to the session it signs in.
+type userAgentKey struct{}
+
+// WithUserAgent returns ctx carrying the client's User-Agent, which a session
+// created under it records (for the list of signed-in devices).
+func WithUserAgent(ctx context.Context, ua string) context.Context {
+	if len(ua) > 300 {
+		ua = ua[:300]
+	}
+	return context.WithValue(ctx, userAgentKey{}, strings.ToValidUTF8(ua, ""))
+}
+
+func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session, now time.Time) error {
+	ua, _ := ctx.Value(userAgentKey{}).(string)
+	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent) VALUES ($1, $2, $3, $4, $3, $5)`,
+		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""))
 	return wrapErr(err)
 }
 
-// ActiveSession returns the session if it exists, is not revoked and has not
-// expired; otherwise EUnauthorized.
+// touchSession records, at most once a minute, that the session (id
+// parameter idParam) was used now (parameter nowParam), unless it idled out
+// (last used before parameter idleParam). Prefixed to the statement that
+// reads the session, it costs no round trip, and writes once a minute per
+// session at most.
+func touchSession(idParam, nowParam, idleParam string) string {
+	return `WITH touch AS (UPDATE sessions SET last_seen_at = ` + nowParam + ` WHERE id = ` + idParam +
+		` AND last_seen_at < ` + nowParam + `::timestamptz - interval '1 minute' AND last_seen_at > ` + idleParam +
+		` AND revoked_at IS NULL) `
+}
+
+// ActiveSession returns the session if it exists, is not revoked, has not
+// expired and has not idled out; otherwise EUnauthorized.
 func (db *DB) ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, error) {
 	s := kudos.Session{ID: id}
-	err := db.Pool.QueryRow(ctx, `SELECT user_id, expires_at FROM sessions WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2`,
-		id, db.Now()).Scan(&s.UserID, &s.ExpiresAt)
+	now := db.Now()
+	err := db.Pool.QueryRow(ctx, touchSession("$1", "$2", "$3")+`SELECT user_id, expires_at FROM sessions
+		WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3`,
+		id, now, db.idleSince(now)).Scan(&s.UserID, &s.ExpiresAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
@@ -41,4 +69,42 @@ func (db *DB) RevokeSession(ctx context.Context, id uuid.UUID) error {
 func revokeUserSessions(ctx context.Context, tx pgx.Tx, userID, keep uuid.UUID, now time.Time) error {
 	_, err := tx.Exec(ctx, `UPDATE sessions SET revoked_at = $3 WHERE user_id = $1 AND id <> $2 AND revoked_at IS NULL`, userID, keep, now)
 	return wrapErr(err)
+}
+
+// SessionInfo is one signed-in device of a user.
+type SessionInfo struct {
+	ID         uuid.UUID `json:"id"`
+	CreatedAt  time.Time `json:"created_at"`
+	LastSeenAt time.Time `json:"last_seen_at"`
+	UserAgent  string    `json:"user_agent"`
+	ExpiresAt  time.Time `json:"expires_at"`
+}
+
+// UserSessions lists the live sessions of a user, most recently used first.
+func (db *DB) UserSessions(ctx context.Context, userID uuid.UUID) ([]SessionInfo, error) {
+	now := db.Now()
+	rows, err := db.Pool.Query(ctx, `SELECT id, created_at, last_seen_at, user_agent, expires_at FROM sessions
+		WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3
+		ORDER BY last_seen_at DESC, created_at DESC LIMIT 100`, userID, now, db.idleSince(now))
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[SessionInfo])
+	return out, wrapErr(err)
+}
+
+// RevokeUserSession ends one session of a user: a session of anyone else,
+// or already ended, is ENotFound.
+func (db *DB) RevokeUserSession(ctx context.Context, userID, sessionID uuid.UUID) error {
+	tag, err := db.Pool.Exec(ctx, `UPDATE sessions SET revoked_at = $3 WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL`,
+		sessionID, userID, db.Now())
+	if err == nil && tag.RowsAffected() == 0 {
+		return kudos.Errorf(kudos.ENotFound, "Not found")
+	}
+	return wrapErr(err)
+}
+
+// RevokeOtherSessions ends every session of a user but keep.
+func (db *DB) RevokeOtherSessions(ctx context.Context, userID, keep uuid.UUID) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return revokeUserSessions(ctx, tx, userID, keep, db.Now()) })
 }

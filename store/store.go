@@ -32,6 +32,20 @@ type DB struct {
 	Pool *pgxpool.Pool
 	// Now returns the current time; tests replace it.
 	Now func() time.Time
+	// SessionIdle ends a session unused for this long (KUDOS_SESSION_IDLE;
+	// zero means DefaultSessionIdle).
+	SessionIdle time.Duration
+}
+
+// DefaultSessionIdle is the idle timeout of a session when none is set.
+const DefaultSessionIdle = 24 * time.Hour
+
+// idleSince is the last use before which a session has idled out.
+func (db *DB) idleSince(now time.Time) time.Time {
+	if db.SessionIdle <= 0 {
+		return now.Add(-DefaultSessionIdle)
+	}
+	return now.Add(-db.SessionIdle)
 }
 
 // Open connects to Postgres and checks the connection.

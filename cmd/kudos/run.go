@@ -44,6 +44,7 @@ func run(ctx context.Context, mode string) error {
 		return err
 	}
 	defer db.Close()
+	db.SessionIdle = cfg.SessionIdle
 	if mode == "migrate" || cfg.IsDevelopment() {
 		if err := db.Migrate(ctx); err != nil {
 			return err
