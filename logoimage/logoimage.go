@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"image"
+	"image/color"
 	"image/jpeg"
 	"image/png"
 
@@ -81,6 +82,8 @@ func Sniff(data []byte) (Format, bool) {
 type Header struct {
 	Format        Format
 	Width, Height int
+	// DecodeBytes is what decoding it is expected to allocate.
+	DecodeBytes int64
 }
 
 // Inspect checks an upload without decoding its pixels: at most
@@ -110,7 +113,91 @@ func Inspect(data []byte) (Header, error) {
 	if int64(cfg.Width)*int64(cfg.Height) > kudos.LogoMaxPixels {
 		return Header{}, refuse(kudos.LogoTooManyPixels, "%d×%d", cfg.Width, cfg.Height)
 	}
-	return Header{Format: f, Width: cfg.Width, Height: cfg.Height}, nil
+	need := decodeBytes(f, data, cfg)
+	if need > MaxDecodeBytes {
+		return Header{}, refuse(kudos.LogoTooManyPixels, "%d×%d would take %d MiB to decode", cfg.Width, cfg.Height, need>>20)
+	}
+	return Header{Format: f, Width: cfg.Width, Height: cfg.Height, DecodeBytes: need}, nil
+}
+
+// MaxDecodeBytes bounds the memory the decoded image may take (scaling it
+// adds at most ScaleBytes). The pixel limit
+// alone does not: a 16-bit PNG takes 8 bytes a pixel, and a progressive JPEG
+// keeps every DCT coefficient as an int32 until its last scan (a 4000×4000
+// progressive CMYK JPEG would take about 320 MB).
+const MaxDecodeBytes = 96 << 20
+
+// ScaleBytes bounds what scaling a decoded image to the logo size allocates
+// (the halvings and the final resampling; see scaleToFit).
+const ScaleBytes = 32 << 20
+
+// decodeBytes estimates, from the header alone, what decoding allocates:
+// the decoded image, plus the coefficients of a progressive JPEG, doubled
+// for an interlaced PNG (decoded pass by pass, then merged).
+func decodeBytes(f Format, data []byte, cfg image.Config) int64 {
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if f == PNG {
+		var perPixel int64
+		switch cfg.ColorModel {
+		case color.GrayModel:
+			perPixel = 1
+		case color.Gray16Model:
+			perPixel = 2
+		case color.RGBA64Model, color.NRGBA64Model:
+			perPixel = 8
+		default:
+			if _, ok := cfg.ColorModel.(color.Palette); ok {
+				perPixel = 1
+			} else {
+				perPixel = 4
+			}
+		}
+		need := px * perPixel
+		if len(data) > 28 && data[28] == 1 { // IHDR interlace method: Adam7
+			need *= 2
+		}
+		return need
+	}
+	progressive, planes := jpegFrame(data)
+	decoded := px * 4 // CMYK, or RGBA after conversion: the most a JPEG decodes to
+	if progressive {
+		return decoded + int64(planes*float64(px))*4 // an int32 per coefficient
+	}
+	return decoded
+}
+
+// jpegFrame reads the frame header (SOFn) of a JPEG: whether it is
+// progressive, and how many full-resolution planes its components add up to
+// (3 for 4:4:4 YCbCr, 1.5 for 4:2:0, 4 for CMYK). An unreadable frame counts
+// as the worst case.
+func jpegFrame(data []byte) (progressive bool, planes float64) {
+	for i := 2; i+3 < len(data); {
+		if data[i] != 0xff {
+			return true, 4
+		}
+		marker := data[i+1]
+		if marker == 0xff {
+			i++
+			continue
+		}
+		n := int(data[i+2])<<8 | int(data[i+3])
+		if marker >= 0xc0 && marker <= 0xcf && marker != 0xc4 && marker != 0xc8 && marker != 0xcc {
+			seg := data[i+4 : min(len(data), i+2+n)]
+			if len(seg) < 6 {
+				return true, 4
+			}
+			comps := int(seg[5])
+			hmax, vmax, sum := 1, 1, 0
+			for c := 0; c < comps && 6+3*c+1 < len(seg); c++ {
+				s := seg[6+3*c+1]
+				hmax, vmax = max(hmax, int(s>>4)), max(vmax, int(s&15))
+				sum += int(s>>4) * int(s&15)
+			}
+			return marker == 0xc2 || marker == 0xc6 || marker == 0xca || marker == 0xce, float64(sum) / float64(hmax*vmax)
+		}
+		i += 2 + n
+	}
+	return true, 4
 }
 
 // Result is a logo ready to publish.
@@ -171,6 +258,15 @@ func scaleToFit(src image.Image, side int) image.Image {
 	if w == b.Dx() && h == b.Dy() {
 		draw.Draw(dst, dst.Bounds(), src, b.Min, draw.Src)
 		return dst
+	}
+	// CatmullRom keeps an intermediate of 32 bytes per destination column and
+	// source row (65 MiB from 4000 rows, 512 MiB from a 1×16M strip): halve
+	// the source first, each halving averaging 2×2 pixels, until it is at
+	// most twice the target on both sides.
+	for b.Dx() > 2*w || b.Dy() > 2*h {
+		half := image.NewNRGBA(image.Rect(0, 0, max(w, (b.Dx()+1)/2), max(h, (b.Dy()+1)/2)))
+		draw.ApproxBiLinear.Scale(half, half.Bounds(), src, b, draw.Src, nil)
+		src, b = half, half.Bounds()
 	}
 	draw.CatmullRom.Scale(dst, dst.Bounds(), src, b, draw.Src, nil)
 	return dst
