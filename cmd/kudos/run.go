@@ -160,8 +160,13 @@ func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *ap
 	if err := serveMetrics(ctx, cfg, log, srv); err != nil {
 		return err
 	}
+	ln, err := net.Listen("tcp", cfg.HTTPAddr)
+	if err != nil {
+		return fmt.Errorf("api listener: %w", err)
+	}
 	log.Info("api listening", "url", cfg.PublicURL, "addr", cfg.HTTPAddr)
-	return fiberApp.Listen(cfg.HTTPAddr, fiber.ListenConfig{
+	// Lingering close: a client still writing a refused body reads the 413.
+	return fiberApp.Listener(api.LingeringListener(ln), fiber.ListenConfig{
 		DisableStartupMessage: true, GracefulContext: ctx, ShutdownTimeout: 10 * time.Second,
 	})
 }
