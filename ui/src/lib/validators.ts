@@ -101,6 +101,10 @@ export function fieldCodeMessage(code: string): string {
       return 'validation.too_short'
     case 'too_long':
       return 'validation.too_long'
+    case 'wrong_password':
+      return 'validation.wrong_password'
+    case 'too_large':
+      return 'validation.too_large'
     default:
       return 'validation.invalid_value'
   }

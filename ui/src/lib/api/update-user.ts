@@ -2,13 +2,14 @@ import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { accountKeys } from './get-account'
 
-// PATCH /v1/accounts/{id}/user with exactly one field (SPEC §7).
+// PATCH /v1/accounts/{id}/user with exactly one field (SPEC §7); a new
+// e-mail or password also carries the current password (ARCHITECTURE §4).
 
 export type UserPatch =
   | { firstname: string }
   | { lastname: string }
-  | { email: string }
-  | { password: string }
+  | { email: string; current_password?: string }
+  | { password: string; current_password?: string }
   | { opt_in_notifications: boolean }
   | { opt_in_marketing: boolean }
   | { preferred_language: string }

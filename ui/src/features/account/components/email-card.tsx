@@ -23,9 +23,11 @@ import { accountKeys, type User } from '@/lib/api/get-account'
 import { useUpdateUser } from '@/lib/api/update-user'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { rememberEmail } from '@/lib/session'
-import { emailSchema } from '@/lib/validators'
+import { emailSchema, msg } from '@/lib/validators'
 
-const schema = v.object({ email: emailSchema })
+// The current password proves a stolen session alone cannot move the
+// account to another address (ARCHITECTURE §4, re-authentication).
+const schema = v.object({ email: emailSchema, current_password: v.pipe(v.string(), v.nonEmpty(msg.passwordRequired)) })
 
 /** E-mail card: change with a confirm-email dialog; read-only for Google users. */
 export function EmailCard({ accountId, user }: { accountId: string; user: User }) {
@@ -33,16 +35,16 @@ export function EmailCard({ accountId, user }: { accountId: string; user: User }
   const queryClient = useQueryClient()
   const update = useUpdateUser(accountId)
   const [confirmFor, setConfirmFor] = useState<string | null>(null)
-  const form = useForm({ resolver: valibotResolver(schema), defaultValues: { email: user.email } })
+  const form = useForm({ resolver: valibotResolver(schema), defaultValues: { email: user.email, current_password: '' } })
 
-  const onSubmit = form.handleSubmit(async ({ email }) => {
+  const onSubmit = form.handleSubmit(async ({ email, current_password }) => {
     if (email === user.email) return
     try {
-      await update.mutateAsync({ email })
+      await update.mutateAsync({ email, current_password })
       rememberEmail(email)
       setConfirmFor(email)
     } catch (error) {
-      applyFieldErrors(error, form.setError, ['email'])
+      applyFieldErrors(error, form.setError, ['email', 'current_password'])
     }
   })
 
@@ -74,6 +76,15 @@ export function EmailCard({ accountId, user }: { accountId: string; user: User }
           <form onSubmit={onSubmit} noValidate className="grid gap-3">
             <FormField id="email" label={t('email.label')} error={form.formState.errors.email?.message}>
               {(control) => <Input {...control} type="email" autoComplete="email" {...form.register('email')} />}
+            </FormField>
+            <FormField
+              id="email-current-password"
+              label={t('email.current_password')}
+              error={form.formState.errors.current_password?.message}
+            >
+              {(control) => (
+                <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />
+              )}
             </FormField>
             <FormError error={update.error} />
             <div>

@@ -171,7 +171,8 @@ describe('LogoCard: upload', () => {
       ]),
     )
     const post = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/upload-logo' && init?.method === 'POST')
-    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ filename: 'Brand Logo.png' })
+    // The size is signed into the link.
+    expect(JSON.parse(String(post?.[1]?.body))).toEqual({ filename: 'Brand Logo.png', size: 2048 })
     const finish = fetch.mock.calls.find(([, init]) => init?.method === 'PUT')
     expect(finish?.[1]?.body).toBeUndefined()
   })

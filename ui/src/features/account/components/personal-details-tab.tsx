@@ -3,6 +3,7 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { EmailCard } from './email-card'
 import { NamesCard } from './names-card'
 import { PasswordCard } from './password-card'
+import { SessionsCard } from './sessions-card'
 
 export function PersonalDetailsTab({ accountId }: { accountId: string }) {
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
@@ -11,7 +12,8 @@ export function PersonalDetailsTab({ accountId }: { accountId: string }) {
       <NamesCard accountId={accountId} user={data.user} />
       {/* Keyed on the address: once a change is confirmed the form shows the new one. */}
       <EmailCard key={data.user.email} accountId={accountId} user={data.user} />
-      <PasswordCard accountId={accountId} />
+      <PasswordCard accountId={accountId} socialLogin={data.user.social_login} />
+      <SessionsCard accountId={accountId} />
     </div>
   )
 }
