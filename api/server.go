@@ -124,8 +124,10 @@ func New(s *Server) *fiber.App {
 func ctx(c fiber.Ctx) context.Context { return c.Context() }
 
 // isAPIPath reports whether a path belongs to the JSON API (never the SPA).
+// /metrics is not served here (MetricsHandler has its own listener), and
+// answers 404 rather than the SPA.
 func isAPIPath(p string) bool {
-	return p == "/v1" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/sandbox/")
+	return p == "/v1" || p == "/metrics" || strings.HasPrefix(p, "/v1/") || strings.HasPrefix(p, "/dev/") || strings.HasPrefix(p, "/sandbox/")
 }
 
 // storageOrigin is the origin the browser reaches object storage at, taken
