@@ -1,7 +1,8 @@
 import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
-import { apiRequest } from '@/lib/api-client'
+import { ApiError, apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
+import { takeOidcState } from './oidc-state'
 
 // PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id}
 
@@ -19,6 +20,9 @@ export interface CallbackInput {
 }
 
 export function completeOidcCallback({ code, state }: CallbackInput) {
+  if (!takeOidcState(state)) {
+    return Promise.reject(new ApiError(401, 'unauthorized', 'This sign-in was not started in this browser'))
+  }
   const query = new URLSearchParams({
     state,
     code,

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { authUrlSchema } from './oidc-signup'
+import { rememberOidcState } from './oidc-state'
 
 // POST /v1/auth/oidc-signin → 201 {auth_url}
 
@@ -16,6 +17,9 @@ export function oidcSignin(input: OidcSigninInput) {
 export function useOidcSignin() {
   return useMutation({
     mutationFn: oidcSignin,
-    onSuccess: ({ auth_url }) => window.location.assign(auth_url),
+    onSuccess: ({ auth_url }) => {
+      rememberOidcState(auth_url)
+      window.location.assign(auth_url)
+    },
   })
 }

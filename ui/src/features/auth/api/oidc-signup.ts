@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { rememberOidcState } from './oidc-state'
 
 // POST /v1/auth/oidc-signup → 201 {auth_url}; the browser is then sent there.
 
@@ -20,6 +21,9 @@ export function oidcSignup(input: OidcSignupInput) {
 export function useOidcSignup() {
   return useMutation({
     mutationFn: oidcSignup,
-    onSuccess: ({ auth_url }) => window.location.assign(auth_url),
+    onSuccess: ({ auth_url }) => {
+      rememberOidcState(auth_url)
+      window.location.assign(auth_url)
+    },
   })
 }

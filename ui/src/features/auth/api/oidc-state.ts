@@ -1,0 +1,20 @@
+// Login CSRF: the state of a Google sign-in is kept in this tab's
+// sessionStorage when the flow starts, and the callback goes on only with
+// that same state. A callback link made by someone else (who started the
+// flow in their own browser, to sign the victim into the attacker's
+// account) finds no state here, and is refused before the server is asked.
+
+const KEY = 'oidc_state'
+
+/** Remembers the state of the provider URL the browser is about to open. */
+export function rememberOidcState(authUrl: string): void {
+  const state = new URL(authUrl).searchParams.get('state')
+  if (state) sessionStorage.setItem(KEY, state)
+}
+
+/** Whether state is the one this tab started; the remembered one is used up. */
+export function takeOidcState(state: string): boolean {
+  const started = sessionStorage.getItem(KEY)
+  sessionStorage.removeItem(KEY)
+  return started !== null && started === state
+}

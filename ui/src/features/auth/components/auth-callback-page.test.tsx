@@ -1,0 +1,33 @@
+import { act, screen, waitFor } from '@testing-library/react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { dismissError } from '@/lib/error-store'
+import { renderWithProviders } from '@/test/render'
+import { calls, json, mockApi } from '@/test/mock-api'
+import { rememberOidcState } from '../api/oidc-state'
+import { AuthCallbackPage } from './auth-callback-page'
+
+afterEach(() => {
+  vi.unstubAllGlobals()
+  sessionStorage.clear()
+  act(() => dismissError())
+})
+
+const callbackOk = () => json(201, { scope: 'signup', email: 'g@example.com', token: 't', token_expiry: '', account_id: 'a' })
+
+describe('AuthCallbackPage: login CSRF', () => {
+  it('refuses a callback this browser did not start, without asking the server', async () => {
+    const fetch = mockApi({})
+    await renderWithProviders(<AuthCallbackPage code="c" state="forged" />, '/auth/callback')
+    expect(await screen.findByRole('alert')).toBeInTheDocument()
+    expect(calls(fetch).filter((c) => c.startsWith('PUT /v1/auth/callback'))).toEqual([])
+  })
+
+  it('goes on with the state this tab started, once', async () => {
+    rememberOidcState('https://accounts.example.com/auth?client_id=x&state=st-1&nonce=n')
+    const fetch = vi.fn(async (url: string) => (url.startsWith('/v1/auth/callback') ? callbackOk() : json(404, {})))
+    vi.stubGlobal('fetch', fetch)
+    await renderWithProviders(<AuthCallbackPage code="c" state="st-1" />, '/auth/callback')
+    await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/v1/auth/callback?state=st-1'))).toBe(true))
+    expect(sessionStorage.getItem('oidc_state')).toBeNull()
+  })
+})
