@@ -38,8 +38,9 @@ type SigninResult struct {
 	BaselineCPU CPUShare `json:"baseline_cpu_per_hash"`
 }
 
-// Sign-in rate limits (api/limits.go) are per client address (30 a minute)
-// and per e-mail (10 per ten minutes). A real saturating load comes from
+// Sign-in rate limits (api/limits.go, kept in Postgres) are per client
+// address (30 a minute), per e-mail and client (10 per ten minutes) and per
+// e-mail (50 per ten minutes). A real saturating load comes from
 // many people on many addresses, and so does this one: every request of
 // the benchmark uses one of signinUsers users in turn, and each loopback
 // source address (127.77.x.y, all of 127/8 is local) serves requestsPerAddress
