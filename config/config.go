@@ -33,11 +33,12 @@ const devJWTSecret = "kudos-development-secret-do-not-use-in-production"
 type Config struct {
 	Env      string
 	HTTPAddr string
-	// PublicURL is the origin the api is reached at (sandbox checkout links,
-	// the local OIDC provider's redirect).
+	// PublicURL is the origin the api is reached at: the root of every link
+	// in a mail, sandbox checkout links, the local OIDC provider's redirect;
+	// https in production (and then HSTS).
 	PublicURL string
 	// UIOrigins are the origins allowed as root_domain / redirect_url and for
-	// CORS. Mails and redirects only ever point at one of them.
+	// CORS. Redirects only ever point at one of them; mail links at PublicURL.
 	UIOrigins []string
 	LogLevel  slog.Level
 	// TrustedProxies are the peers whose X-Forwarded-For is believed.
@@ -112,7 +113,7 @@ var Vars = []Var{
 	{"KUDOS_ENV", "development", "`development` (local stand-ins allowed) or `production` (every real service required)", false},
 	{"KUDOS_HTTP_ADDR", "127.0.0.1:8080", "address the api listens on", false},
 	{"KUDOS_PUBLIC_URL", "http://127.0.0.1:8080", "origin the api is reached at", false},
-	{"KUDOS_UI_ORIGINS", "", "comma-separated UI origins allowed for mail links, redirects and CORS (default: KUDOS_PUBLIC_URL, its localhost twin and the Vite dev server)", false},
+	{"KUDOS_UI_ORIGINS", "", "comma-separated UI origins allowed for Google sign-in redirects and CORS (default: KUDOS_PUBLIC_URL, its localhost twin and, in development only, the Vite dev server); mail links use KUDOS_PUBLIC_URL alone", false},
 	{"KUDOS_LOG_LEVEL", "info", "debug, info, warn or error", false},
 	{"KUDOS_TRUSTED_PROXIES", "", "comma-separated CIDRs of the load balancers in front of the api; only through them is `X-Forwarded-For` believed for the client address (rate limits, logs)", false},
 	{"KUDOS_METRICS_ADDR", "127.0.0.1:9091", "address of the Prometheus `/metrics` listener (kept off the public address)", false},
