@@ -14,6 +14,12 @@ export default defineConfig({
     tanstackRouter({
       target: 'react',
       autoCodeSplitting: true,
+      // Loaders get chunks of their own too, so a route's loader (and the
+      // api schema it pulls in) is downloaded with that route, not with the
+      // entry chunk every screen, /signin first, loads.
+      codeSplittingOptions: {
+        defaultBehavior: [['loader'], ['component'], ['pendingComponent'], ['errorComponent'], ['notFoundComponent']],
+      },
     }),
     react(),
     tailwindcss(),

@@ -1,10 +1,7 @@
 import { clsx, type ClassValue } from 'clsx'
+import { twMerge } from 'tailwind-merge'
 
-/**
- * Joins class names. There is deliberately no Tailwind class merging (it
- * would cost ~9 KB gzip on the sign-in page): a `className` passed to a
- * primitive must add classes, not fight the primitive's own ones.
- */
+/** Joins class names; a later Tailwind class overrides a conflicting earlier one (shadcn's cn). */
 export function cn(...inputs: ClassValue[]): string {
-  return clsx(inputs)
+  return twMerge(clsx(inputs))
 }

@@ -1,7 +1,7 @@
 import * as React from 'react'
 import { cva, type VariantProps } from 'class-variance-authority'
 import { SpinnerIcon } from './icons'
-import { cn } from '@/lib/utils'
+import { cx } from '@/lib/cx'
 
 const buttonVariants = cva(
   'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0',
@@ -46,7 +46,7 @@ export function Button({
 }: ButtonProps & { ref?: React.Ref<HTMLButtonElement> }) {
   return (
     <button
-      className={cn(buttonVariants({ variant, size, className }))}
+      className={cx(buttonVariants({ variant, size, className }))}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...props}

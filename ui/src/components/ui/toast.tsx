@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { CloseIcon } from './icons'
-import { cn } from '@/lib/utils'
+import { cx } from '@/lib/cx'
 
 /** A fixed popup in the bottom right corner; the caller decides when it shows. */
 export function Toast({
@@ -17,7 +17,7 @@ export function Toast({
 }) {
   return (
     <div
-      className={cn(
+      className={cx(
         'pointer-events-auto fixed bottom-4 right-4 z-[100] flex w-[calc(100%-2rem)] max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg',
         variant === 'destructive' ? 'border-destructive bg-destructive text-white' : 'bg-background',
         className,
@@ -40,9 +40,9 @@ export function Toast({
 }
 
 export function ToastTitle({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) {
-  return <p className={cn('text-sm font-semibold', className)} {...props} />
+  return <p className={cx('text-sm font-semibold', className)} {...props} />
 }
 
 export function ToastDescription({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) {
-  return <p className={cn('text-sm opacity-90', className)} {...props} />
+  return <p className={cx('text-sm opacity-90', className)} {...props} />
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
 import { LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
+import { queryKeys } from '@/lib/query-keys'
 
 // GET /v1/accounts/{id}: the account, its subscription and the signed-in user.
 // Shared by the dashboard shell and every dashboard feature.
@@ -48,11 +49,6 @@ export type AccountData = v.InferOutput<typeof accountResponseSchema>
 export type Subscription = AccountData['account']['subscription']
 export type User = AccountData['user']
 
-export const accountKeys = {
-  all: ['account'] as const,
-  detail: (accountId: string) => ['account', accountId] as const,
-}
-
 export function getAccount(accountId: string, signal?: AbortSignal): Promise<AccountData> {
   return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}`, {
     auth: true,
@@ -63,7 +59,7 @@ export function getAccount(accountId: string, signal?: AbortSignal): Promise<Acc
 
 export function accountQueryOptions(accountId: string) {
   return queryOptions({
-    queryKey: accountKeys.detail(accountId),
+    queryKey: queryKeys.account(accountId),
     queryFn: ({ signal }) => getAccount(accountId, signal),
     // While a payment or the logo is processing the account is re-fetched every 2.5 s (SPEC §4).
     refetchInterval: (query) => {

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { queryKeys } from '@/lib/query-keys'
 
 // GET /v1/pricing/{accountId}: yearly net prices in major units, the currency,
 // the VAT rate (percent) and the only origin a checkout link may start with.
@@ -22,17 +23,13 @@ export const pricingSchema = v.object({
 
 export type Pricing = v.InferOutput<typeof pricingSchema>
 
-export const pricingKeys = {
-  detail: (accountId: string) => ['pricing', accountId] as const,
-}
-
 export function getPricing(accountId: string, signal?: AbortSignal): Promise<Pricing> {
   return apiRequest(`/v1/pricing/${encodeURIComponent(accountId)}`, { auth: true, signal, schema: pricingSchema })
 }
 
 export function pricingQueryOptions(accountId: string) {
   return queryOptions({
-    queryKey: pricingKeys.detail(accountId),
+    queryKey: queryKeys.pricing(accountId),
     queryFn: ({ signal }) => getPricing(accountId, signal),
     staleTime: 5 * 60_000,
   })

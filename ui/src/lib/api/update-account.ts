@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from './get-account'
+import { queryKeys } from '@/lib/query-keys'
 
 // PATCH /v1/accounts/{id} {name}: used by account settings and onboarding.
 
@@ -16,6 +16,6 @@ export function useUpdateAccountName(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (name: string) => updateAccountName(accountId, name),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from './get-account'
+import { apiRequest, isApiError } from '@/lib/api-client'
+import { queryKeys } from '@/lib/query-keys'
 
 // PATCH /v1/accounts/{id}/billing-address: empty values are left out of the
 // payload; `version` guards against stale edits (409).
@@ -41,14 +41,30 @@ export function updateBillingAddress(accountId: string, address: BillingAddress)
   })
 }
 
-export function useUpdateBillingAddress(accountId: string) {
+/** What a save ended in: saved, or a 409 (someone saved in between; the form offers to reload). */
+export type SaveAddressOutcome = 'saved' | 'conflict'
+
+/**
+ * The one billing-address mutation (billing card, billing-details modal,
+ * onboarding). A 409 is an outcome, not an error: no popup. 422 field errors
+ * reject for the form. After a save it waits for the account and billing
+ * re-reads, so the next save carries the new version.
+ */
+export function useSaveBillingAddress(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (address: BillingAddress) => updateBillingAddress(accountId, address),
-    onSuccess: () =>
-      Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
-        queryClient.invalidateQueries({ queryKey: ['billing', accountId] }),
-      ]),
+    mutationFn: async (address: BillingAddress): Promise<SaveAddressOutcome> => {
+      try {
+        await updateBillingAddress(accountId, address)
+      } catch (error) {
+        if (isApiError(error) && error.status === 409) return 'conflict'
+        throw error
+      }
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
+      ])
+      return 'saved'
+    },
   })
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from './get-account'
+import { queryKeys } from '@/lib/query-keys'
 
 // PATCH /v1/accounts/{id}/user with exactly one field (SPEC §7); a new
 // e-mail or password also carries the current password (ARCHITECTURE §4).
@@ -29,6 +29,6 @@ export function useUpdateUser(accountId: string) {
     // An e-mail change deactivates the user until the new address is confirmed:
     // the caller refreshes the account once its confirm dialog was read.
     onSuccess: (_data, patch) =>
-      'email' in patch ? undefined : queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+      'email' in patch ? undefined : queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

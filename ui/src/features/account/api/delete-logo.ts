@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys, accountQueryOptions } from '@/lib/api/get-account'
+import { accountQueryOptions } from '@/lib/api/get-account'
+import { queryKeys } from '@/lib/query-keys'
 
 // DELETE /v1/accounts/{id}/upload-logo → 204: the public logo is removed and
 // the account is back to the placeholder (delete and change, SPEC §4).
@@ -17,6 +18,6 @@ export function useDeleteLogo(accountId: string) {
       queryClient.setQueryData(accountQueryOptions(accountId).queryKey, (old) =>
         old && { ...old, account: { ...old.account, img_url: '', logo_url: '', logo_error: '' } },
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from '@/lib/api/get-account'
+import { queryKeys } from '@/lib/query-keys'
 
 // POST /v1/accounts/{id}/subscription/restart → 200 {}: auto-renewal on again.
 
@@ -15,6 +15,6 @@ export function useRestartAutoRenewal(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => restartAutoRenewal(accountId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

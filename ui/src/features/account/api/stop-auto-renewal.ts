@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from '@/lib/api/get-account'
+import { queryKeys } from '@/lib/query-keys'
 
 // DELETE /v1/accounts/{id}/subscription → 200 {}: auto-renewal off; the plan
 // stops at the end of the paid year.
@@ -13,6 +13,6 @@ export function useStopAutoRenewal(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: () => stopAutoRenewal(accountId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

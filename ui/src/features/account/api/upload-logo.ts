@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { ApiError, apiRequest } from '@/lib/api-client'
-import { accountKeys, accountQueryOptions } from '@/lib/api/get-account'
+import { accountQueryOptions } from '@/lib/api/get-account'
 import type { LogoContentType } from '@/lib/constants'
+import { queryKeys } from '@/lib/query-keys'
 
 // The logo upload in three steps (SPEC §7):
 //   1. POST /v1/accounts/{id}/upload-logo {filename, size} → 200 {presigned_url}
@@ -84,6 +85,6 @@ export function useUploadLogo(accountId: string) {
       queryClient.setQueryData(accountQueryOptions(accountId).queryKey, (old) =>
         old && { ...old, account: { ...old.account, img_url, logo_url: '', logo_error: '' } },
       ),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

@@ -19,11 +19,12 @@ import {
   DialogTitle,
 } from '@/components/ui/dialog'
 import { Input } from '@/components/ui/input'
-import { accountKeys, type User } from '@/lib/api/get-account'
+import { type User } from '@/lib/api/get-account'
 import { useUpdateUser } from '@/lib/api/update-user'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { rememberEmail } from '@/lib/session'
 import { emailSchema, msg } from '@/lib/validators'
+import { queryKeys } from '@/lib/query-keys'
 
 // The current password proves a stolen session alone cannot move the
 // account to another address (ARCHITECTURE §4, re-authentication).
@@ -50,7 +51,7 @@ export function EmailCard({ accountId, user }: { accountId: string; user: User }
 
   const closeDialog = () => {
     setConfirmFor(null)
-    void queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) })
+    void queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) })
   }
 
   return (

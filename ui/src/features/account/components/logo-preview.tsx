@@ -1,16 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { ImageIcon, RefreshCw, Trash2 } from 'lucide-react'
 import { FormError } from '@/components/form-error'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-  AlertDialogTrigger,
-} from '@/components/ui/alert-dialog'
+import { ConfirmationDialog } from '@/components/confirmation-dialog'
 import { Button } from '@/components/ui/button'
 
 /**
@@ -59,26 +50,23 @@ export function LogoPreview({
             <RefreshCw aria-hidden="true" />
             {t('logo.change')}
           </Button>
-          <AlertDialog open={confirmOpen} onOpenChange={(next) => !busy && onConfirmOpenChange(next)}>
-            <AlertDialogTrigger asChild>
+          <ConfirmationDialog
+            open={confirmOpen}
+            onOpenChange={onConfirmOpenChange}
+            trigger={
               <Button variant="outline" size="sm" disabled={busy}>
                 <Trash2 aria-hidden="true" />
                 {t('logo.delete')}
               </Button>
-            </AlertDialogTrigger>
-            <AlertDialogContent>
-              <AlertDialogHeader>
-                <AlertDialogTitle>{t('logo.delete_title')}</AlertDialogTitle>
-                <AlertDialogDescription>{t('logo.delete_text')}</AlertDialogDescription>
-              </AlertDialogHeader>
-              <AlertDialogFooter>
-                <AlertDialogCancel disabled={busy}>{t('common:actions.cancel')}</AlertDialogCancel>
-                <Button variant="destructive" loading={busy} onClick={onDelete}>
-                  {t('logo.delete_confirm')}
-                </Button>
-              </AlertDialogFooter>
-            </AlertDialogContent>
-          </AlertDialog>
+            }
+            title={t('logo.delete_title')}
+            description={t('logo.delete_text')}
+            cancelLabel={t('common:actions.cancel')}
+            confirmLabel={t('logo.delete_confirm')}
+            destructive
+            pending={busy}
+            onConfirm={onDelete}
+          />
         </div>
       </div>
       <FormError error={error} />

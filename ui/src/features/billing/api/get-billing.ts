@@ -1,11 +1,11 @@
 import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { queryKeys } from '@/lib/query-keys'
 
 // GET /v1/accounts/{id}/billing: invoices (newest first), payment methods
-// (mandates), their count and the billing address (SPEC §3). Fetched by the
-// billing tabs themselves (skeleton meanwhile), not by a route loader: loaders
-// are not code-split, so this schema would land in the chunk /signin loads.
+// (mandates), their count and the billing address (SPEC §3). The billing
+// routes' loaders fetch it (loaders are code-split, see vite.config.ts).
 
 const text = v.optional(v.nullable(v.string()), '')
 
@@ -50,13 +50,9 @@ const billingAddressSchema = v.object({
   version: v.optional(v.number()),
 })
 
-/**
- * A JSON list, checked item by item. record() walks an array's indices just as
- * array() would, and unlike array() it is already in the `forms` chunk that
- * /signin loads (every valibot module the app uses lands there, see README).
- */
+/** A JSON list, checked item by item; null or absent is an empty list. */
 function listOf<T extends v.GenericSchema>(item: T) {
-  return v.optional(v.nullable(v.record(v.string(), item)), null)
+  return v.optional(v.nullable(v.array(item)), null)
 }
 
 const billingResponseSchema = v.object({
@@ -78,10 +74,6 @@ export interface Billing {
   account_billing_address: LoadedBillingAddress | null
 }
 
-export const billingKeys = {
-  detail: (accountId: string) => ['billing', accountId] as const,
-}
-
 export async function getBilling(accountId: string, signal?: AbortSignal): Promise<Billing> {
   const body = await apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing`, {
     auth: true,
@@ -89,9 +81,8 @@ export async function getBilling(accountId: string, signal?: AbortSignal): Promi
     schema: billingResponseSchema,
   })
   return {
-    // Integer keys keep their ascending order: the api's order survives.
-    invoices: Object.values(body.invoices ?? {}),
-    mandates: Object.values(body.mandates ?? {}),
+    invoices: body.invoices ?? [],
+    mandates: body.mandates ?? [],
     mandate_count: body.mandate_count,
     account_billing_address: body.account_billing_address,
   }
@@ -99,7 +90,7 @@ export async function getBilling(accountId: string, signal?: AbortSignal): Promi
 
 export function billingQueryOptions(accountId: string) {
   return queryOptions({
-    queryKey: billingKeys.detail(accountId),
+    queryKey: queryKeys.billing(accountId),
     queryFn: ({ signal }) => getBilling(accountId, signal),
   })
 }

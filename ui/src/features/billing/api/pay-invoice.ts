@@ -1,8 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
-import { accountKeys } from '@/lib/api/get-account'
 import { goToCheckout } from '@/lib/api/go-to-checkout'
 import { payInvoice } from '@/lib/api/pay-invoice'
-import { billingKeys } from './get-billing'
+import { queryKeys } from '@/lib/query-keys'
 
 // Pays a DUE_PAYMENT invoice: POST …/invoices/{invoiceId}/payment → 201
 // {checkout_href}, followed only when it is on the checkout origin.
@@ -16,8 +15,8 @@ export function usePayInvoice(accountId: string) {
     },
     onError: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: billingKeys.detail(accountId) }),
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
       ]),
   })
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { billingKeys } from './get-billing'
+import { queryKeys } from '@/lib/query-keys'
 
 // DELETE /v1/accounts/{id}/billing/payment-methods {mandate_id} → 204; 409 for
 // the last one, 404 when it is not the account's. Either way the list is re-read.
@@ -17,6 +17,6 @@ export function useRemovePaymentMethod(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (mandateId: string) => removePaymentMethod(accountId, mandateId),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: billingKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
   })
 }

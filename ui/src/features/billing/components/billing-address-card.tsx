@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { billingQueryOptions, type LoadedBillingAddress } from '../api/get-billing'
-import { useSaveBillingAddress } from '../api/save-billing-address'
+import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { LoadFailed } from './load-failed'
 
 function formValues(address: LoadedBillingAddress): BillingAddressValues {

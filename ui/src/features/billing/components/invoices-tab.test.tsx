@@ -1,3 +1,4 @@
+import { Suspense } from 'react'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -7,7 +8,7 @@ import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import { fileSaver } from '../api/download-invoice'
-import { InvoicesTab } from './invoices-tab'
+import { InvoicesTab, InvoicesTabPending } from './invoices-tab'
 
 afterEach(() => {
   vi.restoreAllMocks()
@@ -50,7 +51,10 @@ const billing = (list: unknown[]) => ({ invoices: list, mandates: [], mandate_co
 function render() {
   return renderWithProviders(
     <>
-      <InvoicesTab accountId="a" />
+      {/* As the route renders it: its pending component while GET billing runs. */}
+      <Suspense fallback={<InvoicesTabPending />}>
+        <InvoicesTab accountId="a" />
+      </Suspense>
       <ErrorPopup />
     </>,
   )
@@ -67,11 +71,11 @@ describe('InvoicesTab', () => {
     let answer: (r: Response) => void = () => {}
     mockApi({ 'GET /v1/accounts/a/billing': () => new Promise<Response>((resolve) => (answer = resolve)) })
     await render()
-    const table = screen.getByRole('table', { name: 'Invoices' })
-    expect(within(table).getAllByTestId('invoice-skeleton')).toHaveLength(3)
+    expect(await screen.findAllByTestId('invoice-skeleton')).toHaveLength(3)
     answer(json(200, billing(invoices)))
+    const table = await screen.findByRole('table', { name: 'Invoices' })
     expect(await within(table).findByText('KUD-2026-000123')).toBeInTheDocument()
-    expect(within(table).queryByTestId('invoice-skeleton')).toBeNull()
+    expect(screen.queryByTestId('invoice-skeleton')).toBeNull()
 
     const paid = rowOf('KUD-2026-000123')
     expect(paid.getByText('24/12/25')).toBeInTheDocument()

@@ -1,4 +1,5 @@
-import { useQuery } from '@tanstack/react-query'
+import type { ReactNode } from 'react'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Download } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -23,13 +24,62 @@ const STATUS_STYLE: Record<InvoiceStatus, string> = {
   DUE_PAYMENT: 'border-destructive/30 bg-destructive/10 text-destructive',
 }
 
+/** The card around the invoices: title, subtitle and its content. */
+function InvoicesCard({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('billing')
+  return (
+    <Card className="min-w-0">
+      <CardHeader>
+        <CardTitle>{t('invoices.title')}</CardTitle>
+        <CardDescription>{t('invoices.subtitle')}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  )
+}
+
+/** While the route loader fetches GET billing: skeleton rows. */
+export function InvoicesTabPending() {
+  const { t } = useTranslation('billing')
+  return (
+    <InvoicesCard>
+      <div className="grid gap-3" aria-busy="true" aria-label={t('invoices.title')} role="group">
+        {Array.from({ length: SKELETON_ROWS }, (_, row) => (
+          <div key={row} className="flex items-center gap-4" data-testid="invoice-skeleton">
+            <Skeleton className="h-4 w-28" />
+            <Skeleton className="h-4 flex-1" />
+            <Skeleton className="h-4 w-16" />
+          </div>
+        ))}
+      </div>
+    </InvoicesCard>
+  )
+}
+
+/** GET billing failed: say so, with a retry. */
+export function InvoicesTabFailed({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
+  const { t } = useTranslation('billing')
+  return (
+    <InvoicesCard>
+      <LoadFailed message={t('invoices.failed')} retrying={retrying} onRetry={onRetry} />
+    </InvoicesCard>
+  )
+}
+
+// Below sm each row is a stacked block (number and amount, then date and
+// description, then status and action), so nothing is cut off on a phone;
+// from sm on it is a table row. The header stays for screen readers.
+const ROW = 'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3'
+const CELL = 'max-sm:p-0'
+
 /**
  * Invoices (SPEC §2, §4): number, date, description, amount, status and a
  * download (PAID, PROCESSING) or pay (DUE_PAYMENT, no number shown) button.
+ * The route loader has fetched GET billing (pending and failed states above).
  */
 export function InvoicesTab({ accountId }: { accountId: string }) {
   const { t, i18n } = useTranslation('billing')
-  const billing = useQuery(billingQueryOptions(accountId))
+  const billing = useSuspenseQuery(billingQueryOptions(accountId))
   const download = useDownloadInvoice(accountId)
   const pay = usePayInvoice(accountId)
   // The invoice whose payment runs; it stays busy while the browser leaves.
@@ -66,76 +116,62 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
   }
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('invoices.title')}</CardTitle>
-        <CardDescription>{t('invoices.subtitle')}</CardDescription>
-      </CardHeader>
-      <CardContent>
-        {billing.isError ? (
-          <LoadFailed message={t('invoices.failed')} retrying={billing.isFetching} onRetry={() => void billing.refetch()} />
-        ) : (
-          <Table aria-label={t('invoices.title')} aria-busy={billing.isPending || undefined}>
-            <TableHeader>
-              <TableRow>
-                {COLUMNS.map((column) => (
-                  <TableHead key={column} className={column === 'amount' ? 'text-right' : undefined}>
-                    {t(`invoices.columns.${column}`)}
-                  </TableHead>
-                ))}
-                <TableHead className="text-right">
-                  <span className="sr-only">{t('invoices.columns.actions')}</span>
-                </TableHead>
+    <InvoicesCard>
+      <Table aria-label={t('invoices.title')} className="max-sm:block">
+        <TableHeader className="max-sm:sr-only">
+          <TableRow>
+            {COLUMNS.map((column) => (
+              <TableHead key={column} className={column === 'amount' ? 'text-right' : undefined}>
+                {t(`invoices.columns.${column}`)}
+              </TableHead>
+            ))}
+            <TableHead className="text-right">
+              <span className="sr-only">{t('invoices.columns.actions')}</span>
+            </TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody className="max-sm:block">
+          {invoices.length === 0 && (
+            <TableRow className="max-sm:block">
+              <TableCell colSpan={COLUMNS.length + 1} className="py-8 text-center text-muted-foreground max-sm:block">
+                {t('invoices.empty')}
+              </TableCell>
+            </TableRow>
+          )}
+          {invoices.map((invoice) => {
+            const number = invoice.status === 'DUE_PAYMENT' ? '' : (invoice.invoice_url ?? '')
+            return (
+              <TableRow key={invoice.id} data-status={invoice.status} className={ROW}>
+                <TableCell className={cn(CELL, 'font-medium whitespace-nowrap tabular-nums max-sm:truncate')}>
+                  {number || '-'}
+                </TableCell>
+                <TableCell className={cn(CELL, 'tabular-nums max-sm:col-start-1 max-sm:row-start-2 max-sm:text-muted-foreground')}>
+                  {formatDate(invoice.created_at)}
+                </TableCell>
+                <TableCell className={cn(CELL, 'max-sm:col-span-2 max-sm:row-start-3 max-sm:text-muted-foreground')}>
+                  {invoiceDescriptionText(invoice.description ?? '', t)}
+                </TableCell>
+                <TableCell className={cn(CELL, 'text-right whitespace-nowrap tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:font-medium')}>
+                  {formatInvoiceAmount(invoice.amount, invoice.currency ?? '', language)}
+                </TableCell>
+                <TableCell className={cn(CELL, 'max-sm:row-start-4')}>
+                  <span
+                    className={cn(
+                      'inline-flex rounded-full border px-2 py-0.5 text-xs font-medium whitespace-nowrap',
+                      STATUS_STYLE[invoice.status],
+                    )}
+                  >
+                    {t(`invoices.status.${invoice.status}`)}
+                  </span>
+                </TableCell>
+                <TableCell className={cn(CELL, 'text-right max-sm:col-start-2 max-sm:row-span-2 max-sm:row-start-2 max-sm:self-center')}>
+                  {action(invoice)}
+                </TableCell>
               </TableRow>
-            </TableHeader>
-            <TableBody>
-              {billing.isPending &&
-                Array.from({ length: SKELETON_ROWS }, (_, row) => (
-                  <TableRow key={row} data-testid="invoice-skeleton">
-                    {[...COLUMNS, 'actions'].map((column) => (
-                      <TableCell key={column}>
-                        <Skeleton className="h-4 w-full max-w-32" />
-                      </TableCell>
-                    ))}
-                  </TableRow>
-                ))}
-              {billing.isSuccess && invoices.length === 0 && (
-                <TableRow>
-                  <TableCell colSpan={COLUMNS.length + 1} className="py-8 text-center text-muted-foreground">
-                    {t('invoices.empty')}
-                  </TableCell>
-                </TableRow>
-              )}
-              {invoices.map((invoice) => {
-                const number = invoice.status === 'DUE_PAYMENT' ? '' : (invoice.invoice_url ?? '')
-                return (
-                  <TableRow key={invoice.id} data-status={invoice.status}>
-                    <TableCell className="font-medium tabular-nums">
-                      {number || '-'}
-                    </TableCell>
-                    <TableCell className="tabular-nums">{formatDate(invoice.created_at)}</TableCell>
-                    <TableCell>{invoiceDescriptionText(invoice.description ?? '', t)}</TableCell>
-                    <TableCell className="text-right tabular-nums">
-                      {formatInvoiceAmount(invoice.amount, invoice.currency ?? '', language)}
-                    </TableCell>
-                    <TableCell>
-                      <span
-                        className={cn(
-                          'inline-flex rounded-full border px-2 py-0.5 text-xs font-medium',
-                          STATUS_STYLE[invoice.status],
-                        )}
-                      >
-                        {t(`invoices.status.${invoice.status}`)}
-                      </span>
-                    </TableCell>
-                    <TableCell className="text-right">{action(invoice)}</TableCell>
-                  </TableRow>
-                )
-              })}
-            </TableBody>
-          </Table>
-        )}
-      </CardContent>
-    </Card>
+            )
+          })}
+        </TableBody>
+      </Table>
+    </InvoicesCard>
   )
 }

@@ -3,15 +3,7 @@ import { useQuery } from '@tanstack/react-query'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Landmark, Trash2, WalletCards } from 'lucide-react'
-import {
-  AlertDialog,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog'
+import { ConfirmationDialog } from '@/components/confirmation-dialog'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
@@ -119,24 +111,17 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
           </p>
         )}
       </CardContent>
-      <AlertDialog open={target !== null} onOpenChange={(next) => !next && !remove.isPending && setTarget(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>{t('payment_details.methods.remove_dialog.title')}</AlertDialogTitle>
-            <AlertDialogDescription>
-              {t('payment_details.methods.remove_dialog.text', { method: targetLabel })}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel disabled={remove.isPending}>
-              {t('payment_details.methods.remove_dialog.cancel')}
-            </AlertDialogCancel>
-            <Button variant="destructive" loading={remove.isPending} onClick={confirmRemove}>
-              {t('payment_details.methods.remove_dialog.confirm')}
-            </Button>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmationDialog
+        open={target !== null}
+        onOpenChange={(next) => !next && setTarget(null)}
+        title={t('payment_details.methods.remove_dialog.title')}
+        description={t('payment_details.methods.remove_dialog.text', { method: targetLabel })}
+        cancelLabel={t('payment_details.methods.remove_dialog.cancel')}
+        confirmLabel={t('payment_details.methods.remove_dialog.confirm')}
+        destructive
+        pending={remove.isPending}
+        onConfirm={confirmRemove}
+      />
     </Card>
   )
 }

@@ -12,7 +12,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { Input } from '@/components/ui/input'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { useUpdateAccountName } from '@/lib/api/update-account'
-import { useUpdateBillingAddress } from '@/lib/api/update-billing-address'
+import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { finishOnboarding, isOnboardingOpen } from '@/lib/onboarding-flag'
 import { nameMin3Schema } from '@/lib/validators'
 
@@ -32,7 +32,7 @@ export function OnboardingWizard({ accountId }: { accountId: string }) {
   const [step, setStep] = useState<Step>('ACCOUNT')
   const [name, setName] = useState(data.account.name)
   const saveName = useUpdateAccountName(accountId)
-  const saveAddress = useUpdateBillingAddress(accountId)
+  const saveAddress = useSaveBillingAddress(accountId)
   const [action, setAction] = useState<'save' | 'skip' | null>(null)
   const busy = saveName.isPending || saveAddress.isPending
   const nameForm = useForm({ resolver: valibotResolver(nameSchema), defaultValues: { name: data.account.name } })

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
-import { accountKeys } from '@/lib/api/get-account'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
 import type { PaidPlan } from '@/lib/constants'
 import { goToCheckout } from '@/lib/api/go-to-checkout'
+import { queryKeys } from '@/lib/query-keys'
 
 // POST /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}. Without a
 // billing address the api answers 422 with fields.account_billing_address: the
@@ -43,6 +43,6 @@ export function useCreateSubscription(accountId: string) {
       await goToCheckout(queryClient, accountId, href)
       return 'checkout'
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

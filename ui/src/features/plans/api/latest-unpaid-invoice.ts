@@ -1,9 +1,9 @@
 import * as v from 'valibot'
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from '@/lib/api/get-account'
 import { payInvoice } from '@/lib/api/pay-invoice'
 import { goToCheckout } from '@/lib/api/go-to-checkout'
+import { queryKeys } from '@/lib/query-keys'
 
 // GET /v1/accounts/{id}/invoices/latest-unpaid → 200 {invoice_id} or 404. An
 // expired plan continues by paying that invoice (POST …/payment → checkout).
@@ -27,8 +27,8 @@ export function usePayLatestUnpaidInvoice(accountId: string) {
     },
     onSettled: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
-        queryClient.invalidateQueries({ queryKey: ['billing', accountId] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
       ]),
   })
 }

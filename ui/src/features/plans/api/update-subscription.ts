@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
-import { accountKeys } from '@/lib/api/get-account'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
 import type { PaidPlan } from '@/lib/constants'
 import { goToCheckout } from '@/lib/api/go-to-checkout'
+import { queryKeys } from '@/lib/query-keys'
 
 // PATCH /v1/accounts/{id}/subscription {plan} → 201 {checkout_href}: an upgrade,
 // charged pro rata on the checkout.
@@ -24,6 +24,6 @@ export function useUpgradeSubscription(accountId: string) {
       const { checkout_href } = await updateSubscription(accountId, plan)
       await goToCheckout(queryClient, accountId, checkout_href)
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: accountKeys.detail(accountId) }),
+    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
   })
 }

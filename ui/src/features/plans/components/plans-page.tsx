@@ -7,7 +7,7 @@ import type { BillingAddressValues } from '@/components/billing-address-form'
 import { Button } from '@/components/ui/button'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
-import { useUpdateBillingAddress } from '@/lib/api/update-billing-address'
+import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { PAID_PLANS, type PaidPlan } from '@/lib/constants'
 import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
@@ -28,7 +28,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   const start = useCreateSubscription(accountId)
   const upgrade = useUpgradeSubscription(accountId)
   const pay = usePayLatestUnpaidInvoice(accountId)
-  const saveAddress = useUpdateBillingAddress(accountId)
+  const saveAddress = useSaveBillingAddress(accountId)
   // The card whose action runs; it stays busy while the browser leaves for the checkout.
   const [busyPlan, setBusyPlan] = useState<PaidPlan | null>(null)
   const [billingFor, setBillingFor] = useState<PaidPlan | null>(null)

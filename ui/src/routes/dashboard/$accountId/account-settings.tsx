@@ -1,15 +1,25 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { AccountSettingsLayout } from '@/features/account/components/account-settings-layout'
+import { useTranslation } from 'react-i18next'
+import { RouteTabs } from '@/components/route-tabs'
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings')({
   component: AccountSettingsRoute,
 })
 
+/** Account settings: the tabs 'your plan' (plan + account details) and 'personal details'. */
 function AccountSettingsRoute() {
   const { accountId } = Route.useParams()
+  const { t } = useTranslation('account')
   return (
-    <AccountSettingsLayout accountId={accountId}>
+    <RouteTabs
+      title={t('title')}
+      params={{ accountId }}
+      tabs={[
+        { to: '/dashboard/$accountId/account-settings/plan', label: t('tabs.plan') },
+        { to: '/dashboard/$accountId/account-settings/personal-details', label: t('tabs.personal_details') },
+      ]}
+    >
       <Outlet />
-    </AccountSettingsLayout>
+    </RouteTabs>
   )
 }

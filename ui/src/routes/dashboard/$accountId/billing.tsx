@@ -1,5 +1,6 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
-import { BillingLayout } from '@/features/billing/components/billing-layout'
+import { useTranslation } from 'react-i18next'
+import { RouteTabs } from '@/components/route-tabs'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing')({
   component: BillingRoute,
@@ -7,9 +8,18 @@ export const Route = createFileRoute('/dashboard/$accountId/billing')({
 
 function BillingRoute() {
   const { accountId } = Route.useParams()
+  const { t } = useTranslation('billing')
   return (
-    <BillingLayout accountId={accountId}>
+    <RouteTabs
+      title={t('title')}
+      params={{ accountId }}
+      className="max-w-5xl"
+      tabs={[
+        { to: '/dashboard/$accountId/billing/invoices', label: t('tabs.invoices') },
+        { to: '/dashboard/$accountId/billing/payment-details', label: t('tabs.payment_details') },
+      ]}
+    >
       <Outlet />
-    </BillingLayout>
+    </RouteTabs>
   )
 }
