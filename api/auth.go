@@ -252,7 +252,7 @@ func (s *Server) rootDomain(fe kudos.FieldErrors, root string) string {
 // accountName is the name of a new account until the owner sets one.
 func accountName(first, last string) string {
 	name := strings.TrimSpace(first + " " + last)
-	if len([]rune(name)) < kudos.AccountNameMinLength || first == "Unknown" {
+	if len([]rune(name)) < kudos.AccountNameMinLength || first == "" || first == "Unknown" {
 		return "My account"
 	}
 	return name

@@ -161,12 +161,15 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 // sign-up (SPEC §4) the address is confirmed by mail before the dashboard
 // opens.
 func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
+	// A name Google does not give (or gives unusable) is stored empty, not as
+	// a made-up "Unknown": mails greet with a plain "Hello," and onboarding
+	// asks for it (SPEC's display rule shows the e-mail meanwhile).
 	first, last := strings.TrimSpace(id.GivenName), strings.TrimSpace(id.FamilyName)
 	if kudos.ValidateName(first) != "" {
-		first = "Unknown"
+		first = ""
 	}
 	if kudos.ValidateName(last) != "" {
-		last = "Unknown"
+		last = ""
 	}
 	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,

@@ -59,13 +59,14 @@ func TestGoogleSignupThenSignin(t *testing.T) {
 	h.expect(h.do("PUT", callbackPath(q), nil, ""), 404)
 	// As for every sign-up, the address is confirmed by mail (SPEC §4).
 	mail := h.lastMail("grace@example.com")
-	if mail.Purpose != kudos.MailActivation || mail.Language != "nl" {
+	// Google gave no name: nothing is made up, so the mail greets plainly.
+	if mail.Purpose != kudos.MailActivation || mail.Language != "nl" || mail.Name != "" {
 		t.Fatalf("mail %+v", mail)
 	}
 	act := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(mail.Link)}, ""), 201)
 	acc := h.expect(h.do("GET", "/v1/accounts/"+act.str("account_id"), nil, act.str("token")), 200)
 	user := acc.Body["user"].(map[string]any)
-	if user["social_login"] != true || user["firstname"] != "Unknown" || user["opt_in_marketing"] != true || user["preferred_language"] != "nl" {
+	if user["social_login"] != true || user["firstname"] != "" || user["lastname"] != "" || user["opt_in_marketing"] != true || user["preferred_language"] != "nl" {
 		t.Fatalf("user %v", user)
 	}
 

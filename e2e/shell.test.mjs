@@ -87,9 +87,9 @@ for (const { name, width } of widths) {
     await page.getByText('10 free recordings left in your trial.').filter({ visible: true }).first().waitFor();
 
     // Personal details: the first name saves when the field is left.
-    await page.getByRole('button', { name: /User menu of/ }).click();
+    await page.getByRole('button', { name: /User menu/ }).click();
     await page.getByRole('menuitem', { name: 'Account settings' }).click();
-    await page.getByRole('tab', { name: 'Personal details' }).click();
+    await page.getByRole('link', { name: 'Personal details' }).click();
     const first = page.getByLabel('First name');
     await first.fill('Augusta');
     await first.blur();

@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { setUnauthorizedHandler } from '@/lib/api-client'
+import { dismissError } from '@/lib/error-store'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { createAppRouter } from './router'
@@ -15,6 +16,11 @@ const router = createAppRouter(queryClient)
 setUnauthorizedHandler(() => {
   queryClient.clear()
   if (router.state.location.pathname !== '/signin') void router.navigate({ to: '/signin' })
+})
+
+// A popup belongs to the screen it was raised on: a new page clears it.
+router.subscribe('onResolved', ({ pathChanged }) => {
+  if (pathChanged) dismissError()
 })
 
 void initI18n().then(() => {

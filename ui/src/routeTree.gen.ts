@@ -10,9 +10,11 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
 import { Route as RegisteredRouteImport } from './routes/registered'
 import { Route as SigninRouteImport } from './routes/signin'
 import { Route as SignupRouteImport } from './routes/signup'
+import { Route as TermsOfUseRouteImport } from './routes/terms-of-use'
 import { Route as AuthCallbackRouteImport } from './routes/auth/callback'
 import { Route as AuthConfirmEmailRouteImport } from './routes/auth/confirm-email'
 import { Route as AuthRequestPasswordResetRouteImport } from './routes/auth/request-password-reset'
@@ -46,6 +48,11 @@ const IndexRoute = IndexRouteImport.update({
   path: '/',
   getParentRoute: () => rootRouteImport,
 } as any)
+const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
+  id: '/privacy-policy',
+  path: '/privacy-policy',
+  getParentRoute: () => rootRouteImport,
+} as any)
 const RegisteredRoute = RegisteredRouteImport.update({
   id: '/registered',
   path: '/registered',
@@ -59,6 +66,11 @@ const SigninRoute = SigninRouteImport.update({
 const SignupRoute = SignupRouteImport.update({
   id: '/signup',
   path: '/signup',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const TermsOfUseRoute = TermsOfUseRouteImport.update({
+  id: '/terms-of-use',
+  path: '/terms-of-use',
   getParentRoute: () => rootRouteImport,
 } as any)
 const AuthCallbackRoute = AuthCallbackRouteImport.update({
@@ -219,9 +231,11 @@ const DashboardAccountIdSpacesEditRecordingSpaceIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
+  '/terms-of-use': typeof TermsOfUseRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/confirm-email': typeof AuthConfirmEmailRoute
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
@@ -252,9 +266,11 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
+  '/terms-of-use': typeof TermsOfUseRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/confirm-email': typeof AuthConfirmEmailRoute
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
@@ -283,9 +299,11 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
   '/signup': typeof SignupRoute
+  '/terms-of-use': typeof TermsOfUseRoute
   '/auth/callback': typeof AuthCallbackRoute
   '/auth/confirm-email': typeof AuthConfirmEmailRoute
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
@@ -318,9 +336,11 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/privacy-policy'
     | '/registered'
     | '/signin'
     | '/signup'
+    | '/terms-of-use'
     | '/auth/callback'
     | '/auth/confirm-email'
     | '/auth/request-password-reset'
@@ -351,9 +371,11 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/privacy-policy'
     | '/registered'
     | '/signin'
     | '/signup'
+    | '/terms-of-use'
     | '/auth/callback'
     | '/auth/confirm-email'
     | '/auth/request-password-reset'
@@ -381,9 +403,11 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/privacy-policy'
     | '/registered'
     | '/signin'
     | '/signup'
+    | '/terms-of-use'
     | '/auth/callback'
     | '/auth/confirm-email'
     | '/auth/request-password-reset'
@@ -415,9 +439,11 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   RegisteredRoute: typeof RegisteredRoute
   SigninRoute: typeof SigninRoute
   SignupRoute: typeof SignupRoute
+  TermsOfUseRoute: typeof TermsOfUseRoute
   AuthCallbackRoute: typeof AuthCallbackRoute
   AuthConfirmEmailRoute: typeof AuthConfirmEmailRoute
   AuthRequestPasswordResetRoute: typeof AuthRequestPasswordResetRoute
@@ -432,6 +458,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/privacy-policy': {
+      id: '/privacy-policy'
+      path: '/privacy-policy'
+      fullPath: '/privacy-policy'
+      preLoaderRoute: typeof PrivacyPolicyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/registered': {
@@ -453,6 +486,13 @@ declare module '@tanstack/react-router' {
       path: '/signup'
       fullPath: '/signup'
       preLoaderRoute: typeof SignupRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/terms-of-use': {
+      id: '/terms-of-use'
+      path: '/terms-of-use'
+      fullPath: '/terms-of-use'
+      preLoaderRoute: typeof TermsOfUseRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/auth/callback': {
@@ -736,9 +776,11 @@ const DashboardAccountIdRouteWithChildren =
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  PrivacyPolicyRoute: PrivacyPolicyRoute,
   RegisteredRoute: RegisteredRoute,
   SigninRoute: SigninRoute,
   SignupRoute: SignupRoute,
+  TermsOfUseRoute: TermsOfUseRoute,
   AuthCallbackRoute: AuthCallbackRoute,
   AuthConfirmEmailRoute: AuthConfirmEmailRoute,
   AuthRequestPasswordResetRoute: AuthRequestPasswordResetRoute,

@@ -105,11 +105,11 @@ export function BillingAddressForm({
       {text('organization_name', 'organization')}
       {text('street_and_number', 'address-line1')}
       {text('street_additional', 'address-line2')}
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid items-start gap-3 sm:grid-cols-2">
         {text('postal_code', 'postal-code')}
         {text('city', 'address-level2')}
       </div>
-      <div className="grid gap-3 sm:grid-cols-2">
+      <div className="grid items-start gap-3 sm:grid-cols-2">
         {text('region', 'address-level1')}
         <FormField id={`${idPrefix}-country`} label={t('billing_address.country')} error={errors.country?.message}>
           {(control) => (

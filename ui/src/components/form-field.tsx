@@ -32,7 +32,7 @@ export function FormField({
   const hintId = `${id}-hint`
   const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined
   return (
-    <div className={cx('grid gap-1.5', className)}>
+    <div className={cx('grid content-start gap-1.5', className)}>
       <Label htmlFor={id}>{label}</Label>
       {children({ id, 'aria-invalid': error ? true : undefined, 'aria-describedby': describedBy })}
       {hint && (

@@ -1,12 +1,17 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query'
 import { isApiError } from './api-client'
-import { reportError } from './error-store'
+import { dismissError, reportError } from './error-store'
 
 declare module '@tanstack/react-query' {
   interface Register {
     mutationMeta: {
       /** Do not show the global error popup for this mutation's failures. */
       silent?: boolean
+      /**
+       * Statuses the screen itself explains (an inline message, a dead-link
+       * state): no popup for those, so the customer sees one error at a time.
+       */
+      shownInline?: readonly number[]
     }
   }
 }
@@ -17,9 +22,12 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.silent) return
+        if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error)) reportError(error)
         else reportError({ status: 500, message: error.message })
       },
+      // What failed before has just worked: its popup would now contradict the screen.
+      onSuccess: () => dismissError(),
     }),
     defaultOptions: {
       queries: {

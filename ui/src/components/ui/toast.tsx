@@ -19,7 +19,7 @@ export function Toast({
     <div
       className={cx(
         'pointer-events-auto fixed bottom-4 right-4 z-[100] flex w-[calc(100%-2rem)] max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg',
-        variant === 'destructive' ? 'border-destructive bg-destructive text-white' : 'bg-background',
+        variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'bg-background',
         className,
       )}
       {...props}
@@ -44,5 +44,5 @@ export function ToastTitle({ className, ...props }: React.HTMLAttributes<HTMLPar
 }
 
 export function ToastDescription({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) {
-  return <p className={cx('text-sm opacity-90', className)} {...props} />
+  return <p className={cx('text-sm', className)} {...props} />
 }

@@ -1,8 +1,10 @@
 import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
+import { PartyPopper } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { useCheckoutReturn } from '@/lib/checkout-return'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
@@ -14,9 +16,24 @@ export function AccountPlanTab({ accountId }: { accountId: string }) {
   const subscription = data.account.subscription
   const trial = subscription.plan === 'TRIAL'
   const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
+  const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active')
+  const planName = t(`common:plans.${subscription.plan}`)
 
   return (
     <div className="grid gap-4">
+      {welcome && (
+        <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-600/30 bg-emerald-50 p-4 text-emerald-900">
+          <PartyPopper className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />
+          <div className="grid gap-1">
+            <p className="font-semibold">{t('plan.welcome.title', { plan: planName })}</p>
+            <p className="text-sm">
+              {subscription.start_next_period
+                ? t('plan.welcome.renews', { plan: planName, date: formatDate(subscription.plan_renewal_at) })
+                : t('plan.welcome.until', { plan: planName, date: formatDate(subscription.plan_renewal_at) })}
+            </p>
+          </div>
+        </div>
+      )}
       <Card>
         <CardHeader>
           <CardTitle>{t('plan.title')}</CardTitle>

@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input'
 import type { User } from '@/lib/api/get-account'
 import { useUpdateUser } from '@/lib/api/update-user'
 import { applyFieldErrors } from '@/lib/form-errors'
+import { knownName } from '@/lib/names'
 import { requiredText } from '@/lib/validators'
 
 const schema = v.object({ firstname: requiredText, lastname: requiredText })
@@ -22,7 +23,7 @@ export function NamesCard({ accountId, user }: { accountId: string; user: User }
   const [saved, setSaved] = useState<NameField | null>(null)
   const form = useForm({
     resolver: valibotResolver(schema),
-    defaultValues: { firstname: user.firstname, lastname: user.lastname },
+    defaultValues: { firstname: knownName(user.firstname), lastname: knownName(user.lastname) },
   })
   const { errors } = form.formState
 
@@ -53,7 +54,7 @@ export function NamesCard({ accountId, user }: { accountId: string; user: User }
         <CardDescription>{t('personal.description')}</CardDescription>
       </CardHeader>
       <CardContent>
-        <form noValidate onSubmit={(event) => event.preventDefault()} className="grid gap-4 sm:grid-cols-2">
+        <form noValidate onSubmit={(event) => event.preventDefault()} className="grid items-start gap-4 sm:grid-cols-2">
           <FormField id="firstname" label={t('personal.firstname')} error={errors.firstname?.message} hint={savedHint('firstname')}>
             {(control) => (
               <Input

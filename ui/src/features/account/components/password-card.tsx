@@ -56,7 +56,7 @@ export function PasswordCard({ accountId, socialLogin = false }: { accountId: st
               <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />
             )}
           </FormField>
-          <div className="grid gap-4 sm:grid-cols-2">
+          <div className="grid items-start gap-4 sm:grid-cols-2">
             <FormField id="new-password" label={t('password.new')} error={errors.password?.message}>
               {(control) => <Input {...control} type="password" autoComplete="new-password" {...form.register('password')} />}
             </FormField>

@@ -43,5 +43,7 @@ export function useOidcCallback() {
         saveSession({ token: result.token, token_expiry: result.token_expiry, account_id: result.account_id })
       }
     },
+    // The page itself shows what went wrong.
+    meta: { silent: true },
   })
 }

@@ -12,6 +12,9 @@ export function resetPassword(input: ResetPasswordInput): Promise<undefined> {
   return apiRequest('/v1/auth/reset-password', { method: 'POST', body: input })
 }
 
+/** A used, expired or unknown token (404, 410): the page offers a new link. */
+export const DEAD_LINK_STATUSES = [404, 410] as const
+
 export function useResetPassword() {
-  return useMutation({ mutationFn: resetPassword })
+  return useMutation({ mutationFn: resetPassword, meta: { shownInline: DEAD_LINK_STATUSES } })
 }

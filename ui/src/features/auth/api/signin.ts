@@ -21,5 +21,7 @@ export function useSignin() {
       saveSession(session)
       rememberEmail(input.email)
     },
+    // The form says the e-mail or password is not correct.
+    meta: { shownInline: [401] },
   })
 }

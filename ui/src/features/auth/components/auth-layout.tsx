@@ -2,7 +2,7 @@ import type { ReactNode } from 'react'
 import { Link } from '@tanstack/react-router'
 import { Brand } from '@/components/brand'
 import { LanguagePicker } from '@/components/language-picker'
-import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 
 /** Frame of the public screens: brand, language picker and a centred card. */
 export function AuthLayout({
@@ -25,9 +25,7 @@ export function AuthLayout({
       <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center">
         <Card className="w-full max-w-md">
           <CardHeader>
-            <CardTitle>
-              <span className="text-xl">{title}</span>
-            </CardTitle>
+            <h1 className="text-xl leading-none font-semibold tracking-tight">{title}</h1>
             {description && <CardDescription>{description}</CardDescription>}
           </CardHeader>
           <CardContent>{children}</CardContent>

@@ -8,11 +8,11 @@ import { Button, buttonVariants } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { FormField } from '@/components/form-field'
 import { FormError } from '@/components/form-error'
-import { ApiError } from '@/lib/api-client'
+import { ApiError, isApiError } from '@/lib/api-client'
 import { reportError } from '@/lib/error-store'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { msg, passwordSchema } from '@/lib/validators'
-import { useResetPassword } from '../api/reset-password'
+import { DEAD_LINK_STATUSES, useResetPassword } from '../api/reset-password'
 import { AuthLayout } from './auth-layout'
 
 // The repeat field is compared in the submit handler, not the schema: a
@@ -41,11 +41,13 @@ export function ResetPasswordPage({ token }: { token?: string }) {
     }
   })
 
-  if (!token) {
+  const deadLink =
+    isApiError(reset.error) && (DEAD_LINK_STATUSES as readonly number[]).includes(reset.error.status)
+  if (!token || deadLink) {
     return (
       <AuthLayout title={t('reset_password.invalid_title')}>
         <div className="grid gap-4 text-sm">
-          <p role="alert">{t('reset_password.invalid_text')}</p>
+          <p role="alert">{t(deadLink ? 'reset_password.used_text' : 'reset_password.invalid_text')}</p>
           <Link to="/auth/request-password-reset" className="text-primary underline-offset-4 hover:underline">
             {t('reset_password.request_new')}
           </Link>

@@ -74,7 +74,7 @@ export function SignupForm() {
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={t('signup.title')}>
-      <div className="grid gap-4 sm:grid-cols-2">
+      <div className="grid items-start gap-4 sm:grid-cols-2">
         <FormField id="signup-firstname" label={t('fields.firstname')} error={errors.firstname?.message}>
           {(control) => <Input {...control} autoComplete="given-name" {...form.register('firstname')} />}
         </FormField>

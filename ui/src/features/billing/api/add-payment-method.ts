@@ -19,7 +19,7 @@ export function useAddPaymentMethod(accountId: string) {
   return useMutation({
     mutationFn: async () => {
       const { checkout_href } = await addPaymentMethod(accountId)
-      await goToCheckout(queryClient, accountId, checkout_href)
+      await goToCheckout(queryClient, accountId, checkout_href, { forPlan: false })
     },
   })
 }

@@ -1,14 +1,12 @@
 import { useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { RefreshCw } from 'lucide-react'
 import { BillingAddressForm, type BillingAddressValues } from '@/components/billing-address-form'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Skeleton } from '@/components/ui/skeleton'
 import { billingQueryOptions, type LoadedBillingAddress } from '../api/get-billing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
-import { LoadFailed } from './load-failed'
 
 function formValues(address: LoadedBillingAddress): BillingAddressValues {
   return {
@@ -29,13 +27,13 @@ function formValues(address: LoadedBillingAddress): BillingAddressValues {
  */
 export function BillingAddressCard({ accountId, organizationName }: { accountId: string; organizationName: string }) {
   const { t } = useTranslation('billing')
-  const billing = useQuery(billingQueryOptions(accountId))
+  const billing = useSuspenseQuery(billingQueryOptions(accountId))
   const save = useSaveBillingAddress(accountId)
   const [outcome, setOutcome] = useState<'saved' | 'conflict' | null>(null)
   // Bumped by a reload so the form takes the server's values again.
   const [generation, setGeneration] = useState(0)
   const [reloading, setReloading] = useState(false)
-  const address = billing.data?.account_billing_address ?? null
+  const address = billing.data.account_billing_address
 
   const submit = async (values: BillingAddressValues) => {
     setOutcome(null)
@@ -58,50 +56,32 @@ export function BillingAddressCard({ accountId, organizationName }: { accountId:
         <CardDescription>{t('payment_details.address.subtitle')}</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-3">
-        {billing.isPending && (
-          <div className="grid gap-3" data-testid="billing-address-skeleton">
-            {Array.from({ length: 5 }, (_, i) => (
-              <Skeleton key={i} className="h-9 w-full" />
-            ))}
+        {outcome === 'conflict' && (
+          <div
+            role="alert"
+            className="grid gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive"
+          >
+            <p>{t('payment_details.address.conflict')}</p>
+            <Button variant="outline" size="sm" className="w-fit" loading={reloading} onClick={() => void reload()}>
+              {!reloading && <RefreshCw aria-hidden="true" />}
+              {t('payment_details.address.reload')}
+            </Button>
           </div>
         )}
-        {billing.isError && (
-          <LoadFailed
-            message={t('payment_details.failed')}
-            retrying={billing.isFetching}
-            onRetry={() => void billing.refetch()}
-          />
+        {outcome === 'saved' && (
+          <p role="status" className="text-sm text-emerald-700">
+            {t('payment_details.address.saved')}
+          </p>
         )}
-        {billing.isSuccess && (
-          <>
-            {outcome === 'conflict' && (
-              <div
-                role="alert"
-                className="grid gap-2 rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive"
-              >
-                <p>{t('payment_details.address.conflict')}</p>
-                <Button variant="outline" size="sm" className="w-fit" loading={reloading} onClick={() => void reload()}>
-                  {!reloading && <RefreshCw aria-hidden="true" />}
-                  {t('payment_details.address.reload')}
-                </Button>
-              </div>
-            )}
-            {outcome === 'saved' && (
-              <p role="status" className="text-sm text-emerald-700">
-                {t('payment_details.address.saved')}
-              </p>
-            )}
-            <BillingAddressForm
-              key={`${address?.version ?? 'new'}-${generation}`}
-              idPrefix="billing-address"
-              defaultValues={address ? formValues(address) : { organization_name: organizationName }}
-              onSubmit={submit}
-              submitLabel={t('payment_details.address.save')}
-              pending={save.isPending}
-              error={save.error}
-            />
-          </>
-        )}
+        <BillingAddressForm
+          key={`${address?.version ?? 'new'}-${generation}`}
+          idPrefix="billing-address"
+          defaultValues={address ? formValues(address) : { organization_name: organizationName }}
+          onSubmit={submit}
+          submitLabel={t('payment_details.address.save')}
+          pending={save.isPending}
+          error={save.error}
+        />
       </CardContent>
     </Card>
   )

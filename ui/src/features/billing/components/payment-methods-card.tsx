@@ -1,17 +1,15 @@
 import { useId, useState } from 'react'
-import { useQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Landmark, Trash2, WalletCards } from 'lucide-react'
 import { ConfirmationDialog } from '@/components/confirmation-dialog'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Skeleton } from '@/components/ui/skeleton'
 import { billingQueryOptions, type Mandate } from '../api/get-billing'
 import { useRemovePaymentMethod } from '../api/remove-payment-method'
 import { AddPaymentMethodDialog } from './add-payment-method-dialog'
 import { describeMandate, type MandateView } from './billing-format'
-import { LoadFailed } from './load-failed'
 
 /** "Visa ending in 4242" or "Direct debit". */
 function mandateLabel(view: MandateView, t: TFunction): string {
@@ -26,12 +24,12 @@ function mandateLabel(view: MandateView, t: TFunction): string {
  */
 export function PaymentMethodsCard({ accountId }: { accountId: string }) {
   const { t } = useTranslation('billing')
-  const billing = useQuery(billingQueryOptions(accountId))
+  const billing = useSuspenseQuery(billingQueryOptions(accountId))
   const remove = useRemovePaymentMethod(accountId)
   const [target, setTarget] = useState<Mandate | null>(null)
   const lastOneId = useId()
-  const mandates = billing.data?.mandates ?? []
-  const canRemove = (billing.data?.mandate_count ?? 0) > 1
+  const mandates = billing.data.mandates
+  const canRemove = billing.data.mandate_count > 1
   const targetLabel = target ? mandateLabel(describeMandate(target), t) : ''
 
   const confirmRemove = () => {
@@ -49,20 +47,7 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
         <AddPaymentMethodDialog accountId={accountId} />
       </CardHeader>
       <CardContent className="grid gap-3">
-        {billing.isPending && (
-          <div className="grid gap-2" data-testid="payment-methods-skeleton">
-            <Skeleton className="h-14 w-full" />
-            <Skeleton className="h-14 w-full" />
-          </div>
-        )}
-        {billing.isError && (
-          <LoadFailed
-            message={t('payment_details.failed')}
-            retrying={billing.isFetching}
-            onRetry={() => void billing.refetch()}
-          />
-        )}
-        {billing.isSuccess && mandates.length === 0 && (
+        {mandates.length === 0 && (
           <p className="text-sm text-muted-foreground">{t('payment_details.methods.empty')}</p>
         )}
         {mandates.length > 0 && (
@@ -105,7 +90,7 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
             })}
           </ul>
         )}
-        {billing.isSuccess && mandates.length > 0 && !canRemove && (
+        {mandates.length > 0 && !canRemove && (
           <p id={lastOneId} className="text-xs text-muted-foreground">
             {t('payment_details.methods.last_one')}
           </p>

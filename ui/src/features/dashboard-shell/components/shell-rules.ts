@@ -1,12 +1,13 @@
 import type { Subscription, User } from '@/lib/api/get-account'
+import { isUnknownName } from '@/lib/names'
 
 // Pure display rules of the dashboard shell (SPEC §2 and §4).
 
-/** The user's full name, or the e-mail when first or last name equals 'Unknown'. */
+/** The user's full name, or the e-mail when first or last name is unknown ('Unknown' or empty). */
 export function displayName(user: Pick<User, 'firstname' | 'lastname' | 'email'>): string {
   const first = user.firstname.trim()
   const last = user.lastname.trim()
-  if (first === 'Unknown' || last === 'Unknown' || (!first && !last)) return user.email
+  if (isUnknownName(first) || isUnknownName(last)) return user.email
   return [first, last].filter(Boolean).join(' ')
 }
 

@@ -15,8 +15,9 @@ export function Sidebar({ accountId }: { accountId: string }) {
           key={item.key}
           to={item.to}
           params={{ accountId }}
-          className="flex items-center gap-3 rounded-md px-3 py-2 text-sm text-muted-foreground transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
+          className="flex items-center gap-3 rounded-md px-3 py-2 text-sm transition-colors hover:bg-accent hover:text-accent-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring"
           activeProps={{ className: 'bg-accent font-medium text-accent-foreground', 'aria-current': 'page' }}
+          inactiveProps={{ className: 'text-slate-600' }}
         >
           <item.icon className="h-4 w-4" aria-hidden="true" />
           <span className="flex-1">{t(`nav.${item.key}`)}</span>

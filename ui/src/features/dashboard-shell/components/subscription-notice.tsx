@@ -27,7 +27,7 @@ export function SubscriptionNotice({
         <Link
           to="/dashboard/$accountId/plans"
           params={{ accountId }}
-          search={{ for: 'trial_expired' }}
+          search={{ for: 'plan_upgrade' }}
           className={linkClass}
         >
           {t('notice.looking_to_upgrade')}

@@ -24,16 +24,18 @@ export function UserMenu({ accountId, user }: { accountId: string; user: User })
   return (
     <DropdownMenu>
       <DropdownMenuTrigger asChild>
-        <Button variant="ghost" size="sm" aria-label={t('user_menu.open', { name })}>
+        {/* Named by what it shows (the name), then what it is: no label that hides the visible text. */}
+        <Button variant="ghost" size="sm">
           <span
             aria-hidden="true"
             className="flex h-7 w-7 items-center justify-center rounded-full bg-primary text-xs font-semibold text-primary-foreground"
           >
             {initials(user)}
           </span>
-          <span className="hidden max-w-40 truncate sm:inline" data-testid="user-name">
+          <span className="max-w-40 truncate max-sm:sr-only" data-testid="user-name">
             {name}
           </span>
+          <span className="sr-only">{t('user_menu.label')}</span>
           <ChevronDown className="hidden sm:block" aria-hidden="true" />
         </Button>
       </DropdownMenuTrigger>

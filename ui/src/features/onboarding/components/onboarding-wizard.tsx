@@ -14,12 +14,16 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { useUpdateAccountName } from '@/lib/api/update-account'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { finishOnboarding, isOnboardingOpen } from '@/lib/onboarding-flag'
-import { nameMin3Schema } from '@/lib/validators'
+import { isUnknownName } from '@/lib/names'
+import { useUpdateUser } from '@/lib/api/update-user'
+import { nameMin3Schema, requiredText } from '@/lib/validators'
 
 export const ONBOARDING_STEPS = ['ACCOUNT', 'BILLING_ADDRESS', 'QUICKSTART'] as const
 type Step = (typeof ONBOARDING_STEPS)[number]
 
-const nameSchema = v.object({ name: nameMin3Schema })
+const nameSchema = v.object({ name: nameMin3Schema, firstname: v.string(), lastname: v.string() })
+// A Google sign-up without names: the first step asks for them too.
+const namesSchema = v.object({ name: nameMin3Schema, firstname: requiredText, lastname: requiredText })
 
 /**
  * Onboarding (SPEC §4): ACCOUNT (name) → BILLING_ADDRESS (save, or skip which
@@ -35,12 +39,21 @@ export function OnboardingWizard({ accountId }: { accountId: string }) {
   const saveAddress = useSaveBillingAddress(accountId)
   const [action, setAction] = useState<'save' | 'skip' | null>(null)
   const busy = saveName.isPending || saveAddress.isPending
-  const nameForm = useForm({ resolver: valibotResolver(nameSchema), defaultValues: { name: data.account.name } })
+  const askNames = isUnknownName(data.user.firstname) || isUnknownName(data.user.lastname)
+  const saveUser = useUpdateUser(accountId)
+  const nameForm = useForm({
+    resolver: valibotResolver(askNames ? namesSchema : nameSchema),
+    defaultValues: { name: data.account.name, firstname: '', lastname: '' },
+  })
 
   if (!open) return null
 
   const stepIndex = ONBOARDING_STEPS.indexOf(step)
-  const onName = nameForm.handleSubmit((values) => {
+  const onName = nameForm.handleSubmit(async (values) => {
+    if (askNames) {
+      await saveUser.mutateAsync({ firstname: values.firstname.trim() })
+      await saveUser.mutateAsync({ lastname: values.lastname.trim() })
+    }
     setName(values.name)
     setStep('BILLING_ADDRESS')
   })
@@ -82,11 +95,21 @@ export function OnboardingWizard({ accountId }: { accountId: string }) {
 
         {step === 'ACCOUNT' && (
           <form onSubmit={onName} noValidate className="grid gap-3">
+            {askNames && (
+              <div className="grid items-start gap-3 sm:grid-cols-2">
+                <FormField id="onboarding-firstname" label={t('ACCOUNT.firstname')} error={nameForm.formState.errors.firstname?.message}>
+                  {(control) => <Input {...control} autoFocus autoComplete="given-name" {...nameForm.register('firstname')} />}
+                </FormField>
+                <FormField id="onboarding-lastname" label={t('ACCOUNT.lastname')} error={nameForm.formState.errors.lastname?.message}>
+                  {(control) => <Input {...control} autoComplete="family-name" {...nameForm.register('lastname')} />}
+                </FormField>
+              </div>
+            )}
             <FormField id="onboarding-name" label={t('ACCOUNT.name')} error={nameForm.formState.errors.name?.message}>
-              {(control) => <Input {...control} autoFocus autoComplete="organization" {...nameForm.register('name')} />}
+              {(control) => <Input {...control} autoFocus={!askNames} autoComplete="organization" {...nameForm.register('name')} />}
             </FormField>
             <div className="flex justify-end">
-              <Button type="submit">{t('next')}</Button>
+              <Button type="submit" loading={saveUser.isPending}>{t('next')}</Button>
             </div>
           </form>
         )}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PAID_PLANS } from '@/lib/constants'
-import { planAction, type Plan, type PlanAction, type PlansFor } from './plan-actions'
+import { planAction, plansView, type Plan, type PlanAction, type PlansFor, type PlansView } from './plan-actions'
 
 type Row = [PlansFor, Plan, [PlanAction | null, PlanAction | null, PlanAction | null]]
 
@@ -24,5 +24,32 @@ const table: Row[] = [
 describe('planAction', () => {
   it.each(table)('for=%s, current %s → %j', (reason, current, expected) => {
     expect(PAID_PLANS.map((card) => planAction(reason, current, card))).toEqual(expected)
+  })
+})
+
+type ViewRow = [PlansFor, Plan, 'active' | 'trial_expired' | 'plan_expired' | 'processing', PlansView]
+
+// The page is about the real subscription state; `for` only chooses among what that state allows.
+const views: ViewRow[] = [
+  ['trial_expired', 'TRIAL', 'active', 'trial'],
+  ['plan_upgrade', 'TRIAL', 'active', 'trial'],
+  ['trial_expired', 'TRIAL', 'trial_expired', 'trial_expired'],
+  [undefined, 'TRIAL', 'trial_expired', 'trial_expired'],
+  ['plan_upgrade', 'PRO', 'plan_expired', 'plan_expired'],
+  ['plan_expired', 'PRO', 'plan_expired', 'plan_expired'],
+  ['plan_expired', 'PRO', 'active', 'plan_upgrade'],
+  ['trial_expired', 'STARTER', 'active', 'plan_upgrade'],
+  ['plan_upgrade', 'STARTER', 'active', 'plan_upgrade'],
+  [undefined, 'STARTER', 'active', 'default'],
+  [undefined, 'TRIAL', 'active', 'default'],
+  ['plan_upgrade', 'PRO', 'processing', 'default'],
+]
+
+describe('plansView', () => {
+  it.each(views)('for=%s, %s %s → %s', (reason, plan, status, expected) => {
+    expect(plansView(reason, { plan, show_status: status })).toBe(expected)
+  })
+  it('an active trial gets start buttons', () => {
+    expect(PAID_PLANS.map((card) => planAction('trial', 'TRIAL', card))).toEqual(['start', 'start', 'start'])
   })
 })

@@ -16,13 +16,30 @@ export type PlanAction =
   /** The plan already held: a disabled button. */
   | 'current'
 
+/**
+ * What the plans page is about: 'trial' (an active trial choosing a plan),
+ * 'trial_expired', 'plan_expired', 'plan_upgrade' (an active paid plan) or
+ * 'default' (just looking). The real subscription state decides; `for` only
+ * says the customer came to act, so an old link never tells a trial user the
+ * trial has ended.
+ */
+export type PlansView = 'trial' | 'trial_expired' | 'plan_expired' | 'plan_upgrade' | 'default'
+
+export function plansView(reason: PlansFor, subscription: { plan: Plan; show_status: string }): PlansView {
+  if (subscription.show_status === 'trial_expired') return 'trial_expired'
+  if (subscription.show_status === 'plan_expired') return 'plan_expired'
+  if (subscription.show_status === 'processing' || !reason) return 'default'
+  return subscription.plan === 'TRIAL' ? 'trial' : 'plan_upgrade'
+}
+
 export function planRank(plan: Plan): number {
   return (PAID_PLANS as readonly string[]).indexOf(plan)
 }
 
 /** The card's button, or null for none. */
-export function planAction(reason: PlansFor, current: Plan, card: PaidPlan): PlanAction | null {
-  switch (reason) {
+export function planAction(view: PlansView | PlansFor, current: Plan, card: PaidPlan): PlanAction | null {
+  switch (view) {
+    case 'trial':
     case 'trial_expired':
       return 'start'
     case 'plan_expired':

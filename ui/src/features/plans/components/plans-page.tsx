@@ -13,7 +13,7 @@ import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
 import { BillingDetailsDialog } from './billing-details-dialog'
-import { planAction, type PlanAction, type PlansFor } from './plan-actions'
+import { planAction, plansView, type PlanAction, type PlansFor } from './plan-actions'
 import { PlanCard } from './plan-card'
 
 /**
@@ -46,7 +46,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   }, [])
 
   const current = data.account.subscription.plan
-  const variant = reason ?? 'default'
+  const variant = plansView(reason, data.account.subscription)
   const clearBusy = { onError: () => setBusyPlan(null) }
 
   const runAction = (action: PlanAction, plan: PaidPlan) => {
@@ -111,7 +111,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
             plan={plan}
             pricing={pricing.isError ? null : pricing.data}
             current={current === plan}
-            action={planAction(reason, current, plan)}
+            action={planAction(variant, current, plan)}
             busy={busyPlan === plan}
             disabled={busyPlan !== null || billingFor !== null}
             onAction={runAction}

@@ -1,5 +1,5 @@
-import { createFileRoute, useRouter } from '@tanstack/react-router'
-import { useState } from 'react'
+import { createFileRoute } from '@tanstack/react-router'
+import { useRouteRetry } from '@/components/route-retry'
 import { billingQueryOptions } from '@/features/billing/api/get-billing'
 import { InvoicesTab, InvoicesTabFailed, InvoicesTabPending } from '@/features/billing/components/invoices-tab'
 
@@ -17,11 +17,6 @@ function InvoicesRoute() {
 }
 
 function InvoicesFailed() {
-  const router = useRouter()
-  const [retrying, setRetrying] = useState(false)
-  const retry = () => {
-    setRetrying(true)
-    void router.invalidate().finally(() => setRetrying(false))
-  }
+  const { retrying, retry } = useRouteRetry()
   return <InvoicesTabFailed retrying={retrying} onRetry={retry} />
 }

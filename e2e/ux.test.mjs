@@ -1,0 +1,316 @@
+// Issue 17, the moments customers notice, in a real browser: no page scrolls
+// sideways at 320/390/768 px; axe-core finds no WCAG 2.1 A/AA violation on
+// any page, signed out and in, at desktop and phone width; honest plan
+// headings; one error at a time; dead-end links; checkout confirmed; legal
+// pages; SEO basics; and the language switch leaves no English behind.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { BASE, launch, openPage, apiUser, useSession, api, waitForLink, until } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser;
+let paid; // a Pro customer with a paid invoice, shared by the page sweeps
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+async function pageAt(width, height = 850) {
+  const page = await openPage(browser.context);
+  await page.setViewportSize({ width, height });
+  return page;
+}
+
+const ADDRESS = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
+  city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
+
+/** Pays the sandbox checkout the browser is on. */
+async function payOnSandbox(page) {
+  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}
+
+/** A user on Pro through the sandbox checkout, with one paid invoice. */
+async function paidUser() {
+  if (paid) return paid;
+  const user = await apiUser('ux-paid');
+  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, ADDRESS, user.token)).status, 200);
+  const page = await pageAt(1280);
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/plans?for=plan_upgrade`);
+  await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' }).click();
+  await payOnSandbox(page);
+  await until('the invoice to be paid and numbered', async () => {
+    const inv = (await api('GET', `/v1/accounts/${user.account_id}/billing`, undefined, user.token)).body.invoices;
+    return inv.length > 0 && inv[0].status === 'PAID' && inv[0].invoice_url !== '';
+  });
+  await page.close();
+  paid = user;
+  return user;
+}
+
+const PUBLIC_PAGES = ['/signin', '/signup', '/registered', '/auth/request-password-reset', '/auth/reset-password?token=x',
+  '/auth/confirm-email?token=not-a-token', '/auth/callback', '/privacy-policy', '/terms-of-use', '/no-such-page'];
+const DASHBOARD_PAGES = ['testimonials', 'spaces', 'showcases', 'reels', 'team', 'integrations', 'account-settings/plan',
+  'account-settings/personal-details', 'billing/invoices', 'billing/payment-details', 'preferences', 'request-feature',
+  'plans', 'plans?for=plan_upgrade'];
+
+/** Waits until the page has settled: no spinner, fonts and network idle. */
+async function settle(page) {
+  await page.waitForLoadState('networkidle').catch(() => {});
+  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => {});
+  await page.waitForTimeout(300);
+}
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** Best practices the review found too: one h1 and one main landmark per page. */
+const ALSO = ['page-has-heading-one', 'landmark-one-main'];
+
+/** axe-core over the page (WCAG 2.1 A and AA, plus ALSO): the violations, as readable lines. */
+async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate((tags) =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: tags } }), [...WCAG, 'best-practice']);
+  return result.violations
+    .filter((v) => ALSO.includes(v.id) || v.tags.some((t) => WCAG.includes(t)))
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** How far the page scrolls sideways (0 when it does not). */
+const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+async function sweep(urls, session) {
+  const problems = [];
+  for (const width of [320, 390, 768, 1280]) {
+    const page = await pageAt(width);
+    if (session) await useSession(page, session);
+    for (const url of urls) {
+      await page.goto(url);
+      await settle(page);
+      const over = await sideways(page);
+      if (over > 0) problems.push(`${width}px ${url}: scrolls sideways by ${over}px`);
+      if (width === 390 || width === 1280) {
+        for (const v of await axeViolations(page)) problems.push(`${width}px ${url}: axe ${v}`);
+      }
+    }
+    await page.close();
+  }
+  assert.deepEqual(problems, []);
+}
+
+test('signed out: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 300000 }, async () => {
+  await sweep(PUBLIC_PAGES.map((p) => `${BASE}${p}`));
+});
+
+test('signed in: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 600000 }, async () => {
+  const user = await paidUser();
+  await sweep(DASHBOARD_PAGES.map((p) => `${BASE}/dashboard/${user.account_id}/${p}`), user);
+  // A trial user too (banner, trial plan card), and one whose trial has ended is covered by the overlay tests.
+  const trial = await apiUser('ux-trial');
+  await sweep(['testimonials', 'account-settings/plan', 'plans?for=trial_expired'].map((p) => `${BASE}/dashboard/${trial.account_id}/${p}`), trial);
+});
+
+test('invoices on a phone: stacked rows with status and download inside the screen', { timeout: 300000 }, async () => {
+  const user = await paidUser();
+  const page = await pageAt(390);
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/billing/invoices`);
+  const download = page.getByRole('button', { name: /^Download invoice/ }).first();
+  await download.waitFor();
+  const box = await download.boundingBox();
+  assert.ok(box.x + box.width <= 390, `download button inside the screen (right edge ${box.x + box.width})`);
+  const status = page.getByText('Paid', { exact: true }).first();
+  const sbox = await status.boundingBox();
+  assert.ok(sbox.x + sbox.width <= 390, 'status inside the screen');
+  const number = (await api('GET', `/v1/accounts/${user.account_id}/billing`, undefined, user.token)).body.invoices[0].invoice_url;
+  const nbox = await page.getByText(number, { exact: true }).boundingBox();
+  assert.ok(nbox.height < 30, `the invoice number stays on one line (${nbox.height}px high)`);
+  await page.close();
+});
+
+test('a trial user who looks to upgrade is not told the trial has ended', async () => {
+  const user = await apiUser('ux-upgrade');
+  for (const width of [1280, 390]) {
+    const page = await pageAt(width);
+    await useSession(page, user);
+    await page.goto(`${BASE}/dashboard/${user.account_id}/testimonials`);
+    await page.getByRole('link', { name: 'Looking to upgrade?' }).click();
+    await page.waitForURL(/\/plans/);
+    await page.getByRole('heading', { level: 1 }).waitFor();
+    const heading = await page.getByRole('heading', { level: 1 }).textContent();
+    assert.doesNotMatch(heading, /ended|expired/i, `heading: ${heading}`);
+    await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' }).waitFor();
+    // Even the old link with for=trial_expired tells the truth.
+    await page.goto(`${BASE}/dashboard/${user.account_id}/plans?for=trial_expired`);
+    await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' }).waitFor();
+    assert.equal(await page.getByText('Your trial has ended', { exact: false }).count(), 0);
+    await page.close();
+  }
+});
+
+const POPUP = 'Whoops.. There was an error.';
+
+test('one error at a time: a wrong password, the OIDC callback error page and a reset mismatch raise no second popup', async () => {
+  const user = await apiUser('ux-errors');
+  for (const width of [1280, 390]) {
+    const page = await pageAt(width);
+    await page.goto(`${BASE}/signin`);
+    await page.getByLabel('E-mail').fill(user.email);
+    await page.getByLabel('Password').fill('Wrong1!pass');
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+    await page.getByText('The e-mail address or password is not correct.').waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await page.getByText(POPUP).count(), 0, 'no popup beside the inline message');
+
+    await page.goto(`${BASE}/auth/callback`);
+    await page.getByText('Something went wrong...').waitFor();
+    await page.waitForTimeout(500);
+    assert.equal(await page.getByText(POPUP).count(), 0, 'no popup over the callback error page');
+    await page.close();
+  }
+  // A reset link: the mismatch popup (SPEC §8, 444) must not outlive the
+  // success card.
+  const page = await pageAt(1280);
+  await api('POST', '/v1/auth/password-reset-token', { email: user.email, root_domain: BASE });
+  const { link } = await waitForLink(user.email, 'reset-password?token=');
+  await page.goto(link);
+  await page.getByLabel('New password').fill('Another1!');
+  await page.getByLabel('Repeat password').fill('Another2!');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await page.getByText(POPUP).waitFor();
+  await page.getByLabel('Repeat password').fill('Another1!');
+  await page.getByRole('button', { name: 'Reset password' }).click();
+  await page.getByText('Password changed').waitFor();
+  assert.equal(await page.getByText(POPUP).count(), 0, 'success clears the popup');
+  await page.close();
+});
+
+test('a used reset link and a used activation link lead to "request a new one", not "not found"', async () => {
+  const user = await apiUser('ux-dead', { activate: false });
+  const { link: activation } = await waitForLink(user.email, 'confirm-email?token=');
+  assert.equal((await api('PUT', '/v1/auth/activate-user', { token: new URL(activation).searchParams.get('token') })).status, 201);
+  await api('POST', '/v1/auth/password-reset-token', { email: user.email, root_domain: BASE });
+  const { link: reset } = await waitForLink(user.email, 'reset-password?token=');
+  const token = new URL(reset).searchParams.get('token');
+  assert.ok((await api('POST', '/v1/auth/reset-password', { token, password: 'Another1!' })).status < 300);
+  for (const width of [1280, 390]) {
+    const page = await pageAt(width);
+    await page.goto(reset);
+    await page.getByLabel('New password').fill('Third1!pass');
+    await page.getByLabel('Repeat password').fill('Third1!pass');
+    await page.getByRole('button', { name: 'Reset password' }).click();
+    await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    await page.getByRole('link', { name: 'Request a new reset link' }).waitFor();
+    assert.equal(await page.getByText('What you asked for was not found.').count(), 0);
+
+    await page.goto(activation.replace(/token=[^&]+/, 'token=used-or-unknown'));
+    await page.getByRole('heading', { name: 'This link does not work' }).waitFor();
+    assert.equal(await page.getByText('What you asked for was not found.').count(), 0);
+    await page.close();
+  }
+});
+
+test('back from the checkout: checked at once, then "Welcome to Pro" with the renewal date', { timeout: 120000 }, async () => {
+  const user = await apiUser('ux-welcome');
+  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, ADDRESS, user.token)).status, 200);
+  const page = await pageAt(390);
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/plans?for=plan_upgrade`);
+  await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' }).click();
+  await payOnSandbox(page);
+  await page.waitForURL(/\/account-settings\/plan/, { timeout: 30000 });
+  const welcome = page.getByRole('status').filter({ hasText: 'Welcome to Pro' });
+  await welcome.waitFor({ timeout: 30000 });
+  await welcome.getByText(/\d\d\/\d\d\/\d\d/).waitFor();
+  await page.close();
+});
+
+test('privacy policy and terms of use are real pages, linked from sign-up and the footer; SEO basics', async () => {
+  const page = await pageAt(1280);
+  await page.goto(`${BASE}/signup`);
+  const terms = await page.getByRole('link', { name: 'Terms of Use' }).getAttribute('href');
+  await page.goto(new URL(terms, BASE).href);
+  await page.getByRole('heading', { level: 1, name: 'Terms of use' }).waitFor();
+  await page.getByText(/placeholder/i).first().waitFor();
+  await page.goto(`${BASE}/privacy-policy`);
+  await page.getByRole('heading', { level: 1, name: 'Privacy policy' }).waitFor();
+  const user = await apiUser('ux-legal');
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/testimonials`);
+  await page.getByRole('link', { name: 'Privacy policy' }).click();
+  await page.getByRole('heading', { level: 1, name: 'Privacy policy' }).waitFor();
+
+  await page.goto(`${BASE}/signin`);
+  const description = await page.locator('meta[name="description"]').getAttribute('content');
+  assert.ok(description && description.length > 50, `meta description: ${description}`);
+  const robots = await fetch(`${BASE}/robots.txt`);
+  assert.equal(robots.status, 200);
+  assert.match(await robots.text(), /User-agent: \*/);
+  await page.close();
+});
+
+test('two-column form rows stay aligned when one field shows a message', async () => {
+  for (const width of [1280, 390]) {
+    const page = await pageAt(width);
+    await page.goto(`${BASE}/signup`);
+    await page.getByLabel('Last name').fill('Lovelace');
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.getByText('*field required').first().waitFor();
+    const first = await page.getByLabel('First name').boundingBox();
+    const last = await page.getByLabel('Last name').boundingBox();
+    if (Math.abs(first.x - last.x) > 5) assert.equal(first.y, last.y, 'side by side inputs share a top edge');
+    await page.close();
+  }
+});
+
+/** Every en string that nl or fr translate differently, without placeholders. */
+function englishOnly(lang) {
+  const dir = new URL('../ui/src/locales/', import.meta.url);
+  const strings = new Set();
+  const leaves = (obj, prefix, out) => {
+    for (const [k, v] of Object.entries(obj)) {
+      if (typeof v === 'string') out.set(`${prefix}${k}`, v);
+      else leaves(v, `${prefix}${k}.`, out);
+    }
+    return out;
+  };
+  for (const file of readdirSync(new URL('en/', dir))) {
+    const en = leaves(JSON.parse(readFileSync(new URL(`en/${file}`, dir), 'utf8')), '', new Map());
+    const other = leaves(JSON.parse(readFileSync(new URL(`${lang}/${file}`, dir), 'utf8')), '', new Map());
+    const otherValues = new Set(other.values());
+    for (const [key, value] of en) {
+      if (value.includes('{{') || value.includes('<') || value.length < 4) continue;
+      if (other.get(key) === value || otherValues.has(value)) continue;
+      strings.add(value);
+    }
+  }
+  return strings;
+}
+
+test('after a language switch no English is left on any page', { timeout: 600000 }, async () => {
+  const user = await paidUser();
+  for (const lang of ['nl', 'fr']) {
+    const english = englishOnly(lang);
+    const page = await pageAt(1280);
+    await useSession(page, user);
+    await api('PATCH', `/v1/accounts/${user.account_id}/user`, { preferred_language: lang }, user.token);
+    await page.evaluate((l) => localStorage.setItem('language', l), lang);
+    const found = [];
+    const urls = [...PUBLIC_PAGES.filter((p) => p !== '/signin').map((p) => `${BASE}${p}`),
+      ...DASHBOARD_PAGES.map((p) => `${BASE}/dashboard/${user.account_id}/${p}`)];
+    for (const url of urls) {
+      await page.goto(url);
+      await settle(page);
+      const text = await page.evaluate(() => document.body.innerText);
+      for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+        if (english.has(line)) found.push(`${lang} ${url}: "${line}"`);
+      }
+    }
+    await page.close();
+    assert.deepEqual(found, []);
+  }
+  await api('PATCH', `/v1/accounts/${user.account_id}/user`, { preferred_language: 'en' }, user.token);
+});

@@ -1,0 +1,62 @@
+import { useEffect, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
+import { queryKeys } from './query-keys'
+
+// Money moving is confirmed (SPEC §9 keeps the 2.5 s poll while processing):
+// before the browser leaves for a plan's checkout we note it in
+// sessionStorage; the page the provider sends the customer back to checks
+// the account at once and whenever the window regains focus, and once the
+// plan is active it says so ("Welcome to Pro") instead of landing silently.
+
+const KEY = (accountId: string) => `checkout_${accountId}`
+/** A note older than this is from an abandoned checkout: forget it. */
+const MAX_AGE_MS = 6 * 60 * 60 * 1000
+
+export function rememberPlanCheckout(accountId: string, now = Date.now()): void {
+  sessionStorage.setItem(KEY(accountId), String(now))
+}
+
+/** Whether a plan checkout was started from this tab lately. */
+export function pendingPlanCheckout(accountId: string, now = Date.now()): boolean {
+  const at = Number(sessionStorage.getItem(KEY(accountId)))
+  if (!at || now - at > MAX_AGE_MS) {
+    sessionStorage.removeItem(KEY(accountId))
+    return false
+  }
+  return true
+}
+
+export function forgetPlanCheckout(accountId: string): void {
+  sessionStorage.removeItem(KEY(accountId))
+}
+
+/**
+ * On the page a checkout returns to: while a plan checkout is pending, the
+ * account is re-read at once, when the page comes back from the browser's
+ * cache and on window focus. Returns whether to welcome the customer once
+ * `paidAndActive` holds (the note is then forgotten, the welcome stays).
+ */
+export function useCheckoutReturn(accountId: string, paidAndActive: boolean): boolean {
+  const queryClient = useQueryClient()
+  // Read once: the note is forgotten as soon as the plan is active, the welcome stays for this visit.
+  const [pending] = useState(() => pendingPlanCheckout(accountId))
+  const welcome = pending && paidAndActive
+
+  useEffect(() => {
+    if (!pending) return
+    const check = () => void queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) })
+    check()
+    window.addEventListener('focus', check)
+    window.addEventListener('pageshow', check)
+    return () => {
+      window.removeEventListener('focus', check)
+      window.removeEventListener('pageshow', check)
+    }
+  }, [pending, accountId, queryClient])
+
+  useEffect(() => {
+    if (welcome) forgetPlanCheckout(accountId)
+  }, [welcome, accountId])
+
+  return welcome
+}
