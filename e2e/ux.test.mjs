@@ -174,7 +174,7 @@ test('one error at a time: a wrong password, the OIDC callback error page and a 
   // A reset link: the mismatch popup (SPEC §8, 444) must not outlive the
   // success card.
   const page = await pageAt(1280);
-  await api('POST', '/v1/auth/password-reset-token', { email: user.email, root_domain: BASE });
+  await api('POST', '/v1/auth/password-reset-token', { email: user.email });
   const { link } = await waitForLink(user.email, 'reset-password?token=');
   await page.goto(link);
   await page.getByLabel('New password').fill('Another1!');
@@ -192,7 +192,7 @@ test('a used reset link and a used activation link lead to "request a new one", 
   const user = await apiUser('ux-dead', { activate: false });
   const { link: activation } = await waitForLink(user.email, 'confirm-email?token=');
   assert.equal((await api('PUT', '/v1/auth/activate-user', { token: new URL(activation).searchParams.get('token') })).status, 201);
-  await api('POST', '/v1/auth/password-reset-token', { email: user.email, root_domain: BASE });
+  await api('POST', '/v1/auth/password-reset-token', { email: user.email });
   const { link: reset } = await waitForLink(user.email, 'reset-password?token=');
   const token = new URL(reset).searchParams.get('token');
   assert.ok((await api('POST', '/v1/auth/reset-password', { token, password: 'Another1!' })).status < 300);

@@ -30,6 +30,10 @@ export function createAppRouter(queryClient: QueryClient) {
     defaultErrorComponent: ErrorPage,
     defaultNotFoundComponent: NotFoundPage,
     defaultPendingComponent: PageLoader,
+    // A skeleton after 150 ms rather than the default 1 s (a blank wait
+    // reads as broken), and then for at least 300 ms so it does not flash.
+    defaultPendingMs: 150,
+    defaultPendingMinMs: 300,
     parseSearch,
     stringifySearch,
   })

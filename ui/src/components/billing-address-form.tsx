@@ -69,6 +69,7 @@ export function BillingAddressForm({
   pending,
   error,
   secondary,
+  status,
 }: {
   idPrefix: string
   defaultValues?: Partial<BillingAddressValues>
@@ -77,6 +78,8 @@ export function BillingAddressForm({
   pending?: boolean
   error?: unknown
   secondary?: ReactNode
+  /** What the last submit achieved ("Saved"), shown beside the button that did it. */
+  status?: ReactNode
 }) {
   const { t } = useTranslation('common')
   const form = useForm({
@@ -136,7 +139,10 @@ export function BillingAddressForm({
       </div>
       {text('vat_id', 'off', country ? vatPlaceholder(country) : undefined)}
       <FormError error={error} />
-      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
+      <div className="flex flex-col-reverse gap-2 sm:flex-row sm:items-center sm:justify-end">
+        <div role="status" aria-live="polite" className="text-sm text-green-700 sm:mr-auto">
+          {status}
+        </div>
         {secondary}
         <Button type="submit" loading={pending}>
           {submitLabel}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatDate, trimPublicPath } from './format'
+import { currencySymbol, formatAmount, formatDate, localeSymbol, trimPublicPath } from './format'
 
 describe('currencySymbol (SPEC §9)', () => {
   it.each([
@@ -32,4 +32,37 @@ describe('trimPublicPath: paths shown from after public/ (SPEC §9)', () => {
     ['logo.png', 'logo.png'],
     ['', ''],
   ])('%j → %j', (path, trimmed) => expect(trimPublicPath(path)).toBe(trimmed))
+})
+
+describe('localeSymbol (SPEC §9)', () => {
+  it.each([
+    ['en_GB', '£'],
+    ['da_DK', 'kr'],
+    ['sv_SE', 'kr'],
+    ['nb_NO', 'kr'],
+    ['hu_HU', 'Ft'],
+    ['de_CH', 'CHF'],
+    ['pl_PL', 'zł'],
+    ['nl_BE', '€'],
+    ['', '€'],
+  ])('%j → %j', (locale, symbol) => expect(localeSymbol(locale)).toBe(symbol))
+})
+
+// Non-breaking spaces as Intl writes them, shown as plain spaces here.
+const plain = (text: string) => text.replace(/[\u00a0\u202f]/g, ' ')
+
+describe('formatAmount: Intl placement per language, SPEC §9 symbols', () => {
+  it.each([
+    [566.28, 'EUR', 'en', '€566.28'],
+    [566.28, 'EUR', 'nl', '€ 566,28'],
+    [566.28, 'EUR', 'fr', '566,28 €'],
+    [1188, 'EUR', 'fr', '1 188,00 €'],
+    [0.01, 'GBP', 'en', '£0.01'],
+    [-12.5, 'USD', 'en', '-$12.50'],
+    [180, 'SEK', 'nl', '180,00'],
+  ])('%d %s %s → %j', (amount, currency, language, text) => expect(plain(formatAmount(amount, currency, language))).toBe(text))
+  it('falls back to the billing country’s symbol for a currency without one', () =>
+    expect(plain(formatAmount(180, 'SEK', 'fr', { country: 'sv_SE' }))).toBe('180,00 kr'))
+  it('whole amounts without decimals when asked', () =>
+    expect(plain(formatAmount(39, 'EUR', 'nl', { whole: true }))).toBe('€ 39'))
 })

@@ -23,3 +23,46 @@ const CURRENCY_SYMBOLS: Record<string, string> = { USD: '$', EUR: '€', GBP: '�
 export function currencySymbol(currency: string): string {
   return CURRENCY_SYMBOLS[currency.trim().toUpperCase()] ?? ''
 }
+
+const LOCALE_SYMBOLS: Record<string, string> = {
+  en_GB: '£', da_DK: 'kr', sv_SE: 'kr', nb_NO: 'kr', hu_HU: 'Ft', de_CH: 'CHF', pl_PL: 'zł',
+}
+
+/** The symbol of a country locale (SPEC §9): en_GB £, da_DK/sv_SE/nb_NO kr, hu_HU Ft, de_CH CHF, pl_PL zł, else €. */
+export function localeSymbol(locale: string): string {
+  return LOCALE_SYMBOLS[locale.trim()] ?? '€'
+}
+
+/**
+ * An amount as the UI language writes money (Intl.NumberFormat: en €566.28,
+ * nl € 566,28, fr 566,28 €), with SPEC §9's symbol: the currency's (USD $,
+ * EUR €, GBP £); for another currency the billing country's (`country`,
+ * e.g. sv_SE kr) when known, else none. `whole`: no decimals (plan prices).
+ */
+export function formatAmount(
+  amount: number,
+  currency: string,
+  language: string,
+  { country, whole = false }: { country?: string; whole?: boolean } = {},
+): string {
+  const symbol = currencySymbol(currency) || (country ? localeSymbol(country) : '')
+  const digits = whole ? 0 : 2
+  // Format as euros for the language's placement of symbol and sign, then put our symbol there.
+  const parts = new Intl.NumberFormat(language, {
+    style: 'currency',
+    currency: 'EUR',
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  }).formatToParts(amount)
+  const out: string[] = []
+  parts.forEach((part, i) => {
+    if (part.type === 'currency') {
+      out.push(symbol)
+      return
+    }
+    // The space between the number and a symbol that is not there goes too.
+    if (part.type === 'literal' && !symbol && (parts[i - 1]?.type === 'currency' || parts[i + 1]?.type === 'currency')) return
+    out.push(part.value)
+  })
+  return out.join('').trim()
+}

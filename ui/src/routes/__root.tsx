@@ -2,7 +2,7 @@ import { Suspense } from 'react'
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { ErrorPopup } from '@/components/error-popup'
-import { ErrorPage, NotFoundPage } from '@/components/error-page'
+import { RootErrorPage, RootNotFoundPage } from '@/components/error-page'
 import { PageLoader } from '@/components/page-loader'
 
 export interface RouterContext {
@@ -11,8 +11,8 @@ export interface RouterContext {
 
 export const Route = createRootRouteWithContext<RouterContext>()({
   component: RootLayout,
-  errorComponent: ErrorPage,
-  notFoundComponent: NotFoundPage,
+  errorComponent: RootErrorPage,
+  notFoundComponent: RootNotFoundPage,
 })
 
 function RootLayout() {

@@ -6,11 +6,52 @@ export const DropdownMenu = DropdownMenuPrimitive.Root
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger
 export const DropdownMenuGroup = DropdownMenuPrimitive.Group
 
-export function DropdownMenuContent({ className, sideOffset = 4, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
+/** The type-ahead search resets after this pause (SPEC §9; Radix's own waits 1000 ms). */
+export const TYPEAHEAD_RESET_MS = 350
+
+/**
+ * Type-ahead over the menu's items with a 350 ms reset. It handles printable
+ * keys itself and marks them handled, so Radix's (1 s) search does not run.
+ */
+function useTypeahead() {
+  const search = React.useRef('')
+  const timer = React.useRef<number | undefined>(undefined)
+  React.useEffect(() => () => window.clearTimeout(timer.current), [])
+  return (event: React.KeyboardEvent<HTMLDivElement>) => {
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) return
+    if (event.key === ' ' && search.current === '') return // space selects
+    event.preventDefault()
+    search.current += event.key.toLowerCase()
+    window.clearTimeout(timer.current)
+    timer.current = window.setTimeout(() => (search.current = ''), TYPEAHEAD_RESET_MS)
+    const items = Array.from(
+      event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]:not([data-disabled])'),
+    )
+    const current = items.indexOf(document.activeElement as HTMLElement)
+    // One key repeated cycles through the items starting with it; more keys search from the current one.
+    const repeated = [...search.current].every((c) => c === search.current[0])
+    const text = repeated ? search.current[0] : search.current
+    const start = repeated ? current + 1 : Math.max(current, 0)
+    const ordered = [...items.slice(start), ...items.slice(0, start)]
+    ordered.find((item) => (item.textContent ?? '').trim().toLowerCase().startsWith(text))?.focus()
+  }
+}
+
+export function DropdownMenuContent({
+  className,
+  sideOffset = 4,
+  onKeyDown,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
+  const typeahead = useTypeahead()
   return (
     <DropdownMenuPrimitive.Portal>
       <DropdownMenuPrimitive.Content
         sideOffset={sideOffset}
+        onKeyDown={(event) => {
+          onKeyDown?.(event)
+          if (!event.defaultPrevented) typeahead(event)
+        }}
         className={cn('z-50 min-w-40 overflow-hidden rounded-md border bg-popover p-1 text-popover-foreground shadow-md', className)}
         {...props}
       />

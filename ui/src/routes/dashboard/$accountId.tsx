@@ -6,6 +6,7 @@ import { openOnboardingIfNeeded } from '@/lib/onboarding-flag'
 import { clearSession, hasValidSession } from '@/lib/session'
 import { DashboardShell } from '@/features/dashboard-shell/components/dashboard-shell'
 import { ActivationRequired } from '@/features/dashboard-shell/components/activation-required'
+import { ShellSkeleton } from '@/features/dashboard-shell/components/shell-skeleton'
 import { OnboardingWizard } from '@/features/onboarding/components/onboarding-wizard'
 
 export const Route = createFileRoute('/dashboard/$accountId')({
@@ -34,6 +35,8 @@ export const Route = createFileRoute('/dashboard/$accountId')({
       throw error
     }
   },
+  // The frame shows at once (the router's pendingMs) while the account loads.
+  pendingComponent: ShellSkeleton,
   component: DashboardLayout,
 })
 

@@ -89,7 +89,8 @@ export function EmailCard({ accountId, user }: { accountId: string; user: User }
             </FormField>
             <FormError error={update.error} />
             <div>
-              <Button type="submit" loading={update.isPending}>
+              {/* Solid only once the address was changed. */}
+              <Button type="submit" variant={form.formState.isDirty ? 'default' : 'outline'} loading={update.isPending}>
                 {t('email.submit')}
               </Button>
             </div>

@@ -67,13 +67,14 @@ export function PasswordCard({ accountId, socialLogin = false }: { accountId: st
             </FormField>
           </div>
           <FormError error={update.error} />
-          <div role="status" aria-live="polite" className="text-sm text-green-700">
-            {update.isSuccess && !form.formState.isDirty ? t('password.changed') : null}
-          </div>
-          <div>
-            <Button type="submit" loading={update.isPending}>
+          <div className="flex flex-wrap items-center gap-3">
+            {/* Solid only once there is something to save. */}
+            <Button type="submit" variant={form.formState.isDirty ? 'default' : 'outline'} loading={update.isPending}>
               {t('password.submit')}
             </Button>
+            <div role="status" aria-live="polite" className="text-sm text-green-700">
+              {update.isSuccess && !form.formState.isDirty ? t('password.changed') : null}
+            </div>
           </div>
         </form>
       </CardContent>

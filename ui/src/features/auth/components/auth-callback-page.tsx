@@ -3,8 +3,6 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Loader2, TriangleAlert } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
-import { ApiError } from '@/lib/api-client'
-import { reportError } from '@/lib/error-store'
 import { useOidcCallback } from '../api/auth-callback'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
@@ -21,10 +19,8 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
   useEffect(() => {
     if (started.current) return
     started.current = true
-    if (!code || !state) {
-      reportError(new ApiError(500, 'internal', 'Authorization code or state is missing from URL'))
-      return
-    }
+    // Missing code or state (SPEC §8's 500) is shown by this page itself, not also in a popup.
+    if (!code || !state) return
     mutate(
       { code, state },
       {

@@ -68,12 +68,7 @@ export function BillingAddressCard({ accountId, organizationName }: { accountId:
             </Button>
           </div>
         )}
-        {outcome === 'saved' && (
-          <p role="status" className="text-sm text-emerald-700">
-            {t('payment_details.address.saved')}
-          </p>
-        )}
-        <BillingAddressForm
+                <BillingAddressForm
           key={`${address?.version ?? 'new'}-${generation}`}
           idPrefix="billing-address"
           defaultValues={address ? formValues(address) : { organization_name: organizationName }}
@@ -81,6 +76,7 @@ export function BillingAddressCard({ accountId, organizationName }: { accountId:
           submitLabel={t('payment_details.address.save')}
           pending={save.isPending}
           error={save.error}
+          status={outcome === 'saved' ? t('payment_details.address.saved') : null}
         />
       </CardContent>
     </Card>

@@ -38,7 +38,7 @@ describe('formatInvoiceAmount: currency symbol (SPEC §9) and two decimals', () 
     [217.8, 'EUR', 'en', '€217.80'],
     [1188, 'USD', 'en', '$1,188.00'],
     [0.01, 'GBP', 'en', '£0.01'],
-    [1188.5, 'EUR', 'nl', '€1.188,50'],
+    [1188.5, 'EUR', 'nl', '€\u00a01.188,50'],
     [180, 'SEK', 'en', '180.00'],
     [-0.01, 'EUR', 'en', '-€0.01'],
   ])('%d %s (%s) → %j', (amount, currency, language, text) =>

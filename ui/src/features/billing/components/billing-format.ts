@@ -1,5 +1,5 @@
 import type { TFunction } from 'i18next'
-import { currencySymbol } from '@/lib/format'
+import { formatAmount } from '@/lib/format'
 
 // Pure helpers behind the invoices table and the payment methods list
 // (SPEC §4 descriptions, §5 IBAN display, §9 amounts and dates).
@@ -48,12 +48,13 @@ export function invoiceDescriptionText(description: string, t: TFunction): strin
   return t(`billing:invoices.description.${kind}`, { plan: planDisplayName(plan, t) })
 }
 
-/** Amount with the currency symbol and always two decimals: €217.80, £0.01, 180.00 (SEK). */
-export function formatInvoiceAmount(amount: number, currency: string, language: string): string {
-  const number = new Intl.NumberFormat(language, { minimumFractionDigits: 2, maximumFractionDigits: 2 }).format(
-    Math.abs(amount),
-  )
-  return `${amount < 0 ? '-' : ''}${currencySymbol(currency)}${number}`
+/**
+ * Amount with two decimals as the language writes money (en €217.80, nl
+ * € 217,80, fr 217,80 €); a currency without a SPEC §9 symbol takes the
+ * billing country's (`country`), else none: 180.00 (SEK).
+ */
+export function formatInvoiceAmount(amount: number, currency: string, language: string, country?: string): string {
+  return formatAmount(amount, currency, language, { country })
 }
 
 /** Card expiry "YYYY-MM" → "MM/YY"; anything else → ''. */

@@ -85,7 +85,8 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
   // The invoice whose payment runs; it stays busy while the browser leaves.
   const [paying, setPaying] = useBusyUntilLeave<string>()
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
-  const invoices = billing.data?.invoices ?? []
+  const invoices = billing.data.invoices
+  const country = billing.data.account_billing_address?.country ?? undefined
 
   const payInvoice = (invoice: Invoice) => {
     setPaying(invoice.id)
@@ -152,7 +153,7 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
                   {invoiceDescriptionText(invoice.description ?? '', t)}
                 </TableCell>
                 <TableCell className={cn(CELL, 'text-right whitespace-nowrap tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:font-medium')}>
-                  {formatInvoiceAmount(invoice.amount, invoice.currency ?? '', language)}
+                  {formatInvoiceAmount(invoice.amount, invoice.currency ?? '', language, country)}
                 </TableCell>
                 <TableCell className={cn(CELL, 'max-sm:row-start-4')}>
                   <span

@@ -14,7 +14,8 @@ import { describeMandate, type MandateView } from './billing-format'
 /** "Visa ending in 4242" or "Direct debit". */
 function mandateLabel(view: MandateView, t: TFunction): string {
   if (view.kind === 'directdebit') return t('payment_details.methods.directdebit')
-  const brand = view.brand || t('payment_details.methods.card_generic')
+  // Providers write brands in lower case ("visa"): "Visa ending in 4242".
+  const brand = view.brand ? view.brand.charAt(0).toUpperCase() + view.brand.slice(1) : t('payment_details.methods.card_generic')
   return view.last4 ? t('payment_details.methods.card', { brand, last4: view.last4 }) : brand
 }
 
@@ -59,7 +60,7 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
                 <li key={mandate.id} className="flex flex-wrap items-center gap-3 rounded-md border p-3" data-method={view.kind}>
                   <Icon className="h-5 w-5 shrink-0 text-muted-foreground" aria-hidden="true" />
                   <div className="grid min-w-0 flex-1 gap-0.5 text-sm">
-                    <span className="font-medium">{mandateLabel(view, t)}</span>
+                    <span className="font-medium whitespace-nowrap">{mandateLabel(view, t)}</span>
                     {view.kind === 'card' && view.expiry && (
                       <span className="text-muted-foreground">
                         {t('payment_details.methods.expires', { date: view.expiry })}

@@ -63,7 +63,7 @@ export function DashboardShell({
           className="rounded-full border border-primary/30 bg-accent px-2 py-0.5 text-xs font-medium text-accent-foreground"
           data-testid="plan-badge"
         >
-          {planLabel(subscription.plan)}
+          {t(`common:plans.${subscription.plan}`, { defaultValue: planLabel(subscription.plan) })}
         </span>
         <SubscriptionNotice accountId={accountId} subscription={subscription} className="ml-2 hidden lg:flex" />
         <div className="ml-auto flex items-center gap-1">

@@ -54,8 +54,11 @@ export function PlanCard({
               {t('most_popular')}
             </span>
           )}
+        </div>
+        {/* A fixed slot, filled or not, so the prices of all cards line up. */}
+        <div className="h-6">
           {current && (
-            <span className="rounded-full border px-2 py-0.5 text-xs font-medium" data-testid="current-plan">
+            <span className="inline-flex rounded-full border px-2 py-0.5 text-xs font-medium" data-testid="current-plan">
               {t('current_plan')}
             </span>
           )}
@@ -76,7 +79,8 @@ export function PlanCard({
         <CardFooter>
           <Button
             className="w-full"
-            variant={action === 'current' ? 'outline' : 'default'}
+            // Only the most popular plan's button is solid: one emphasis per page.
+            variant={action !== 'current' && popular ? 'default' : 'outline'}
             disabled={action === 'current' || disabled}
             loading={busy}
             onClick={() => onAction(action, plan)}

@@ -33,12 +33,12 @@ describe('formatMoney', () => {
   it('puts the symbol first; whole amounts without decimals', () => {
     expect(formatMoney(180, 'EUR', 'en')).toBe('€180')
     expect(formatMoney(1188, 'EUR', 'en')).toBe('€1,188')
-    expect(formatMoney(1188, 'GBP', 'nl')).toBe('£1.188')
+    expect(formatMoney(1188, 'GBP', 'nl')).toBe('£\u00a01.188')
     expect(formatMoney(468, 'USD', 'en')).toBe('$468')
   })
   it('shows two decimals for other amounts', () => {
     expect(formatMoney(179.9, 'EUR', 'en')).toBe('€179.90')
-    expect(formatMoney(179.99, 'EUR', 'nl')).toBe('€179,99')
+    expect(formatMoney(179.99, 'EUR', 'nl')).toBe('€\u00a0179,99')
   })
   it('has no symbol for other currencies', () => expect(formatMoney(180, 'SEK', 'en')).toBe('180'))
 })

@@ -1,6 +1,6 @@
 import type { PaidPlan } from '@/lib/constants'
 import type { Pricing } from '@/lib/api/get-pricing'
-import { currencySymbol } from '@/lib/format'
+import { formatAmount } from '@/lib/format'
 
 // Pure helpers behind the price block of a plan card (SPEC §9).
 
@@ -22,16 +22,11 @@ export function yearlyAmount(pricing: Pricing, plan: PaidPlan): number {
 }
 
 /**
- * Symbol followed by the amount in the UI language's digits: whole amounts
- * without decimals, others with two (en: €1,188 · €179.99; nl: €1.188).
+ * A price as the UI language writes money: whole amounts without decimals,
+ * others with two (en: €1,188 · €179.99; nl: € 1.188; fr: 1 188 €).
  */
 export function formatMoney(amount: number, currency: string, language: string): string {
-  const whole = Number.isInteger(amount)
-  const number = new Intl.NumberFormat(language, {
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(amount)
-  return `${currencySymbol(currency)}${number}`
+  return formatAmount(amount, currency, language, { whole: Number.isInteger(amount) })
 }
 
 /** The monthly price shown large on a card (whole units). */

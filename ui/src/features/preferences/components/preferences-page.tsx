@@ -99,15 +99,18 @@ export function PreferencesPage({ accountId }: { accountId: string }) {
                 )}
               />
             </div>
-            <Button type="submit" loading={language.isPending}>
-              {t('language.submit')}
-            </Button>
+            <div className="flex items-center gap-3">
+              <Button type="submit" loading={language.isPending}>
+                {t('language.submit')}
+              </Button>
+              {/* The confirmation sits beside the button that saved. */}
+              <p role="status" className="text-sm text-green-700 sm:order-first">
+                {language.isSuccess ? t('language.saved') : null}
+              </p>
+            </div>
           </form>
           <div className="mt-2">
             <FormError error={language.error} />
-            <p role="status" className="text-sm text-green-700">
-              {language.isSuccess ? t('language.saved') : null}
-            </p>
           </div>
         </CardContent>
       </Card>
