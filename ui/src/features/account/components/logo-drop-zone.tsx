@@ -61,7 +61,8 @@ export function LogoDropZone({ onFile, entry }: { onFile: (file: File) => void; 
         )}
       >
         <ImageUp className="h-8 w-8 text-muted-foreground" aria-hidden="true" />
-        <p className="font-medium">{t('logo.drop_hint')}</p>
+        {/* Only where dragging exists: a touch screen has the button alone. */}
+        <p className="font-medium pointer-coarse:hidden">{t('logo.drop_hint')}</p>
         <Button
           ref={buttonRef}
           type="button"

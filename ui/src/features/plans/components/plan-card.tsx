@@ -27,8 +27,8 @@ export function PlanCard({
   onAction,
 }: {
   plan: PaidPlan
-  /** undefined while the prices load (skeleton), null when they could not be loaded. */
-  pricing: Pricing | null | undefined
+  /** undefined while the prices load (skeleton). */
+  pricing: Pricing | undefined
   current: boolean
   action: PlanAction | null
   busy: boolean
@@ -93,7 +93,7 @@ export function PlanCard({
   )
 }
 
-function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | null | undefined }) {
+function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | undefined }) {
   const { t, i18n } = useTranslation('plans')
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
 
@@ -106,9 +106,6 @@ function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | null
         <Skeleton className="h-3 w-32" />
       </div>
     )
-  }
-  if (pricing === null) {
-    return <p className="text-2xl font-semibold text-muted-foreground">–</p>
   }
 
   const yearly = yearlyAmount(pricing, plan)

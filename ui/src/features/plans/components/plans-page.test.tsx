@@ -8,7 +8,7 @@ import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
 import { accountBody, calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import type { PlansFor } from './plan-actions'
-import { PlansPage } from './plans-page'
+import { PlansPage, PlansPagePending } from './plans-page'
 
 afterEach(() => {
   act(() => dismissError())
@@ -18,7 +18,8 @@ afterEach(() => {
 function render(reason: PlansFor) {
   return renderWithProviders(
     <>
-      <Suspense fallback={null}>
+      {/* As the route renders it: its pending component while account and prices load. */}
+      <Suspense fallback={<PlansPagePending />}>
         <PlansPage accountId="a" reason={reason} />
       </Suspense>
       <ErrorPopup />
@@ -38,11 +39,13 @@ describe('PlansPage', () => {
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByTestId('price-skeleton')).toBeInTheDocument()
     answer(json(200, pricingBody))
-    expect(await within(pro).findByTestId('monthly-price')).toHaveTextContent('€39')
-    expect(within(pro).getByText('€468 per year, billed annually')).toBeInTheDocument()
-    expect(within(pro).getByText('VAT may apply (21%)')).toBeInTheDocument()
-    expect(within(pro).getByText('Most popular')).toBeInTheDocument()
-    expect(within(pro).getByText('Up to 375 testimonials')).toBeInTheDocument()
+    await screen.findByRole('heading', { level: 1 })
+    const loaded = screen.getByRole('region', { name: 'Pro' })
+    expect(within(loaded).getByTestId('monthly-price')).toHaveTextContent('€39')
+    expect(within(loaded).getByText('€468 per year, billed annually')).toBeInTheDocument()
+    expect(within(loaded).getByText('VAT may apply (21%)')).toBeInTheDocument()
+    expect(within(loaded).getByText('Most popular')).toBeInTheDocument()
+    expect(within(loaded).getByText('Up to 375 testimonials')).toBeInTheDocument()
     expect(within(screen.getByRole('region', { name: 'Team' })).getByTestId('monthly-price')).toHaveTextContent('€99')
     expect(within(screen.getByRole('region', { name: 'Starter' })).getByText('Embed and share')).toBeInTheDocument()
     expect(screen.queryAllByRole('button')).toHaveLength(0)
@@ -56,6 +59,7 @@ describe('PlansPage', () => {
       'PATCH /v1/accounts/a/subscription': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/7` }),
     })
     await render('plan_upgrade')
+    await screen.findByRole('heading', { level: 1 })
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
     expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
@@ -74,6 +78,7 @@ describe('PlansPage', () => {
       'POST /v1/accounts/a/invoices/inv%201/payment': () => json(201, { checkout_href: `${CHECKOUT_ORIGIN}/sandbox/checkout/9` }),
     })
     await render('plan_expired')
+    await screen.findByRole('heading', { level: 1 })
     await screen.findByRole('region', { name: 'Starter' })
     expect(screen.getAllByRole('button')).toHaveLength(1)
     await userEvent.click(screen.getByRole('button', { name: 'Continue with Starter' }))
@@ -89,6 +94,7 @@ describe('PlansPage', () => {
       'POST /v1/accounts/a/subscription': () => json(201, { checkout_href: 'https://evil.example/pay' }),
     })
     await render('trial_expired')
+    await screen.findByRole('heading', { level: 1 })
     const button = await screen.findByRole('button', { name: 'Start with Starter' })
     await userEvent.click(button)
     expect(await screen.findByText('The server encountered an error.')).toBeInTheDocument()
@@ -106,6 +112,7 @@ describe('PlansPage', () => {
         }),
     })
     await render('trial_expired')
+    await screen.findByRole('heading', { level: 1 })
     await userEvent.click(await screen.findByRole('button', { name: 'Start with Pro' }))
     const dialog = await screen.findByRole('dialog', { name: 'Your billing details' })
     expect(within(dialog).getByLabelText('Organization name')).toHaveValue('Acme')
@@ -128,6 +135,7 @@ describe('PlansPage', () => {
       'PATCH /v1/accounts/a/billing-address': () => json(200, {}),
     })
     await render('trial_expired')
+    await screen.findByRole('heading', { level: 1 })
     await userEvent.click(await screen.findByRole('button', { name: 'Start with Team' }))
     const dialog = await screen.findByRole('dialog', { name: 'Your billing details' })
     await userEvent.type(within(dialog).getByLabelText('Street and number'), 'Main 1')

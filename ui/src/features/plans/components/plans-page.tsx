@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'react'
 import { Link } from '@tanstack/react-router'
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { ArrowLeft } from 'lucide-react'
 import type { BillingAddressValues } from '@/components/billing-address-form'
 import { Button } from '@/components/ui/button'
+import { Skeleton } from '@/components/ui/skeleton'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
@@ -24,7 +25,7 @@ import { PlanCard } from './plan-card'
 export function PlansPage({ accountId, reason }: { accountId: string; reason?: PlansFor }) {
   const { t } = useTranslation('plans')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
-  const pricing = useQuery(pricingQueryOptions(accountId))
+  const { data: pricing } = useSuspenseQuery(pricingQueryOptions(accountId))
   const start = useCreateSubscription(accountId)
   const upgrade = useUpgradeSubscription(accountId)
   const pay = usePayLatestUnpaidInvoice(accountId)
@@ -96,20 +97,12 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         <h1 className="text-3xl font-semibold">{t(`header.${variant}`)}</h1>
         <p className="text-muted-foreground">{t(`subtitle.${variant}`)}</p>
       </header>
-      {pricing.isError && (
-        <div role="alert" className="flex flex-wrap items-center justify-center gap-3 text-sm text-destructive">
-          {t('price.failed')}
-          <Button variant="outline" size="sm" onClick={() => void pricing.refetch()} loading={pricing.isFetching}>
-            {t('common:actions.try_again')}
-          </Button>
-        </div>
-      )}
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => (
           <PlanCard
             key={plan}
             plan={plan}
-            pricing={pricing.isError ? null : pricing.data}
+            pricing={pricing}
             current={current === plan}
             action={planAction(variant, current, plan)}
             busy={busyPlan === plan}
@@ -127,6 +120,35 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         onSubmit={submitBillingDetails}
         onCancel={() => setBillingFor(null)}
       />
+    </section>
+  )
+}
+
+/** While the route loader fetches the account and the prices: the cards with skeleton prices. */
+export function PlansPagePending() {
+  return (
+    <section className="mx-auto grid w-full max-w-5xl gap-6 p-4 md:p-8" aria-busy="true">
+      <Skeleton className="mx-auto h-9 w-72 max-w-full" />
+      <div className="grid gap-4 md:grid-cols-3">
+        {PAID_PLANS.map((plan) => (
+          <PlanCard key={plan} plan={plan} pricing={undefined} current={false} action={null} busy={false} disabled onAction={() => {}} />
+        ))}
+      </div>
+    </section>
+  )
+}
+
+/** The prices could not be loaded: say so, with a retry. */
+export function PlansPageFailed({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
+  const { t } = useTranslation('plans')
+  return (
+    <section className="mx-auto grid w-full max-w-5xl gap-6 p-4 md:p-8">
+      <div role="alert" className="flex flex-wrap items-center justify-center gap-3 text-sm text-destructive">
+        {t('price.failed')}
+        <Button variant="outline" size="sm" onClick={onRetry} loading={retrying}>
+          {t('common:actions.try_again')}
+        </Button>
+      </div>
     </section>
   )
 }

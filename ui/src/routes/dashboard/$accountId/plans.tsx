@@ -1,8 +1,10 @@
 import { createFileRoute } from '@tanstack/react-router'
 import * as v from 'valibot'
+import { useRouteRetry } from '@/components/route-retry'
 import { PLANS_FOR } from '@/lib/constants'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import { PlansPage } from '@/features/plans/components/plans-page'
+import { pricingQueryOptions } from '@/lib/api/get-pricing'
+import { PlansPage, PlansPageFailed, PlansPagePending } from '@/features/plans/components/plans-page'
 
 const searchSchema = v.object({
   for: v.fallback(v.optional(v.picklist(PLANS_FOR)), undefined),
@@ -10,10 +12,14 @@ const searchSchema = v.object({
 
 export const Route = createFileRoute('/dashboard/$accountId/plans')({
   validateSearch: searchSchema,
-  // Prices are fetched by the page itself (cards show a skeleton meanwhile): a
-  // loader prefetch would pull the pricing schema into the entry chunk /signin loads.
+  // The loader is code-split (vite.config.ts), so the pricing schema stays out of /signin's chunks.
   loader: ({ context: { queryClient }, params: { accountId } }) =>
-    queryClient.ensureQueryData(accountQueryOptions(accountId)),
+    Promise.all([
+      queryClient.ensureQueryData(accountQueryOptions(accountId)),
+      queryClient.ensureQueryData(pricingQueryOptions(accountId)),
+    ]),
+  pendingComponent: PlansPagePending,
+  errorComponent: PlansFailed,
   component: PlansRoute,
 })
 
@@ -21,4 +27,9 @@ function PlansRoute() {
   const { accountId } = Route.useParams()
   const search = Route.useSearch()
   return <PlansPage accountId={accountId} reason={search.for} />
+}
+
+function PlansFailed() {
+  const { retrying, retry } = useRouteRetry()
+  return <PlansPageFailed retrying={retrying} onRetry={retry} />
 }
