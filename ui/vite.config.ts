@@ -48,7 +48,7 @@ export default defineConfig({
               // ones. Not react-hook-form: /signin does without it (its form
               // uses lib/schema-form.ts), so it is a chunk of the other forms.
               name: 'forms',
-              test: /node_modules[\\/](valibot[\\/]|@tanstack[\\/]react-router[\\/]dist[\\/]esm[\\/](lazyRouteComponent|useNavigate)\.)|src[\\/](lib[\\/](validators|form-errors)|components[\\/](form-field|form-error|brand|language-picker|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
+              test: /node_modules[\\/](valibot[\\/]|@tanstack[\\/]react-router[\\/]dist[\\/]esm[\\/](lazyRouteComponent|useNavigate)\.)|src[\\/](lib[\\/](validators|form-errors)|components[\\/](form-field|form-error|brand|language-picker|public-header|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
             },
             {
               // react-hook-form for the forms other than sign-in, under its own name.

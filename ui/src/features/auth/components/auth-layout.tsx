@@ -1,7 +1,5 @@
 import type { ReactNode } from 'react'
-import { Link } from '@tanstack/react-router'
-import { Brand } from '@/components/brand'
-import { LanguagePicker } from '@/components/language-picker'
+import { PublicHeader } from '@/components/public-header'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
 
 /** Frame of the public screens: brand, language picker and a centred card. */
@@ -16,12 +14,7 @@ export function AuthLayout({
 }) {
   return (
     <div className="flex min-h-screen flex-col bg-muted/40">
-      <header className="flex h-12 items-center justify-between px-4">
-        <Link to="/" className="rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-          <Brand />
-        </Link>
-        <LanguagePicker />
-      </header>
+      <PublicHeader />
       <main className="flex flex-1 items-start justify-center px-4 py-8 sm:items-center">
         <Card className="w-full max-w-md">
           <CardHeader>

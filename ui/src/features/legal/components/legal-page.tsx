@@ -1,8 +1,7 @@
 import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { TriangleAlert } from 'lucide-react'
-import { Brand } from '@/components/brand'
-import { LanguagePicker } from '@/components/language-picker'
+import { PublicHeader } from '@/components/public-header'
 
 export type LegalDocument = 'privacy' | 'terms'
 
@@ -20,12 +19,7 @@ export function LegalPage({ document }: { document: LegalDocument }) {
   const { t } = useTranslation('legal')
   return (
     <div className="flex min-h-screen flex-col bg-muted/40">
-      <header className="flex h-12 items-center justify-between px-4">
-        <Link to="/" className="rounded-md focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring">
-          <Brand />
-        </Link>
-        <LanguagePicker />
-      </header>
+      <PublicHeader />
       <main className="flex flex-1 justify-center px-4 py-8">
         <article className="grid w-full max-w-2xl content-start gap-5 rounded-xl border bg-background p-6 text-sm leading-relaxed sm:p-8">
           <h1 className="text-2xl font-semibold">{t(`${document}.title`)}</h1>
