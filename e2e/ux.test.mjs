@@ -266,6 +266,24 @@ test('two-column form rows stay aligned when one field shows a message', async (
   }
 });
 
+test('a slow account load draws the shell at once, with skeletons', async () => {
+  const user = await apiUser('ux-loading');
+  for (const width of [1280, 390]) {
+    const page = await pageAt(width);
+    await useSession(page, user);
+    let release;
+    const held = new Promise((r) => { release = r; });
+    await page.route(`**/v1/accounts/${user.account_id}`, async (route) => { await held; await route.continue(); });
+    await page.goto(`${BASE}/dashboard/${user.account_id}/testimonials`, { waitUntil: 'commit' });
+    // Before the account arrives (it is held) the frame stands: the header with the brand and a busy page.
+    await page.locator('header').getByText('Kudos').first().waitFor({ timeout: 5000 });
+    await page.locator('[aria-busy="true"]').first().waitFor({ timeout: 5000 });
+    release();
+    await page.getByRole('heading', { name: 'Testimonials', level: 1 }).waitFor();
+    await page.close();
+  }
+});
+
 /** Every en string that nl or fr translate differently, without placeholders. */
 function englishOnly(lang) {
   const dir = new URL('../ui/src/locales/', import.meta.url);
@@ -297,7 +315,11 @@ test('after a language switch no English is left on any page', { timeout: 600000
     const page = await pageAt(1280);
     await useSession(page, user);
     await api('PATCH', `/v1/accounts/${user.account_id}/user`, { preferred_language: lang }, user.token);
+    // Switch once the sign-in page has settled (its start-up writes the language it detected).
+    await settle(page);
     await page.evaluate((l) => localStorage.setItem('language', l), lang);
+    await page.goto(`${BASE}/signin`);
+    await page.waitForFunction((l) => document.documentElement.lang === l, lang);
     const found = [];
     const urls = [...PUBLIC_PAGES.filter((p) => p !== '/signin').map((p) => `${BASE}${p}`),
       ...DASHBOARD_PAGES.map((p) => `${BASE}/dashboard/${user.account_id}/${p}`)];
