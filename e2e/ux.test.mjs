@@ -295,13 +295,14 @@ function englishOnly(lang) {
     }
     return out;
   };
-  for (const file of readdirSync(new URL('en/', dir))) {
-    const en = leaves(JSON.parse(readFileSync(new URL(`en/${file}`, dir), 'utf8')), '', new Map());
-    const other = leaves(JSON.parse(readFileSync(new URL(`${lang}/${file}`, dir), 'utf8')), '', new Map());
-    const otherValues = new Set(other.values());
-    for (const [key, value] of en) {
+  const files = readdirSync(new URL('en/', dir));
+  const read = (l, file) => leaves(JSON.parse(readFileSync(new URL(`${l}/${file}`, dir), 'utf8')), '', new Map());
+  // A word the other language uses too (a plan called "Team") is not English left behind.
+  const otherValues = new Set(files.flatMap((file) => [...read(lang, file).values()]));
+  for (const file of files) {
+    for (const value of read('en', file).values()) {
       if (value.includes('{{') || value.includes('<') || value.length < 4) continue;
-      if (other.get(key) === value || otherValues.has(value)) continue;
+      if (otherValues.has(value)) continue;
       strings.add(value);
     }
   }
