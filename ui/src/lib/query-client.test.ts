@@ -1,0 +1,33 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { ApiError } from './api-client'
+import { dismissError, getReportedError, reportError } from './error-store'
+import { createQueryClient } from './query-client'
+
+afterEach(() => dismissError())
+
+function run(meta: Record<string, unknown> | undefined, fn: () => Promise<unknown>) {
+  const client = createQueryClient()
+  return client
+    .getMutationCache()
+    .build(client, { mutationFn: fn, meta })
+    .execute(undefined)
+    .catch(() => {})
+}
+
+describe('the error popup: one error at a time', () => {
+  it('a failure the screen explains inline (shownInline) raises no popup', async () => {
+    await run({ shownInline: [401] }, () => Promise.reject(new ApiError(401, 'unauthorized', 'Unauthorized')))
+    expect(getReportedError()).toBeNull()
+  })
+
+  it('other statuses of the same mutation still raise it', async () => {
+    await run({ shownInline: [401] }, () => Promise.reject(new ApiError(500, 'internal', 'x')))
+    expect(getReportedError()?.status).toBe(500)
+  })
+
+  it('a success clears the popup of an earlier failure', async () => {
+    reportError({ status: 444, message: 'Passwords do not match' })
+    await run(undefined, () => Promise.resolve('ok'))
+    expect(getReportedError()).toBeNull()
+  })
+})
