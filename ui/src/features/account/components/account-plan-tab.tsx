@@ -4,23 +4,28 @@ import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import { useCheckoutReturn } from '@/lib/checkout-return'
+import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
 import { LogoCard } from './logo-card'
 
-export function AccountPlanTab({ accountId }: { accountId: string }) {
+export function AccountPlanTab({ accountId, checkout }: { accountId: string; checkout?: CheckoutOutcome }) {
   const { t } = useTranslation('account')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
   const subscription = data.account.subscription
   const trial = subscription.plan === 'TRIAL'
   const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
-  const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active')
+  const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active', checkout)
   const planName = t(`common:plans.${subscription.plan}`)
 
   return (
     <div className="grid gap-4">
+      {checkout === 'cancelled' && subscription.show_status !== 'processing' && (
+        <p role="status" className="rounded-xl border bg-muted/50 p-4 text-sm">
+          {t('plan.checkout_cancelled')}
+        </p>
+      )}
       {welcome && (
         <div role="status" className="flex items-start gap-3 rounded-xl border border-emerald-600/30 bg-emerald-50 p-4 text-emerald-900">
           <PartyPopper className="mt-0.5 h-5 w-5 shrink-0" aria-hidden="true" />

@@ -1,8 +1,15 @@
 import { createFileRoute } from '@tanstack/react-router'
+import * as v from 'valibot'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { AccountPlanTab } from '@/features/account/components/account-plan-tab'
 
+// The payment provider sends the customer back here with ?checkout=success or ?checkout=cancelled.
+const searchSchema = v.object({
+  checkout: v.fallback(v.optional(v.picklist(['success', 'cancelled'])), undefined),
+})
+
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/plan')({
+  validateSearch: searchSchema,
   loader: ({ context: { queryClient }, params: { accountId } }) =>
     queryClient.ensureQueryData(accountQueryOptions(accountId)),
   component: PlanTabRoute,
@@ -10,5 +17,6 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/pla
 
 function PlanTabRoute() {
   const { accountId } = Route.useParams()
-  return <AccountPlanTab accountId={accountId} />
+  const { checkout } = Route.useSearch()
+  return <AccountPlanTab accountId={accountId} checkout={checkout} />
 }
