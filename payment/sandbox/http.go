@@ -100,8 +100,11 @@ func (p *Provider) button(outcome kudos.PaymentOutcome, kick func()) fiber.Handl
 			return c.JSON(fiber.Map{"status": string(settled)})
 		}
 		target := co.CancelURL
-		if settled == kudos.PaymentPaid {
+		switch settled {
+		case kudos.PaymentPaid:
 			target = co.SuccessURL
+		case kudos.PaymentFailed: // declined: the app says so (Stripe keeps the customer on its page instead)
+			target = strings.Replace(target, "checkout=cancelled", "checkout=failed", 1)
 		}
 		return c.Redirect().Status(fiber.StatusSeeOther).To(target)
 	}

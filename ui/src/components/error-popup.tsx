@@ -4,7 +4,7 @@ import { Toast, ToastDescription, ToastTitle } from '@/components/ui/toast'
 import { dismissError, useReportedError } from '@/lib/error-store'
 import { ERROR_POPUP_MS } from '@/lib/constants'
 
-const KNOWN_STATUSES = new Set([400, 401, 403, 404, 409, 413, 422, 429, 444, 500, 503])
+const KNOWN_STATUSES = new Set([400, 401, 402, 403, 404, 409, 413, 422, 429, 444, 500, 503])
 
 /** i18n key (common namespace) of the popup message for a status (SPEC §8). */
 export function popupMessageKey(status: number): string {

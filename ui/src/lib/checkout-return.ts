@@ -31,20 +31,21 @@ export function forgetPlanCheckout(accountId: string): void {
 }
 
 /** How the provider says the checkout ended, in the return link (?checkout=…). */
-export type CheckoutOutcome = 'success' | 'cancelled' | undefined
+export type CheckoutOutcome = 'success' | 'cancelled' | 'failed' | undefined
 
 /**
  * On the page a checkout returns to: while a plan checkout is pending (noted
  * here, or the provider's ?checkout=success), the account is re-read at once,
  * when the page comes back from the browser's cache and on window focus.
  * Returns whether to welcome the customer once `paidAndActive` holds (the
- * note is then forgotten, the welcome stays). A cancelled checkout forgets it.
+ * note is then forgotten, the welcome stays). A cancelled or failed checkout
+ * forgets it.
  */
 export function useCheckoutReturn(accountId: string, paidAndActive: boolean, outcome?: CheckoutOutcome): boolean {
   const queryClient = useQueryClient()
   // Read once: the note is forgotten as soon as the plan is active, the welcome stays for this visit.
   const [pending] = useState(() => {
-    if (outcome === 'cancelled') {
+    if (outcome === 'cancelled' || outcome === 'failed') {
       forgetPlanCheckout(accountId)
       return false
     }

@@ -1,9 +1,12 @@
+import { useEffect, useRef } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { reportError } from '@/lib/error-store'
 import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
@@ -18,12 +21,13 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
   const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
   const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active', checkout)
   const planName = t(`common:plans.${subscription.plan}`)
+  useCheckoutEnded(accountId, checkout)
 
   return (
     <div className="grid gap-4">
-      {checkout === 'cancelled' && subscription.show_status !== 'processing' && (
+      {(checkout === 'cancelled' || checkout === 'failed') && subscription.show_status !== 'processing' && (
         <p role="status" className="rounded-xl border bg-muted/50 p-4 text-sm">
-          {t('plan.checkout_cancelled')}
+          {t(checkout === 'failed' ? 'plan.checkout_failed' : 'plan.checkout_cancelled')}
         </p>
       )}
       {welcome && (
@@ -78,4 +82,25 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
       <LogoCard accountId={accountId} />
     </div>
   )
+}
+
+/**
+ * Back from the provider's checkout without paying (?checkout=cancelled or
+ * failed): the open checkout is ended at once (with Stripe the session would
+ * otherwise stay open, and the dashboard processing, until it expires), and a
+ * declined payment raises the failure popup. Once per visit.
+ */
+function useCheckoutEnded(accountId: string, checkout?: CheckoutOutcome) {
+  const cancel = useCancelCheckout(accountId)
+  const done = useRef(false)
+  useEffect(() => {
+    if (done.current || (checkout !== 'cancelled' && checkout !== 'failed')) return
+    done.current = true
+    // The popup comes after the cancel: a mutation's success clears popups.
+    cancel.mutate(undefined, {
+      onSettled: () => {
+        if (checkout === 'failed') reportError({ status: 402, message: 'payment failed' })
+      },
+    })
+  }, [checkout, cancel])
 }

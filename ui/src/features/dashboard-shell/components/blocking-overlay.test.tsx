@@ -1,7 +1,9 @@
-import { screen } from '@testing-library/react'
+import { screen, waitFor } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
+import { calls, json, mockApi } from '@/test/mock-api'
 import { renderWithProviders } from '@/test/render'
-import { BlockingOverlay } from './blocking-overlay'
+import { BlockingOverlay, PROCESSING_WAY_OUT_MS } from './blocking-overlay'
 
 describe('BlockingOverlay', () => {
   it.each([
@@ -18,4 +20,13 @@ describe('BlockingOverlay', () => {
     expect(screen.getByRole('dialog', { name: 'Your payment is being processed' })).toBeInTheDocument()
     expect(screen.queryByRole('link')).toBeNull()
   })
+
+  it('processing offers "Cancel payment" after a few seconds, which ends the checkout', async () => {
+    const fetch = mockApi({ 'DELETE /v1/accounts/a/subscription/checkout': () => json(200, { status: 'cancelled' }) })
+    await renderWithProviders(<BlockingOverlay kind="processing" accountId="a" sidebarHidden />, '/dashboard/a/testimonials')
+    expect(screen.queryByRole('button', { name: 'Cancel payment' })).toBeNull() // not at once
+    const cancel = await screen.findByRole('button', { name: 'Cancel payment' }, { timeout: PROCESSING_WAY_OUT_MS + 2000 })
+    await userEvent.click(cancel)
+    await waitFor(() => expect(calls(fetch)).toContain('DELETE /v1/accounts/a/subscription/checkout'))
+  }, PROCESSING_WAY_OUT_MS + 5000)
 })

@@ -1,15 +1,21 @@
-import { useId } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Clock, Loader2 } from 'lucide-react'
-import { buttonVariants } from '@/components/ui/button'
+import { Button, buttonVariants } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { cn } from '@/lib/utils'
 import type { OverlayKind } from './shell-rules'
 
+/** How long the processing overlay waits before it offers a way out. */
+export const PROCESSING_WAY_OUT_MS = 4000
+
 /**
  * Covers the routed page (header and menus stay usable). Expired trial/plan:
- * a call to action to the plans page. Processing: a waiting message.
+ * a call to action to the plans page. Processing: a waiting message, and
+ * after a few seconds a way out (the customer may have closed the payment
+ * page): "Cancel payment" ends the open checkout at once.
  */
 export function BlockingOverlay({
   kind,
@@ -45,6 +51,7 @@ export function BlockingOverlay({
           <CardTitle id={titleId}>{t(`overlay.${kind}.title`)}</CardTitle>
           <CardDescription id={textId}>{t(`overlay.${kind}.text`)}</CardDescription>
         </CardHeader>
+        {kind === 'processing' && <ProcessingWayOut accountId={accountId} />}
         {kind !== 'processing' && (
           <CardContent>
             <Link className={buttonVariants()} to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: kind }} autoFocus>
@@ -54,5 +61,35 @@ export function BlockingOverlay({
         )}
       </Card>
     </div>
+  )
+}
+
+/**
+ * "Cancel payment", offered after PROCESSING_WAY_OUT_MS. The server asks the
+ * provider first: a payment made meanwhile is applied (the account refetch
+ * then shows the plan), one still settling stays and is said so.
+ */
+function ProcessingWayOut({ accountId }: { accountId: string }) {
+  const { t } = useTranslation('dashboard-shell')
+  const [offered, setOffered] = useState(false)
+  const cancel = useCancelCheckout(accountId)
+  useEffect(() => {
+    const timer = window.setTimeout(() => setOffered(true), PROCESSING_WAY_OUT_MS)
+    return () => window.clearTimeout(timer)
+  }, [])
+  if (!offered) return null
+  return (
+    <CardContent className="grid gap-3">
+      <p className="text-sm text-muted-foreground">{t('overlay.processing.way_out')}</p>
+      <Button variant="outline" onClick={() => cancel.mutate()} disabled={cancel.isPending} aria-busy={cancel.isPending}>
+        {cancel.isPending && <Loader2 className="mr-2 h-4 w-4 animate-spin" aria-hidden="true" />}
+        {t('overlay.processing.cancel')}
+      </Button>
+      {cancel.data?.status === 'pending' && (
+        <p role="status" className="text-sm">
+          {t('overlay.processing.settling')}
+        </p>
+      )}
+    </CardContent>
   )
 }

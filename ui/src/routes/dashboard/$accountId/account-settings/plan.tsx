@@ -3,9 +3,10 @@ import * as v from 'valibot'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { AccountPlanTab } from '@/features/account/components/account-plan-tab'
 
-// The payment provider sends the customer back here with ?checkout=success or ?checkout=cancelled.
+// The payment provider sends the customer back here with ?checkout=success or ?checkout=cancelled
+// (the sandbox also with ?checkout=failed for a card declined at checkout).
 const searchSchema = v.object({
-  checkout: v.fallback(v.optional(v.picklist(['success', 'cancelled'])), undefined),
+  checkout: v.fallback(v.optional(v.picklist(['success', 'cancelled', 'failed'])), undefined),
 })
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/plan')({
