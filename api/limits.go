@@ -29,7 +29,7 @@ type limits struct {
 	mailEmail         *store.Limiter // mails triggered per e-mail (silently dropped beyond)
 }
 
-func newLimits(db *store.DB) limits {
+func newLimits(db AuthStore) limits {
 	return limits{
 		signinIP:          db.NewLimiter("signin_ip", 30, time.Minute),
 		signinEmailClient: db.NewLimiter("signin_email_ip", 10, 10*time.Minute),

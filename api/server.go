@@ -23,7 +23,6 @@ import (
 	"kudos/config"
 	"kudos/dispatch"
 	"kudos/mailer"
-	"kudos/store"
 )
 
 // BodyLimit bounds every request body; larger ones answer 413.
@@ -33,7 +32,7 @@ const BodyLimit = 64 * 1024
 // binary's main (or a test) before New is called; optional ones say so.
 type Server struct {
 	Config   *config.Config
-	DB       *store.DB
+	DB       Store
 	Temporal client.Client
 	Log      *slog.Logger
 	Hasher   *auth.Hasher

@@ -54,7 +54,7 @@ func TestRelayKeepsOrderAcrossRounds(t *testing.T) {
 		}
 	}
 	fail["a1"] = false
-	db.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	db.Clock = func() time.Time { return time.Now().Add(time.Hour) }
 	delivered = nil
 	if _, err := relay.DeliverPending(context.Background()); err != nil {
 		t.Fatal(err)
@@ -124,7 +124,7 @@ func TestRelayParksDeadLetters(t *testing.T) {
 	}, quietLog())
 	clock := time.Now()
 	for range dispatch.MaxAttempts + 2 {
-		db.Now = func() time.Time { return clock }
+		db.Clock = func() time.Time { return clock }
 		if _, err := relay.DeliverPending(context.Background()); err != nil {
 			t.Fatal(err)
 		}

@@ -48,7 +48,7 @@ func TestRelayStopsAtTheFirstFailedDelivery(t *testing.T) {
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 2 {
 		t.Fatalf("after recovery: %d, %v (the failed entry waits for its backoff)", n, err)
 	}
-	db.Now = func() time.Time { return time.Now().Add(time.Hour) }
+	db.Clock = func() time.Time { return time.Now().Add(time.Hour) }
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 1 {
 		t.Fatalf("after the backoff: %d, %v", n, err)
 	}

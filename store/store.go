@@ -30,8 +30,8 @@ var psql = sq.StatementBuilder.PlaceholderFormat(sq.Dollar)
 // DB is the store: a connection pool plus the clock used for timestamps.
 type DB struct {
 	Pool *pgxpool.Pool
-	// Now returns the current time; tests replace it.
-	Now func() time.Time
+	// Clock returns the current time; tests replace it (Now reads it).
+	Clock func() time.Time
 	// SessionIdle ends a session unused for this long (KUDOS_SESSION_IDLE;
 	// zero means DefaultSessionIdle).
 	SessionIdle time.Duration
@@ -65,7 +65,7 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: ping: %w", err)
 	}
-	return &DB{Pool: pool, Now: time.Now}, nil
+	return &DB{Pool: pool, Clock: time.Now}, nil
 }
 
 // Close releases the pool.
@@ -171,3 +171,6 @@ func Classify(err error) error { return notFound(err) }
 type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
+
+// Now is the store's current time (Clock).
+func (db *DB) Now() time.Time { return db.Clock() }

@@ -1,0 +1,89 @@
+package api
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/store"
+)
+
+// Store is the part of Postgres the api uses (*store.DB), declared here in
+// small interfaces by route group, as package activities does: a handler
+// test can fake the group it exercises where Postgres adds nothing.
+type Store interface {
+	AccountStore
+	AuthStore
+	BillingStore
+	LogoStore
+	// Now is the store's clock (tests move it).
+	Now() time.Time
+	// Ping checks that Postgres answers (readiness).
+	Ping(ctx context.Context) error
+}
+
+// AccountStore is what the account routes need of the store: the account
+// and its user, the billing address, feature requests.
+type AccountStore interface {
+	SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error)
+	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (member, activated bool, err error)
+	RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error
+	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int) (*kudos.BillingAddress, error)
+	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
+	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
+	AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error
+	ChangeUser(ctx context.Context, ch store.UserChange) error
+	UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error)
+	LatestUnpaidInvoice(ctx context.Context, accountID uuid.UUID) (*kudos.Invoice, error)
+}
+
+// AuthStore is what sign-up, sign-in, mailed tokens, Google sign-in and
+// sessions need of the store.
+type AuthStore interface {
+	CreateUser(ctx context.Context, in store.NewUser) (userID, accountID uuid.UUID, err error)
+	Enqueue(ctx context.Context, entries ...store.OutboxEntry) error
+	SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*store.SignedIn, error)
+	RevokeSession(ctx context.Context, id uuid.UUID) error
+	UserByEmail(ctx context.Context, email string) (*kudos.User, error)
+	Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*store.SignedIn, error)
+	CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash []byte) error
+	CreateToken(ctx context.Context, userID uuid.UUID, t store.NewToken) error
+	PendingEmail(ctx context.Context, userID uuid.UUID) (string, error)
+	PendingEmailTaken(ctx context.Context, userID uuid.UUID, email string) (bool, error)
+	ResetPassword(ctx context.Context, hash []byte, passwordHash string) error
+	UserByPendingEmail(ctx context.Context, email string) (*kudos.User, error)
+	CreateOIDCFlow(ctx context.Context, f store.OIDCFlow) error
+	TakeOIDCFlow(ctx context.Context, stateHash []byte) (*store.OIDCFlow, error)
+	LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string, ttl time.Duration) (*store.SignedIn, error)
+	UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.User, error)
+	ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, error)
+	UserSessions(ctx context.Context, userID uuid.UUID) ([]store.SessionInfo, error)
+	RevokeUserSession(ctx context.Context, userID, sessionID uuid.UUID) error
+	RevokeOtherSessions(ctx context.Context, userID, keep uuid.UUID) error
+	NewLimiter(name string, burst int, per time.Duration) *store.Limiter
+}
+
+// BillingStore is what the billing routes need of the store: invoices,
+// checkouts and payment events.
+type BillingStore interface {
+	Invoices(ctx context.Context, accountID uuid.UUID) ([]kudos.Invoice, error)
+	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
+	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
+	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
+	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
+	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
+	OutboxStats(ctx context.Context) (store.OutboxStats, error)
+	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
+}
+
+// LogoStore is what the logo routes need of the store.
+type LogoStore interface {
+	ReserveLogoUpload(ctx context.Context, accountID uuid.UUID, key string) (string, error)
+	PendingLogoUpload(ctx context.Context, accountID uuid.UUID) (key, imgURL string, err error)
+	StartLogoProcessing(ctx context.Context, accountID uuid.UUID, key string, start func(accountID uuid.UUID, key string) store.OutboxEntry) (string, error)
+	ClearLogo(ctx context.Context, accountID uuid.UUID) (old, reserved string, err error)
+}
+
+var _ Store = (*store.DB)(nil)
