@@ -124,9 +124,9 @@ func TestWorkerKilledWhileTheInvoicePDFRenders(t *testing.T) {
 func TestWorkerKilledWhileALogoIsProcessed(t *testing.T) {
 	u := newUser(t, "kill-logo")
 	path := "/v1/accounts/" + u.accountID + "/upload-logo"
-	img := testimages.NoisePNG(1800, 1800)
-	link := must(t, 200, "POST", path, map[string]any{"filename": "logo.png", "size": len(img)}, u.token).str("presigned_url")
-	req, _ := http.NewRequest("PUT", link, bytes.NewReader(img))
+	png := testimages.NoisePNG(1800, 1800)
+	link := must(t, 200, "POST", path, map[string]any{"filename": "logo.png", "size": len(png)}, u.token).str("presigned_url")
+	req, _ := http.NewRequest("PUT", link, bytes.NewReader(png))
 	req.Header.Set("Content-Type", "image/png")
 	res, err := httpClient.Do(req)
 	if err != nil || res.StatusCode != 200 {
