@@ -35,7 +35,6 @@ const (
 	FInvalidVATID     = "invalid_vat_id"
 	FInvalidCountry   = "invalid_country"
 	FPasswordMismatch = "passwords_do_not_match"
-	FEmailTaken       = "email_taken"
 	// FWrongPassword: the current password given to confirm a change is wrong.
 	FWrongPassword = "wrong_password"
 	// FTooLarge: a size beyond the limit (a logo of more than 10 MB).

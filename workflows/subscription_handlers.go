@@ -120,7 +120,9 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 				err = invalid(ErrTypeInvalidTransition, "a payment is being processed")
 				return
 			}
-			s.expireOpenCheckout(ctx)
+			if err = s.expireOpenCheckout(ctx); err != nil { // the provider did not answer in time
+				return
+			}
 			if s.st.Checkout != nil { // its payment turned out to be settling
 				err = invalid(ErrTypeInvalidTransition, "a payment is being processed")
 				return
@@ -193,8 +195,7 @@ func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutR
 			return
 		}
 		var outcome kudos.PaymentOutcome
-		if err = s.activity(ctx, updateActivityOptions, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID,
-			ProviderID: c.ProviderID}).Get(ctx, &outcome); err != nil {
+		if outcome, err = s.askProvider(ctx, c); err != nil {
 			return
 		}
 		if outcome == kudos.PaymentExpired {

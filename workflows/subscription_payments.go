@@ -54,27 +54,20 @@ func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.Pa
 // for another. The provider is asked first: a checkout paid, or complete
 // with its payment settling, while the deadline passed is a payment, not an
 // expiry. Histories from before this replay the old way (expire and drop).
-func (s *subscription) expireOpenCheckout(ctx workflow.Context) {
+//
+// In an update (the customer waits) a provider that does not answer in time
+// leaves the checkout open and the error is returned.
+func (s *subscription) expireOpenCheckout(ctx workflow.Context) error {
 	c := s.st.Checkout
 	if workflow.GetVersion(ctx, "checkout-expiry-asks-provider", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
 		s.closeCheckout(ctx, c, kudos.PaymentExpired, true)
-		return
+		return nil
 	}
-	var outcome kudos.PaymentOutcome
-	// Called from an update too (a new checkout replaces this one): the
-	// provider is asked with the update's short options; from the main loop
-	// with the retried ones.
-	var err error
-	if s.inUpdate {
-		err = s.activity(ctx, updateActivityOptions, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID,
-			ProviderID: c.ProviderID}).Get(ctx, &outcome)
-	} else {
-		err = s.run(ctx, ActivityExpireCheckout, ExpireCheckoutInput{AccountID: s.st.AccountID, ProviderID: c.ProviderID}, &outcome)
-	}
+	outcome, err := s.askProvider(ctx, c)
 	switch {
 	case err != nil && s.inUpdate:
 		s.log.Error("the provider did not close the checkout: it stays open", "checkout", c.ID, "err", err)
-		return
+		return err
 	case err != nil:
 		// Refused for good (the provider does not know it): it cannot be
 		// paid any more, and a payment that still comes is a late one.
@@ -85,6 +78,19 @@ func (s *subscription) expireOpenCheckout(ctx workflow.Context) {
 		outcome = kudos.PaymentExpired
 	}
 	s.settleOpenCheckout(ctx, outcome)
+	return nil
+}
+
+// askProvider closes checkout c at the provider and returns how it ended
+// there. In an update the customer waits: the short update options, one
+// try; otherwise the retried transition.
+func (s *subscription) askProvider(ctx workflow.Context, c *kudos.OpenCheckout) (kudos.PaymentOutcome, error) {
+	var outcome kudos.PaymentOutcome
+	in := ExpireCheckoutInput{AccountID: s.st.AccountID, ProviderID: c.ProviderID}
+	if s.inUpdate {
+		return outcome, s.activity(ctx, updateActivityOptions, ActivityExpireCheckout, in).Get(ctx, &outcome)
+	}
+	return outcome, s.run(ctx, ActivityExpireCheckout, in, &outcome)
 }
 
 // latePayment handles money that arrived for a checkout that is no longer
@@ -115,7 +121,7 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	late := &kudos.OpenCheckout{ID: rec.ID, ProviderID: rec.ProviderID, URL: rec.URL, Purpose: rec.Purpose, Plan: rec.Plan,
 		InvoiceID: *rec.InvoiceID, ExpiresAt: rec.ExpiresAt}
 	if s.owed(late) && s.st.Checkout != nil {
-		s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
+		_ = s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
 	}
 	if !s.owed(late) || s.st.Checkout != nil {
 		s.log.Info("late payment for something paid otherwise: refunded", "checkout", rec.ID)

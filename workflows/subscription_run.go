@@ -190,7 +190,7 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 func (s *subscription) onDeadline(ctx workflow.Context) {
 	now := workflow.Now(ctx)
 	if c := s.st.Checkout; c != nil && !c.Pending && !now.Before(c.ExpiresAt) {
-		s.expireOpenCheckout(ctx)
+		_ = s.expireOpenCheckout(ctx) // outside an update it settles whatever the provider says
 	}
 	if s.st.Plan == kudos.PlanTrial && s.st.Status == kudos.StatusActive && s.st.TrialExpiresAt != nil && !now.Before(*s.st.TrialExpiresAt) {
 		s.st.Status = kudos.StatusTrialExpired
