@@ -1,6 +1,11 @@
 package kudos
 
-import "context"
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+)
 
 // MailPurpose names the kind of an e-mail; each has a template per language.
 type MailPurpose string
@@ -13,7 +18,57 @@ const (
 	MailEmailChanged   MailPurpose = "email_changed"
 	// MailPasswordChanged tells the owner that the password was changed.
 	MailPasswordChanged MailPurpose = "password_changed"
+
+	// Billing mails (transactional: sent whatever the marketing opt-in),
+	// sent by the subscription workflow with MailRequest.Billing set.
+
+	// MailTrialReminder: KUDOS_TRIAL_REMINDER before the trial ends.
+	MailTrialReminder MailPurpose = "trial_reminder"
+	// MailRenewalReminder: KUDOS_RENEWAL_REMINDER before a yearly renewal
+	// (with auto-renewal off it says when the plan ends instead).
+	MailRenewalReminder MailPurpose = "renewal_reminder"
+	// MailPaymentReceipt: after every successful payment.
+	MailPaymentReceipt MailPurpose = "payment_receipt"
+	// MailPaymentFailed: after a failed renewal attempt that will be retried.
+	MailPaymentFailed MailPurpose = "payment_failed"
+	// MailPaymentActionRequired: an off-session charge needs the customer's
+	// authentication; the link completes it on the provider's page.
+	MailPaymentActionRequired MailPurpose = "payment_action_required"
+	// MailPlanExpired: the plan expired after the last renewal attempt (or
+	// with auto-renewal off).
+	MailPlanExpired MailPurpose = "plan_expired"
 )
+
+// MailBilling are the facts a billing mail states. Which are set depends
+// on the purpose: Date is the trial's end (trial_reminder), the renewal or
+// end date (renewal_reminder), the next attempt (payment_failed,
+// payment_action_required) or the plan's end (plan_expired).
+type MailBilling struct {
+	AccountID uuid.UUID `json:"account_id"`
+	Plan      Plan      `json:"plan"`
+	// Amount is the total with VAT (receipts, failed payments, renewals).
+	Amount *Money `json:"amount,omitempty"`
+	// InvoiceID and InvoiceNumber name the invoice paid or due.
+	InvoiceID     *uuid.UUID `json:"invoice_id,omitempty"`
+	InvoiceNumber string     `json:"invoice_number,omitempty"`
+	PeriodStart   *time.Time `json:"period_start,omitempty"`
+	PeriodEnd     *time.Time `json:"period_end,omitempty"`
+	Date          *time.Time `json:"date,omitempty"`
+	// AutoRenew tells a renewal reminder whether the plan renews or ends.
+	AutoRenew bool `json:"auto_renew,omitempty"`
+	// PayURL is the provider's page that completes a payment needing
+	// authentication (payment_action_required).
+	PayURL string `json:"pay_url,omitempty"`
+}
+
+// IsBilling reports whether purpose is a billing mail.
+func (p MailPurpose) IsBilling() bool {
+	switch p {
+	case MailTrialReminder, MailRenewalReminder, MailPaymentReceipt, MailPaymentFailed, MailPaymentActionRequired, MailPlanExpired:
+		return true
+	}
+	return false
+}
 
 // HeaderMailPurpose carries a mail's purpose, so that the development
 // mailbox (and a mail filter) can tell mails apart without reading them.
@@ -33,6 +88,8 @@ type MailRequest struct {
 	// the request as stored or sent to Temporal (it may carry a token): the
 	// mail activity builds it from Key and Purpose just before rendering.
 	Link string `json:"-"`
+	// Billing carries the facts of a billing mail (nil for the others).
+	Billing *MailBilling `json:"billing,omitempty"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

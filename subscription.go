@@ -1,6 +1,7 @@
 package kudos
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -44,6 +45,19 @@ type Subscription struct {
 	// PeriodStartedAt is when the current paid period began (nil during
 	// the trial).
 	PeriodStartedAt *time.Time `json:"period_started_at"`
+	// PaymentRetryAt is the next automatic attempt at a failed renewal
+	// charge (dunning; nil when none is pending). show_status stays active
+	// meanwhile.
+	PaymentRetryAt *time.Time `json:"payment_retry_at"`
+	// FailedPayment is the renewal payment being retried (nil when none).
+	FailedPayment *FailedPayment `json:"failed_payment"`
+}
+
+// FailedPayment is a renewal payment that failed and is being retried: its
+// invoice (DUE_PAYMENT) and amount with VAT.
+type FailedPayment struct {
+	InvoiceID uuid.UUID `json:"invoice_id"`
+	Amount    Money     `json:"amount"`
 }
 
 // SubscriptionState is the whole state of an account's subscription as its
@@ -64,6 +78,15 @@ type SubscriptionState struct {
 	CheckoutTTL time.Duration
 	Checkout    *OpenCheckout
 	Due         *DueInvoice
+	// Dunning is the renewal being retried after its charge failed (nil
+	// when none); the plan stays active meanwhile.
+	Dunning *Dunning
+	// Lifecycle are the reminder and dunning timings (from the
+	// configuration at start; zero values: no reminders, no retries).
+	Lifecycle Lifecycle
+	// Reminded is the deadline (trial end or renewal date) whose reminder
+	// mail has been sent, so that it is sent once.
+	Reminded *time.Time
 	// Renewals counts renewal charges (their idempotency keys).
 	Renewals int
 	// SeenEvents are the latest payment event ids, to drop duplicates.
@@ -84,6 +107,41 @@ type OpenCheckout struct {
 	// delayed method) settling: it no longer expires, and the account
 	// stays processing until the payment succeeds or fails.
 	Pending bool
+}
+
+// Lifecycle are the configured timings of the mails and retries around a
+// deadline (ARCHITECTURE §4 lifecycle timing).
+type Lifecycle struct {
+	// TrialReminder is how long before the trial ends its reminder goes
+	// out (KUDOS_TRIAL_REMINDER); RenewalReminder the same before a yearly
+	// renewal (KUDOS_RENEWAL_REMINDER). Zero: no reminder.
+	TrialReminder, RenewalReminder time.Duration
+	// DunningSchedule are the retries of a failed renewal charge, measured
+	// from the renewal date (KUDOS_DUNNING_SCHEDULE). Empty: none.
+	DunningSchedule []time.Duration
+}
+
+// Dunning is a renewal whose charge failed, being retried on the schedule.
+type Dunning struct {
+	// PeriodStart is the renewal date: the unpaid period starts there, and
+	// the retries are measured from it.
+	PeriodStart time.Time
+	InvoiceID   uuid.UUID
+	Amount      Money
+	// Attempts counts the failed attempts so far (1 after the renewal
+	// date's own charge).
+	Attempts int
+	// RetryAt is the next attempt (the zero time: none left).
+	RetryAt time.Time
+}
+
+// NextRetry is the attempt after attempts failed ones: the schedule's
+// offset from periodStart, or false when the schedule is used up.
+func (l Lifecycle) NextRetry(periodStart time.Time, attempts int) (time.Time, bool) {
+	if attempts < 1 || attempts > len(l.DunningSchedule) {
+		return time.Time{}, false
+	}
+	return periodStart.Add(l.DunningSchedule[attempts-1]), true
 }
 
 // DueInvoice is the DUE_PAYMENT invoice that reactivates an expired plan.
@@ -120,8 +178,16 @@ func (s *SubscriptionState) DisplayStatus() ShowStatus {
 
 // Record is the read model of the state (the workflow-owned columns).
 func (s *SubscriptionState) Record() Subscription {
-	return Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
+	r := Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
 		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew}
+	if d := s.Dunning; d != nil {
+		r.FailedPayment = &FailedPayment{InvoiceID: d.InvoiceID, Amount: d.Amount}
+		if !d.RetryAt.IsZero() {
+			at := d.RetryAt
+			r.PaymentRetryAt = &at
+		}
+	}
+	return r
 }
 
 // SubscriptionReadModel is what Postgres holds of an account's
@@ -174,4 +240,14 @@ func PeriodInvoiceID(accountID uuid.UUID, periodStart time.Time) uuid.UUID {
 // period starting at periodStart: one charge per period, whatever restarts.
 func RenewalChargeID(accountID uuid.UUID, periodStart time.Time) string {
 	return "renewal:" + accountID.String() + ":" + periodStart.UTC().Format(time.RFC3339)
+}
+
+// MarshalJSON writes a failed payment as the api shows amounts: total with
+// VAT in major units, beside its currency.
+func (f FailedPayment) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		InvoiceID uuid.UUID `json:"invoice_id"`
+		Amount    float64   `json:"amount"`
+		Currency  string    `json:"currency"`
+	}{f.InvoiceID, float64(f.Amount.Amount) / 100, f.Amount.Currency})
 }
