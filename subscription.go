@@ -82,8 +82,9 @@ type SubscriptionState struct {
 	// when none); the plan stays active meanwhile.
 	Dunning *Dunning
 	// Lifecycle are the reminder and dunning timings (from the
-	// configuration at start; zero values: no reminders, no retries).
-	Lifecycle Lifecycle
+	// configuration at start; nil in states from before they existed: the
+	// workflow then asks the worker's configuration).
+	Lifecycle *Lifecycle
 	// Reminded is the deadline (trial end or renewal date) whose reminder
 	// mail has been sent, so that it is sent once.
 	Reminded *time.Time
@@ -204,15 +205,30 @@ type SubscriptionReadModel struct {
 // running (first start, a lost or terminated run, a namespace move) from
 // its read model at now: the plan and its dates, the due invoice, and the
 // open checkout, which the new run continues (its expiry timer, and its
-// payment when it comes). Charge keys derive from the period, not from a
+// payment when it comes), and a renewal being retried (dunning) with the
+// attempts it has had. Charge keys derive from the period, not from a
 // counter, so nothing here needs the old run's history.
-func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, now time.Time) SubscriptionState {
+func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, lifecycle Lifecycle, now time.Time) SubscriptionState {
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
-		CheckoutTTL: checkoutTTL, Due: r.Due}
+		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}
+	}
+	if f := r.FailedPayment; f != nil && s.RenewalAt != nil && r.PaymentRetryAt != nil {
+		// Dunning: the renewal at RenewalAt is being retried; the attempts
+		// made are those of the schedule before the next one.
+		d := &Dunning{PeriodStart: *s.RenewalAt, InvoiceID: f.InvoiceID, Amount: f.Amount, RetryAt: *r.PaymentRetryAt, Attempts: 1}
+		for _, off := range lifecycle.DunningSchedule {
+			if s.RenewalAt.Add(off).Before(d.RetryAt) {
+				d.Attempts++
+			}
+		}
+		s.Dunning = d
+		if s.Due != nil && s.Due.ID == f.InvoiceID { // the invoice being retried is not yet the one to reactivate
+			s.Due = nil
+		}
 	}
 	if s.Status == StatusProcessing { // the status beneath the open checkout
 		s.Status = StatusActive

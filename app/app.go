@@ -40,7 +40,7 @@ type Services struct {
 // subscription updates, on the configured task queue and lifecycle.
 func (s Services) Dispatcher() *dispatch.Dispatcher {
 	return &dispatch.Dispatcher{Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue, DB: s.DB,
-		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL}
+		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL, Lifecycle: s.Config.Lifecycle}
 }
 
 // Server is the api's server: the auth services from the configuration,

@@ -57,6 +57,8 @@ type Config struct {
 
 	TrialDuration   time.Duration
 	BillingPeriod   time.Duration
+	// Lifecycle are the reminder and dunning timings.
+	Lifecycle kudos.Lifecycle
 	TrialRecordings int
 
 	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in
@@ -124,6 +126,9 @@ var Vars = []Var{
 	{"KUDOS_SESSION_IDLE", "24h", "a session unused for this long ends (idle timeout)", false},
 	{"KUDOS_TRIAL_DURATION", "336h", "length of the free trial", false},
 	{"KUDOS_BILLING_PERIOD", "8760h", "length of a paid period", false},
+	{"KUDOS_TRIAL_REMINDER", "72h", "how long before the trial ends the `trial_reminder` mail goes out (`0` for none)", false},
+	{"KUDOS_RENEWAL_REMINDER", "720h", "how long before a yearly renewal the `renewal_reminder` mail goes out (`0` for none)", false},
+	{"KUDOS_DUNNING_SCHEDULE", "72h,120h,168h", "retries of a failed renewal charge, as offsets from the renewal date (the plan stays active meanwhile; after the last the plan expires); `none` for no retries", false},
 	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
 	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
 	{"KUDOS_SMTP_ALLOW_INSECURE", "false", "`true` lets production send mail over SMTP without TLS (refused by default: STARTTLS is required)", false},
@@ -214,6 +219,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		DevS3Addr:           get("KUDOS_DEV_S3_ADDR"),
 		DevS3Dir:            get("KUDOS_DEV_S3_DIR"),
 	}
+	c.Lifecycle.TrialReminder = optionalDur(get("KUDOS_TRIAL_REMINDER"), "KUDOS_TRIAL_REMINDER", &errs)
+	c.Lifecycle.RenewalReminder = optionalDur(get("KUDOS_RENEWAL_REMINDER"), "KUDOS_RENEWAL_REMINDER", &errs)
+	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))
 	} else {
@@ -392,4 +400,31 @@ func (c *Config) LogValue() slog.Value {
 		slog.Duration("trial", c.TrialDuration),
 		slog.Duration("billing_period", c.BillingPeriod),
 	)
+}
+
+// optionalDur parses a duration that may be 0 (off).
+func optionalDur(v, name string, errs *[]error) time.Duration {
+	d, err := time.ParseDuration(v)
+	if err != nil || d < 0 {
+		*errs = append(*errs, fmt.Errorf("%s: want a Go duration such as 72h, or 0 for none, got %q", name, v))
+	}
+	return d
+}
+
+// dunningSchedule parses KUDOS_DUNNING_SCHEDULE: comma-separated, strictly
+// increasing positive durations ("none" for no retries).
+func dunningSchedule(v string, errs *[]error) []time.Duration {
+	var out []time.Duration
+	if v == "none" {
+		return nil
+	}
+	for _, part := range strings.Split(v, ",") {
+		d, err := time.ParseDuration(strings.TrimSpace(part))
+		if err != nil || d <= 0 || (len(out) > 0 && d <= out[len(out)-1]) {
+			*errs = append(*errs, fmt.Errorf("KUDOS_DUNNING_SCHEDULE: want increasing positive Go durations separated by commas such as 72h,120h,168h, got %q", v))
+			return nil
+		}
+		out = append(out, d)
+	}
+	return out
 }

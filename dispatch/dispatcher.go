@@ -33,6 +33,8 @@ type Dispatcher struct {
 	DB          ReadModel
 	Period      time.Duration
 	CheckoutTTL time.Duration
+	// Lifecycle are the reminder and dunning timings a workflow starts with.
+	Lifecycle kudos.Lifecycle
 }
 
 // Deliver is the relay's DeliverFunc.
@@ -106,7 +108,7 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 	if err != nil {
 		return client.StartWorkflowOptions{}, kudos.SubscriptionState{}, err
 	}
-	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, time.Now())
+	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, d.Lifecycle, time.Now())
 	return client.StartWorkflowOptions{
 		ID: workflows.SubscriptionWorkflowID(accountID), TaskQueue: d.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

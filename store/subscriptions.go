@@ -25,9 +25,17 @@ type execer interface {
 }
 
 func writeSubscription(ctx context.Context, q execer, accountID uuid.UUID, r kudos.Subscription, now time.Time) error {
+	var failedInvoice *uuid.UUID
+	var failedAmount *int64
+	var failedCurrency *string
+	if f := r.FailedPayment; f != nil {
+		failedInvoice, failedAmount, failedCurrency = &f.InvoiceID, &f.Amount.Amount, &f.Amount.Currency
+	}
 	tag, err := q.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
-		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8 WHERE account_id = $1`,
-		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now)
+		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8, payment_retry_at = $9,
+		failed_invoice_id = $10, failed_amount = $11, failed_currency = $12 WHERE account_id = $1`,
+		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now,
+		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency)
 	if err == nil && tag.RowsAffected() == 0 {
 		return kudos.Errorf(kudos.ENotFound, "no subscription for account %s", accountID)
 	}
@@ -45,13 +53,61 @@ func (db *DB) Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Sub
 // subscriptionColumns are the columns of a kudos.Subscription, in the order
 // of subscriptionFields, of a subscriptions row named s.
 const subscriptionColumns = `s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at,
-	s.start_next_period, s.period_started_at`
+	s.start_next_period, s.period_started_at, s.payment_retry_at, s.failed_invoice_id, s.failed_amount, s.failed_currency`
 
-// subscriptionFields are the scan targets of subscriptionColumns.
+// subscriptionFields are the scan targets of subscriptionColumns (the
+// failed payment's through a scanner that sets it when its invoice is).
 func subscriptionFields(s *kudos.Subscription) []any {
+	f := &failedPaymentScan{dst: &s.FailedPayment}
 	return []any{&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt,
-		&s.StartNextPeriod, &s.PeriodStartedAt}
+		&s.StartNextPeriod, &s.PeriodStartedAt, &s.PaymentRetryAt, f.invoice(), f.amount(), f.currency()}
 }
+
+// failedPaymentScan scans the three failed_* columns into a
+// *kudos.FailedPayment that stays nil when they are NULL.
+type failedPaymentScan struct {
+	dst *(*kudos.FailedPayment)
+}
+
+func (f *failedPaymentScan) get() *kudos.FailedPayment {
+	if *f.dst == nil {
+		*f.dst = &kudos.FailedPayment{}
+	}
+	return *f.dst
+}
+
+func (f *failedPaymentScan) invoice() any {
+	return scanFunc(func(v any) error {
+		if v == nil {
+			return nil
+		}
+		return f.get().InvoiceID.Scan(v)
+	})
+}
+
+func (f *failedPaymentScan) amount() any {
+	return scanFunc(func(v any) error {
+		if n, ok := v.(int64); ok {
+			f.get().Amount.Amount = n
+		}
+		return nil
+	})
+}
+
+func (f *failedPaymentScan) currency() any {
+	return scanFunc(func(v any) error {
+		if c, ok := v.(string); ok {
+			f.get().Amount.Currency = c
+		}
+		return nil
+	})
+}
+
+// scanFunc is a sql.Scanner made of a function.
+type scanFunc func(v any) error
+
+// Scan implements sql.Scanner.
+func (f scanFunc) Scan(v any) error { return f(v) }
 
 // SubscriptionReadModel returns everything Postgres holds of an account's
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan

@@ -30,7 +30,7 @@ func TestRestartFromTheReadModelChargesTheNextPeriod(t *testing.T) {
 	// The history is lost; the workflow is started again from the row.
 	e2 := newSubEnv(t)
 	e2.SetStartTime(*renewed.PeriodStartedAt)
-	st := kudos.StateFromRecord(first.AccountID, kudos.SubscriptionReadModel{Subscription: renewed}, period, 24*time.Hour, *renewed.PeriodStartedAt)
+	st := kudos.StateFromRecord(first.AccountID, kudos.SubscriptionReadModel{Subscription: renewed}, period, 24*time.Hour, kudos.Lifecycle{}, *renewed.PeriodStartedAt)
 	e2.ExecuteWorkflow(workflows.Subscription, st)
 	if err := e2.GetWorkflowError(); !errors.As(err, &can) || len(e2.acts.renewals) != 1 {
 		t.Fatalf("renewal after the restart: %v, %+v", err, e2.acts.renewals)
@@ -72,7 +72,7 @@ func TestRestartKeepsTheDueInvoicePayable(t *testing.T) {
 		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusPlanExpired, PlanRenewalAt: &renewal},
 		Due:          &kudos.DueInvoice{ID: due, Plan: kudos.PlanPro},
 	}
-	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, start)
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, kudos.Lifecycle{}, start)
 	var pay *updateOutcome
 	e.at(time.Hour, func() { pay = e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: due}) })
 	e.at(2*time.Hour, func() {
@@ -97,7 +97,7 @@ func TestRestartContinuesTheOpenCheckout(t *testing.T) {
 		Checkout: &kudos.CheckoutRecord{ID: "co_lost", Provider: "sandbox", ProviderID: "cs_lost", URL: "https://pay.example/co_lost",
 			Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanTeam, InvoiceID: &inv, ExpiresAt: exp},
 	}
-	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, start)
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, kudos.Lifecycle{}, start)
 	e.at(time.Hour, func() { e.signalEvent("ev-after-restart", "co_lost", kudos.PaymentPaid) })
 	e.at(2*time.Hour, func() {
 		if s := e.state(); s.Plan != kudos.PlanTeam || s.Status != kudos.StatusActive || s.Checkout != nil {
