@@ -22,7 +22,23 @@ const (
 	CheckoutUpgrade       CheckoutPurpose = "upgrade"        // prorated difference to a higher plan
 	CheckoutInvoice       CheckoutPurpose = "invoice"        // a DUE_PAYMENT invoice
 	CheckoutPaymentMethod CheckoutPurpose = "payment_method" // add a payment method (verification)
+	// CheckoutRenewal completes, on the provider's page, a renewal whose
+	// off-session charge needed the customer's authentication (dunning).
+	CheckoutRenewal CheckoutPurpose = "renewal"
 )
+
+// PaysExistingInvoice reports whether a checkout of this purpose pays an
+// invoice that exists before it (a due one, or a renewal being retried)
+// rather than one priced when it opens.
+func (p CheckoutPurpose) PaysExistingInvoice() bool {
+	return p == CheckoutInvoice || p == CheckoutRenewal
+}
+
+// ChangesPlan reports whether a checkout of this purpose is one the
+// customer waits on in the app (the dashboard shows processing meanwhile).
+func (p CheckoutPurpose) ChangesPlan() bool {
+	return p != CheckoutPaymentMethod && p != CheckoutRenewal
+}
 
 // CheckoutRequest asks the provider for a hosted checkout page.
 type CheckoutRequest struct {

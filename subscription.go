@@ -2,6 +2,7 @@ package kudos
 
 import (
 	"encoding/json"
+	"math"
 	"time"
 
 	"github.com/google/uuid"
@@ -117,6 +118,9 @@ type Lifecycle struct {
 	// out (KUDOS_TRIAL_REMINDER); RenewalReminder the same before a yearly
 	// renewal (KUDOS_RENEWAL_REMINDER). Zero: no reminder.
 	TrialReminder, RenewalReminder time.Duration
+	// Trial is the trial's length (KUDOS_TRIAL_DURATION): a reminder that
+	// would fall before the trial (or the paid period) began is not sent.
+	Trial time.Duration
 	// DunningSchedule are the retries of a failed renewal charge, measured
 	// from the renewal date (KUDOS_DUNNING_SCHEDULE). Empty: none.
 	DunningSchedule []time.Duration
@@ -130,19 +134,22 @@ type Dunning struct {
 	InvoiceID   uuid.UUID
 	Amount      Money
 	// Attempts counts the failed attempts so far (1 after the renewal
-	// date's own charge).
+	// date's own charge); informative (keys derive from times).
 	Attempts int
 	// RetryAt is the next attempt (the zero time: none left).
 	RetryAt time.Time
 }
 
-// NextRetry is the attempt after attempts failed ones: the schedule's
-// offset from periodStart, or false when the schedule is used up.
-func (l Lifecycle) NextRetry(periodStart time.Time, attempts int) (time.Time, bool) {
-	if attempts < 1 || attempts > len(l.DunningSchedule) {
-		return time.Time{}, false
+// NextRetry is the first retry of the renewal at periodStart that the
+// schedule places after after, or false when the schedule is used up. An
+// extra attempt (a new card) uses no slot of the schedule.
+func (l Lifecycle) NextRetry(periodStart, after time.Time) (time.Time, bool) {
+	for _, off := range l.DunningSchedule {
+		if at := periodStart.Add(off); at.After(after) {
+			return at, true
+		}
 	}
-	return periodStart.Add(l.DunningSchedule[attempts-1]), true
+	return time.Time{}, false
 }
 
 // DueInvoice is the DUE_PAYMENT invoice that reactivates an expired plan.
@@ -169,9 +176,10 @@ type CheckoutRecord struct {
 }
 
 // DisplayStatus is the show_status of the read model: processing while a
-// checkout that changes the plan is open.
+// checkout that changes the plan is open (not the one a renewal needing
+// authentication offers: the plan stays active meanwhile).
 func (s *SubscriptionState) DisplayStatus() ShowStatus {
-	if s.Checkout != nil && s.Checkout.Purpose != CheckoutPaymentMethod {
+	if s.Checkout != nil && s.Checkout.Purpose.ChangesPlan() {
 		return StatusProcessing
 	}
 	return s.Status
@@ -266,4 +274,19 @@ func (f FailedPayment) MarshalJSON() ([]byte, error) {
 		Amount    float64   `json:"amount"`
 		Currency  string    `json:"currency"`
 	}{f.InvoiceID, float64(f.Amount.Amount) / 100, f.Amount.Currency})
+}
+
+// UnmarshalJSON reads what MarshalJSON writes (the workflow's payloads
+// carry the read model as JSON).
+func (f *FailedPayment) UnmarshalJSON(b []byte) error {
+	var v struct {
+		InvoiceID uuid.UUID `json:"invoice_id"`
+		Amount    float64   `json:"amount"`
+		Currency  string    `json:"currency"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*f = FailedPayment{InvoiceID: v.InvoiceID, Amount: Money{Amount: int64(math.Round(v.Amount * 100)), Currency: v.Currency}}
+	return nil
 }

@@ -35,6 +35,7 @@ type Store interface {
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
+	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
@@ -50,6 +51,8 @@ type Activities struct {
 	Payments kudos.PaymentProvider
 	Storage  kudos.ObjectStorage
 	Prices   kudos.PriceList
+	// Lifecycle are the configured reminder and dunning timings.
+	Lifecycle kudos.Lifecycle
 	// UIBase is the UI origin checkouts return to.
 	UIBase string
 	// Reconciler restarts missing subscription workflows (dispatch.Reconciler;

@@ -16,7 +16,7 @@ import (
 // opens the provider's hosted checkout.
 func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	var inv *kudos.Invoice
-	if in.Purpose == kudos.CheckoutInvoice {
+	if in.Purpose.PaysExistingInvoice() {
 		var err error
 		if inv, err = a.Store.Invoice(ctx, in.AccountID, in.InvoiceID); err != nil {
 			return workflows.OpenCheckoutResult{}, err
@@ -87,7 +87,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 	}
 	switch {
 	case in.Outcome == kudos.PaymentPaid:
-		if in.Purpose != kudos.CheckoutInvoice {
+		if !in.Purpose.PaysExistingInvoice() {
 			c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 			if err != nil {
 				return err
@@ -99,7 +99,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 			}
 		}
 		return a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
-	case in.Purpose == kudos.CheckoutInvoice:
+	case in.Purpose.PaysExistingInvoice():
 		return nil
 	default:
 		return a.Store.DeleteDraftInvoice(ctx, in.InvoiceID)
@@ -112,7 +112,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 // row. Retried, it changes nothing twice.
 func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.SettlePaidInput) error {
 	var revive *kudos.Invoice
-	if in.Purpose != kudos.CheckoutInvoice {
+	if !in.Purpose.PaysExistingInvoice() {
 		c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 		if err != nil {
 			return err
@@ -186,15 +186,23 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 	return a.Store.SetCheckoutStatus(ctx, c.ID, string(kudos.PaymentPaid))
 }
 
-// ChargeRenewal makes the renewal invoice and charges the default payment
-// method off-session: paid → PAID; declined → DUE_PAYMENT.
+// ChargeRenewal makes the renewal invoice (or takes the one a failed
+// attempt left, at its price) and charges the default payment method
+// off-session under in.ChargeID: paid → PAID; declined → DUE_PAYMENT.
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
-	inv, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing)
+	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing)
+	}
 	if err != nil {
 		return workflows.RenewalResult{}, err
 	}
+	amount := kudos.Money{Amount: inv.Total, Currency: inv.Currency}
+	if inv.Status == kudos.InvoicePaid { // paid by an earlier attempt (or its checkout): never charged twice
+		return workflows.RenewalResult{Paid: true, Amount: amount}, nil
+	}
 	res, err := a.Payments.ChargeOffSession(ctx, kudos.ChargeRequest{ChargeID: in.ChargeID, AccountID: in.AccountID,
-		Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency}, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan)})
+		Amount: amount, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan)})
 	switch code := kudos.ErrorCode(err); {
 	case err != nil && (code == kudos.EInvalid || code == kudos.EConflict):
 		// Refused for good: an unpaid renewal, like a decline.
@@ -206,7 +214,8 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	if res.Paid {
 		status = kudos.InvoicePaid
 	}
-	return workflows.RenewalResult{Paid: res.Paid, FailureReason: res.FailureReason}, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, status)
+	return workflows.RenewalResult{Paid: res.Paid, FailureReason: res.FailureReason, Amount: amount},
+		a.Store.SetInvoiceStatus(ctx, in.InvoiceID, status)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'

@@ -67,7 +67,7 @@ func (s Services) Server() *api.Server {
 func (s Services) Activities(relayKick func()) *activities.Activities {
 	return &activities.Activities{
 		Store: s.DB, Mailer: s.Mailer, Render: mailer.Render, Payments: s.Payments, Storage: s.Storage,
-		Prices: s.Config.Prices, UIBase: s.Config.UIOrigins[0], Now: time.Now,
+		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
 		Reconciler: &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick},
 	}

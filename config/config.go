@@ -222,6 +222,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Lifecycle.TrialReminder = optionalDur(get("KUDOS_TRIAL_REMINDER"), "KUDOS_TRIAL_REMINDER", &errs)
 	c.Lifecycle.RenewalReminder = optionalDur(get("KUDOS_RENEWAL_REMINDER"), "KUDOS_RENEWAL_REMINDER", &errs)
 	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)
+	c.Lifecycle.Trial = c.TrialDuration
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))
 	} else {

@@ -84,6 +84,14 @@ func (db *DB) OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, erro
 	return e, notFound(err)
 }
 
+// MailRecipient returns who an account's mails go to: its owner's
+// address, first name and preferred language.
+func (db *DB) MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error) {
+	err = db.Pool.QueryRow(ctx, `SELECT u.email, u.firstname, u.preferred_language FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&email, &name, &language)
+	return email, name, language, notFound(err)
+}
+
 // OwnerLanguage returns the preferred language of the account's owner (the
 // language of its invoices).
 func (db *DB) OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error) {

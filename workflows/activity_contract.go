@@ -35,13 +35,15 @@ const (
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
 	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
 	ActivitySettlePaidCheckout     = "SettlePaidCheckout"
+	ActivityPrepareBillingMail     = "PrepareBillingMail"
+	ActivityLoadLifecycle          = "LoadLifecycle"
 )
 
 // ActivityNames lists every activity the workflows call.
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
-	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout,
+	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivityPrepareBillingMail, ActivityLoadLifecycle,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -144,8 +146,34 @@ type RenewalInput struct {
 
 // RenewalResult tells whether the renewal was paid.
 type RenewalResult struct {
-	Paid          bool
+	Paid bool
+	// FailureReason is the provider's: card_declined, no_payment_method,
+	// authentication_required (the customer must complete it), …
 	FailureReason string
+	// Amount is the invoice's total with VAT.
+	Amount kudos.Money
+}
+
+// FailureAuthenticationRequired is the FailureReason of an off-session
+// charge that needs the customer's authentication (3-D Secure).
+const FailureAuthenticationRequired = "authentication_required"
+
+// LifecycleInput names the account whose workflow asks for the worker's
+// lifecycle timings.
+type LifecycleInput struct {
+	AccountID uuid.UUID
+}
+
+// BillingMailInput asks for a billing mail to the account's owner: the
+// activity fills in the recipient and the facts only Postgres knows (an
+// invoice's number and amount, the renewal price) and returns the request
+// the e-mail workflow delivers.
+type BillingMailInput struct {
+	AccountID uuid.UUID
+	Purpose   kudos.MailPurpose
+	// Key makes the mail once per occasion (account, period, occasion).
+	Key     string
+	Billing kudos.MailBilling
 }
 
 // DueInvoiceInput asks for a DUE_PAYMENT invoice (the plan stopped).

@@ -29,6 +29,8 @@ const (
 	PaymentNone         = "none"
 	PaymentCheckoutOpen = "checkout_open"
 	PaymentDue          = "due"
+	// PaymentRetrying: a failed renewal charge is being retried (dunning).
+	PaymentRetrying = "retrying"
 )
 
 // SubscriptionWorkflowID is the ID of an account's subscription workflow.
@@ -67,6 +69,8 @@ type CheckoutResponse struct {
 // PaymentStateOf is the PaymentState search attribute of a state.
 func PaymentStateOf(s *kudos.SubscriptionState) string {
 	switch {
+	case s.Dunning != nil:
+		return PaymentRetrying
 	case s.Checkout != nil:
 		return PaymentCheckoutOpen
 	case s.Due != nil:

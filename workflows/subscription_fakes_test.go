@@ -40,6 +40,62 @@ type fakeActivities struct {
 	// onLoad runs while LoadCheckout runs (a moment in which the workflow
 	// waits on an activity).
 	onLoad func()
+	// lifecycle is what LoadLifecycle answers; renewalResults, when set,
+	// answer the renewal charges in turn (then declineRenewal decides).
+	lifecycle      kudos.Lifecycle
+	renewalResults []workflows.RenewalResult
+	// mails are the billing mails asked for; sent those the e-mail
+	// workflow delivered.
+	mails []workflows.BillingMailInput
+	sent  []kudos.MailRequest
+	// verified are the payment methods verified.
+	verified []workflows.CheckoutRef
+}
+
+func (f *fakeActivities) LoadLifecycle(context.Context, workflows.LifecycleInput) (kudos.Lifecycle, error) {
+	return f.lifecycle, nil
+}
+
+func (f *fakeActivities) PrepareBillingMail(_ context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.mails = append(f.mails, in)
+	b := in.Billing
+	return kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: "owner@example.com", Language: "en", Billing: &b}, nil
+}
+
+func (f *fakeActivities) SendMail(_ context.Context, req kudos.MailRequest) (workflows.SendMailResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for _, s := range f.sent {
+		if s.Key == req.Key {
+			return workflows.SendMailResult{AlreadySent: true}, nil
+		}
+	}
+	f.sent = append(f.sent, req)
+	return workflows.SendMailResult{}, nil
+}
+
+func (f *fakeActivities) VerifyPaymentMethod(_ context.Context, in workflows.CheckoutRef) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.verified = append(f.verified, in)
+	if c, ok := f.checkouts[in.CheckoutID]; ok {
+		c.Status = "paid"
+		f.checkouts[in.CheckoutID] = c
+	}
+	return nil
+}
+
+// purposes lists the purposes of the billing mails asked for, in order.
+func (f *fakeActivities) purposes() []kudos.MailPurpose {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []kudos.MailPurpose
+	for _, m := range f.mails {
+		out = append(out, m.Purpose)
+	}
+	return out
 }
 
 // SettlePaidCheckout records what the real one does in one transaction: the
@@ -116,10 +172,17 @@ func (f *fakeActivities) ChargeRenewal(_ context.Context, in workflows.RenewalIn
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.renewals = append(f.renewals, in)
-	if f.declineRenewal {
-		return workflows.RenewalResult{Paid: false, FailureReason: "card_declined"}, nil
+	amount := kudos.Money{Amount: 21780, Currency: "EUR"}
+	if len(f.renewalResults) > 0 {
+		r := f.renewalResults[0]
+		f.renewalResults = f.renewalResults[1:]
+		r.Amount = amount
+		return r, nil
 	}
-	return workflows.RenewalResult{Paid: true}, nil
+	if f.declineRenewal {
+		return workflows.RenewalResult{Paid: false, FailureReason: "card_declined", Amount: amount}, nil
+	}
+	return workflows.RenewalResult{Paid: true, Amount: amount}, nil
 }
 
 func (f *fakeActivities) CreateDueInvoice(_ context.Context, in workflows.DueInvoiceInput) error {
@@ -149,6 +212,9 @@ const period = 365 * 24 * time.Hour
 
 var start = time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 
+// uuidOne is the account of trialState.
+var uuidOne = uuid.MustParse("11111111-1111-1111-1111-111111111111")
+
 // subEnv is a test environment running the subscription workflow on fakes.
 type subEnv struct {
 	*testsuite.TestWorkflowEnvironment
@@ -168,6 +234,7 @@ func newSubEnv(t *testing.T) *subEnv {
 	env.SetWorkflowRunTimeout(10 * period)
 	acts := &fakeActivities{}
 	env.RegisterWorkflow(workflows.Subscription)
+	env.RegisterWorkflow(workflows.Email)
 	env.RegisterActivity(acts)
 	return &subEnv{TestWorkflowEnvironment: env, t: t, acts: acts}
 }

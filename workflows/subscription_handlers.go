@@ -66,6 +66,9 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 	if !s.st.Plan.IsPaid() || s.st.Status != kudos.StatusActive || s.st.RenewalAt == nil {
 		return invalid(ErrTypeInvalidTransition, "only an active plan can be upgraded")
 	}
+	if s.st.Dunning != nil {
+		return invalid(ErrTypeInvalidTransition, "a renewal payment is outstanding")
+	}
 	if kudos.PlanRank(req.Plan) <= kudos.PlanRank(s.st.Plan) {
 		return invalid(ErrTypeInvalidPlan, "%s is not above %s", req.Plan, s.st.Plan)
 	}
@@ -171,6 +174,11 @@ func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalReque
 			return
 		}
 		s.st.AutoRenew = req.On
+		if s.st.Dunning != nil { // the period has ended unpaid: stopping renewal ends the plan now
+			s.endDunningUnpaid(ctx)
+			s.wake.SendAsync(true)
+			return
+		}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 	})
@@ -186,7 +194,7 @@ func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutR
 		s.inUpdate = true
 		defer func() { s.inUpdate = false }()
 		c := s.st.Checkout
-		if c == nil || c.Purpose == kudos.CheckoutPaymentMethod {
+		if c == nil || !c.Purpose.ChangesPlan() { // not one the customer waits on in the app
 			res.Status = "none"
 			return
 		}

@@ -112,6 +112,10 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	if rec.Purpose == kudos.CheckoutPaymentMethod { // a new card: verified with a refunded cent (SPEC §9)
 		if err := s.run(ctx, ActivityVerifyPaymentMethod, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}, nil); err != nil {
 			s.log.Info("a new payment method was declined", "checkout", rec.ID)
+			return
+		}
+		if s.billing && s.st.Dunning != nil { // a working card during dunning: try the renewal again at once
+			s.retryRenewal(ctx, "method:"+rec.ID)
 		}
 		return
 	}
@@ -145,6 +149,8 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 		return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && kudos.PlanRank(s.st.Plan) < kudos.PlanRank(c.Plan)
 	case kudos.CheckoutInvoice:
 		return s.st.Due != nil && s.st.Due.ID == c.InvoiceID
+	case kudos.CheckoutRenewal: // being retried, or due since the plan expired
+		return (s.st.Dunning != nil && s.st.Dunning.InvoiceID == c.InvoiceID) || (s.st.Due != nil && s.st.Due.ID == c.InvoiceID)
 	case kudos.CheckoutPaymentMethod:
 		return true
 	}
@@ -170,6 +176,13 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		InvoiceID: c.InvoiceID, Record: s.st.Record()}, nil)
 	s.upsertSearchAttributes(ctx)
 	s.renderPDF(ctx, c.InvoiceID)
+	if s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
+		from := *s.st.PeriodStartedAt
+		if c.Purpose == kudos.CheckoutUpgrade {
+			from = workflow.Now(ctx)
+		}
+		s.receipt(ctx, c.InvoiceID, from, *s.st.RenewalAt)
+	}
 }
 
 // applyPaid moves the subscription on after a paid checkout and records it.
@@ -195,6 +208,16 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	case kudos.CheckoutInvoice:
 		s.st.Plan = c.Plan
 		s.st.Due = nil
+		startPeriod()
+	case kudos.CheckoutRenewal:
+		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the period keeps its date
+			end := d.PeriodStart.Add(s.st.Period)
+			s.st.PeriodStartedAt, s.st.RenewalAt = &d.PeriodStart, &end
+			s.st.Dunning = nil
+			s.renewed = true
+			return
+		}
+		s.st.Due = nil // the plan expired meanwhile: reactivated
 		startPeriod()
 	}
 }

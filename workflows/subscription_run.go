@@ -34,6 +34,9 @@ type subscription struct {
 	// renewed is set when a renewal was paid: each period starts a fresh
 	// run (continue-as-new), which keeps histories short.
 	renewed bool
+	// billing is set in runs that have the billing lifecycle (reminders,
+	// dunning, receipts): not in those recorded before it.
+	billing bool
 }
 
 // activityOptions are those of every subscription activity: short attempts,
@@ -90,6 +93,7 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	// Histories from before restarted the timer on every turn of the loop;
 	// now it is kept while its deadline holds.
 	keepTimer := workflow.GetVersion(ctx, "timer-kept-while-deadline-holds", workflow.DefaultVersion, 1) == 1
+	s.initLifecycle(ctx)
 	var t deadlineTimer
 	for {
 		if ctx.Err() != nil {
@@ -165,8 +169,9 @@ func (s *subscription) withLock(ctx workflow.Context, fn func()) {
 	fn()
 }
 
-// nextDeadline is the earliest of the trial end, the checkout expiry and the
-// renewal date that applies now.
+// nextDeadline is the earliest of the trial end, the checkout expiry, the
+// renewal date, the next retry of a failed renewal and the next reminder
+// that apply now.
 func (s *subscription) nextDeadline() (time.Time, bool) {
 	var next time.Time
 	consider := func(t *time.Time) {
@@ -180,8 +185,14 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 	if c := s.st.Checkout; c != nil && !c.Pending { // a settling payment is waited for
 		consider(&c.ExpiresAt)
 	}
-	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive {
+	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.Dunning == nil {
 		consider(s.st.RenewalAt)
+	}
+	if at, ok := s.retryDue(); ok {
+		consider(&at)
+	}
+	if _, at, _, ok := s.reminder(); ok {
+		consider(&at)
 	}
 	return next, !next.IsZero()
 }
@@ -196,8 +207,14 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 		s.st.Status = kudos.StatusTrialExpired
 		s.record(ctx)
 	}
-	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.RenewalAt != nil && !now.Before(*s.st.RenewalAt) {
+	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.Dunning == nil && s.st.RenewalAt != nil && !now.Before(*s.st.RenewalAt) {
 		s.renew(ctx)
+	}
+	if at, ok := s.retryDue(); ok && !now.Before(at) {
+		s.retryRenewal(ctx, "retry:"+stamp(at))
+	}
+	if purpose, at, deadline, ok := s.reminder(); ok && !now.Before(at) {
+		s.remind(ctx, purpose, deadline)
 	}
 }
 
@@ -209,6 +226,8 @@ func (s *subscription) renew(ctx workflow.Context) {
 		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}, nil)
 		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
+		s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(*s.st.RenewalAt),
+			kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &invoiceID, Date: s.st.RenewalAt})
 		return
 	}
 	var res RenewalResult
@@ -219,7 +238,15 @@ func (s *subscription) renew(ctx workflow.Context) {
 	s.renderPDF(ctx, invoiceID)
 	if !res.Paid {
 		s.log.Info("renewal declined", "reason", res.FailureReason)
+		if s.billing { // retried on the dunning schedule, the plan active meanwhile
+			s.startDunning(ctx, invoiceID, res)
+			return
+		}
 		s.expirePlan(ctx, invoiceID)
+		return
+	}
+	if s.billing {
+		s.renewPaid(ctx, *s.st.RenewalAt, invoiceID)
 		return
 	}
 	start := *s.st.RenewalAt

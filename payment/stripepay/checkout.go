@@ -51,7 +51,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 	}
 	currency := p.currencyOf(req.Amount)
 	switch req.Purpose {
-	case kudos.CheckoutSubscription, kudos.CheckoutUpgrade, kudos.CheckoutInvoice:
+	case kudos.CheckoutSubscription, kudos.CheckoutUpgrade, kudos.CheckoutInvoice, kudos.CheckoutRenewal:
 		if req.Amount.Amount <= 0 {
 			return kudos.Checkout{}, fmt.Errorf("stripepay: checkout %s: amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
 		}

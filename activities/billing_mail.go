@@ -1,0 +1,50 @@
+package activities
+
+import (
+	"context"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+// PrepareBillingMail builds the request of a billing mail to the account's
+// owner: the recipient from Postgres, and the facts the workflow does not
+// keep (the invoice's number and amount; the price a renewal will charge).
+func (a *Activities) PrepareBillingMail(ctx context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
+	if !in.Purpose.IsBilling() {
+		return kudos.MailRequest{}, temporal.NewNonRetryableApplicationError("not a billing mail: "+string(in.Purpose), workflows.ErrTypeBadMail, nil)
+	}
+	to, name, lang, err := a.Store.MailRecipient(ctx, in.AccountID)
+	if err != nil {
+		return kudos.MailRequest{}, refused(err)
+	}
+	b := in.Billing
+	b.AccountID = in.AccountID
+	if b.InvoiceID != nil {
+		inv, err := a.Store.Invoice(ctx, in.AccountID, *b.InvoiceID)
+		if err != nil {
+			return kudos.MailRequest{}, refused(err)
+		}
+		b.InvoiceNumber = inv.Number
+		if b.Amount == nil {
+			b.Amount = &kudos.Money{Amount: inv.Total, Currency: inv.Currency}
+		}
+	}
+	if b.Amount == nil && in.Purpose == kudos.MailRenewalReminder && b.AutoRenew {
+		inv, err := a.price(ctx, in.AccountID, uuid.Nil, kudos.InvoiceRenewal, b.Plan, a.Prices.Yearly(b.Plan))
+		if err != nil {
+			return kudos.MailRequest{}, err
+		}
+		b.Amount = &kudos.Money{Amount: inv.Total, Currency: inv.Currency}
+	}
+	return kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: to, Language: lang, Name: name, Billing: &b}, nil
+}
+
+// LoadLifecycle returns the worker's reminder and dunning timings, for a
+// workflow whose state was made before they were part of it.
+func (a *Activities) LoadLifecycle(context.Context, workflows.LifecycleInput) (kudos.Lifecycle, error) {
+	return a.Lifecycle, nil
+}

@@ -1,0 +1,252 @@
+package workflows
+
+import (
+	"time"
+
+	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+)
+
+// The billing lifecycle after the happy path (issue 13): reminder mails
+// before the trial ends and before a renewal, dunning (a failed renewal
+// charge retried on KUDOS_DUNNING_SCHEDULE while the plan stays active),
+// and the mails that go with them and with every payment. All of it runs on
+// the workflow's own timers; runs recorded before it replay without it.
+
+// initLifecycle turns the billing lifecycle on for runs made since it
+// exists, and gives a state from before it the worker's timings.
+func (s *subscription) initLifecycle(ctx workflow.Context) {
+	s.billing = workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, 1) == 1
+	if !s.billing || s.st.Lifecycle != nil {
+		return
+	}
+	var l kudos.Lifecycle
+	if err := s.run(ctx, ActivityLoadLifecycle, LifecycleInput{AccountID: s.st.AccountID}, &l); err == nil {
+		s.st.Lifecycle = &l
+	}
+}
+
+// lifecycle is the state's timings (none when unknown).
+func (s *subscription) lifecycle() kudos.Lifecycle {
+	if s.st.Lifecycle == nil {
+		return kudos.Lifecycle{}
+	}
+	return *s.st.Lifecycle
+}
+
+// reminder is the next reminder mail, if one is still to be sent: its
+// purpose, when it is due, and the deadline it announces (the trial's end,
+// the renewal date). A reminder that would fall before the trial or the
+// period began (one shorter than the reminder's lead) is not sent.
+func (s *subscription) reminder() (purpose kudos.MailPurpose, at, deadline time.Time, ok bool) {
+	if !s.billing || s.st.Status != kudos.StatusActive {
+		return "", at, deadline, false
+	}
+	l := s.lifecycle()
+	switch {
+	case s.st.Plan == kudos.PlanTrial && s.st.TrialExpiresAt != nil && l.TrialReminder > 0:
+		deadline, purpose = *s.st.TrialExpiresAt, kudos.MailTrialReminder
+		at = deadline.Add(-l.TrialReminder)
+		if l.Trial > 0 && at.Before(deadline.Add(-l.Trial)) {
+			return "", at, deadline, false
+		}
+	case s.st.Plan.IsPaid() && s.st.Dunning == nil && s.st.RenewalAt != nil && l.RenewalReminder > 0:
+		deadline, purpose = *s.st.RenewalAt, kudos.MailRenewalReminder
+		at = deadline.Add(-l.RenewalReminder)
+		if s.st.PeriodStartedAt != nil && at.Before(*s.st.PeriodStartedAt) {
+			return "", at, deadline, false
+		}
+	default:
+		return "", at, deadline, false
+	}
+	if s.st.Reminded != nil && s.st.Reminded.Equal(deadline) {
+		return "", at, deadline, false
+	}
+	return purpose, at, deadline, true
+}
+
+// remind sends the reminder that is due, once per deadline.
+func (s *subscription) remind(ctx workflow.Context, purpose kudos.MailPurpose, deadline time.Time) {
+	s.st.Reminded = &deadline
+	b := kudos.MailBilling{Plan: s.st.Plan, Date: &deadline, AutoRenew: s.st.AutoRenew}
+	occasion := "trial:"
+	if purpose == kudos.MailRenewalReminder {
+		occasion = "renewal:"
+		b.PeriodStart, b.PeriodEnd = s.st.PeriodStartedAt, s.st.RenewalAt
+	}
+	s.mail(ctx, purpose, occasion+stamp(deadline), b)
+}
+
+// stamp is a time as it appears in keys.
+func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
+
+// retryDue is the time of the next scheduled attempt at the renewal being
+// retried, unless a payment of it is settling (no second charge then).
+func (s *subscription) retryDue() (time.Time, bool) {
+	d := s.st.Dunning
+	if d == nil || d.RetryAt.IsZero() {
+		return time.Time{}, false
+	}
+	if c := s.st.Checkout; c != nil && c.Pending {
+		return time.Time{}, false
+	}
+	return d.RetryAt, true
+}
+
+// startDunning handles the renewal charge that failed on the renewal date:
+// the plan stays active while the charge is retried on the schedule.
+func (s *subscription) startDunning(ctx workflow.Context, invoiceID uuid.UUID, res RenewalResult) {
+	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, Amount: res.Amount}
+	s.attemptFailed(ctx, "0", res)
+}
+
+// attemptFailed counts a failed attempt (named attempt in keys): the next
+// is scheduled and the customer told (with a link to authenticate the
+// payment when that is what it needs), or, the schedule used up, the plan
+// expires.
+func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, res RenewalResult) {
+	d := s.st.Dunning
+	d.Attempts++
+	if res.Amount.Amount > 0 {
+		d.Amount = res.Amount
+	}
+	s.log.Info("renewal charge failed", "attempt", d.Attempts, "reason", res.FailureReason)
+	next, ok := s.lifecycle().NextRetry(d.PeriodStart, workflow.Now(ctx))
+	if !ok {
+		s.endDunningUnpaid(ctx)
+		return
+	}
+	d.RetryAt = next
+	occasion := stamp(d.PeriodStart) + ":" + attempt
+	b := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Amount: &d.Amount, Date: &next}
+	if res.FailureReason == FailureAuthenticationRequired {
+		if url := s.openRenewalCheckout(ctx, next); url != "" {
+			s.record(ctx)
+			b.PayURL = url
+			s.mail(ctx, kudos.MailPaymentActionRequired, "action:"+occasion, b)
+			return
+		}
+	}
+	s.record(ctx)
+	s.mail(ctx, kudos.MailPaymentFailed, "failed:"+occasion, b)
+}
+
+// retryRenewal charges the renewal being retried again, under chargeKey
+// (one charge per attempt). A checkout of it that the customer may be
+// paying is closed at the provider first: paid there, it settles the
+// renewal and nothing is charged; settling there, nothing is charged.
+func (s *subscription) retryRenewal(ctx workflow.Context, attempt string) {
+	if c := s.st.Checkout; c != nil && c.Purpose == kudos.CheckoutRenewal {
+		if c.Pending {
+			return
+		}
+		_ = s.expireOpenCheckout(ctx)
+		if s.st.Dunning == nil || s.st.Checkout != nil {
+			return
+		}
+	}
+	d := s.st.Dunning
+	var res RenewalResult
+	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: d.InvoiceID,
+		ChargeID: kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":" + attempt}, &res); err != nil {
+		res = RenewalResult{FailureReason: "refused"}
+	}
+	if !res.Paid {
+		s.attemptFailed(ctx, attempt, res)
+		return
+	}
+	s.renderPDF(ctx, d.InvoiceID) // paid now
+	s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
+}
+
+// renewPaid starts the period at periodStart, paid by invoiceID (a
+// renewal paid on its date or during dunning: the period keeps its date).
+func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, invoiceID uuid.UUID) {
+	end := periodStart.Add(s.st.Period)
+	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end
+	s.st.Dunning = nil
+	s.record(ctx)
+	s.receipt(ctx, invoiceID, periodStart, end)
+	s.renewed = true
+}
+
+// endDunningUnpaid ends dunning without a payment: the plan expires with
+// the renewal's invoice due (reactivate pays it), and the customer is told.
+func (s *subscription) endDunningUnpaid(ctx workflow.Context) {
+	if c := s.st.Checkout; c != nil && c.Purpose == kudos.CheckoutRenewal && !c.Pending {
+		_ = s.expireOpenCheckout(ctx)
+		if s.st.Dunning == nil { // it was paid meanwhile
+			return
+		}
+	}
+	d := s.st.Dunning
+	s.st.Dunning = nil
+	s.expirePlan(ctx, d.InvoiceID)
+	s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(d.PeriodStart),
+		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Date: &d.PeriodStart})
+}
+
+// openRenewalCheckout opens a checkout of the renewal being retried, on
+// which the customer authenticates the payment, open until the next attempt
+// at most; it returns its URL ("" when none could be opened).
+func (s *subscription) openRenewalCheckout(ctx workflow.Context, until time.Time) string {
+	if c := s.st.Checkout; c != nil {
+		if c.Pending {
+			return ""
+		}
+		_ = s.expireOpenCheckout(ctx)
+		if s.st.Checkout != nil || s.st.Dunning == nil {
+			return ""
+		}
+	}
+	d := s.st.Dunning
+	expires := workflow.Now(ctx).Add(s.st.CheckoutTTL)
+	if until.Before(expires) {
+		expires = until
+	}
+	in := OpenCheckoutInput{AccountID: s.st.AccountID, Purpose: kudos.CheckoutRenewal, Plan: s.st.Plan, InvoiceID: d.InvoiceID,
+		CheckoutID: "co_" + s.newUUID(ctx).String(), ExpiresAt: expires}
+	var res OpenCheckoutResult
+	if err := s.run(ctx, ActivityOpenCheckout, in, &res); err != nil {
+		return ""
+	}
+	s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: in.Purpose,
+		Plan: in.Plan, InvoiceID: in.InvoiceID, ExpiresAt: expires}
+	return res.URL
+}
+
+// receipt mails the receipt of a paid invoice.
+func (s *subscription) receipt(ctx workflow.Context, invoiceID uuid.UUID, from, to time.Time) {
+	s.mail(ctx, kudos.MailPaymentReceipt, "receipt:"+invoiceID.String(),
+		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &invoiceID, PeriodStart: &from, PeriodEnd: &to})
+}
+
+// mail has a billing mail delivered by the durable e-mail workflow, once
+// per occasion: the key derives from the account and the occasion, so a
+// second start (a replayed transition, a run rebuilt from the read model)
+// sends nothing twice. Nothing is sent in runs from before the lifecycle.
+func (s *subscription) mail(ctx workflow.Context, purpose kudos.MailPurpose, occasion string, b kudos.MailBilling) {
+	if !s.billing {
+		return
+	}
+	var req kudos.MailRequest
+	in := BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
+	if err := s.run(ctx, ActivityPrepareBillingMail, in, &req); err != nil {
+		return // logged by run: no owner to write to
+	}
+	dctx, _ := workflow.NewDisconnectedContext(ctx)
+	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
+		WorkflowID:            EmailWorkflowID(req),
+		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
+		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+		TypedSearchAttributes: temporal.NewSearchAttributes(AccountIDKey.ValueSet(s.st.AccountID.String())),
+	})
+	err := workflow.ExecuteChildWorkflow(cctx, Email, req).GetChildWorkflowExecution().Get(dctx, nil)
+	if err != nil && !temporal.IsWorkflowExecutionAlreadyStartedError(err) {
+		s.log.Error("billing mail not started", "purpose", purpose, "err", err)
+	}
+}
