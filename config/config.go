@@ -55,10 +55,10 @@ type Config struct {
 	// SessionIdle ends a session unused for this long.
 	SessionIdle time.Duration
 
-	TrialDuration   time.Duration
-	BillingPeriod   time.Duration
+	TrialDuration time.Duration
+	BillingPeriod time.Duration
 	// Lifecycle are the reminder and dunning timings.
-	Lifecycle kudos.Lifecycle
+	Lifecycle       kudos.Lifecycle
 	TrialRecordings int
 
 	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in

@@ -296,7 +296,9 @@ func TestDunningRefusesUpgradesAndStopsOnAutoRenewalOff(t *testing.T) {
 	e.acts.lifecycle = dunningOnly
 	e.acts.declineRenewal = true
 	var up *updateOutcome
-	e.at(2*day, func() { up = e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam}) })
+	e.at(2*day, func() {
+		up = e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam})
+	})
 	e.at(2*day+time.Hour, func() { e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}) })
 	e.at(2*day+2*time.Hour, func() {
 		if up == nil || up.rejected == nil {
