@@ -49,6 +49,8 @@ type harness struct {
 	acts    *activities.Activities
 	worker  worker.Worker
 	storage *s3store.Store
+	// sent are the mails the worker delivered.
+	sent *captureMailer
 }
 
 func newHarness(t *testing.T) *harness {
@@ -74,7 +76,7 @@ func newHarness(t *testing.T) *harness {
 		"assets/app-abc.js": {Data: []byte("console.log(1)")},
 		"favicon.svg":       {Data: []byte("<svg/>")},
 	}
-	return &harness{t: t, app: api.New(srv), srv: srv, db: db, oidc: o}
+	return &harness{t: t, app: api.New(srv), srv: srv, db: db, oidc: o, sent: &captureMailer{}}
 }
 
 // withTemporal gives the harness a real Temporal: a worker with the real
@@ -104,7 +106,7 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 		t.Fatal(err)
 	}
 	services := app.Services{Config: &cfg, Log: h.srv.Log, DB: h.db, Temporal: tc, Payments: h.srv.Payments, Storage: storage,
-		Mailer: discardMailer{}}
+		Mailer: h.sent}
 	h.srv.Temporal, h.srv.Storage, h.srv.Dispatcher = tc, storage, services.Dispatcher()
 	relay := dispatch.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond
@@ -145,10 +147,41 @@ type stoppable struct {
 // Stop stops the worker once.
 func (s *stoppable) Stop() { s.once.Do(s.Worker.Stop) }
 
-// discardMailer accepts mails and drops them.
-type discardMailer struct{}
+// captureMailer accepts mails and keeps them.
+type captureMailer struct {
+	mu   sync.Mutex
+	msgs []kudos.Message
+}
 
-func (discardMailer) Send(context.Context, kudos.Message) error { return nil }
+// Send implements kudos.MailSender.
+func (m *captureMailer) Send(_ context.Context, msg kudos.Message) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.msgs = append(m.msgs, msg)
+	return nil
+}
+
+// to returns the messages delivered to address, oldest first.
+func (m *captureMailer) to(address string) []kudos.Message {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var out []kudos.Message
+	for _, msg := range m.msgs {
+		if msg.To == address {
+			out = append(out, msg)
+		}
+	}
+	return out
+}
+
+// purposes returns the purposes of the messages delivered to address.
+func (m *captureMailer) purposes(address string) []kudos.MailPurpose {
+	var out []kudos.MailPurpose
+	for _, msg := range m.to(address) {
+		out = append(out, msg.Purpose)
+	}
+	return out
+}
 
 // eventually polls cond until it holds or 20 s pass.
 func eventually(t *testing.T, what string, cond func() bool) {
