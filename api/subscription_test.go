@@ -94,7 +94,7 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 }
 
 func TestUpgradeAndDeclinedRenewal(t *testing.T) {
-	h := newHarness(t).withTemporal(3 * time.Second)
+	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at once
 	token, account := h.signedUpUser("upgrader@example.com")
 	base := "/v1/accounts/" + account
 	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)

@@ -235,7 +235,7 @@ func (s *subscription) mail(ctx workflow.Context, purpose kudos.MailPurpose, occ
 	}
 	var req kudos.MailRequest
 	in := BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
-	if err := s.run(ctx, ActivityPrepareBillingMail, in, &req); err != nil {
+	if err := s.runLocal(ctx, ActivityPrepareBillingMail, in, &req); err != nil {
 		return // logged by run: no owner to write to
 	}
 	dctx, _ := workflow.NewDisconnectedContext(ctx)

@@ -294,9 +294,33 @@ func (s *subscription) activity(ctx workflow.Context, opts workflow.ActivityOpti
 // is skipped, and nothing needs resetting after an outage. A business
 // failure (non-retryable) is returned to the caller, logged.
 func (s *subscription) run(ctx workflow.Context, name string, in, out any) error {
+	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future { return s.activity(dctx, activityOptions, name, in) }, out)
+}
+
+// localActivityOptions are those of the short Postgres writes run as
+// local activities (in the workflow task, no round trip through the
+// server): attempts as for activities, retried by the SDK for the same
+// window.
+var localActivityOptions = workflow.LocalActivityOptions{
+	StartToCloseTimeout:    10 * time.Second,
+	ScheduleToCloseTimeout: TransitionRetryWindow,
+	RetryPolicy:            activityOptions.RetryPolicy,
+}
+
+// runLocal is run for a local activity: a short write to Postgres that
+// needs no activity worker nor a round trip through the server.
+func (s *subscription) runLocal(ctx workflow.Context, name string, in, out any) error {
+	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future {
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, localActivityOptions), name, in)
+	}, out)
+}
+
+// retried is the loop of run and runLocal around one way of starting the
+// activity.
+func (s *subscription) retried(ctx workflow.Context, name string, start func(workflow.Context) workflow.Future, out any) error {
 	dctx, _ := workflow.NewDisconnectedContext(ctx)
 	for {
-		err := s.activity(dctx, activityOptions, name, in).Get(dctx, out)
+		err := start(dctx).Get(dctx, out)
 		var app *temporal.ApplicationError
 		switch {
 		case err == nil:
