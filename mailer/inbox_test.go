@@ -241,3 +241,42 @@ func TestRequireTLSRefusesPlainSMTP(t *testing.T) {
 		t.Fatal("the plain-text server received the mail")
 	}
 }
+
+// TestBillingMailsReachTheInboxWithTheirPurpose: the dev mailbox tells each
+// billing mail by its purpose (the X-Kudos-Purpose header), and the amount
+// with its no-break spaces survives the trip through SMTP.
+func TestBillingMailsReachTheInboxWithTheirPurpose(t *testing.T) {
+	inbox, sender := startInbox(t)
+	seen := map[string]bool{}
+	for _, c := range billingCases() {
+		msg, err := Render(c.request("fr"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		to := strings.ReplaceAll(c.file, ".", "-") + "@example.com"
+		msg.To = to
+		send(t, sender, msg)
+		got := inbox.Messages(to)
+		if len(got) != 1 || got[0].Purpose != string(c.purpose) {
+			t.Fatalf("%s: %d messages, purpose %q; want one with purpose %s", c.file, len(got), purposeOf(got), c.purpose)
+		}
+		amount := wantFacts["fr"].amount
+		if strings.Contains(msg.Text, amount) && (!strings.Contains(got[0].Text, amount) || !strings.Contains(got[0].HTML, amount)) {
+			t.Errorf("%s: the amount %q did not survive SMTP:\n%s", c.file, amount, got[0].Text)
+		}
+		seen[got[0].Purpose] = true
+	}
+	for _, p := range []kudos.MailPurpose{kudos.MailTrialReminder, kudos.MailRenewalReminder, kudos.MailPaymentReceipt,
+		kudos.MailPaymentFailed, kudos.MailPaymentActionRequired, kudos.MailPlanExpired} {
+		if !seen[string(p)] {
+			t.Errorf("no %s mail reached the inbox", p)
+		}
+	}
+}
+
+func purposeOf(msgs []InboxMessage) string {
+	if len(msgs) == 0 {
+		return ""
+	}
+	return msgs[0].Purpose
+}

@@ -2,7 +2,8 @@
 //
 // Render turns a kudos.MailRequest into a kudos.Message from templates
 // embedded in the binary (one text and one HTML variant per purpose and
-// language). SMTPSender delivers messages to any SMTP server; Inbox is the
+// language; the billing mails' in billing.<lang>.*, their amounts and dates
+// written in the mail's language by format.go). SMTPSender delivers messages to any SMTP server; Inbox is the
 // development capture server that stands in for a real one and keeps what it
 // receives in memory for GET /dev/mailbox and for tests.
 package mailer
@@ -33,6 +34,13 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailPasswordReset:   true,
 	kudos.MailEmailChanged:    false,
 	kudos.MailPasswordChanged: false,
+
+	kudos.MailTrialReminder:         true,
+	kudos.MailRenewalReminder:       true,
+	kudos.MailPaymentReceipt:        true,
+	kudos.MailPaymentFailed:         true,
+	kudos.MailPaymentActionRequired: true,
+	kudos.MailPlanExpired:           true,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail
@@ -59,8 +67,8 @@ func parseTemplates() map[string]langTemplates {
 	m := make(map[string]langTemplates, len(languages))
 	for _, lang := range languages {
 		m[lang] = langTemplates{
-			text: texttemplate.Must(texttemplate.ParseFS(templateFS, "templates/"+lang+".txt")),
-			html: htmltemplate.Must(htmltemplate.ParseFS(templateFS, "templates/"+lang+".html")),
+			text: texttemplate.Must(texttemplate.ParseFS(templateFS, "templates/"+lang+".txt", "templates/billing."+lang+".txt")),
+			html: htmltemplate.Must(htmltemplate.ParseFS(templateFS, "templates/"+lang+".html", "templates/billing."+lang+".html")),
 		}
 	}
 	return m
@@ -74,6 +82,9 @@ type templateData struct {
 	To          string
 	Subject     string
 	ButtonStyle htmltemplate.CSS
+	// Billing are the facts of a billing mail, written in Lang (nil for
+	// the other mails).
+	Billing *billingView
 	// Body is the already escaped output of a purpose's HTML template,
 	// wrapped by the layout.
 	Body htmltemplate.HTML
@@ -90,7 +101,14 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	if needsLink && strings.TrimSpace(req.Link) == "" {
 		return kudos.Message{}, kudos.Errorf(kudos.EInvalid, "mail: purpose %q needs a link", req.Purpose)
 	}
+	if req.Link != "" && !kudos.IsWebURL(req.Link) {
+		return kudos.Message{}, kudos.Errorf(kudos.EInvalid, "mail: the link of a %q mail is not an http(s) URL", req.Purpose)
+	}
 	lang := language(req.Language)
+	billing, err := billingFacts(req, lang)
+	if err != nil {
+		return kudos.Message{}, err
+	}
 	t := templates[lang]
 	data := templateData{
 		Lang:        lang,
@@ -98,6 +116,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 		Link:        req.Link,
 		To:          req.To,
 		ButtonStyle: htmltemplate.CSS(buttonStyle),
+		Billing:     billing,
 	}
 	name := string(req.Purpose)
 
