@@ -7,6 +7,8 @@ import (
 	"encoding/base64"
 	"encoding/hex"
 
+	"github.com/google/uuid"
+
 	"kudos"
 )
 
@@ -51,11 +53,24 @@ var mailLinks = map[kudos.MailPurpose]struct {
 	kudos.MailSignupExisting: {"/signin", ""},
 }
 
+// billingLinks are, per billing mail, the page of the account's dashboard
+// its link opens (payment_action_required opens the provider's page). The
+// plans page needs `for` to offer its buttons: start a plan during the
+// trial, continue the expired one.
+var billingLinks = map[kudos.MailPurpose]string{
+	kudos.MailTrialReminder:   "/plans?for=trial_expired",
+	kudos.MailRenewalReminder: "/account-settings/plan",
+	kudos.MailPaymentReceipt:  "/billing/invoices",
+	kudos.MailPaymentFailed:   "/billing/payment-details",
+	kudos.MailPlanExpired:     "/plans?for=plan_expired",
+}
+
 // Link returns the call-to-action link of a mail of purpose asked for with
 // request key key, under root (KUDOS_PUBLIC_URL), or "" when the purpose has
-// none. The mail activity calls it, so the link and its token exist only in
-// the activity's memory and in the mail itself: never in the outbox, the
-// workflow's history or a log.
+// none (billing mails: see MailLink). The mail activity calls it (through
+// MailLink), so the link and its token exist only in the activity's memory
+// and in the mail itself: never in the outbox, the workflow's history or a
+// log.
 func (m *MailTokens) Link(root string, purpose kudos.MailPurpose, key string) string {
 	l, ok := mailLinks[purpose]
 	switch {
@@ -66,6 +81,37 @@ func (m *MailTokens) Link(root string, purpose kudos.MailPurpose, key string) st
 	default:
 		return root + l.path + m.Token(l.token, key)
 	}
+}
+
+// MailLink returns the call-to-action link of the mail req asks for, under
+// root, or "" when it has none: Link for the account's mails; for a billing
+// mail, a page of its account's dashboard (req.Billing.AccountID), or the
+// provider's page (Billing.PayURL, which must be an http(s) URL) that
+// completes a payment. Links without a token work on a nil *MailTokens. An
+// error (EInvalid) means no link can be made: the mail is refused.
+func (m *MailTokens) MailLink(root string, req kudos.MailRequest) (string, error) {
+	if req.Purpose.IsBilling() {
+		return billingLink(root, req)
+	}
+	if l, ok := mailLinks[req.Purpose]; ok && l.token != "" && m == nil {
+		return "", kudos.Errorf(kudos.EInvalid, "mail: no token secret for a %q link", req.Purpose)
+	}
+	return m.Link(root, req.Purpose, req.Key), nil
+}
+
+// billingLink is the link of a billing mail.
+func billingLink(root string, req kudos.MailRequest) (string, error) {
+	b := req.Billing
+	if b == nil || b.AccountID == uuid.Nil {
+		return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no account", req.Purpose)
+	}
+	if req.Purpose == kudos.MailPaymentActionRequired {
+		if !kudos.IsWebURL(b.PayURL) {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: the payment page of a %q mail is not an http(s) URL", req.Purpose)
+		}
+		return b.PayURL, nil
+	}
+	return root + "/dashboard/" + b.AccountID.String() + billingLinks[req.Purpose], nil
 }
 
 // HashToken is what the database stores of a token.

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/google/uuid"
+
 	"kudos"
 )
 
@@ -72,4 +74,68 @@ func FuzzMailTokens(f *testing.F) {
 			t.Fatal("HashToken is not a stable SHA-256")
 		}
 	})
+}
+
+func TestMailLinks(t *testing.T) {
+	m := NewMailTokens(testSecret)
+	const root = "https://app.kudos.example"
+	account := uuid.MustParse("6f1c2d3e-4a5b-4c6d-8e7f-901234567890")
+	dash := root + "/dashboard/" + account.String()
+	billing := func(p kudos.MailPurpose, payURL string) kudos.MailRequest {
+		return kudos.MailRequest{Key: "k1", Purpose: p, Billing: &kudos.MailBilling{AccountID: account, PayURL: payURL}}
+	}
+	tests := []struct {
+		req  kudos.MailRequest
+		want string
+	}{
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailActivation}, root + "/auth/confirm-email?token=" + m.Token(kudos.TokenActivation, "k1")},
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailPasswordReset}, root + "/auth/reset-password?token=" + m.Token(kudos.TokenPasswordReset, "k1")},
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailSignupExisting}, root + "/signin"},
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailEmailChanged}, ""},
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailPasswordChanged}, ""},
+		{billing(kudos.MailTrialReminder, ""), dash + "/plans?for=trial_expired"},
+		{billing(kudos.MailRenewalReminder, ""), dash + "/account-settings/plan"},
+		{billing(kudos.MailPaymentReceipt, ""), dash + "/billing/invoices"},
+		{billing(kudos.MailPaymentFailed, ""), dash + "/billing/payment-details"},
+		{billing(kudos.MailPlanExpired, ""), dash + "/plans?for=plan_expired"},
+		// The provider's page, as the provider gave it (a billing mail's
+		// PayURL is a checkout URL: it carries no token of ours).
+		{billing(kudos.MailPaymentActionRequired, "https://checkout.stripe.com/c/pay/cs_1?a=1&b=2"), "https://checkout.stripe.com/c/pay/cs_1?a=1&b=2"},
+	}
+	for _, tt := range tests {
+		got, err := m.MailLink(root, tt.req)
+		if err != nil || got != tt.want {
+			t.Errorf("MailLink(%s) = %q, %v; want %q", tt.req.Purpose, got, err, tt.want)
+		}
+	}
+	// Links without a token need no secret.
+	var none *MailTokens
+	if got, err := none.MailLink(root, billing(kudos.MailPaymentReceipt, "")); err != nil || got != dash+"/billing/invoices" {
+		t.Errorf("without tokens: %q, %v", got, err)
+	}
+}
+
+func TestMailLinksRefused(t *testing.T) {
+	m := NewMailTokens(testSecret)
+	tests := []struct {
+		name string
+		req  kudos.MailRequest
+	}{
+		{"billing mail without facts", kudos.MailRequest{Key: "k", Purpose: kudos.MailPaymentReceipt}},
+		{"billing mail without account", kudos.MailRequest{Key: "k", Purpose: kudos.MailPaymentFailed, Billing: &kudos.MailBilling{}}},
+		{"action without pay URL", kudos.MailRequest{Key: "k", Purpose: kudos.MailPaymentActionRequired, Billing: &kudos.MailBilling{AccountID: uuid.New()}}},
+		{"action with a javascript URL", kudos.MailRequest{Key: "k", Purpose: kudos.MailPaymentActionRequired,
+			Billing: &kudos.MailBilling{AccountID: uuid.New(), PayURL: "javascript:alert(document.cookie)"}}},
+		{"action with a relative URL", kudos.MailRequest{Key: "k", Purpose: kudos.MailPaymentActionRequired,
+			Billing: &kudos.MailBilling{AccountID: uuid.New(), PayURL: "//evil.example/pay"}}},
+	}
+	for _, tt := range tests {
+		if got, err := m.MailLink("https://app.kudos.example", tt.req); kudos.ErrorCode(err) != kudos.EInvalid {
+			t.Errorf("%s: %q, %v; want an invalid error", tt.name, got, err)
+		}
+	}
+	var none *MailTokens
+	if got, err := none.MailLink("https://app.kudos.example", kudos.MailRequest{Key: "k", Purpose: kudos.MailActivation}); err == nil {
+		t.Errorf("a token link without tokens: %q", got)
+	}
 }
