@@ -20,6 +20,7 @@ import (
 type Store interface {
 	MailSent(ctx context.Context, key string) (bool, error)
 	MarkMailSent(ctx context.Context, key string) error
+	BillingMailCurrent(ctx context.Context, req kudos.MailRequest) (bool, error)
 
 	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error
 	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)

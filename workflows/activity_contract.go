@@ -50,9 +50,12 @@ var ActivityNames = []string{
 // bad address): retrying it is pointless.
 const ErrTypeBadMail = "BadMail"
 
-// SendMailResult tells whether the mail had already been sent.
+// SendMailResult tells whether the mail had already been sent, or was
+// skipped: a billing mail whose situation changed before it went out (it is
+// recorded as done all the same, so that nothing retries it).
 type SendMailResult struct {
 	AlreadySent bool
+	Skipped     bool `json:",omitempty"`
 }
 
 // ErrTypeInvoiceNotFinal marks a PDF asked for an invoice without a number.

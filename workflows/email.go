@@ -30,6 +30,9 @@ var emailRetry = &temporal.RetryPolicy{
 type EmailResult struct {
 	// AlreadySent is true when an earlier attempt had delivered it.
 	AlreadySent bool
+	// Skipped is true for a billing mail that was no longer true when it
+	// was to go out (the trial bought, the failed payment settled, …).
+	Skipped bool `json:",omitempty"`
 }
 
 // Email delivers one mail: render and send through SMTP, retried with
@@ -45,5 +48,5 @@ func Email(ctx workflow.Context, req kudos.MailRequest) (EmailResult, error) {
 	if err := workflow.ExecuteActivity(ctx, ActivitySendMail, req).Get(ctx, &res); err != nil {
 		return EmailResult{}, err
 	}
-	return EmailResult{AlreadySent: res.AlreadySent}, nil
+	return EmailResult{AlreadySent: res.AlreadySent, Skipped: res.Skipped}, nil
 }

@@ -15,6 +15,7 @@ import (
 	"kudos"
 	"kudos/activities"
 	"kudos/auth"
+	"kudos/internal/testenv"
 	"kudos/mailer"
 	"kudos/workflows"
 )
@@ -61,15 +62,7 @@ func (r *recoveringSender) Send(ctx context.Context, msg kudos.Message) error {
 }
 
 func newMailEnv(t *testing.T, down, failMark int) (*testsuite.TestWorkflowEnvironment, *mailer.Inbox, *recoveringSender, *memStore) {
-	inbox := mailer.NewInbox()
-	if err := inbox.Start("127.0.0.1:0"); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = inbox.Close() })
-	sender, err := mailer.NewSMTPSender("smtp://"+inbox.Addr(), "Kudos <no-reply@kudos.localhost>")
-	if err != nil {
-		t.Fatal(err)
-	}
+	inbox, sender := testenv.Inbox(t)
 	rs := &recoveringSender{inbox: inbox, sender: sender, down: down}
 	st := &memStore{sent: map[string]bool{}, failMark: failMark}
 	var suite testsuite.WorkflowTestSuite
