@@ -61,6 +61,9 @@ type Activities struct {
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
 	}
+	// QueueMail queues a mail request in the outbox (store.Enqueue of a
+	// dispatch.Mail entry), from which the e-mail workflow delivers it.
+	QueueMail func(ctx context.Context, req kudos.MailRequest) error
 	// Tokens derives the tokens of mail links again from the request key;
 	// PublicURL (KUDOS_PUBLIC_URL) is the root of every link in a mail.
 	Tokens    *auth.MailTokens

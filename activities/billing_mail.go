@@ -10,10 +10,25 @@ import (
 	"kudos/workflows"
 )
 
-// PrepareBillingMail builds the request of a billing mail to the account's
-// owner: the recipient from Postgres, and the facts the workflow does not
-// keep (the invoice's number and amount; the price a renewal will charge).
-func (a *Activities) PrepareBillingMail(ctx context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
+// QueueBillingMail has a billing mail delivered to the account's owner: it
+// builds the request (the recipient from Postgres, and the facts the
+// workflow does not keep: the invoice's number and amount, the price a
+// renewal will charge) and queues it in the outbox, from which the durable
+// e-mail workflow delivers it, like every other mail. The outbox keeps one
+// entry per key: queued again, it sends nothing twice.
+func (a *Activities) QueueBillingMail(ctx context.Context, in workflows.BillingMailInput) error {
+	req, err := a.billingMail(ctx, in)
+	if err != nil {
+		return err
+	}
+	if a.QueueMail == nil {
+		return temporal.NewNonRetryableApplicationError("no mail queue configured", workflows.ErrTypeBadMail, nil)
+	}
+	return a.QueueMail(ctx, req)
+}
+
+// billingMail is the request of a billing mail.
+func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
 	if !in.Purpose.IsBilling() {
 		return kudos.MailRequest{}, temporal.NewNonRetryableApplicationError("not a billing mail: "+string(in.Purpose), workflows.ErrTypeBadMail, nil)
 	}

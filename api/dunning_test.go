@@ -65,7 +65,7 @@ func TestDunningThenExpiry(t *testing.T) {
 	if charges != 3 {
 		t.Fatalf("%d renewal charges, want the renewal date's and 2 retries", charges)
 	}
-	want := []kudos.MailPurpose{kudos.MailPaymentReceipt, kudos.MailPaymentFailed, kudos.MailPaymentFailed, kudos.MailPlanExpired}
+	want := []kudos.MailPurpose{kudos.MailActivation, kudos.MailPaymentReceipt, kudos.MailPaymentFailed, kudos.MailPaymentFailed, kudos.MailPlanExpired}
 	eventually(t, "the mails of dunning", func() bool { return slices.Equal(h.sent.purposes(email), want) })
 	h.recordHistory("subscription:"+account, "", "subscription_dunning_expired.json")
 }
@@ -102,7 +102,8 @@ func TestDunningRecoveredByANewCard(t *testing.T) {
 	}
 	eventually(t, "a receipt for the renewal", func() bool {
 		got := h.sent.purposes(email)
-		return len(got) >= 3 && slices.Equal(got[:3], []kudos.MailPurpose{kudos.MailPaymentReceipt, kudos.MailPaymentFailed, kudos.MailPaymentReceipt})
+		return len(got) >= 4 && slices.Equal(got[:4], []kudos.MailPurpose{kudos.MailActivation, kudos.MailPaymentReceipt, kudos.MailPaymentFailed,
+			kudos.MailPaymentReceipt})
 	})
 	h.recordHistory("subscription:"+account, run, "subscription_dunning_new_card.json")
 }

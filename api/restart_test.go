@@ -18,7 +18,7 @@ func (h *harness) terminate(account string) {
 // TestExpiredPlanStaysPayableAfterARestart: a plan_expired account whose
 // workflow is gone pays its due invoice and is active again.
 func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
-	h := newHarness(t).withTemporal(3 * time.Second)
+	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
 	token, account, href := h.startPlan("restart-due@example.com", "STARTER")
 	base := "/v1/accounts/" + account
 	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined

@@ -32,6 +32,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityRefundCheckout:      workflows.CheckoutRef{},
 		workflows.ActivityVerifyPaymentMethod: workflows.CheckoutRef{},
 		workflows.ActivitySettlePaidCheckout:  workflows.SettlePaidInput{},
+		workflows.ActivityQueueBillingMail:    workflows.BillingMailInput{},
+		workflows.ActivityLoadLifecycle:       workflows.LifecycleInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

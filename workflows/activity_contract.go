@@ -35,7 +35,7 @@ const (
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
 	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
 	ActivitySettlePaidCheckout     = "SettlePaidCheckout"
-	ActivityPrepareBillingMail     = "PrepareBillingMail"
+	ActivityQueueBillingMail       = "QueueBillingMail"
 	ActivityLoadLifecycle          = "LoadLifecycle"
 )
 
@@ -43,7 +43,7 @@ const (
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
-	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivityPrepareBillingMail, ActivityLoadLifecycle,
+	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivityQueueBillingMail, ActivityLoadLifecycle,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -169,8 +169,8 @@ type LifecycleInput struct {
 
 // BillingMailInput asks for a billing mail to the account's owner: the
 // activity fills in the recipient and the facts only Postgres knows (an
-// invoice's number and amount, the renewal price) and returns the request
-// the e-mail workflow delivers.
+// invoice's number and amount, the renewal price) and queues the request in
+// the outbox, from which the e-mail workflow delivers it (once per Key).
 type BillingMailInput struct {
 	AccountID uuid.UUID
 	Purpose   kudos.MailPurpose

@@ -4,8 +4,6 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
-	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
@@ -225,28 +223,15 @@ func (s *subscription) receipt(ctx workflow.Context, invoiceID uuid.UUID, from, 
 		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &invoiceID, PeriodStart: &from, PeriodEnd: &to})
 }
 
-// mail has a billing mail delivered by the durable e-mail workflow, once
-// per occasion: the key derives from the account and the occasion, so a
-// second start (a replayed transition, a run rebuilt from the read model)
-// sends nothing twice. Nothing is sent in runs from before the lifecycle.
+// mail has a billing mail delivered by the durable e-mail workflow (through
+// the outbox, like every mail), once per occasion: the key derives from the
+// account and the occasion, so a second request (a replayed transition, a
+// run rebuilt from the read model) sends nothing twice. Nothing is sent in
+// runs from before the lifecycle.
 func (s *subscription) mail(ctx workflow.Context, purpose kudos.MailPurpose, occasion string, b kudos.MailBilling) {
 	if !s.billing {
 		return
 	}
-	var req kudos.MailRequest
 	in := BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
-	if err := s.runLocal(ctx, ActivityPrepareBillingMail, in, &req); err != nil {
-		return // logged by run: no owner to write to
-	}
-	dctx, _ := workflow.NewDisconnectedContext(ctx)
-	cctx := workflow.WithChildOptions(dctx, workflow.ChildWorkflowOptions{
-		WorkflowID:            EmailWorkflowID(req),
-		ParentClosePolicy:     enumspb.PARENT_CLOSE_POLICY_ABANDON,
-		WorkflowIDReusePolicy: enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
-		TypedSearchAttributes: temporal.NewSearchAttributes(AccountIDKey.ValueSet(s.st.AccountID.String())),
-	})
-	err := workflow.ExecuteChildWorkflow(cctx, Email, req).GetChildWorkflowExecution().Get(dctx, nil)
-	if err != nil && !temporal.IsWorkflowExecutionAlreadyStartedError(err) {
-		s.log.Error("billing mail not started", "purpose", purpose, "err", err)
-	}
+	_ = s.runLocal(ctx, ActivityQueueBillingMail, in, nil) // a refusal (no owner to write to) is logged by runLocal
 }

@@ -56,24 +56,20 @@ func (f *fakeActivities) LoadLifecycle(context.Context, workflows.LifecycleInput
 	return f.lifecycle, nil
 }
 
-func (f *fakeActivities) PrepareBillingMail(_ context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
+// QueueBillingMail records the mail asked for, and queues it once per key
+// (as the outbox does).
+func (f *fakeActivities) QueueBillingMail(_ context.Context, in workflows.BillingMailInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.mails = append(f.mails, in)
-	b := in.Billing
-	return kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: "owner@example.com", Language: "en", Billing: &b}, nil
-}
-
-func (f *fakeActivities) SendMail(_ context.Context, req kudos.MailRequest) (workflows.SendMailResult, error) {
-	f.mu.Lock()
-	defer f.mu.Unlock()
 	for _, s := range f.sent {
-		if s.Key == req.Key {
-			return workflows.SendMailResult{AlreadySent: true}, nil
+		if s.Key == in.Key {
+			return nil
 		}
 	}
-	f.sent = append(f.sent, req)
-	return workflows.SendMailResult{}, nil
+	b := in.Billing
+	f.sent = append(f.sent, kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: "owner@example.com", Language: "en", Billing: &b})
+	return nil
 }
 
 func (f *fakeActivities) VerifyPaymentMethod(_ context.Context, in workflows.CheckoutRef) error {
@@ -234,7 +230,6 @@ func newSubEnv(t *testing.T) *subEnv {
 	env.SetWorkflowRunTimeout(10 * period)
 	acts := &fakeActivities{}
 	env.RegisterWorkflow(workflows.Subscription)
-	env.RegisterWorkflow(workflows.Email)
 	env.RegisterActivity(acts)
 	return &subEnv{TestWorkflowEnvironment: env, t: t, acts: acts}
 }
