@@ -69,11 +69,7 @@ func TestAuthenticationRequiredCompletedOnTheProvidersPage(t *testing.T) {
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	const email = "secure@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000002500003155")
-	var sub map[string]any
-	eventually(t, "authentication to be asked for", func() bool {
-		sub = h.subscription(token, account)
-		return sub["payment_retry_at"] != nil
-	})
+	sub := h.inDunning(token, account)
 	if sub["show_status"] != "active" {
 		t.Fatalf("while authentication is asked for the plan shows %v", sub["show_status"])
 	}

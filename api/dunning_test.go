@@ -15,6 +15,18 @@ func (h *harness) withDunning(schedule ...time.Duration) *harness {
 	return h
 }
 
+// inDunning waits until the account's renewal is being retried and
+// returns its subscription then.
+func (h *harness) inDunning(token, account string) map[string]any {
+	h.t.Helper()
+	var sub map[string]any
+	eventually(h.t, "the failed renewal to be retried", func() bool {
+		sub = h.subscription(token, account)
+		return sub["payment_retry_at"] != nil
+	})
+	return sub
+}
+
 // paidWith signs up email and buys plan with a sandbox test card.
 func (h *harness) paidWith(email, plan, card string) (token, account string) {
 	token, account, href := h.startPlan(email, plan)
@@ -33,11 +45,7 @@ func TestDunningThenExpiry(t *testing.T) {
 	const email = "dunned@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000000000000341")
 	base := "/v1/accounts/" + account
-	var sub map[string]any
-	eventually(t, "the declined renewal to be retried", func() bool {
-		sub = h.subscription(token, account)
-		return sub["payment_retry_at"] != nil
-	})
+	sub := h.inDunning(token, account)
 	if sub["show_status"] != "active" {
 		t.Fatalf("during dunning the plan shows %v", sub["show_status"])
 	}
@@ -77,11 +85,7 @@ func TestDunningRecoveredByANewCard(t *testing.T) {
 	const email = "recovered@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000000000000341")
 	base := "/v1/accounts/" + account
-	var sub map[string]any
-	eventually(t, "dunning", func() bool {
-		sub = h.subscription(token, account)
-		return sub["payment_retry_at"] != nil
-	})
+	sub := h.inDunning(token, account)
 	renewal := sub["plan_renewal_at"].(string)
 	run := h.currentRun("subscription:" + account)
 	co := h.expect(h.do("POST", base+"/billing/payment-methods", nil, token), 201)

@@ -77,20 +77,20 @@ func TestRenderLanguagesBuyersCurrencies(t *testing.T) {
 		countryName   map[string]string
 	}{
 		{"EUR", "nl_BE", 21, map[string]amounts{
-			"en": {"€1,493.82", "€259.26", "21%"}, "nl": {"1.493,82 €", "259,26 €", "21%"},
-			"fr": {"1.493,82 €", "259,26 €", "21 %"}},
+			"en": {"€1,493.82", "€259.26", "21%"}, "nl": {"€\u00a01.493,82", "€\u00a0259,26", "21%"},
+			"fr": {"1\u00a0493,82\u00a0€", "259,26\u00a0€", "21 %"}},
 			map[string]string{"en": "Belgium", "nl": "België", "fr": "Belgique"}},
 		{"GBP", "en_GB", 20, map[string]amounts{
-			"en": {"£1,481.47", "£246.91", "20%"}, "nl": {"1.481,47 £", "246,91 £", "20%"},
-			"fr": {"1.481,47 £", "246,91 £", "20 %"}},
+			"en": {"£1,481.47", "£246.91", "20%"}, "nl": {"£\u00a01.481,47", "£\u00a0246,91", "20%"},
+			"fr": {"1\u00a0481,47\u00a0£", "246,91\u00a0£", "20 %"}},
 			map[string]string{"en": "United Kingdom", "nl": "Verenigd Koninkrijk", "fr": "Royaume-Uni"}},
 		{"USD", "de_CH", 8.1, map[string]amounts{
-			"en": {"$1,334.56", "$100.00", "8.1%"}, "nl": {"1.334,56 $", "100,00 $", "8,1%"},
-			"fr": {"1.334,56 $", "100,00 $", "8,1 %"}},
+			"en": {"$1,334.56", "$100.00", "8.1%"}, "nl": {"$\u00a01.334,56", "$\u00a0100,00", "8,1%"},
+			"fr": {"1\u00a0334,56\u00a0$", "100,00\u00a0$", "8,1 %"}},
 			map[string]string{"en": "Switzerland", "nl": "Zwitserland", "fr": "Suisse"}},
 		{"SEK", "sv_SE", 25, map[string]amounts{
-			"en": {"SEK 1,543.20", "SEK 308.64", "25%"}, "nl": {"1.543,20 SEK", "308,64 SEK", "25%"},
-			"fr": {"1.543,20 SEK", "308,64 SEK", "25 %"}},
+			"en": {"SEK\u00a01,543.20", "SEK\u00a0308.64", "25%"}, "nl": {"SEK\u00a01.543,20", "SEK\u00a0308,64", "25%"},
+			"fr": {"1\u00a0543,20\u00a0SEK", "308,64\u00a0SEK", "25 %"}},
 			map[string]string{"en": "Sweden", "nl": "Zweden", "fr": "Suède"}},
 	}
 	fixed := map[string][]string{
@@ -141,7 +141,7 @@ func TestRenderAccentedNames(t *testing.T) {
 	b.StreetAndNumber = "Rue de l'Été 5 – Müllerstraße"
 	b.City = "Liège"
 	_, text := render(t, Input{Invoice: invoice("EUR", 21), Buyer: b, Language: "fr"})
-	contains(t, text, "Société Générale Ørsted", "Rue de l'Été 5 – Müllerstraße", "9000 Liège", "1.493,82 €",
+	contains(t, text, "Société Générale Ørsted", "Rue de l'Été 5 – Müllerstraße", "9000 Liège", "1\u00a0493,82\u00a0€",
 		"Émetteur", "Facturé à")
 }
 
