@@ -43,4 +43,3 @@ func TestFormatMoney(t *testing.T) {
 		}
 	}
 }
-
