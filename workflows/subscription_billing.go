@@ -28,6 +28,14 @@ func (s *subscription) initLifecycle(ctx workflow.Context) {
 	}
 }
 
+// newer reports whether the run takes the newest path of the change
+// changeID. Runs with the billing lifecycle always do: it came after every
+// other change, so they need no marker (nor the search-attribute upsert the
+// SDK adds to each) per change. Older runs go as their history says.
+func (s *subscription) newer(ctx workflow.Context, changeID string) bool {
+	return s.billing || workflow.GetVersion(ctx, changeID, workflow.DefaultVersion, 1) == 1
+}
+
 // lifecycle is the state's timings (none when unknown).
 func (s *subscription) lifecycle() kudos.Lifecycle {
 	if s.st.Lifecycle == nil {

@@ -22,7 +22,7 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 	}
 	c := s.st.Checkout
 	if c == nil || c.ID != ev.CheckoutID {
-		if ev.Outcome == kudos.PaymentPaid && workflow.GetVersion(ctx, "late-payments", workflow.DefaultVersion, 1) == 1 {
+		if ev.Outcome == kudos.PaymentPaid && s.newer(ctx, "late-payments") {
 			s.latePayment(ctx, ev)
 			return
 		}
@@ -59,7 +59,7 @@ func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.Pa
 // leaves the checkout open and the error is returned.
 func (s *subscription) expireOpenCheckout(ctx workflow.Context) error {
 	c := s.st.Checkout
-	if workflow.GetVersion(ctx, "checkout-expiry-asks-provider", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if !s.newer(ctx, "checkout-expiry-asks-provider") {
 		s.closeCheckout(ctx, c, kudos.PaymentExpired, true)
 		return nil
 	}
@@ -162,7 +162,7 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 // subscription row moved on; the PDF is rendered after. Histories from
 // before replay the three steps they recorded.
 func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
-	if workflow.GetVersion(ctx, "settle-paid-in-one", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if !s.newer(ctx, "settle-paid-in-one") {
 		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
 		s.renderPDF(ctx, c.InvoiceID)
 		s.applyPaid(ctx, c)
@@ -173,7 +173,7 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		s.st.Checkout = nil
 	}
 	in := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record()}
-	if workflow.GetVersion(ctx, "settle-paid-local", workflow.DefaultVersion, 1) == 1 {
+	if s.newer(ctx, "settle-paid-local") {
 		_ = s.runLocal(ctx, ActivitySettlePaidCheckout, in, nil) // in this workflow task: the payment applies at once
 	} else {
 		_ = s.run(ctx, ActivitySettlePaidCheckout, in, nil)

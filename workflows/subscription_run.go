@@ -92,8 +92,8 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 
 	// Histories from before restarted the timer on every turn of the loop;
 	// now it is kept while its deadline holds.
-	keepTimer := workflow.GetVersion(ctx, "timer-kept-while-deadline-holds", workflow.DefaultVersion, 1) == 1
 	s.initLifecycle(ctx)
+	keepTimer := s.newer(ctx, "timer-kept-while-deadline-holds")
 	var t deadlineTimer
 	for {
 		if ctx.Err() != nil {
@@ -263,7 +263,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 // year's key. Histories from before replay with their random invoice id and
 // counted key.
 func (s *subscription) renewalKeys(ctx workflow.Context) (uuid.UUID, string) {
-	if workflow.GetVersion(ctx, "renewal-keys-by-period", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if !s.newer(ctx, "renewal-keys-by-period") {
 		invoiceID := s.newUUID(ctx)
 		if !s.st.AutoRenew {
 			return invoiceID, ""
@@ -339,16 +339,26 @@ func (s *subscription) retried(ctx workflow.Context, name string, start func(wor
 // renderPDF has the PDF of a finalised invoice rendered and stored.
 // Versioned: histories recorded before PDFs existed replay without it.
 func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
-	if workflow.GetVersion(ctx, "invoice-pdf", workflow.DefaultVersion, 1) == workflow.DefaultVersion {
+	if !s.newer(ctx, "invoice-pdf") {
 		return
 	}
-	// A refused rendering is logged by run; the invoice stands without it.
-	_ = s.run(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{AccountID: s.st.AccountID, InvoiceID: invoiceID}, nil)
+	// A refused rendering is logged; the invoice stands without it.
+	in := InvoicePDFInput{AccountID: s.st.AccountID, InvoiceID: invoiceID}
+	if s.newer(ctx, "pdf-local") {
+		_ = s.runLocal(ctx, ActivityRenderInvoicePDF, in, nil) // in the same workflow task as the payment
+		return
+	}
+	_ = s.run(ctx, ActivityRenderInvoicePDF, in, nil)
 }
 
 // record writes the read model and refreshes the search attributes.
 func (s *subscription) record(ctx workflow.Context) {
-	_ = s.run(ctx, ActivityWriteSubscription, WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}, nil)
+	in := WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}
+	if s.billing { // one UPDATE: in the workflow task
+		_ = s.runLocal(ctx, ActivityWriteSubscription, in, nil)
+	} else {
+		_ = s.run(ctx, ActivityWriteSubscription, in, nil)
+	}
 	s.upsertSearchAttributes(ctx)
 }
 
