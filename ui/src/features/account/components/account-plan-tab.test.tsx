@@ -1,8 +1,9 @@
 import { Suspense } from 'react'
-import { screen, within } from '@testing-library/react'
+import { screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, dunningSubscription, json, mockApi } from '@/test/mock-api'
+import { accountBody, calls, dunningSubscription, json, mockApi } from '@/test/mock-api'
 import { switchLanguage } from '@/test/i18n'
 import { AccountPlanTab } from './account-plan-tab'
 
@@ -13,14 +14,18 @@ afterEach(async () => {
 })
 
 async function renderTab(subscription: Record<string, unknown>, title = 'Your plan') {
-  mockApi({ 'GET /v1/accounts/a': () => json(200, accountBody(subscription)) })
+  const fetch = mockApi({
+    'GET /v1/accounts/a': () => json(200, accountBody(subscription)),
+    'DELETE /v1/accounts/a/subscription': () => json(200, {}),
+  })
   await renderWithProviders(
     <Suspense fallback={null}>
       <AccountPlanTab accountId="a" />
     </Suspense>,
     '/dashboard/a/account-settings/plan',
   )
-  return screen.findByRole('heading', { name: title })
+  await screen.findByRole('heading', { name: title })
+  return fetch
 }
 
 describe('AccountPlanTab during dunning (a failed renewal being retried)', () => {
@@ -39,6 +44,19 @@ describe('AccountPlanTab during dunning (a failed renewal being retried)', () =>
     await renderTab(dunningSubscription)
     expect(screen.queryByRole('link', { name: 'Upgrade your plan' })).toBeNull()
     expect(screen.getByText('You can upgrade your plan again once your renewal payment has gone through.')).toBeInTheDocument()
+  })
+
+  it('stopping auto-renewal says the plan ends now (the api ends an unpaid renewal at once), not on the past date', async () => {
+    const fetch = await renderTab(dunningSubscription)
+    await userEvent.click(screen.getByRole('button', { name: 'Stop auto-renewal' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Stop auto-renewal?' })
+    expect(within(dialog).getByText('Your renewal payment will not be retried and your Pro plan ends now.')).toBeInTheDocument()
+    expect(within(dialog).getByTestId('renewal-warning')).toHaveTextContent(
+      'Your recording spaces go offline at once and the testimonials you collected may be lost.',
+    )
+    expect(within(dialog).queryByText(/01\/03\/27/)).toBeNull()
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Yes, stop auto-renewal' }))
+    await waitFor(() => expect(calls(fetch)).toContain('DELETE /v1/accounts/a/subscription'))
   })
 
   it('in nl', async () => {

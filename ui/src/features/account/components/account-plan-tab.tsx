@@ -86,6 +86,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                 renewing={subscription.start_next_period}
                 plan={t(`common:plans.${subscription.plan}`)}
                 date={formatDate(subscription.plan_renewal_at)}
+                unpaid={retry !== null}
               />
             </>
           )}
