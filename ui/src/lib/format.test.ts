@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatAmount, formatDate, localeSymbol, trimPublicPath } from './format'
+import { currencySymbol, formatAmount, formatDate, formatLongDate, localeSymbol, trimPublicPath } from './format'
 
 describe('currencySymbol (SPEC §9)', () => {
   it.each([
@@ -65,4 +65,14 @@ describe('formatAmount: Intl placement per language, SPEC §9 symbols', () => {
     expect(plain(formatAmount(180, 'SEK', 'fr', { country: 'sv_SE' }))).toBe('180,00 kr'))
   it('whole amounts without decimals when asked', () =>
     expect(plain(formatAmount(39, 'EUR', 'nl', { whole: true }))).toBe('€ 39'))
+})
+
+describe('formatLongDate: Intl dateStyle long in the UI language, day first in en', () => {
+  it.each([
+    ['en', '5 March 2027'],
+    ['nl', '5 maart 2027'],
+    ['fr', '5 mars 2027'],
+  ])('%s', (language, text) => expect(formatLongDate('2027-03-05T12:00:00Z', language)).toBe(text))
+
+  it.each(['', 'not a date', null])('%j → -', (iso) => expect(formatLongDate(iso, 'en')).toBe('-'))
 })

@@ -11,6 +11,18 @@ export function formatDate(iso: string | null | undefined): string {
   return `${dd}/${mm}/${yy}`
 }
 
+/**
+ * A date as the UI language writes it in full (Intl dateStyle long): en
+ * 5 March 2027 (day first, as every date here), nl 5 maart 2027, fr 5 mars
+ * 2027; '-' when there is none.
+ */
+export function formatLongDate(iso: string | null | undefined, language: string): string {
+  if (!iso) return '-'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '-'
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { dateStyle: 'long' }).format(date)
+}
+
 /** File paths are shown from after the first 'public/' (SPEC §9); other paths as given. */
 export function trimPublicPath(path: string): string {
   const at = path.indexOf(LOGO_PUBLIC_PREFIX)

@@ -36,6 +36,8 @@ export function accountBody(subscription: Record<string, unknown> = {}, name = '
         plan_renewal_at: null,
         trial_expires_at: '2026-03-05T10:00:00Z',
         start_next_period: false,
+        payment_retry_at: null,
+        failed_payment: null,
         ...subscription,
       },
     },
@@ -52,4 +54,14 @@ export const pricingBody = {
   currency: 'EUR',
   vat_rate: 21,
   checkout_origin: CHECKOUT_ORIGIN,
+}
+
+/** A subscription in dunning: PRO, its €217.80 renewal on 2027-03-01 failed, retried on 2027-03-05. */
+export const dunningSubscription = {
+  plan: 'PRO',
+  show_status: 'active',
+  plan_renewal_at: '2027-03-01T12:00:00Z',
+  start_next_period: true,
+  payment_retry_at: '2027-03-05T12:00:00Z',
+  failed_payment: { invoice_id: '0b6f4c1e-6d0a-4a53-9b44-4f1e6a0c2d11', amount: 217.8, currency: 'EUR' },
 }

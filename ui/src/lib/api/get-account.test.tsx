@@ -2,9 +2,10 @@ import { renderHook } from '@testing-library/react'
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query'
 import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { accountBody, json, mockApi } from '@/test/mock-api'
+import * as v from 'valibot'
+import { accountBody, dunningSubscription, json, mockApi } from '@/test/mock-api'
 import { POLL_MS } from '@/lib/constants'
-import { accountQueryOptions, logoState } from './get-account'
+import { accountQueryOptions, accountResponseSchema, logoState } from './get-account'
 
 afterEach(() => {
   vi.useRealTimers()
@@ -77,4 +78,26 @@ describe('logoState: the img_url prefixes (SPEC §3)', () => {
     [undefined, 'placeholder'],
     ['logos/a/1.png', 'placeholder'],
   ])('%j → %s', (imgUrl, state) => expect(logoState(imgUrl)).toBe(state))
+})
+
+describe('accountResponseSchema: the dunning fields', () => {
+  it('reads payment_retry_at and failed_payment', () => {
+    const data = v.parse(accountResponseSchema, accountBody(dunningSubscription))
+    expect(data.account.subscription.payment_retry_at).toBe('2027-03-05T12:00:00Z')
+    expect(data.account.subscription.failed_payment).toEqual({
+      invoice_id: '0b6f4c1e-6d0a-4a53-9b44-4f1e6a0c2d11',
+      amount: 217.8,
+      currency: 'EUR',
+    })
+  })
+
+  it('defaults both to null when an older api leaves them out', () => {
+    const body = accountBody({ plan: 'PRO' })
+    const older: Record<string, unknown> = { ...body.account.subscription }
+    delete older.payment_retry_at
+    delete older.failed_payment
+    const data = v.parse(accountResponseSchema, { ...body, account: { ...body.account, subscription: older } })
+    expect(data.account.subscription.payment_retry_at).toBeNull()
+    expect(data.account.subscription.failed_payment).toBeNull()
+  })
 })

@@ -9,6 +9,13 @@ import { queryKeys } from '@/lib/query-keys'
 
 const nullableDate = v.optional(v.nullable(v.string()), null)
 
+/** The renewal payment being retried (dunning): amount in major units with VAT. */
+export const failedPaymentSchema = v.object({
+  invoice_id: v.string(),
+  amount: v.number(),
+  currency: v.string(),
+})
+
 export const subscriptionSchema = v.object({
   plan: v.picklist(PLANS),
   show_status: v.picklist(SHOW_STATUSES),
@@ -17,6 +24,10 @@ export const subscriptionSchema = v.object({
   plan_renewal_at: nullableDate,
   trial_expires_at: nullableDate,
   start_next_period: v.optional(v.boolean(), false),
+  /** The next automatic attempt at a failed renewal charge; null when none is pending (and from an older api). */
+  payment_retry_at: nullableDate,
+  /** The renewal payment being retried; null when none (and from an older api). */
+  failed_payment: v.optional(v.nullable(failedPaymentSchema), null),
 })
 
 export const accountResponseSchema = v.object({
@@ -48,6 +59,7 @@ export const accountResponseSchema = v.object({
 export type AccountData = v.InferOutput<typeof accountResponseSchema>
 export type Subscription = AccountData['account']['subscription']
 export type User = AccountData['user']
+export type FailedPayment = v.InferOutput<typeof failedPaymentSchema>
 
 export function getAccount(accountId: string, signal?: AbortSignal): Promise<AccountData> {
   return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}`, {

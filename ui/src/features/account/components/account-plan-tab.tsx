@@ -3,11 +3,13 @@ import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
+import { PaymentRetryMessage } from '@/components/payment-retry-message'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { reportError } from '@/lib/error-store'
 import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
+import { paymentRetry } from '@/lib/dunning'
 import { formatDate } from '@/lib/format'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
@@ -18,6 +20,8 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
   const subscription = data.account.subscription
   const trial = subscription.plan === 'TRIAL'
+  // A failed renewal being retried: the renewal date has passed unpaid, and the api refuses upgrades (409).
+  const retry = paymentRetry(subscription)
   const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
   const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active', checkout)
   const planName = t(`common:plans.${subscription.plan}`)
@@ -59,18 +63,30 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
           ) : (
             <>
               <p data-testid="plan-period">
-                {subscription.start_next_period
-                  ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
-                  : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
+                {retry
+                  ? t('plan.due_to_renew', { date: formatDate(subscription.plan_renewal_at) })
+                  : subscription.start_next_period
+                    ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
+                    : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
               </p>
-              <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
-                {t('plan.upgrade')}
-              </Link>
+              {retry && (
+                <p data-testid="plan-payment-retry" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+                  <PaymentRetryMessage accountId={accountId} retry={retry} linkClassName="text-amber-950 hover:text-amber-800" />
+                </p>
+              )}
+              {retry ? (
+                <p className="text-muted-foreground">{t('common:payment_retry.upgrade_blocked')}</p>
+              ) : (
+                <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
+                  {t('plan.upgrade')}
+                </Link>
+              )}
               <AutoRenewalDialog
                 accountId={accountId}
                 renewing={subscription.start_next_period}
                 plan={t(`common:plans.${subscription.plan}`)}
                 date={formatDate(subscription.plan_renewal_at)}
+                unpaid={retry !== null}
               />
             </>
           )}

@@ -9,18 +9,22 @@ import { useStopAutoRenewal } from '../api/stop-auto-renewal'
 /**
  * Stop or restart auto-renewal after a confirmation (SPEC §4: the dialog
  * toggles to the opposite value). Stopping warns that testimonials may be lost.
+ * `unpaid`: a failed renewal is being retried (dunning); stopping then ends
+ * the plan at once (the api stops retrying), so the dialog says so.
  */
 export function AutoRenewalDialog({
   accountId,
   renewing,
   plan,
   date,
+  unpaid = false,
 }: {
   accountId: string
   /** start_next_period: auto-renewal is on. */
   renewing: boolean
   plan: string
   date: string
+  unpaid?: boolean
 }) {
   const { t } = useTranslation('account')
   const [open, setOpen] = useState(false)
@@ -41,7 +45,7 @@ export function AutoRenewalDialog({
         </Button>
       }
       title={t(`renewal.${mode}.title`)}
-      description={t(`renewal.${mode}.text`, { plan, date })}
+      description={t(renewing && unpaid ? 'renewal.stop.text_unpaid' : `renewal.${mode}.text`, { plan, date })}
       cancelLabel={t(`renewal.${mode}.cancel`)}
       confirmLabel={t(`renewal.${mode}.confirm`)}
       destructive={renewing}
@@ -54,7 +58,7 @@ export function AutoRenewalDialog({
           data-testid="renewal-warning"
         >
           <TriangleAlert className="mt-0.5 h-4 w-4 shrink-0" aria-hidden="true" />
-          {t('renewal.stop.warning', { date })}
+          {t(unpaid ? 'renewal.stop.warning_unpaid' : 'renewal.stop.warning', { date })}
         </p>
       )}
     </ConfirmationDialog>

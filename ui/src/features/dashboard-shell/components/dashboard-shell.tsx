@@ -9,6 +9,7 @@ import { ActivationRequired } from './activation-required'
 import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
 import { MobileNav } from './mobile-nav'
+import { PaymentRetryBanner } from './payment-retry-banner'
 import { ShellFooter } from './shell-footer'
 import { Sidebar } from './sidebar'
 import { SubscriptionNotice } from './subscription-notice'
@@ -86,6 +87,7 @@ export function DashboardShell({
           subscription={subscription}
           className="flex flex-wrap border-b bg-accent/50 px-4 py-2 lg:hidden"
         />
+        <PaymentRetryBanner accountId={accountId} subscription={subscription} />
         <div className="flex flex-1 flex-col" inert={overlay ? true : undefined}>
           {children}
         </div>

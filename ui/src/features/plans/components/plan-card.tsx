@@ -24,6 +24,7 @@ export function PlanCard({
   action,
   busy,
   disabled,
+  describedBy,
   onAction,
 }: {
   plan: PaidPlan
@@ -33,6 +34,8 @@ export function PlanCard({
   action: PlanAction | null
   busy: boolean
   disabled: boolean
+  /** id of the text that says why the button is disabled. */
+  describedBy?: string
   onAction: (action: PlanAction, plan: PaidPlan) => void
 }) {
   const { t } = useTranslation('plans')
@@ -82,6 +85,7 @@ export function PlanCard({
             // Only the most popular plan's button is solid: one emphasis per page.
             variant={action !== 'current' && popular ? 'default' : 'outline'}
             disabled={action === 'current' || disabled}
+            aria-describedby={describedBy}
             loading={busy}
             onClick={() => onAction(action, plan)}
           >

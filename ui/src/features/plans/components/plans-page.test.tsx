@@ -6,7 +6,7 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
+import { accountBody, calls, dunningSubscription, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import type { PlansFor } from './plan-actions'
 import { PlansPage, PlansPagePending } from './plans-page'
 
@@ -67,6 +67,21 @@ describe('PlansPage', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/7`))
     const patch = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'PATCH')
     expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ plan: 'TEAM' })
+  })
+
+  it('plan_upgrade during dunning: upgrade buttons disabled, with why (the api answers 409 meanwhile)', async () => {
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody(dunningSubscription)),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render('plan_upgrade')
+    await screen.findByRole('heading', { level: 1 })
+    const why = screen.getByText('You can upgrade your plan again once your renewal payment has gone through.')
+    const upgrade = within(await screen.findByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' })
+    expect(upgrade).toBeDisabled()
+    expect(upgrade).toHaveAccessibleDescription(why.textContent ?? '')
+    await userEvent.click(upgrade)
+    expect(calls(fetch)).not.toContain('PATCH /v1/accounts/a/subscription')
   })
 
   it('plan_expired: only the current plan continues, by paying the latest unpaid invoice', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useId, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -10,6 +10,7 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { PAID_PLANS, type PaidPlan } from '@/lib/constants'
+import { paymentRetry } from '@/lib/dunning'
 import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
@@ -48,6 +49,9 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
 
   const current = data.account.subscription.plan
   const variant = plansView(reason, data.account.subscription)
+  // While a failed renewal is retried the api refuses upgrades (409): the buttons stay, disabled, with why.
+  const upgradeBlocked = paymentRetry(data.account.subscription) !== null
+  const upgradeBlockedId = useId()
   const clearBusy = { onError: () => setBusyPlan(null) }
 
   const runAction = (action: PlanAction, plan: PaidPlan) => {
@@ -97,19 +101,29 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         <h1 className="text-3xl font-semibold">{t(`header.${variant}`)}</h1>
         <p className="text-muted-foreground">{t(`subtitle.${variant}`)}</p>
       </header>
+      {upgradeBlocked && variant === 'plan_upgrade' && (
+        <p id={upgradeBlockedId} className="rounded-md border border-amber-300 bg-amber-50 p-3 text-center text-sm text-amber-950">
+          {t('common:payment_retry.upgrade_blocked')}
+        </p>
+      )}
       <div className="grid gap-4 md:grid-cols-3">
-        {PAID_PLANS.map((plan) => (
-          <PlanCard
-            key={plan}
-            plan={plan}
-            pricing={pricing}
-            current={current === plan}
-            action={planAction(variant, current, plan)}
-            busy={busyPlan === plan}
-            disabled={busyPlan !== null || billingFor !== null}
-            onAction={runAction}
-          />
-        ))}
+        {PAID_PLANS.map((plan) => {
+          const action = planAction(variant, current, plan)
+          const blocked = upgradeBlocked && action === 'upgrade'
+          return (
+            <PlanCard
+              key={plan}
+              plan={plan}
+              pricing={pricing}
+              current={current === plan}
+              action={action}
+              busy={busyPlan === plan}
+              disabled={busyPlan !== null || billingFor !== null || blocked}
+              describedBy={blocked ? upgradeBlockedId : undefined}
+              onAction={runAction}
+            />
+          )
+        })}
       </div>
       <p className="text-center text-xs text-muted-foreground">{t(`footer.${variant}`)}</p>
       <BillingDetailsDialog
