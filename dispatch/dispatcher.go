@@ -72,6 +72,13 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		if err := json.Unmarshal(payload, &ev); err != nil {
 			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
+		// The workflow almost always runs: signal it, and read the read
+		// model to start it only when it does not.
+		err := d.Temporal.SignalWorkflow(ctx, workflows.SubscriptionWorkflowID(ev.AccountID), "", workflows.SignalPaymentEvent, ev)
+		var notFound *serviceerror.NotFound
+		if !errors.As(err, &notFound) {
+			return err
+		}
 		opts, state, err := d.startOptions(ctx, ev.AccountID)
 		if err != nil {
 			return err
