@@ -27,6 +27,12 @@ export const ACTIVATION_REDIRECT_MS = 2000
 export const RESEND_SENT_MS = 3000
 /** Payment-processing poll and logo revalidation (SPEC §9). */
 export const POLL_MS = 2500
+/**
+ * While a failed renewal is being retried (dunning) the account is re-read
+ * this often, so that a payment made meanwhile (a card added, a payment
+ * authenticated on the provider's page) takes the banner away soon.
+ */
+export const DUNNING_POLL_MS = 10000
 
 /** Logo uploads: png or jpeg, at most 10 MB (SPEC §5, §9). */
 export const LOGO_MAX_BYTES = 10 * 1024 * 1024

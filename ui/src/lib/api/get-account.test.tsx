@@ -4,7 +4,7 @@ import type { ReactNode } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import * as v from 'valibot'
 import { accountBody, dunningSubscription, json, mockApi } from '@/test/mock-api'
-import { POLL_MS } from '@/lib/constants'
+import { DUNNING_POLL_MS, POLL_MS } from '@/lib/constants'
 import { accountQueryOptions, accountResponseSchema, logoState } from './get-account'
 
 afterEach(() => {
@@ -62,6 +62,36 @@ describe('accountQueryOptions while the logo is processing (SPEC §4)', () => {
     expect(fetch).toHaveBeenCalledTimes(3)
     await vi.waitFor(() => expect(result.current.data?.account.img_url).toBe('public/logos/a/1.png'))
     await vi.advanceTimersByTimeAsync(POLL_MS * 4)
+    expect(fetch).toHaveBeenCalledTimes(3)
+    client.clear()
+  })
+})
+
+describe('accountQueryOptions while a failed renewal is retried', () => {
+  it('re-fetches every 10 s until the payment is made, then stops', async () => {
+    vi.useFakeTimers()
+    const retrying = [true, true, false]
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => {
+        const body = accountBody({ plan: 'PRO' })
+        const sub = retrying.shift() ? dunningSubscription : { ...dunningSubscription, payment_retry_at: null, failed_payment: null }
+        return json(200, { ...body, account: { ...body.account, subscription: { ...body.account.subscription, ...sub } } })
+      },
+    })
+    const client = new QueryClient()
+    const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>
+    const { result } = renderHook(() => useQuery(accountQueryOptions('a')), { wrapper })
+
+    await vi.advanceTimersByTimeAsync(0)
+    expect(result.current.data?.account.subscription.payment_retry_at).toBe(dunningSubscription.payment_retry_at)
+    await vi.advanceTimersByTimeAsync(DUNNING_POLL_MS - 100)
+    expect(fetch).toHaveBeenCalledTimes(1)
+    await vi.advanceTimersByTimeAsync(100)
+    expect(fetch).toHaveBeenCalledTimes(2)
+    await vi.advanceTimersByTimeAsync(DUNNING_POLL_MS)
+    expect(fetch).toHaveBeenCalledTimes(3)
+    await vi.waitFor(() => expect(result.current.data?.account.subscription.payment_retry_at).toBeNull())
+    await vi.advanceTimersByTimeAsync(DUNNING_POLL_MS * 4)
     expect(fetch).toHaveBeenCalledTimes(3)
     client.clear()
   })

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
-import { LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
+import { DUNNING_POLL_MS, LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
 import { queryKeys } from '@/lib/query-keys'
 
 // GET /v1/accounts/{id}: the account, its subscription and the signed-in user.
@@ -73,12 +73,14 @@ export function accountQueryOptions(accountId: string) {
   return queryOptions({
     queryKey: queryKeys.account(accountId),
     queryFn: ({ signal }) => getAccount(accountId, signal),
-    // While a payment or the logo is processing the account is re-fetched every 2.5 s (SPEC §4).
+    // While a payment or the logo is processing the account is re-fetched every 2.5 s (SPEC §4);
+    // while a failed renewal is being retried, every 10 s.
     refetchInterval: (query) => {
       const account = query.state.data?.account
       const processing =
         account?.subscription.show_status === 'processing' || logoState(account?.img_url) === 'temporary'
-      return processing ? POLL_MS : false
+      if (processing) return POLL_MS
+      return account?.subscription.payment_retry_at ? DUNNING_POLL_MS : false
     },
   })
 }
