@@ -313,3 +313,50 @@ func TestDunningRefusesUpgradesAndStopsOnAutoRenewalOff(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanPro, day))
 	assertCanceled(t, e)
 }
+
+// An upgrade checkout still open at the renewal date is settled first: the
+// provider says how it ended; paid, the next period renews the higher
+// plan; otherwise it is closed and the old plan renews.
+func TestUpgradeCheckoutOpenAtTheRenewal(t *testing.T) {
+	for _, tc := range []struct {
+		provider kudos.PaymentOutcome
+		renews   kudos.Plan
+	}{{kudos.PaymentExpired, kudos.PlanStarter}, {kudos.PaymentPaid, kudos.PlanPro}} {
+		t.Run(string(tc.provider), func(t *testing.T) {
+			e := newSubEnv(t)
+			e.acts.lifecycle = dunningOnly
+			e.acts.expireOutcome = tc.provider
+			e.at(time.Hour, func() { e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
+			e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, 2*time.Hour))
+			var can *workflow.ContinueAsNewError
+			if err := e.GetWorkflowError(); !errors.As(err, &can) {
+				t.Fatalf("after the renewal: %v", err)
+			}
+			if len(e.acts.expired) != 1 || len(e.acts.renewals) != 1 || e.acts.renewals[0].Plan != tc.renews {
+				t.Fatalf("checkouts closed at the provider %d, renewals %+v; want one renewal of %s", len(e.acts.expired), e.acts.renewals, tc.renews)
+			}
+		})
+	}
+}
+
+// A payment of an upgrade priced in a period that has since been renewed
+// is refunded: it prorated a period that is over.
+func TestLateUpgradePaymentAfterTheRenewalIsRefunded(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.lifecycle = dunningOnly
+	st := paidState(kudos.PlanStarter, day)
+	old := start.Add(-2 * day) // opened in the period before this one
+	e.acts.checkouts = map[string]kudos.CheckoutRecord{"co_old": {ID: "co_old", Purpose: kudos.CheckoutUpgrade, Plan: kudos.PlanPro,
+		InvoiceID: &uuidOne, ExpiresAt: old.Add(24 * time.Hour), Status: "expired"}}
+	periodStart := start.Add(-time.Hour)
+	st.PeriodStartedAt = &periodStart
+	e.at(time.Hour, func() { e.signalEvent("ev-late", "co_old", kudos.PaymentPaid) })
+	e.at(2*time.Hour, func() {
+		if s := e.state(); s.Plan != kudos.PlanStarter || len(e.acts.refunds) != 1 {
+			t.Errorf("a late upgrade of a period that is over: plan %s, refunds %+v", s.Plan, e.acts.refunds)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	assertCanceled(t, e)
+}

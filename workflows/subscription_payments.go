@@ -146,6 +146,9 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 	case kudos.CheckoutSubscription:
 		return s.st.Plan == kudos.PlanTrial
 	case kudos.CheckoutUpgrade:
+		if s.billing && !s.upgradeOfThisPeriod(c) {
+			return false
+		}
 		return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && kudos.PlanRank(s.st.Plan) < kudos.PlanRank(c.Plan)
 	case kudos.CheckoutInvoice:
 		return s.st.Due != nil && s.st.Due.ID == c.InvoiceID
@@ -155,6 +158,17 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 		return true
 	}
 	return false
+}
+
+// upgradeOfThisPeriod reports whether upgrade checkout c was priced in the
+// current period (opened since it began, and no renewal of it is being
+// retried): an upgrade prorates the rest of the period it was opened in.
+func (s *subscription) upgradeOfThisPeriod(c *kudos.OpenCheckout) bool {
+	if s.st.Dunning != nil {
+		return false
+	}
+	opened := c.ExpiresAt.Add(-s.st.CheckoutTTL)
+	return s.st.PeriodStartedAt == nil || !opened.Before(*s.st.PeriodStartedAt)
 }
 
 // settlePaid applies a paid checkout: in one activity and one Postgres

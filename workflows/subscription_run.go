@@ -221,6 +221,13 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 // renew starts the next period: charge it when auto-renewal is on, else the
 // plan stops with a DUE_PAYMENT invoice that 'continue with plan' pays.
 func (s *subscription) renew(ctx workflow.Context) {
+	if c := s.st.Checkout; s.billing && c != nil && c.Purpose == kudos.CheckoutUpgrade && !c.Pending {
+		// An upgrade prorates the period that ends now: settled first (paid
+		// at the provider, the next period renews the higher plan),
+		// otherwise closed, and a payment of it that still comes is late
+		// and refunded.
+		_ = s.expireOpenCheckout(ctx)
+	}
 	invoiceID, chargeID := s.renewalKeys(ctx)
 	if !s.st.AutoRenew {
 		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}, nil)
