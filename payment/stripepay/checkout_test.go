@@ -55,6 +55,7 @@ func TestCreateCheckout(t *testing.T) {
 		{"subscription", kudos.CheckoutSubscription, 2 * time.Hour, "payment", 2 * time.Hour},
 		{"upgrade expiring too soon", kudos.CheckoutUpgrade, 5 * time.Minute, "payment", minCheckoutTTL},
 		{"invoice expiring too late", kudos.CheckoutInvoice, 72 * time.Hour, "payment", maxCheckoutTTL},
+		{"renewal needing authentication", kudos.CheckoutRenewal, 3 * time.Hour, "payment", 3 * time.Hour},
 		{"payment method without expiry", kudos.CheckoutPaymentMethod, 0, "setup", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
