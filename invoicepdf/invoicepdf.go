@@ -94,6 +94,11 @@ func Render(in Input) ([]byte, error) {
 	}
 
 	pdf := fpdf.New("P", "mm", "A4", "")
+	// Uncompressed: a one-page invoice is 5 KB instead of 2.4 KB, and
+	// rendering costs a third of the CPU (a deflate writer per stream
+	// allocated 1.3 MB per invoice; BenchmarkRender 1.55 → 0.50 ms). It is
+	// rendered in the workflow task that settles a payment.
+	pdf.SetCompression(false)
 	d := &doc{pdf: pdf, enc: encoder{tr: pdf.UnicodeTranslatorFromDescriptor("")}, t: labels[lang], lang: lang, proForma: proForma}
 	created := inv.CreatedAt.UTC()
 	pdf.SetCreationDate(created)
