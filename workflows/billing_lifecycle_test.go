@@ -360,3 +360,41 @@ func TestLateUpgradePaymentAfterTheRenewalIsRefunded(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	assertCanceled(t, e)
 }
+
+// During dunning the customer may pay the renewal's invoice at once (the
+// invoices page's Pay): the period keeps its renewal date, dunning ends,
+// and the next scheduled attempt charges nothing.
+func TestPayingTheRetriedInvoiceEndsDunning(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.lifecycle = dunningOnly
+	e.acts.declineRenewal = true
+	st := paidState(kudos.PlanPro, day)
+	renewal := *st.RenewalAt
+	var pay *updateOutcome
+	e.at(2*day, func() {
+		s := e.state()
+		if s.Dunning == nil {
+			t.Fatal("no dunning")
+		}
+		pay = e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: s.Dunning.InvoiceID})
+	})
+	e.at(2*day+time.Minute, func() {
+		if pay == nil || pay.rejected != nil || pay.failed != nil || pay.result.CheckoutHref == "" {
+			t.Fatalf("paying the retried invoice: %+v", pay)
+		}
+		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
+			t.Errorf("while the customer pays it the dashboard shows %s", w.ShowStatus)
+		}
+		e.signalEvent("ev-pay", e.openedID(0), kudos.PaymentPaid)
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	var can *workflow.ContinueAsNewError
+	if err := e.GetWorkflowError(); !errors.As(err, &can) {
+		t.Fatalf("after paying: %v", err)
+	}
+	w := e.acts.lastWrite()
+	if len(e.acts.renewals) != 1 || w.PaymentRetryAt != nil || w.FailedPayment != nil || !w.PeriodStartedAt.Equal(renewal) ||
+		w.ShowStatus != kudos.StatusActive {
+		t.Errorf("after paying: %d charges, %+v", len(e.acts.renewals), w)
+	}
+}

@@ -90,6 +90,16 @@ func (s *subscription) remind(ctx workflow.Context, purpose kudos.MailPurpose, d
 // stamp is a time as it appears in keys.
 func stamp(t time.Time) string { return t.UTC().Format(time.RFC3339) }
 
+// openForRetried is the open checkout that pays the renewal being retried
+// (the one authentication asked for, or one the customer opened to pay the
+// invoice), or nil.
+func (s *subscription) openForRetried() *kudos.OpenCheckout {
+	if c, d := s.st.Checkout, s.st.Dunning; c != nil && d != nil && c.InvoiceID == d.InvoiceID {
+		return c
+	}
+	return nil
+}
+
 // retryDue is the time of the next scheduled attempt at the renewal being
 // retried, unless a payment of it is settling (no second charge then).
 func (s *subscription) retryDue() (time.Time, bool) {
@@ -97,7 +107,7 @@ func (s *subscription) retryDue() (time.Time, bool) {
 	if d == nil || d.RetryAt.IsZero() {
 		return time.Time{}, false
 	}
-	if c := s.st.Checkout; c != nil && c.Pending {
+	if c := s.openForRetried(); c != nil && c.Pending {
 		return time.Time{}, false
 	}
 	return d.RetryAt, true
@@ -146,7 +156,7 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, res R
 // paying is closed at the provider first: paid there, it settles the
 // renewal and nothing is charged; settling there, nothing is charged.
 func (s *subscription) retryRenewal(ctx workflow.Context, attempt string) {
-	if c := s.st.Checkout; c != nil && c.Purpose == kudos.CheckoutRenewal {
+	if c := s.openForRetried(); c != nil {
 		if c.Pending {
 			return
 		}
@@ -183,7 +193,7 @@ func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, in
 // endDunningUnpaid ends dunning without a payment: the plan expires with
 // the renewal's invoice due (reactivate pays it), and the customer is told.
 func (s *subscription) endDunningUnpaid(ctx workflow.Context) {
-	if c := s.st.Checkout; c != nil && c.Purpose == kudos.CheckoutRenewal && !c.Pending {
+	if c := s.openForRetried(); c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 		if s.st.Dunning == nil { // it was paid meanwhile
 			return

@@ -3,6 +3,8 @@ package workflows
 import (
 	"fmt"
 
+	"github.com/google/uuid"
+
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/workflow"
 
@@ -86,12 +88,26 @@ func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutR
 	})
 }
 
-// validatePayInvoice: the invoice must be the account's due invoice.
+// validatePayInvoice: the invoice must be the account's due invoice, or the
+// renewal being retried (dunning: the customer pays it without waiting for
+// the next attempt).
 func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequest) error {
-	if s.st.Due == nil || s.st.Due.ID != req.InvoiceID {
+	if _, ok := s.payable(req.InvoiceID); !ok {
 		return invalid(ErrTypeInvalidTransition, "this invoice is not due")
 	}
 	return nil
+}
+
+// payable returns the plan an unpaid invoice of the account pays for: the
+// due invoice of an expired plan, or the renewal being retried.
+func (s *subscription) payable(invoiceID uuid.UUID) (kudos.Plan, bool) {
+	switch {
+	case s.st.Due != nil && s.st.Due.ID == invoiceID:
+		return s.st.Due.Plan, true
+	case s.st.Dunning != nil && s.st.Dunning.InvoiceID == invoiceID:
+		return s.st.Plan, true
+	}
+	return "", false
 }
 
 // payInvoice opens the checkout of the due invoice ('continue with plan').
@@ -99,11 +115,12 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 	if err := s.validatePayInvoice(ctx, req); err != nil {
 		return CheckoutResponse{}, err
 	}
-	return s.checkout(ctx, kudos.CheckoutInvoice, s.st.Due.Plan, func() (OpenCheckoutInput, error) {
+	plan, _ := s.payable(req.InvoiceID)
+	return s.checkout(ctx, kudos.CheckoutInvoice, plan, func() (OpenCheckoutInput, error) {
 		if err := s.validatePayInvoice(ctx, req); err != nil {
 			return OpenCheckoutInput{}, err
 		}
-		return OpenCheckoutInput{Plan: s.st.Due.Plan, InvoiceID: s.st.Due.ID}, nil
+		return OpenCheckoutInput{Plan: plan, InvoiceID: req.InvoiceID}, nil
 	})
 }
 

@@ -150,10 +150,9 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 			return false
 		}
 		return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && kudos.PlanRank(s.st.Plan) < kudos.PlanRank(c.Plan)
-	case kudos.CheckoutInvoice:
-		return s.st.Due != nil && s.st.Due.ID == c.InvoiceID
-	case kudos.CheckoutRenewal: // being retried, or due since the plan expired
-		return (s.st.Dunning != nil && s.st.Dunning.InvoiceID == c.InvoiceID) || (s.st.Due != nil && s.st.Due.ID == c.InvoiceID)
+	case kudos.CheckoutInvoice, kudos.CheckoutRenewal: // due, or the renewal being retried
+		_, ok := s.payable(c.InvoiceID)
+		return ok
 	case kudos.CheckoutPaymentMethod:
 		return true
 	}
@@ -223,19 +222,16 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		startPeriod()
 	case kudos.CheckoutUpgrade:
 		s.st.Plan = c.Plan
-	case kudos.CheckoutInvoice:
-		s.st.Plan = c.Plan
-		s.st.Due = nil
-		startPeriod()
-	case kudos.CheckoutRenewal:
-		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the period keeps its date
+	case kudos.CheckoutInvoice, kudos.CheckoutRenewal:
+		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the renewal being retried: the period keeps its date
 			end := d.PeriodStart.Add(s.st.Period)
 			s.st.PeriodStartedAt, s.st.RenewalAt = &d.PeriodStart, &end
 			s.st.Dunning = nil
 			s.renewed = true
 			return
 		}
-		s.st.Due = nil // the plan expired meanwhile: reactivated
+		s.st.Plan = c.Plan // the due invoice of an expired plan: reactivated from now
+		s.st.Due = nil
 		startPeriod()
 	}
 }
