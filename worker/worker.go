@@ -31,18 +31,25 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) worker.
 }
 
 // EnsureSearchAttributes registers the custom search attributes of
-// workflows.SearchAttributes (as Keyword) in namespace, when missing. The
-// development server gets them from the command line too; this makes any
-// cluster an operator allows it on ready.
+// workflows.SearchAttributes in namespace, when missing, and fails when one
+// exists with another type. The development server gets them from the
+// command line too; this makes any cluster an operator allows it on ready
+// (`kudos temporal setup`, the development worker).
 func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		return fmt.Errorf("list search attributes: %w", err)
 	}
 	missing := map[string]enumspb.IndexedValueType{}
-	for _, name := range workflows.SearchAttributes {
-		if _, ok := have.CustomAttributes[name]; !ok {
-			missing[name] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
+	for _, sa := range workflows.SearchAttributes {
+		typ, ok := have.CustomAttributes[sa.Name]
+		switch {
+		case !ok:
+			missing[sa.Name] = sa.Type
+		case typ != sa.Type:
+			return fmt.Errorf("search attribute %s is registered in namespace %s as %s, Kudos needs %s: "+
+				"a search attribute's type cannot be changed, remove it (temporal operator search-attribute remove) and run this again",
+				sa.Name, namespace, typ, sa.Type)
 		}
 	}
 	if len(missing) == 0 {

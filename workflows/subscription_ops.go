@@ -1,0 +1,38 @@
+package workflows
+
+import (
+	"time"
+
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+)
+
+// paymentStateSince is the PaymentStateSince search attribute of the
+// workflow's state: the moment PaymentState last changed, noted in the state
+// (so that it survives continue-as-new) the first time the new value is
+// upserted. Upserts are matched on replay by their type only, so histories
+// recorded before this attribute existed replay unchanged.
+func (s *subscription) paymentStateSince(ctx workflow.Context) time.Time {
+	StampPaymentState(&s.st, workflow.Now(ctx))
+	return *s.st.PaymentStateSince
+}
+
+// StampPaymentState notes in st when its PaymentState took its current value,
+// if that value is new: now, or, for a checkout whose state was rebuilt
+// (from the read model, or by a run from before PaymentStateSince), when the
+// checkout was opened (its expiry less CheckoutTTL), so that a checkout
+// stuck since before a restart is still found by the runbook's query.
+func StampPaymentState(st *kudos.SubscriptionState, now time.Time) {
+	state := PaymentStateOf(st)
+	if st.PaymentStateSince != nil && st.PaymentState == state {
+		return
+	}
+	since := now.UTC()
+	if c := st.Checkout; state == PaymentCheckoutOpen && st.CheckoutTTL > 0 {
+		if opened := c.ExpiresAt.Add(-st.CheckoutTTL).UTC(); opened.Before(since) {
+			since = opened
+		}
+	}
+	st.PaymentState, st.PaymentStateSince = state, &since
+}
