@@ -102,7 +102,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		// repeated start of a finished upload finds its object gone and
 		// changes nothing.
 		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: workflows.LogoWorkflowID(in.AccountID), TaskQueue: d.TaskQueue,
+			ID: workflows.LogoWorkflowID(in.AccountID), TaskQueue: workflows.LogoTaskQueue(d.TaskQueue),
 			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
 			// Without this the SDK answers the running run, and this

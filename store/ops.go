@@ -143,10 +143,10 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 		// the mails to its members (a mail names its recipient).
 		a.Outbox, errs[5] = collect[OpsOutboxEntry](ctx, tx, `SELECT id, key, kind, workflow_id, attempts, last_error,
 			created_at, next_attempt_at, dead_at FROM outbox
-			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $1::text
+			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $2
 				OR (kind = 'mail' AND lower(payload ->> 'to') IN (SELECT lower(u.email) FROM memberships m
 					JOIN users u ON u.id = m.user_id WHERE m.account_id = $1)))
-			ORDER BY id`, accountID)
+			ORDER BY id`, accountID, accountID.String())
 		for _, err := range errs {
 			if err != nil {
 				return err

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
@@ -18,16 +19,71 @@ import (
 	"kudos/workflows"
 )
 
-// New returns a worker polling taskQueue with every workflow and activity
-// registered. Start it with Run or Start.
-func New(c client.Client, taskQueue string, acts *activities.Activities) worker.Worker {
-	w := worker.New(c, taskQueue, worker.Options{})
+// MainOptions are the worker options of the main task queue: subscriptions,
+// mails and the reconciliation, I/O-bound work that must never queue behind
+// CPU-heavy work.
+var MainOptions = worker.Options{}
+
+// LogoOptions are the worker options of the logo task queue: decoding and
+// re-encoding images is CPU-bound, so a worker runs at most one per core and
+// a burst of uploads waits in its own queue, not in front of billing.
+var LogoOptions = worker.Options{
+	MaxConcurrentActivityExecutionSize:     runtime.NumCPU(),
+	MaxConcurrentWorkflowTaskExecutionSize: 4,
+}
+
+// Workers are the workers of one Kudos worker process: the main task queue
+// (embedded: registrations go to it) and the logo task queue beside it,
+// started and stopped together.
+type Workers struct {
+	worker.Worker
+	// Logo polls workflows.LogoTaskQueue of the main queue.
+	Logo worker.Worker
+}
+
+// New returns the workers polling taskQueue and its logo queue, with every
+// workflow and activity registered. The main queue keeps the logo workflow
+// too, so that logo runs started there before the queues were split finish.
+// Start them with Start or Run.
+func New(c client.Client, taskQueue string, acts *activities.Activities) *Workers {
+	w := worker.New(c, taskQueue, MainOptions)
 	w.RegisterWorkflow(workflows.Email)
 	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterWorkflow(workflows.Reconcile)
 	w.RegisterActivity(acts)
-	return w
+	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
+	logo.RegisterWorkflow(workflows.Logo)
+	logo.RegisterActivity(acts)
+	return &Workers{Worker: w, Logo: logo}
+}
+
+// Start starts both workers.
+func (w *Workers) Start() error {
+	if err := w.Worker.Start(); err != nil {
+		return err
+	}
+	if err := w.Logo.Start(); err != nil {
+		w.Worker.Stop()
+		return err
+	}
+	return nil
+}
+
+// Stop stops both workers.
+func (w *Workers) Stop() {
+	w.Logo.Stop()
+	w.Worker.Stop()
+}
+
+// Run runs both workers until interruptCh delivers.
+func (w *Workers) Run(interruptCh <-chan any) error {
+	if err := w.Start(); err != nil {
+		return err
+	}
+	<-interruptCh
+	w.Stop()
+	return nil
 }
 
 // EnsureSearchAttributes registers the custom search attributes of
