@@ -4,6 +4,7 @@ import (
 	"io"
 	"log/slog"
 	"time"
+	"unicode"
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/uber-go/tally/v4"
@@ -15,6 +16,16 @@ import (
 // temporalLatencyBuckets are the buckets (seconds) of the SDK's latencies:
 // schedule-to-start, task and activity execution.
 var temporalLatencyBuckets = []float64{0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300}
+
+// sanitize keeps metric names and label keys to Prometheus's characters and
+// label values as they are (a task queue named kudos-logo stays kudos-logo,
+// so alerts and dashboards use the names the README gives).
+var sanitize = tally.SanitizeOptions{
+	NameCharacters:       tallyprom.DefaultSanitizerOpts.NameCharacters,
+	KeyCharacters:        tallyprom.DefaultSanitizerOpts.KeyCharacters,
+	ValueCharacters:      tally.ValidCharacters{Ranges: []tally.SanitizeRange{{' ', unicode.MaxRune}}},
+	ReplacementCharacter: tally.DefaultReplacementCharacter,
+}
 
 // TemporalMetrics is the Temporal SDK's metrics handler, exporting into reg
 // under the SDK's own names prefixed `temporal_` (Prometheus style: counters
@@ -36,7 +47,7 @@ func TemporalMetrics(reg prometheus.Registerer, log *slog.Logger) (client.Metric
 	scope, closer := tally.NewRootScope(tally.ScopeOptions{
 		CachedReporter:  reporter,
 		Separator:       tallyprom.DefaultSeparator,
-		SanitizeOptions: &tallyprom.DefaultSanitizerOpts,
+		SanitizeOptions: &sanitize,
 	}, time.Second)
 	return sdktally.NewMetricsHandler(sdktally.NewPrometheusNamingScope(scope)), closer
 }
