@@ -3,9 +3,12 @@ package app_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http/httptest"
+	"os"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -19,10 +22,12 @@ import (
 	"go.temporal.io/sdk/temporal"
 	sdkworker "go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
+	"go.yaml.in/yaml/v3"
 
 	"kudos/app"
 	"kudos/dispatch"
 	"kudos/internal/testenv"
+	"kudos/ops"
 )
 
 var (
@@ -67,6 +72,7 @@ func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 	}
 	defer c.Close()
 	queue := "test-" + uuid.NewString()
+	reg.MustRegister(ops.NewPaymentStateCollector(c, fmt.Sprintf("TaskQueue = %q", queue), 0))
 	w := sdkworker.New(c, queue, sdkworker.Options{})
 	w.RegisterWorkflow(flakyWorkflow)
 	w.RegisterActivity(flakyActivity)
@@ -92,6 +98,8 @@ func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 		`temporal_workflow_completed_total{`,
 		`kudos_outbox_pending `,
 		`kudos_outbox_dead_letters `,
+		`kudos_payment_state_workflows{state="retrying"} 0`,
+		`kudos_checkouts_stuck 0`,
 	}
 	var body string
 	for {
@@ -118,5 +126,46 @@ func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 	}
 	if !strings.Contains(body, `task_queue="`+queue+`"`) {
 		t.Errorf("metrics are not labelled with the task queue")
+	}
+	checkAlerts(t, body)
+}
+
+// checkAlerts: the rules of docs/alerts.md parse, and every metric they
+// name is on the endpoint (the api's own kudos_http_* aside).
+func checkAlerts(t *testing.T, body string) {
+	raw, err := os.ReadFile("../docs/alerts.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	block := regexp.MustCompile("(?s)```yaml\n(.*?)```").FindSubmatch(raw)
+	if block == nil {
+		t.Fatal("docs/alerts.md has no yaml block")
+	}
+	var rules struct {
+		Groups []struct {
+			Rules []struct {
+				Alert, Expr, For string
+			}
+		}
+	}
+	if err := yaml.Unmarshal(block[1], &rules); err != nil {
+		t.Fatalf("docs/alerts.md: %v", err)
+	}
+	n := 0
+	for _, g := range rules.Groups {
+		for _, r := range g.Rules {
+			n++
+			if r.Alert == "" || r.Expr == "" || r.For == "" {
+				t.Errorf("incomplete rule %+v", r)
+			}
+			for _, name := range regexp.MustCompile(`\b(?:kudos|temporal)_[a-z0-9_]+`).FindAllString(r.Expr, -1) {
+				if !strings.Contains(body, "\n"+name) && !strings.HasPrefix(name, "kudos_http_") {
+					t.Errorf("alert %s uses %s, which the metrics endpoint does not export", r.Alert, name)
+				}
+			}
+		}
+	}
+	if n < 5 {
+		t.Errorf("%d alert rules in docs/alerts.md", n)
 	}
 }

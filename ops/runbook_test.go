@@ -3,6 +3,7 @@ package ops_test
 import (
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/workflow"
@@ -20,6 +22,7 @@ import (
 	"kudos/activities"
 	"kudos/dispatch"
 	"kudos/internal/testenv"
+	"kudos/ops"
 	"kudos/store"
 	"kudos/worker"
 	"kudos/workflows"
@@ -222,5 +225,28 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Errorf("%s\n  query %s\n  found %v\n  want  %v", row.question, q, got, want)
 		}
+	}
+
+	// The gauges the alerts of docs/alerts.md watch count the same.
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", queue), 0))
+	want := map[string]float64{`kudos_payment_state_workflows{state="none"}`: 3, `kudos_payment_state_workflows{state="checkout_open"}`: 2,
+		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 1, `kudos_checkouts_stuck`: 1}
+	got := map[string]float64{}
+	families, err := reg.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range families {
+		for _, m := range f.Metric {
+			name := f.GetName()
+			for _, l := range m.Label {
+				name += fmt.Sprintf("{%s=%q}", l.GetName(), l.GetValue())
+			}
+			got[name] = m.GetGauge().GetValue()
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("payment state gauges %v, want %v", got, want)
 	}
 }

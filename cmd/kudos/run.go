@@ -24,6 +24,7 @@ import (
 	"kudos/devstack"
 	"kudos/dispatch"
 	"kudos/mailer"
+	"kudos/ops"
 	"kudos/payment/sandbox"
 	"kudos/payment/stripepay"
 	"kudos/storage/s3store"
@@ -71,6 +72,10 @@ func run(ctx context.Context, mode string) error {
 		return err
 	}
 	defer tc.Close()
+	if mode == "worker" || mode == "dev" {
+		// What the alerts on stuck checkouts and dunning watch (docs/alerts.md).
+		reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", cfg.TaskQueue), 30*time.Second))
+	}
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
