@@ -5,9 +5,11 @@ package faults_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"syscall"
 	"testing"
@@ -133,5 +135,26 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 	})
 	if n := dbInt(t, `SELECT count(*) FROM outbox WHERE dead_at IS NOT NULL`); n != 0 {
 		t.Errorf("%d dead letters", n)
+	}
+
+	// The surviving worker's own /metrics: the SDK's metrics of the work it
+	// just did, the outbox gauges and the payment-state gauges.
+	logged, _ := os.ReadFile(filepath.Join(st.work, "worker2.log"))
+	m := regexp.MustCompile(`url=(http://\S+/metrics)`).FindSubmatch(logged)
+	if m == nil {
+		t.Fatalf("the second worker logged no metrics address:\n%s", st.logTail("worker2"))
+	}
+	res, err := httpClient.Get(string(m[1]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(res.Body)
+	res.Body.Close()
+	for _, want := range []string{"temporal_workflow_task_schedule_to_start_latency_seconds_bucket{", "temporal_activity_execution_latency_seconds_bucket{",
+		`task_queue="kudos-faults"`, "kudos_outbox_pending 0", "kudos_outbox_dead_letters 0", "kudos_checkouts_stuck 0",
+		`kudos_payment_state_workflows{state="checkout_open"} 0`} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the worker's /metrics lacks %q", want)
+		}
 	}
 }
