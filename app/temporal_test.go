@@ -14,7 +14,6 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -241,39 +240,5 @@ func TestTemporalAPIKey(t *testing.T) {
 	defer f.mu.Unlock()
 	if len(f.auth) == 0 || f.auth[0] != "Bearer "+key {
 		t.Fatalf("authorization sent: %q", f.auth)
-	}
-}
-
-// TestProductionRefusesPlaintextTemporal: production does not start with a
-// plaintext connection to a Temporal beyond this machine unless told to, and
-// says what to set; loopback and TLS are fine.
-func TestProductionRefusesPlaintextTemporal(t *testing.T) {
-	prod := func(extra map[string]string) error {
-		kv := map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
-			"KUDOS_PUBLIC_URL": "https://app.example.com", "DATABASE_URL": "postgres://u:p@db.example/kudos",
-			"SMTP_URL": "smtp://u:p@mail.example:587", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret",
-			"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com"}
-		for k, v := range extra {
-			kv[k] = v
-		}
-		_, err := config.LoadFrom(func(k string) string { return kv[k] })
-		return err
-	}
-	err := prod(map[string]string{"TEMPORAL_ADDRESS": "temporal.internal:7233"})
-	if err == nil || !strings.Contains(err.Error(), "refuses plaintext") || !strings.Contains(err.Error(), "TEMPORAL_TLS=true") {
-		t.Fatalf("plaintext to a remote Temporal: %v", err)
-	}
-	for _, ok := range []map[string]string{
-		{"TEMPORAL_ADDRESS": "127.0.0.1:7233"},
-		{"TEMPORAL_ADDRESS": "temporal.internal:7233", "TEMPORAL_TLS": "true"},
-		{"TEMPORAL_ADDRESS": "ns.acct.tmprl.cloud:7233", "TEMPORAL_API_KEY": "k"},
-		{"TEMPORAL_ADDRESS": "temporal.internal:7233", "KUDOS_TEMPORAL_ALLOW_PLAINTEXT": "true"},
-	} {
-		if err := prod(ok); err != nil {
-			t.Errorf("%v refused: %v", ok, err)
-		}
-	}
-	if err := prod(map[string]string{"TEMPORAL_TLS_CERT_FILE": "/c.pem"}); err == nil || !strings.Contains(err.Error(), "TEMPORAL_TLS_KEY_FILE") {
-		t.Errorf("a certificate without its key: %v", err)
 	}
 }
