@@ -83,7 +83,7 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 	defer w.Stop()
 	expired := time.Now().Add(-time.Minute)
 	st := kudos.SubscriptionState{AccountID: id, Plan: kudos.PlanTrial, Status: kudos.StatusActive, TrialExpiresAt: &expired,
-		Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour}
+		Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour, Lifecycle: &kudos.Lifecycle{}}
 	wfID := workflows.SubscriptionWorkflowID(id)
 	if _, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: wfID, TaskQueue: queue}, workflows.Subscription, st); err != nil {
 		t.Fatal(err)

@@ -16,7 +16,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
-	"go.temporal.io/sdk/workflow"
 
 	"kudos"
 	"kudos/activities"
@@ -60,25 +59,13 @@ func runbookQueries(t *testing.T) ([]runbookQuery, []string) {
 var runbookExpectations = map[string][]string{
 	"everything about one account (subscription, mails, logos)":      {"trial", "trial-mail", "trial-logo"},
 	"payments stuck in processing: a checkout open for over an hour": {"stuck-checkout"},
-	"renewal charges being retried (dunning)":                        {"retrying"},
+	"renewal charges being retried (dunning)":                        {"retrying", "retrying-long"},
+	"renewals still unpaid three days after their renewal date":      {"retrying-long"},
 	"customers whose plan expired and who owe an invoice":            {"plan-expired-due"},
 	"expired trials":                 {"trial-expired"},
 	"Pro customers in good standing": {"pro"},
-	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "stuck-checkout", "fresh-checkout", "retrying", "plan-expired-due", "trial-expired", "pro"},
+	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro"},
 	"logo work in progress (its own task queue)": {"trial-logo"},
-}
-
-// retryingStandIn carries the search attributes of a subscription whose
-// renewal charge is being retried. Dunning (which sets PaymentState to
-// retrying in the subscription workflow) is not in the workflow yet: once
-// it is, the "retrying" fixture becomes a real subscription in that state.
-func retryingStandIn(ctx workflow.Context, accountID string, since time.Time) error {
-	if err := workflow.UpsertTypedSearchAttributes(ctx, workflows.AccountIDKey.ValueSet(accountID),
-		workflows.PlanKey.ValueSet(string(kudos.PlanStarter)), workflows.SubscriptionStatusKey.ValueSet(string(kudos.StatusActive)),
-		workflows.PaymentStateKey.ValueSet(workflows.PaymentRetrying), workflows.PaymentStateSinceKey.ValueSet(since)); err != nil {
-		return err
-	}
-	return workflow.Await(ctx, func() bool { return false })
 }
 
 // TestRunbookQueriesFindWhatTheySay runs every query of the runbook against
@@ -107,7 +94,6 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	defer cancel()
 	queue := "test-" + uuid.NewString()
 	w := worker.New(tc, queue, &activities.Activities{})
-	w.RegisterWorkflow(retryingStandIn)
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +116,8 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	at := func(d time.Duration) *time.Time { t := now.Add(d); return &t }
 	base := func() kudos.SubscriptionState {
 		return kudos.SubscriptionState{AccountID: uuid.New(), Plan: kudos.PlanTrial, Status: kudos.StatusActive,
-			TrialExpiresAt: at(10 * 24 * time.Hour), Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour}
+			TrialExpiresAt: at(10 * 24 * time.Hour), Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour,
+			Lifecycle: &kudos.Lifecycle{}} // no reminders or retries due
 	}
 	checkout := func(openedAgo time.Duration) *kudos.OpenCheckout {
 		return &kudos.OpenCheckout{ID: uuid.NewString(), ProviderID: "p", Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanPro,
@@ -172,12 +159,17 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	pro := base()
 	pro.Plan, pro.AutoRenew, pro.TrialExpiresAt, pro.PeriodStartedAt, pro.RenewalAt = kudos.PlanPro, true, nil, at(-time.Hour), at(300*24*time.Hour)
 	start("pro", pro)
-	retryingID := "runbook-retrying:" + uuid.NewString()
-	if _, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: retryingID, TaskQueue: queue}, retryingStandIn,
-		uuid.NewString(), now.Add(-3*time.Hour)); err != nil {
-		t.Fatal(err)
+	// Starter renewals declined three hours and four days ago, retried later.
+	inDunning := func(since time.Duration) kudos.SubscriptionState {
+		st := base()
+		st.Plan, st.AutoRenew, st.TrialExpiresAt = kudos.PlanStarter, true, nil
+		st.PeriodStartedAt, st.RenewalAt = at(-365*24*time.Hour-since), at(-since)
+		st.Dunning = &kudos.Dunning{PeriodStart: now.Add(-since), InvoiceID: uuid.New(),
+			Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, Attempts: 1, RetryAt: now.Add(48 * time.Hour)}
+		return st
 	}
-	ids[retryingID] = "retrying"
+	start("retrying", inDunning(3*time.Hour))
+	start("retrying-long", inDunning(4*24*time.Hour))
 
 	for _, row := range rows {
 		want, ok := runbookExpectations[row.question]
@@ -231,7 +223,7 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", queue), 0))
 	want := map[string]float64{`kudos_payment_state_workflows{state="none"}`: 3, `kudos_payment_state_workflows{state="checkout_open"}`: 2,
-		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 1, `kudos_checkouts_stuck`: 1}
+		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 2, `kudos_checkouts_stuck`: 1}
 	got := map[string]float64{}
 	families, err := reg.Gather()
 	if err != nil {

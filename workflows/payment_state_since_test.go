@@ -70,3 +70,14 @@ func TestStampPaymentStateOfARebuiltCheckout(t *testing.T) {
 		t.Fatalf("checkout closed: %q since %v", st.PaymentState, st.PaymentStateSince)
 	}
 }
+
+// TestStampPaymentStateOfARebuiltDunning: a renewal found in dunning when a
+// workflow is rebuilt has been retried since its renewal date.
+func TestStampPaymentStateOfARebuiltDunning(t *testing.T) {
+	st := paidState(kudos.PlanPro, -4*24*time.Hour)
+	st.Dunning = &kudos.Dunning{PeriodStart: start.Add(-4 * 24 * time.Hour), RetryAt: start.Add(time.Hour)}
+	workflows.StampPaymentState(&st, start)
+	if st.PaymentState != workflows.PaymentRetrying || !st.PaymentStateSince.Equal(start.Add(-4*24*time.Hour)) {
+		t.Fatalf("rebuilt dunning: %q since %v, want retrying since the renewal date", st.PaymentState, st.PaymentStateSince)
+	}
+}

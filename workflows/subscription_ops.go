@@ -19,20 +19,26 @@ func (s *subscription) paymentStateSince(ctx workflow.Context) time.Time {
 }
 
 // StampPaymentState notes in st when its PaymentState took its current value,
-// if that value is new: now, or, for a checkout whose state was rebuilt
-// (from the read model, or by a run from before PaymentStateSince), when the
-// checkout was opened (its expiry less CheckoutTTL), so that a checkout
-// stuck since before a restart is still found by the runbook's query.
+// if that value is new: now, or, for a state rebuilt (from the read model,
+// or by a run from before PaymentStateSince), when it began as the state
+// tells: a checkout when it was opened (its expiry less CheckoutTTL), a
+// renewal in dunning at its renewal date; so that a payment stuck since
+// before a restart is still found by the runbook's queries.
 func StampPaymentState(st *kudos.SubscriptionState, now time.Time) {
 	state := PaymentStateOf(st)
 	if st.PaymentStateSince != nil && st.PaymentState == state {
 		return
 	}
 	since := now.UTC()
-	if c := st.Checkout; state == PaymentCheckoutOpen && st.CheckoutTTL > 0 {
-		if opened := c.ExpiresAt.Add(-st.CheckoutTTL).UTC(); opened.Before(since) {
-			since = opened
-		}
+	var began time.Time // when the state began, as the state itself tells
+	switch {
+	case state == PaymentCheckoutOpen && st.CheckoutTTL > 0:
+		began = st.Checkout.ExpiresAt.Add(-st.CheckoutTTL)
+	case state == PaymentRetrying:
+		began = st.Dunning.PeriodStart
+	}
+	if !began.IsZero() && began.Before(since) {
+		since = began.UTC()
 	}
 	st.PaymentState, st.PaymentStateSince = state, &since
 }
