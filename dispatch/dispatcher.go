@@ -138,11 +138,15 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 	}, state, nil
 }
 
-// mailSearchAttributes are those of a mail's workflow: the AccountId of its
-// recipient's account (the one they own first), so that the runbook's
+// mailSearchAttributes are those of a mail's workflow: the AccountId of the
+// account a billing mail is about, else of its recipient's account (the one
+// they own first), so that the runbook's
 // `AccountId = "…"` lists an account's mails too. A mail to an address no
 // user has yet (an e-mail change being confirmed) carries none.
 func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailRequest) (temporal.SearchAttributes, error) {
+	if req.Billing != nil && req.Billing.AccountID != uuid.Nil { // a billing mail names its account
+		return temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(req.Billing.AccountID.String())), nil
+	}
 	if req.To == "" {
 		return temporal.SearchAttributes{}, nil
 	}

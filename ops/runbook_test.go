@@ -57,14 +57,14 @@ func runbookQueries(t *testing.T) ([]runbookQuery, []string) {
 // query must find (exactly). A question the runbook adds needs its fixtures
 // here; one it drops fails too.
 var runbookExpectations = map[string][]string{
-	"everything about one account (subscription, mails, logos)":      {"trial", "trial-mail", "trial-logo"},
+	"everything about one account (subscription, mails, logos)":      {"trial", "trial-mail", "trial-receipt", "trial-logo"},
 	"payments stuck in processing: a checkout open for over an hour": {"stuck-checkout"},
 	"renewal charges being retried (dunning)":                        {"retrying", "retrying-long"},
 	"renewals still unpaid three days after their renewal date":      {"retrying-long"},
 	"customers whose plan expired and who owe an invoice":            {"plan-expired-due"},
 	"expired trials":                 {"trial-expired"},
 	"Pro customers in good standing": {"pro"},
-	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro"},
+	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "trial-receipt", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro"},
 	"logo work in progress (its own task queue)": {"trial-logo"},
 }
 
@@ -132,7 +132,10 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	disp := &dispatch.Dispatcher{Temporal: tc, TaskQueue: queue, DB: db}
 	mail := kudos.MailRequest{Key: uuid.NewString(), Purpose: kudos.MailPasswordReset, To: "runbook@example.com", Language: "en"}
 	logo := dispatch.LogoStart(trialID, "tmp/logos/"+trialID.String()+"/l.png")
-	for name, entry := range map[string]store.OutboxEntry{"trial-mail": dispatch.Mail(mail), "trial-logo": logo} {
+	receipt := kudos.MailRequest{Key: uuid.NewString(), Purpose: kudos.MailPaymentReceipt, To: "accounts-payable@example.com",
+		Language: "en", Billing: &kudos.MailBilling{AccountID: trialID, Plan: kudos.PlanPro}} // to an address no user has
+	for name, entry := range map[string]store.OutboxEntry{"trial-mail": dispatch.Mail(mail), "trial-receipt": dispatch.Mail(receipt),
+		"trial-logo": logo} {
 		row, err := dispatch.RowOf(entry)
 		if err != nil {
 			t.Fatal(err)

@@ -139,11 +139,12 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			received_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, created_at
 			FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
-		// The account's workflows' entries (their payloads name it), and
-		// the mails to its members (a mail names its recipient).
+		// The account's workflows' entries and billing mails (their
+		// payloads name it), and the mails to its members (a mail names its
+		// recipient).
 		a.Outbox, errs[5] = collect[OpsOutboxEntry](ctx, tx, `SELECT id, key, kind, workflow_id, attempts, last_error,
 			created_at, next_attempt_at, dead_at FROM outbox
-			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $2
+			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $2 OR payload -> 'billing' ->> 'account_id' = $2
 				OR (kind = 'mail' AND lower(payload ->> 'to') IN (SELECT lower(u.email) FROM memberships m
 					JOIN users u ON u.id = m.user_id WHERE m.account_id = $1)))
 			ORDER BY id`, accountID, accountID.String())
