@@ -22,6 +22,9 @@ func WriteText(out io.Writer, r *Report) error {
 		p("\nREAD MODEL (subscriptions)")
 		p("  plan %s, show_status %s, auto-renewal %t, trial expires %s, period started %s, renews %s",
 			s.Plan, s.ShowStatus, s.StartNextPeriod, ts(s.TrialExpiresAt), ts(s.PeriodStartedAt), ts(s.PlanRenewalAt))
+		if f := s.FailedPayment; f != nil {
+			p("  renewal payment failing: invoice %s, %s, next attempt %s", f.InvoiceID, money(f.Amount.Amount, f.Amount.Currency), ts(s.PaymentRetryAt))
+		}
 	}
 
 	p("\nSUBSCRIPTION WORKFLOW")
@@ -40,6 +43,10 @@ func WriteText(out io.Writer, r *Report) error {
 		}
 		if d := st.Due; d != nil {
 			p("  due invoice %s (%s)", d.ID, d.Plan)
+		}
+		if d := st.Dunning; d != nil {
+			p("  dunning: renewal of %s (invoice %s, %s), %d failed attempt(s), next retry %s",
+				ts(&d.PeriodStart), d.InvoiceID, money(d.Amount.Amount, d.Amount.Currency), d.Attempts, ts(&d.RetryAt))
 		}
 	}
 

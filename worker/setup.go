@@ -58,6 +58,6 @@ func Setup(ctx context.Context, c client.Client, namespace string, log func(msg 
 	if err != nil {
 		return err
 	}
-	log("search attributes registered", "namespace", namespace)
+	log("search attributes ready", "namespace", namespace)
 	return nil
 }
