@@ -69,21 +69,23 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The subscription workflow's trial ended and writing that to the read
-	// model keeps failing.
+	// The subscription workflow's checkout reached its deadline, and the
+	// provider, asked how it ended, does not answer.
 	queue := "test-" + uuid.NewString()
 	w := sdkworker.New(tc, queue, sdkworker.Options{})
 	w.RegisterWorkflow(workflows.Subscription)
-	w.RegisterActivityWithOptions(func(context.Context, workflows.WriteSubscriptionInput) error {
-		return errors.New("database is down (test)")
-	}, activity.RegisterOptions{Name: workflows.ActivityWriteSubscription})
+	w.RegisterActivityWithOptions(func(context.Context, workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {
+		return "", errors.New("the provider is down (test)")
+	}, activity.RegisterOptions{Name: workflows.ActivityExpireCheckout})
 	if err := w.Start(); err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	expired := time.Now().Add(-time.Minute)
-	st := kudos.SubscriptionState{AccountID: id, Plan: kudos.PlanTrial, Status: kudos.StatusActive, TrialExpiresAt: &expired,
-		Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour, Lifecycle: &kudos.Lifecycle{}}
+	trialEnds := time.Now().Add(10 * 24 * time.Hour)
+	st := kudos.SubscriptionState{AccountID: id, Plan: kudos.PlanTrial, Status: kudos.StatusActive, TrialExpiresAt: &trialEnds,
+		Period: 365 * 24 * time.Hour, CheckoutTTL: 24 * time.Hour, Lifecycle: &kudos.Lifecycle{},
+		Checkout: &kudos.OpenCheckout{ID: "chk_1", ProviderID: "cs_1", Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanPro,
+			InvoiceID: uuid.New(), ExpiresAt: time.Now().Add(-time.Minute)}}
 	wfID := workflows.SubscriptionWorkflowID(id)
 	if _, err := tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: wfID, TaskQueue: queue}, workflows.Subscription, st); err != nil {
 		t.Fatal(err)
@@ -109,13 +111,13 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 		time.Sleep(500 * time.Millisecond)
 	}
 	pa := r.Subscription.PendingActivities[0]
-	if pa.Type != workflows.ActivityWriteSubscription || !strings.Contains(pa.LastFailure, "database is down (test)") {
+	if pa.Type != workflows.ActivityExpireCheckout || !strings.Contains(pa.LastFailure, "the provider is down (test)") {
 		t.Errorf("pending activity %+v", pa)
 	}
-	if r.State == nil || r.State.Status != kudos.StatusTrialExpired || r.State.AccountID != id {
+	if r.State == nil || r.State.Checkout == nil || r.State.Checkout.ID != "chk_1" || r.State.AccountID != id {
 		t.Errorf("queried state %+v", r.State)
 	}
-	if r.Subscription.PaymentState != workflows.PaymentNone || r.Subscription.PaymentStateSince == nil {
+	if r.Subscription.PaymentState != workflows.PaymentCheckoutOpen || r.Subscription.PaymentStateSince == nil {
 		t.Errorf("search attributes: %q since %v", r.Subscription.PaymentState, r.Subscription.PaymentStateSince)
 	}
 	if s := r.Account.Subscription; s == nil || s.Plan != kudos.PlanTrial {
@@ -148,8 +150,8 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 	if err := ops.WriteText(&text, r); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{id.String(), "stuck@example.com", "pending activity WriteSubscription", "database is down (test)",
-		"status trial_expired", "DEAD since", "signal refused (test)", ev.EventID, "PaymentState none since"} {
+	for _, want := range []string{id.String(), "stuck@example.com", "pending activity ExpireCheckout", "the provider is down (test)",
+		"open checkout chk_1 (provider cs_1", "DEAD since", "signal refused (test)", ev.EventID, "PaymentState checkout_open since"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("text report lacks %q:\n%s", want, text.String())
 		}
@@ -175,7 +177,7 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 	if err := json.Unmarshal(raw, &back); err != nil {
 		t.Fatal(err)
 	}
-	if back.Account.ID != id.String() || len(back.Account.Outbox) != 2 || back.State.Status != "trial_expired" ||
+	if back.Account.ID != id.String() || len(back.Account.Outbox) != 2 || back.State.Status != "active" ||
 		len(back.Subscription.PendingActivities) != 1 || back.Subscription.PendingActivities[0].Attempt < 2 {
 		t.Errorf("JSON report: %s", raw)
 	}
