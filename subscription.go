@@ -93,6 +93,11 @@ type SubscriptionState struct {
 	Renewals int
 	// SeenEvents are the latest payment event ids, to drop duplicates.
 	SeenEvents []string
+	// PaymentState is the PaymentState search attribute last set, and
+	// PaymentStateSince when it took that value (the PaymentStateSince
+	// search attribute): kept here so that they survive continue-as-new.
+	PaymentState      string     `json:",omitempty"`
+	PaymentStateSince *time.Time `json:",omitempty"`
 }
 
 // OpenCheckout is the account's one open hosted checkout, as the

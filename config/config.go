@@ -48,7 +48,9 @@ type Config struct {
 
 	TemporalAddress   string
 	TemporalNamespace string
-	TaskQueue         string
+	// Temporal is how the connection is secured (TLS, mTLS, API key).
+	Temporal  TemporalConn
+	TaskQueue string
 
 	JWTSecret  string
 	SessionTTL time.Duration
@@ -121,6 +123,13 @@ var Vars = []Var{
 	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend host:port", false},
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace", false},
 	{"KUDOS_TASK_QUEUE", "kudos", "Temporal task queue of the worker", false},
+	{"TEMPORAL_TLS", "false", "`true` connects to Temporal over TLS (implied by any TEMPORAL_TLS_* variable and by TEMPORAL_API_KEY)", false},
+	{"TEMPORAL_TLS_CA_FILE", "", "PEM file of the CA that signed Temporal's server certificate (empty: the system's roots)", false},
+	{"TEMPORAL_TLS_SERVER_NAME", "", "name Temporal's server certificate must carry (empty: the host of TEMPORAL_ADDRESS)", false},
+	{"TEMPORAL_TLS_CERT_FILE", "", "PEM client certificate for mutual TLS (with TEMPORAL_TLS_KEY_FILE)", false},
+	{"TEMPORAL_TLS_KEY_FILE", "", "PEM private key of TEMPORAL_TLS_CERT_FILE", false},
+	{"TEMPORAL_API_KEY", "", "Temporal Cloud API key, sent as a bearer token over TLS", true},
+	{"KUDOS_TEMPORAL_ALLOW_PLAINTEXT", "false", "`true` lets production reach a Temporal beyond this machine without TLS (refused by default)", false},
 	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production)", true},
 	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},
 	{"KUDOS_SESSION_IDLE", "24h", "a session unused for this long ends (idle timeout)", false},
@@ -223,6 +232,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Lifecycle.RenewalReminder = optionalDur(get("KUDOS_RENEWAL_REMINDER"), "KUDOS_RENEWAL_REMINDER", &errs)
 	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)
 	c.Lifecycle.Trial = c.TrialDuration
+	errs = append(errs, c.loadTemporalConn(get)...)
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))
 	} else {
@@ -396,6 +406,9 @@ func (c *Config) LogValue() slog.Value {
 		slog.String("database", redactURL(c.DatabaseURL)),
 		slog.String("temporal", c.TemporalAddress),
 		slog.String("namespace", c.TemporalNamespace),
+		slog.Bool("temporal_tls", c.Temporal.TLS),
+		slog.Bool("temporal_client_cert", c.Temporal.CertFile != ""),
+		slog.Bool("temporal_api_key", c.Temporal.APIKey != ""),
 		slog.String("task_queue", c.TaskQueue),
 		slog.String("smtp", redactURL(c.SMTPURL)),
 		slog.Duration("trial", c.TrialDuration),

@@ -19,9 +19,11 @@ import (
 )
 
 // ReadModel is the part of the store the dispatcher reads (*store.DB): a
-// subscription workflow that does not run is started from its row.
+// subscription workflow that does not run is started from its row, and a
+// mail's workflow carries the AccountId of its recipient.
 type ReadModel interface {
 	SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error)
+	AccountIDsByEmail(ctx context.Context, email string) ([]uuid.UUID, error)
 }
 
 // Dispatcher hands work to Temporal: the outbox relay's deliveries and the
@@ -46,10 +48,15 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		if err := json.Unmarshal(payload, &req); err != nil {
 			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
-		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		sa, err := d.mailSearchAttributes(ctx, req)
+		if err != nil {
+			return err
+		}
+		_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
 			ID: workflows.EmailWorkflowID(req), TaskQueue: d.TaskQueue,
 			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+			TypedSearchAttributes:    sa,
 		}, workflows.Email, req)
 		var started *serviceerror.WorkflowExecutionAlreadyStarted
 		if errors.As(err, &started) {
@@ -95,12 +102,13 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		// repeated start of a finished upload finds its object gone and
 		// changes nothing.
 		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: workflows.LogoWorkflowID(in.AccountID), TaskQueue: d.TaskQueue,
+			ID: workflows.LogoWorkflowID(in.AccountID), TaskQueue: workflows.LogoTaskQueue(d.TaskQueue),
 			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
 			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_FAIL,
 			// Without this the SDK answers the running run, and this
 			// upload would never be processed.
 			WorkflowExecutionErrorWhenAlreadyStarted: true,
+			TypedSearchAttributes:                    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
 		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
 	default:
@@ -115,7 +123,9 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 	if err != nil {
 		return client.StartWorkflowOptions{}, kudos.SubscriptionState{}, err
 	}
-	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, d.Lifecycle, time.Now())
+	now := time.Now()
+	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, d.Lifecycle, now)
+	workflows.StampPaymentState(&state, now)
 	return client.StartWorkflowOptions{
 		ID: workflows.SubscriptionWorkflowID(accountID), TaskQueue: d.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
@@ -123,8 +133,28 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 			workflows.AccountIDKey.ValueSet(accountID.String()),
 			workflows.PlanKey.ValueSet(string(state.Plan)),
 			workflows.SubscriptionStatusKey.ValueSet(string(state.DisplayStatus())),
-			workflows.PaymentStateKey.ValueSet(workflows.PaymentStateOf(&state))),
+			workflows.PaymentStateKey.ValueSet(workflows.PaymentStateOf(&state)),
+			workflows.PaymentStateSinceKey.ValueSet(*state.PaymentStateSince)),
 	}, state, nil
+}
+
+// mailSearchAttributes are those of a mail's workflow: the AccountId of the
+// account a billing mail is about, else of its recipient's account (the one
+// they own first), so that the runbook's
+// `AccountId = "…"` lists an account's mails too. A mail to an address no
+// user has yet (an e-mail change being confirmed) carries none.
+func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailRequest) (temporal.SearchAttributes, error) {
+	if req.Billing != nil && req.Billing.AccountID != uuid.Nil { // a billing mail names its account
+		return temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(req.Billing.AccountID.String())), nil
+	}
+	if req.To == "" {
+		return temporal.SearchAttributes{}, nil
+	}
+	ids, err := d.DB.AccountIDsByEmail(ctx, req.To)
+	if err != nil || len(ids) == 0 {
+		return temporal.SearchAttributes{}, err
+	}
+	return temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(ids[0].String())), nil
 }
 
 // Update sends an update to the account's subscription workflow, starting

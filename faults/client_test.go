@@ -30,12 +30,17 @@ func (a answer) str(name string) string { s, _ := a.Body[name].(string); return 
 // call sends a JSON request to the api (accept JSON); err is a transport
 // failure (refused connection, timeout), never an HTTP status.
 func call(method, path string, body any, token string) (answer, error) {
+	return callAt(st.baseURL, method, path, body, token)
+}
+
+// callAt is call on the api process at base (the scale-out test runs two).
+func callAt(base, method, path string, body any, token string) (answer, error) {
 	var rd io.Reader
 	if body != nil {
 		b, _ := json.Marshal(body)
 		rd = bytes.NewReader(b)
 	}
-	req, err := http.NewRequest(method, st.baseURL+path, rd)
+	req, err := http.NewRequest(method, base+path, rd)
 	if err != nil {
 		return answer{}, err
 	}

@@ -142,7 +142,8 @@ func (s *stack) startTemporal() error {
 		"--port", fmt.Sprint(s.temporalPort), "--headless", "--log-level", "error",
 		"--db-filename", filepath.Join(s.work, "temporal.db"),
 		"--search-attribute", "AccountId=Keyword", "--search-attribute", "Plan=Keyword",
-		"--search-attribute", "SubscriptionStatus=Keyword", "--search-attribute", "PaymentState=Keyword")
+		"--search-attribute", "SubscriptionStatus=Keyword", "--search-attribute", "PaymentState=Keyword",
+		"--search-attribute", "PaymentStateSince=Datetime")
 	if err := s.startLogged(s.temporal, "temporal"); err != nil {
 		return err
 	}

@@ -86,7 +86,8 @@ temporal_start() {
   local port=$1 uiport=$2 dbfile=$3 logfile=$4
   local args=(server start-dev --ip 127.0.0.1 --port "$port" --namespace default --log-level warn
     --search-attribute AccountId=Keyword --search-attribute Plan=Keyword
-    --search-attribute SubscriptionStatus=Keyword --search-attribute PaymentState=Keyword)
+    --search-attribute SubscriptionStatus=Keyword --search-attribute PaymentState=Keyword
+    --search-attribute PaymentStateSince=Datetime)
   if [ "$uiport" = 0 ]; then args+=(--headless); else args+=(--ui-port "$uiport"); fi
   [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
   "$KUDOS_ROOT/bin/temporal" "${args[@]}" >"$logfile" 2>&1 &

@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
@@ -18,31 +19,93 @@ import (
 	"kudos/workflows"
 )
 
-// New returns a worker polling taskQueue with every workflow and activity
-// registered. Start it with Run or Start.
-func New(c client.Client, taskQueue string, acts *activities.Activities) worker.Worker {
-	w := worker.New(c, taskQueue, worker.Options{})
+// MainOptions are the worker options of the main task queue: subscriptions,
+// mails and the reconciliation, I/O-bound work that must never queue behind
+// CPU-heavy work.
+var MainOptions = worker.Options{}
+
+// LogoOptions are the worker options of the logo task queue: decoding and
+// re-encoding images is CPU-bound, so a worker runs at most one per core and
+// a burst of uploads waits in its own queue, not in front of billing.
+var LogoOptions = worker.Options{
+	MaxConcurrentActivityExecutionSize:     runtime.NumCPU(),
+	MaxConcurrentWorkflowTaskExecutionSize: 4,
+}
+
+// Workers are the workers of one Kudos worker process: the main task queue
+// (embedded: registrations go to it) and the logo task queue beside it,
+// started and stopped together.
+type Workers struct {
+	worker.Worker
+	// Logo polls workflows.LogoTaskQueue of the main queue.
+	Logo worker.Worker
+}
+
+// New returns the workers polling taskQueue and its logo queue, with every
+// workflow and activity registered. The main queue keeps the logo workflow
+// too, so that logo runs started there before the queues were split finish.
+// Start them with Start or Run.
+func New(c client.Client, taskQueue string, acts *activities.Activities) *Workers {
+	w := worker.New(c, taskQueue, MainOptions)
 	w.RegisterWorkflow(workflows.Email)
 	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterWorkflow(workflows.Reconcile)
 	w.RegisterActivity(acts)
-	return w
+	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
+	logo.RegisterWorkflow(workflows.Logo)
+	logo.RegisterActivity(acts)
+	return &Workers{Worker: w, Logo: logo}
+}
+
+// Start starts both workers.
+func (w *Workers) Start() error {
+	if err := w.Worker.Start(); err != nil {
+		return err
+	}
+	if err := w.Logo.Start(); err != nil {
+		w.Worker.Stop()
+		return err
+	}
+	return nil
+}
+
+// Stop stops both workers.
+func (w *Workers) Stop() {
+	w.Logo.Stop()
+	w.Worker.Stop()
+}
+
+// Run runs both workers until interruptCh delivers.
+func (w *Workers) Run(interruptCh <-chan any) error {
+	if err := w.Start(); err != nil {
+		return err
+	}
+	<-interruptCh
+	w.Stop()
+	return nil
 }
 
 // EnsureSearchAttributes registers the custom search attributes of
-// workflows.SearchAttributes (as Keyword) in namespace, when missing. The
-// development server gets them from the command line too; this makes any
-// cluster an operator allows it on ready.
+// workflows.SearchAttributes in namespace, when missing, and fails when one
+// exists with another type. The development server gets them from the
+// command line too; this makes any cluster an operator allows it on ready
+// (`kudos temporal setup`, the development worker).
 func EnsureSearchAttributes(ctx context.Context, c client.Client, namespace string) error {
 	have, err := c.OperatorService().ListSearchAttributes(ctx, &operatorservice.ListSearchAttributesRequest{Namespace: namespace})
 	if err != nil {
 		return fmt.Errorf("list search attributes: %w", err)
 	}
 	missing := map[string]enumspb.IndexedValueType{}
-	for _, name := range workflows.SearchAttributes {
-		if _, ok := have.CustomAttributes[name]; !ok {
-			missing[name] = enumspb.INDEXED_VALUE_TYPE_KEYWORD
+	for _, sa := range workflows.SearchAttributes {
+		typ, ok := have.CustomAttributes[sa.Name]
+		switch {
+		case !ok:
+			missing[sa.Name] = sa.Type
+		case typ != sa.Type:
+			return fmt.Errorf("search attribute %s is registered in namespace %s as %s, Kudos needs %s: "+
+				"a search attribute's type cannot be changed, remove it (temporal operator search-attribute remove) and run this again",
+				sa.Name, namespace, typ, sa.Type)
 		}
 	}
 	if len(missing) == 0 {

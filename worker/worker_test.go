@@ -113,9 +113,9 @@ func TestEnsureSearchAttributes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range workflows.SearchAttributes {
-		if _, ok := have.CustomAttributes[name]; !ok {
-			t.Errorf("search attribute %s missing", name)
+	for _, sa := range workflows.SearchAttributes {
+		if typ, ok := have.CustomAttributes[sa.Name]; !ok || typ != sa.Type {
+			t.Errorf("search attribute %s: %v (registered %v), want %v", sa.Name, typ, ok, sa.Type)
 		}
 	}
 }

@@ -14,6 +14,11 @@ import (
 // processed at a time per account.
 func LogoWorkflowID(accountID uuid.UUID) string { return "logo:" + accountID.String() }
 
+// LogoTaskQueue is the task queue of logo workflows and their activities
+// beside the main queue taskQueue: image work is CPU-heavy, and billing must
+// never wait behind it.
+func LogoTaskQueue(taskQueue string) string { return taskQueue + "-logo" }
+
 // LogoProcessingWindow is how long processing of one upload is retried (a
 // storage outage shorter than this loses nothing); after it the upload is
 // refused as kudos.LogoFailed.

@@ -381,7 +381,8 @@ func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
 		AccountIDKey.ValueSet(s.st.AccountID.String()),
 		PlanKey.ValueSet(string(s.st.Plan)),
 		SubscriptionStatusKey.ValueSet(string(s.st.DisplayStatus())),
-		PaymentStateKey.ValueSet(PaymentStateOf(&s.st)))
+		PaymentStateKey.ValueSet(PaymentStateOf(&s.st)),
+		PaymentStateSinceKey.ValueSet(s.paymentStateSince(ctx)))
 }
 
 // continueAsNew hands the state to a fresh run once pending signals are

@@ -4,6 +4,7 @@
 package workflows
 
 import (
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -20,10 +21,26 @@ const (
 	SearchPlan               = "Plan"
 	SearchSubscriptionStatus = "SubscriptionStatus"
 	SearchPaymentState       = "PaymentState"
+	// SearchPaymentStateSince (Datetime) is when PaymentState last changed.
+	SearchPaymentStateSince = "PaymentStateSince"
 )
 
-// SearchAttributes lists every custom search attribute (all Keyword).
-var SearchAttributes = []string{SearchAccountID, SearchPlan, SearchSubscriptionStatus, SearchPaymentState}
+// SearchAttributes lists every custom search attribute with its type: what
+// `temporal server start-dev --search-attribute`, the development worker and
+// `kudos temporal setup` register.
+var SearchAttributes = []SearchAttribute{
+	{SearchAccountID, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
+	{SearchPlan, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
+	{SearchSubscriptionStatus, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
+	{SearchPaymentState, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
+	{SearchPaymentStateSince, enumspb.INDEXED_VALUE_TYPE_DATETIME},
+}
+
+// SearchAttribute is a custom search attribute: its name and type.
+type SearchAttribute struct {
+	Name string
+	Type enumspb.IndexedValueType
+}
 
 // Typed keys of the search attributes.
 var (
@@ -31,6 +48,7 @@ var (
 	PlanKey               = temporal.NewSearchAttributeKeyKeyword(SearchPlan)
 	SubscriptionStatusKey = temporal.NewSearchAttributeKeyKeyword(SearchSubscriptionStatus)
 	PaymentStateKey       = temporal.NewSearchAttributeKeyKeyword(SearchPaymentState)
+	PaymentStateSinceKey  = temporal.NewSearchAttributeKeyTime(SearchPaymentStateSince)
 )
 
 // EmailWorkflowID is the ID of the e-mail workflow for a mail request: one

@@ -1,11 +1,14 @@
 // Command kudos is the single binary of Kudos. Its subcommands run the api,
 // the Temporal worker, the database migrations, or (for development) api and
-// worker in one process together with the local stand-ins.
+// worker in one process together with the local stand-ins; and the
+// operator's tools.
 //
-//	kudos api       serve /v1, the UI and /dev routes (development)
-//	kudos worker    run the Temporal worker
-//	kudos dev       api + worker in one process
-//	kudos migrate   apply the database migrations and exit
+//	kudos api                      serve /v1, the UI and /dev routes (development)
+//	kudos worker                   run the Temporal worker
+//	kudos dev                      api + worker in one process
+//	kudos migrate                  apply the database migrations and exit
+//	kudos temporal setup           register the namespace and search attributes
+//	kudos ops account <id|e-mail>  everything about one account (--json)
 package main
 
 import (
@@ -19,33 +22,48 @@ import (
 )
 
 const usage = `usage: kudos <api|worker|dev|migrate>
+       kudos temporal setup
+       kudos ops account <accountId|email> [--json]
 
-  api      serve the HTTP api (/v1), the UI and, in development, /dev routes
-  worker   run the Temporal worker (workflows and activities)
-  dev      api and worker in one process (what make dev runs)
-  migrate  apply the database migrations and exit
+  api            serve the HTTP api (/v1), the UI and, in development, /dev routes
+  worker         run the Temporal worker (workflows and activities)
+  dev            api and worker in one process (what make dev runs)
+  migrate        apply the database migrations and exit
+  temporal setup register TEMPORAL_NAMESPACE and Kudos's search attributes on a
+                 self-hosted Temporal cluster (idempotent; Temporal Cloud: see README)
+  ops account    the read model, workflows, pending activities, outbox entries,
+                 payment events and billing timeline of one account
+                 (docs/runbook-payments.md); --json for scripts
 
 Configuration comes from environment variables; see README.md.`
 
 func main() {
-	if len(os.Args) != 2 {
-		fmt.Fprintln(os.Stderr, usage)
-		os.Exit(2)
-	}
-	mode := os.Args[1]
-	switch mode {
-	case "api", "worker", "dev", "migrate":
-	case "help", "-h", "--help":
-		fmt.Println(usage)
-		return
-	default:
+	args := os.Args[1:]
+	if len(args) == 0 {
 		fmt.Fprintln(os.Stderr, usage)
 		os.Exit(2)
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, mode); err != nil && !errors.Is(err, context.Canceled) {
-		slog.Error("kudos stopped", "mode", mode, "err", err)
+	var err error
+	switch mode := args[0]; {
+	case len(args) == 1 && (mode == "api" || mode == "worker" || mode == "dev" || mode == "migrate"):
+		err = run(ctx, mode)
+	case mode == "help" || mode == "-h" || mode == "--help":
+		fmt.Println(usage)
+		return
+	case mode == "temporal" || mode == "ops":
+		err = runTool(ctx, args, os.Stdout)
+		if errors.Is(err, errUsage) {
+			fmt.Fprintln(os.Stderr, usage)
+			os.Exit(2)
+		}
+	default:
+		fmt.Fprintln(os.Stderr, usage)
+		os.Exit(2)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) {
+		slog.Error("kudos stopped", "args", args, "err", err)
 		os.Exit(1)
 	}
 }

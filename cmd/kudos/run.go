@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
@@ -20,13 +22,16 @@ import (
 	"kudos/auth"
 	"kudos/config"
 	"kudos/devstack"
+	"kudos/dispatch"
 	"kudos/mailer"
+	"kudos/ops"
 	"kudos/payment/sandbox"
 	"kudos/payment/stripepay"
 	"kudos/storage/s3store"
 	"kudos/store"
 	"kudos/ui"
 	"kudos/worker"
+	"kudos/workflows"
 )
 
 // run wires everything from the configuration and runs mode until ctx ends.
@@ -55,16 +60,22 @@ func run(ctx context.Context, mode string) error {
 		return nil
 	}
 
+	// One registry: the api's HTTP metrics, the outbox gauges and the
+	// Temporal SDK's metrics, served on KUDOS_METRICS_ADDR.
+	reg := prometheus.NewRegistry()
+	sdkMetrics, flush := app.TemporalMetrics(reg, log)
+	defer flush.Close()
 	// A lazy client connects on first use: the api starts (and answers
 	// reads) while Temporal is still coming up or down.
-	tc, err := client.NewLazyClient(client.Options{
-		HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
-		Logger: tlog.NewStructuredLogger(log.With("component", "temporal")),
-	})
+	tc, err := temporalClient(cfg, log, sdkMetrics)
 	if err != nil {
-		return fmt.Errorf("temporal client: %w", err)
+		return err
 	}
 	defer tc.Close()
+	if mode == "worker" || mode == "dev" {
+		// What the alerts on stuck checkouts and dunning watch (docs/alerts.md).
+		reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", cfg.TaskQueue), 30*time.Second))
+	}
 
 	var wg sync.WaitGroup
 	errs := make(chan error, 2)
@@ -76,8 +87,16 @@ func run(ctx context.Context, mode string) error {
 			return err
 		}
 		defer cleanup()
+		srv.Registry = reg
 		wg.Add(1)
 		go func() { defer wg.Done(); errs <- serveAPI(ctx, cfg, log, srv) }()
+	} else {
+		// A worker of its own serves the SDK's metrics and the outbox
+		// gauges on its own KUDOS_METRICS_ADDR.
+		reg.MustRegister(dispatch.NewOutboxCollector(db))
+		if err := serveMetrics(ctx, cfg, log, promhttp.HandlerFor(reg, promhttp.HandlerOpts{})); err != nil {
+			return err
+		}
 	}
 	if mode == "worker" || mode == "dev" {
 		wg.Add(1)
@@ -157,7 +176,7 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 // serveAPI serves HTTP until ctx ends, then drains requests gracefully.
 func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
 	fiberApp := api.New(srv)
-	if err := serveMetrics(ctx, cfg, log, srv); err != nil {
+	if err := serveMetrics(ctx, cfg, log, srv.MetricsHandler()); err != nil {
 		return err
 	}
 	ln, err := net.Listen("tcp", cfg.HTTPAddr)
@@ -173,13 +192,13 @@ func serveAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *ap
 
 // serveMetrics serves /metrics on KUDOS_METRICS_ADDR (loopback by default,
 // never the public address) until ctx ends.
-func serveMetrics(ctx context.Context, cfg *config.Config, log *slog.Logger, srv *api.Server) error {
+func serveMetrics(ctx context.Context, cfg *config.Config, log *slog.Logger, metrics http.Handler) error {
 	ln, err := net.Listen("tcp", cfg.MetricsAddr)
 	if err != nil {
 		return fmt.Errorf("metrics listener: %w", err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("GET /metrics", srv.MetricsHandler())
+	mux.Handle("GET /metrics", metrics)
 	hs := &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
 	go func() { _ = hs.Serve(ln) }()
 	go func() { <-ctx.Done(); _ = hs.Close() }()
@@ -227,10 +246,26 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	if err := worker.EnsureReconcileSchedule(ctx, tc, cfg.TaskQueue, cfg.ReconcileInterval); err != nil {
 		log.Error("the reconcile schedule could not be set up: missing subscription workflows are not restarted", "err", err)
 	}
-	log.Info("worker polling", "task_queue", cfg.TaskQueue)
+	log.Info("worker polling", "task_queue", cfg.TaskQueue, "logo_task_queue", workflows.LogoTaskQueue(cfg.TaskQueue))
 	<-ctx.Done()
 	w.Stop()
 	return nil
+}
+
+// temporalClient is the lazy Temporal client of the configuration (TLS,
+// mTLS, API key), reporting the SDK's metrics to metrics.
+func temporalClient(cfg *config.Config, log *slog.Logger, metrics client.MetricsHandler) (client.Client, error) {
+	opts, err := app.TemporalOptions(cfg)
+	if err != nil {
+		return nil, err
+	}
+	opts.Logger = tlog.NewStructuredLogger(log.With("component", "temporal"))
+	opts.MetricsHandler = metrics
+	tc, err := client.NewLazyClient(opts)
+	if err != nil {
+		return nil, fmt.Errorf("temporal client: %w", err)
+	}
+	return tc, nil
 }
 
 // newPayments builds the configured payment provider and, for Stripe, its

@@ -1,0 +1,130 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"time"
+
+	"go.temporal.io/sdk/client"
+	tlog "go.temporal.io/sdk/log"
+
+	"kudos/app"
+	"kudos/config"
+	"kudos/ops"
+	"kudos/store"
+	"kudos/worker"
+)
+
+// errUsage is a tool called with the wrong arguments.
+var errUsage = errors.New("usage")
+
+// runTool runs an operator's tool: `temporal setup` or `ops account`. Its
+// output goes to out, its logs to stderr.
+func runTool(ctx context.Context, args []string, out io.Writer) error {
+	cfg, err := config.Load()
+	if err != nil {
+		return err
+	}
+	level := max(cfg.LogLevel, slog.LevelWarn)
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	switch {
+	case len(args) == 2 && args[0] == "temporal" && args[1] == "setup":
+		return temporalSetup(ctx, cfg, log, out)
+	case (len(args) == 3 || len(args) == 4) && args[0] == "ops" && args[1] == "account":
+		asJSON := false
+		var who string
+		for _, a := range args[2:] {
+			switch {
+			case a == "--json":
+				asJSON = true
+			case who == "":
+				who = a
+			default:
+				return errUsage
+			}
+		}
+		if who == "" {
+			return errUsage
+		}
+		return opsAccount(ctx, cfg, log, who, asJSON, out)
+	}
+	return errUsage
+}
+
+// temporalSetup registers the namespace and the search attributes.
+func temporalSetup(ctx context.Context, cfg *config.Config, log *slog.Logger, out io.Writer) error {
+	opts, err := app.TemporalOptions(cfg)
+	if err != nil {
+		return err
+	}
+	opts.Logger = tlog.NewStructuredLogger(log)
+	dctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	c, err := client.DialContext(dctx, opts)
+	if err != nil {
+		return fmt.Errorf("temporal at %s: %w", cfg.TemporalAddress, err)
+	}
+	defer c.Close()
+	return worker.Setup(ctx, c, cfg.TemporalNamespace, func(msg string, args ...any) {
+		fmt.Fprintln(out, append([]any{msg}, args...)...)
+	})
+}
+
+// opsAccount prints the report of every account idOrEmail names.
+func opsAccount(ctx context.Context, cfg *config.Config, log *slog.Logger, idOrEmail string, asJSON bool, out io.Writer) error {
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	opts, err := app.TemporalOptions(cfg)
+	if err != nil {
+		return err
+	}
+	opts.Logger = tlog.NewStructuredLogger(log)
+	// Lazy: with Temporal away the report still shows the read model.
+	tc, err := client.NewLazyClient(opts)
+	if err != nil {
+		return err
+	}
+	defer tc.Close()
+	in := &ops.Inspector{Store: db, Temporal: tc, Timeline: billingTimeline(db)}
+	ids, err := in.Resolve(ctx, idOrEmail)
+	if err != nil {
+		return err
+	}
+	reports := make([]*ops.Report, 0, len(ids))
+	for _, id := range ids {
+		r, err := in.Account(ctx, id)
+		if err != nil {
+			return fmt.Errorf("account %s: %w", id, err)
+		}
+		reports = append(reports, r)
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(reports)
+	}
+	for i, r := range reports {
+		if i > 0 {
+			fmt.Fprintln(out)
+		}
+		if err := ops.WriteText(out, r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// billingTimeline is the ops report's hook into the billing timeline (the
+// billing_events table of issue 14). HOOK: it returns nil until the store
+// has that table; once it does, return a TimelineHook over
+// db.BillingTimeline converting each event to an ops.TimelineEntry. Until
+// then the report names the timeline under "not available".
+func billingTimeline(*store.DB) ops.TimelineHook { return nil }

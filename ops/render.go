@@ -1,0 +1,161 @@
+package ops
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// WriteText writes the report for a person: one section per part, tables
+// aligned, times in UTC, the parts that could not be read named at the end.
+func WriteText(out io.Writer, r *Report) error {
+	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+	a := r.Account
+	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
+	p("ACCOUNT %s  %q  created %s", a.ID, a.Name, ts(&a.CreatedAt))
+	for _, m := range a.Members {
+		p("  member\t%s\t%s\tactivated=%t", m.Email, m.Role, m.Activated)
+	}
+	if s := a.Subscription; s != nil {
+		p("\nREAD MODEL (subscriptions)")
+		p("  plan %s, show_status %s, auto-renewal %t, trial expires %s, period started %s, renews %s",
+			s.Plan, s.ShowStatus, s.StartNextPeriod, ts(s.TrialExpiresAt), ts(s.PeriodStartedAt), ts(s.PlanRenewalAt))
+		if f := s.FailedPayment; f != nil {
+			p("  renewal payment failing: invoice %s, %s, next attempt %s", f.InvoiceID, money(f.Amount.Amount, f.Amount.Currency), ts(s.PaymentRetryAt))
+		}
+	}
+
+	p("\nSUBSCRIPTION WORKFLOW")
+	if sw := r.Subscription; sw != nil {
+		p("  %s  run %s  %s on %s, started %s", sw.ID, sw.RunID, sw.Status, sw.TaskQueue, ts(&sw.Start))
+		if sw.PaymentState != "" {
+			p("  PaymentState %s since %s", sw.PaymentState, ts(sw.PaymentStateSince))
+		}
+	} else {
+		p("  none")
+	}
+	if st := r.State; st != nil {
+		p("  state: plan %s, status %s, auto-renew %t, renewal %s", st.Plan, st.Status, st.AutoRenew, ts(st.RenewalAt))
+		if c := st.Checkout; c != nil {
+			p("  open checkout %s (provider %s, %s %s), expires %s, settling=%t", c.ID, c.ProviderID, c.Purpose, c.Plan, ts(&c.ExpiresAt), c.Pending)
+		}
+		if d := st.Due; d != nil {
+			p("  due invoice %s (%s)", d.ID, d.Plan)
+		}
+		if d := st.Dunning; d != nil {
+			p("  dunning: renewal of %s (invoice %s, %s), %d failed attempt(s), next retry %s",
+				ts(&d.PeriodStart), d.InvoiceID, money(d.Amount.Amount, d.Amount.Currency), d.Attempts, ts(&d.RetryAt))
+		}
+	}
+
+	p("\nWORKFLOWS (AccountId)")
+	if len(r.Workflows) == 0 {
+		p("  none found")
+	}
+	for _, wf := range r.Workflows {
+		p("  %s\t%s\t%s\tstarted %s\tclosed %s", wf.ID, wf.Type, wf.Status, ts(&wf.Start), ts(wf.Close))
+		if wf.WorkflowTaskAttempt > 1 {
+			p("    ! workflow task failing: attempt %d", wf.WorkflowTaskAttempt)
+		}
+		for _, pa := range wf.PendingActivities {
+			p("    pending activity %s\t%s\tattempt %d\tlast failure: %s\tnext attempt %s", pa.Type, pa.State, pa.Attempt,
+				orNone(pa.LastFailure), ts(pa.NextAttempt))
+		}
+	}
+
+	p("\nOUTBOX (undelivered and dead letters)")
+	if len(a.Outbox) == 0 {
+		p("  none")
+	}
+	for _, e := range a.Outbox {
+		state := "pending, next attempt " + ts(&e.NextAttemptAt)
+		if e.DeadAt != nil {
+			state = "DEAD since " + ts(e.DeadAt)
+		}
+		lastErr := ""
+		if e.LastError != nil {
+			lastErr = *e.LastError
+		}
+		p("  #%d\t%s\t%s\tattempts %d\t%s\tlast error: %s", e.ID, e.Kind, e.Key, e.Attempts, state, orNone(lastErr))
+	}
+
+	p("\nPAYMENT EVENTS (newest first)")
+	if len(a.Events) == 0 {
+		p("  none")
+	}
+	for _, e := range a.Events {
+		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s", e.EventID, e.Provider, e.Outcome, e.CheckoutID, ts(&e.OccurredAt), ts(&e.ReceivedAt))
+	}
+	p("\nCHECKOUTS")
+	if len(a.Checkouts) == 0 {
+		p("  none")
+	}
+	for _, c := range a.Checkouts {
+		p("  %s\t%s\t%s %s\tprovider %s %s\tcreated %s\texpires %s", c.ID, c.Status, c.Purpose, c.Plan, c.Provider, c.ProviderID, ts(&c.CreatedAt), ts(&c.ExpiresAt))
+	}
+	p("\nINVOICES")
+	if len(a.Invoices) == 0 {
+		p("  none")
+	}
+	for _, i := range a.Invoices {
+		number := "(no number)"
+		if i.Number != nil {
+			number = *i.Number
+		}
+		p("  %s\t%s\t%s %s\t%s\t%s\tcreated %s\tpaid %s", i.ID, number, i.Kind, i.Plan, i.Status,
+			money(i.Total, i.Currency), ts(&i.CreatedAt), ts(i.PaidAt))
+	}
+	if len(a.Refunds) > 0 {
+		p("\nREFUNDS")
+		for _, f := range a.Refunds {
+			p("  %s\tcheckout %s\t%s\t%s\t%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), f.Reason, ts(&f.CreatedAt))
+		}
+	}
+	p("\nBILLING TIMELINE (newest first)")
+	if len(r.Timeline) == 0 {
+		p("  none")
+	}
+	for _, e := range r.Timeline {
+		amount := ""
+		if e.Amount != nil {
+			amount = money(*e.Amount, e.Currency)
+		}
+		invoice := ""
+		if e.InvoiceID != nil {
+			invoice = "invoice " + e.InvoiceID.String()
+		}
+		p("  %s\t%s\t%s\t%s\t%s", ts(&e.At), e.Type, e.Plan, amount, invoice)
+	}
+	if len(r.Unavailable) > 0 {
+		p("\nNOT AVAILABLE")
+		for _, u := range r.Unavailable {
+			p("  %s", u)
+		}
+	}
+	return w.Flush()
+}
+
+func ts(t *time.Time) string {
+	if t == nil || t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format("2006-01-02 15:04:05Z")
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return strings.ReplaceAll(s, "\n", " ")
+}
+
+// money formats minor units: 46800 EUR → 468.00 EUR.
+func money(minor int64, currency string) string {
+	sign := ""
+	if minor < 0 {
+		sign, minor = "-", -minor
+	}
+	return fmt.Sprintf("%s%d.%02d %s", sign, minor/100, minor%100, currency)
+}

@@ -1,0 +1,40 @@
+package ops_test
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/ops"
+	"kudos/store"
+)
+
+// TestTextReportOfARenewalInDunning: a renewal being retried shows in the
+// read model's section and in the workflow state's, with its amount and
+// next attempt.
+func TestTextReportOfARenewalInDunning(t *testing.T) {
+	retry := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	renewal := retry.Add(-72 * time.Hour)
+	inv := uuid.New()
+	amount := kudos.Money{Amount: 56628, Currency: "EUR"}
+	r := &ops.Report{
+		Account: &store.OpsAccount{ID: uuid.New(), Name: "Dunned", Subscription: &kudos.Subscription{Plan: kudos.PlanPro,
+			ShowStatus: kudos.StatusActive, PaymentRetryAt: &retry, FailedPayment: &kudos.FailedPayment{InvoiceID: inv, Amount: amount}}},
+		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Status: kudos.StatusActive,
+			Dunning: &kudos.Dunning{PeriodStart: renewal, InvoiceID: inv, Amount: amount, Attempts: 2, RetryAt: retry}},
+	}
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"renewal payment failing: invoice " + inv.String() + ", 566.28 EUR, next attempt 2026-12-01 09:00:00Z",
+		"dunning: renewal of 2026-11-28 09:00:00Z", "2 failed attempt(s), next retry 2026-12-01 09:00:00Z"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -1,0 +1,172 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// OpsRecentRows is how many rows of each history (invoices, checkouts,
+// payment events, refunds) an ops report shows, newest first.
+const OpsRecentRows = 20
+
+// OpsAccount is what the read model holds about one account, as `kudos ops
+// account` shows it: the rows an operator would otherwise SELECT one by one
+// following docs/runbook-payments.md.
+type OpsAccount struct {
+	ID           uuid.UUID           `json:"id"`
+	Name         string              `json:"name"`
+	CreatedAt    time.Time           `json:"created_at"`
+	Subscription *kudos.Subscription `json:"subscription"`
+	Members      []OpsMember         `json:"members"`
+	Invoices     []OpsInvoice        `json:"invoices"`
+	Checkouts    []OpsCheckout       `json:"checkouts"`
+	Events       []OpsPaymentEvent   `json:"payment_events"`
+	Refunds      []OpsRefund         `json:"refunds"`
+	// Outbox are the account's entries not delivered yet or parked as dead
+	// letters (its workflows' entries and the mails to its members).
+	Outbox []OpsOutboxEntry `json:"outbox"`
+}
+
+// OpsMember is a user of the account.
+type OpsMember struct {
+	UserID    uuid.UUID `json:"user_id" db:"user_id"`
+	Email     string    `json:"email" db:"email"`
+	Role      string    `json:"role" db:"role"`
+	Activated bool      `json:"activated" db:"activated"`
+}
+
+// OpsInvoice is an invoice row.
+type OpsInvoice struct {
+	ID        uuid.UUID  `json:"id" db:"id"`
+	Number    *string    `json:"number" db:"number"`
+	Kind      string     `json:"kind" db:"kind"`
+	Plan      string     `json:"plan" db:"plan"`
+	Status    string     `json:"status" db:"status"`
+	Total     int64      `json:"total_amount" db:"total_amount"`
+	Currency  string     `json:"currency" db:"currency"`
+	CreatedAt time.Time  `json:"created_at" db:"created_at"`
+	PaidAt    *time.Time `json:"paid_at" db:"paid_at"`
+}
+
+// OpsCheckout is a checkout row.
+type OpsCheckout struct {
+	ID         string    `json:"id" db:"id"`
+	Purpose    string    `json:"purpose" db:"purpose"`
+	Plan       string    `json:"plan" db:"plan"`
+	Provider   string    `json:"provider" db:"provider"`
+	ProviderID string    `json:"provider_id" db:"provider_id"`
+	Status     string    `json:"status" db:"status"`
+	ExpiresAt  time.Time `json:"expires_at" db:"expires_at"`
+	CreatedAt  time.Time `json:"created_at" db:"created_at"`
+}
+
+// OpsPaymentEvent is a stored payment event (webhook, sandbox button).
+type OpsPaymentEvent struct {
+	EventID    string    `json:"event_id" db:"event_id"`
+	Provider   string    `json:"provider" db:"provider"`
+	CheckoutID string    `json:"checkout_id" db:"checkout_id"`
+	Outcome    string    `json:"outcome" db:"outcome"`
+	OccurredAt time.Time `json:"occurred_at" db:"occurred_at"`
+	ReceivedAt time.Time `json:"received_at" db:"received_at"`
+}
+
+// OpsRefund is a refund row.
+type OpsRefund struct {
+	ID         string    `json:"id" db:"id"`
+	CheckoutID string    `json:"checkout_id" db:"checkout_id"`
+	Amount     int64     `json:"amount" db:"amount"`
+	Currency   string    `json:"currency" db:"currency"`
+	Reason     string    `json:"reason" db:"reason"`
+	CreatedAt  time.Time `json:"created_at" db:"created_at"`
+}
+
+// OpsOutboxEntry is an outbox entry waiting for delivery or parked.
+type OpsOutboxEntry struct {
+	ID            int64      `json:"id" db:"id"`
+	Key           string     `json:"key" db:"key"`
+	Kind          string     `json:"kind" db:"kind"`
+	WorkflowID    string     `json:"workflow_id" db:"workflow_id"`
+	Attempts      int        `json:"attempts" db:"attempts"`
+	LastError     *string    `json:"last_error" db:"last_error"`
+	CreatedAt     time.Time  `json:"created_at" db:"created_at"`
+	NextAttemptAt time.Time  `json:"next_attempt_at" db:"next_attempt_at"`
+	DeadAt        *time.Time `json:"dead_at" db:"dead_at"`
+}
+
+// AccountIDsByEmail returns the accounts the user with this e-mail belongs
+// to (owned first); none when no user has it.
+func (db *DB) AccountIDsByEmail(ctx context.Context, email string) ([]uuid.UUID, error) {
+	rows, _ := db.Pool.Query(ctx, `SELECT m.account_id FROM users u JOIN memberships m ON m.user_id = u.id
+		WHERE lower(u.email) = lower($1) ORDER BY (m.role = 'owner') DESC, m.created_at`, email)
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+	return ids, wrapErr(err)
+}
+
+// OpsAccount reads everything the ops report shows of one account, in one
+// read-only snapshot; kudos.NotFound when there is no such account.
+func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount, error) {
+	a := OpsAccount{ID: accountID}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := tx.QueryRow(ctx, `SELECT name, created_at FROM accounts WHERE id = $1`, accountID).
+			Scan(&a.Name, &a.CreatedAt); err != nil {
+			return notFound(err)
+		}
+		var sub kudos.Subscription
+		err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1`, accountID).
+			Scan(subscriptionFields(&sub)...)
+		switch {
+		case err == nil:
+			a.Subscription = &sub
+		case !errors.Is(err, pgx.ErrNoRows):
+			return wrapErr(err)
+		}
+		var errs [6]error
+		a.Members, errs[0] = collect[OpsMember](ctx, tx, `SELECT u.id AS user_id, u.email, m.role, u.activated
+			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1
+			ORDER BY (m.role = 'owner') DESC, m.created_at`, accountID)
+		a.Invoices, errs[1] = collect[OpsInvoice](ctx, tx, `SELECT id, number, kind, plan, status, total_amount, currency,
+			created_at, paid_at FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Checkouts, errs[2] = collect[OpsCheckout](ctx, tx, `SELECT id, purpose, coalesce(plan, '') AS plan, provider,
+			provider_id, status, expires_at, created_at FROM checkouts WHERE account_id = $1
+			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
+			received_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, created_at
+			FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		// The account's workflows' entries and billing mails (their
+		// payloads name it), and the mails to its members (a mail names its
+		// recipient).
+		a.Outbox, errs[5] = collect[OpsOutboxEntry](ctx, tx, `SELECT id, key, kind, workflow_id, attempts, last_error,
+			created_at, next_attempt_at, dead_at FROM outbox
+			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $2 OR payload -> 'billing' ->> 'account_id' = $2
+				OR (kind = 'mail' AND lower(payload ->> 'to') IN (SELECT lower(u.email) FROM memberships m
+					JOIN users u ON u.id = m.user_id WHERE m.account_id = $1)))
+			ORDER BY id`, accountID, accountID.String())
+		for _, err := range errs {
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
+	if err != nil {
+		return nil, err
+	}
+	return &a, nil
+}
+
+// collect runs a query and scans every row into T by column name.
+func collect[T any](ctx context.Context, tx pgx.Tx, query string, args ...any) ([]T, error) {
+	rows, _ := tx.Query(ctx, query, args...)
+	out, err := pgx.CollectRows(rows, pgx.RowToStructByNameLax[T])
+	if out == nil {
+		out = []T{}
+	}
+	return out, wrapErr(err)
+}
