@@ -37,6 +37,8 @@ type subscription struct {
 	// billing is set in runs that have the billing lifecycle (reminders,
 	// dunning, receipts): not in those recorded before it.
 	billing bool
+	// upserted are the search attributes last upserted by this run.
+	upserted *searchAttributes
 }
 
 // activityOptions are those of every subscription activity: short attempts,
@@ -377,12 +379,27 @@ func (s *subscription) newUUID(ctx workflow.Context) uuid.UUID {
 }
 
 func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
+	attrs := searchAttributes{plan: s.st.Plan, status: s.st.DisplayStatus(), payment: PaymentStateOf(&s.st),
+		since: s.paymentStateSince(ctx)}
+	if s.billing && s.upserted != nil && *s.upserted == attrs {
+		return // unchanged: no command, no visibility write (runs with the lifecycle)
+	}
+	s.upserted = &attrs
 	_ = workflow.UpsertTypedSearchAttributes(ctx,
 		AccountIDKey.ValueSet(s.st.AccountID.String()),
-		PlanKey.ValueSet(string(s.st.Plan)),
-		SubscriptionStatusKey.ValueSet(string(s.st.DisplayStatus())),
-		PaymentStateKey.ValueSet(PaymentStateOf(&s.st)),
-		PaymentStateSinceKey.ValueSet(s.paymentStateSince(ctx)))
+		PlanKey.ValueSet(string(attrs.plan)),
+		SubscriptionStatusKey.ValueSet(string(attrs.status)),
+		PaymentStateKey.ValueSet(attrs.payment),
+		PaymentStateSinceKey.ValueSet(attrs.since))
+}
+
+// searchAttributes are the values of the subscription's search
+// attributes that change.
+type searchAttributes struct {
+	plan    kudos.Plan
+	status  kudos.ShowStatus
+	payment string
+	since   time.Time
 }
 
 // continueAsNew hands the state to a fresh run once pending signals are
