@@ -117,21 +117,23 @@ func (s *subscription) retryDue() (time.Time, bool) {
 // the plan stays active while the charge is retried on the schedule.
 func (s *subscription) startDunning(ctx workflow.Context, invoiceID uuid.UUID, res RenewalResult) {
 	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, Amount: res.Amount}
-	s.attemptFailed(ctx, "0", res)
+	s.attemptFailed(ctx, "0", s.st.Dunning.PeriodStart, res)
 }
 
-// attemptFailed counts a failed attempt (named attempt in keys): the next
-// is scheduled and the customer told (with a link to authenticate the
-// payment when that is what it needs), or, the schedule used up, the plan
-// expires.
-func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, res RenewalResult) {
+// attemptFailed counts a failed attempt (named attempt in keys) made for
+// the slot at slot: the next slot of the schedule is set and the customer
+// told (with a link to authenticate the payment when that is what it
+// needs), or, the schedule used up, the plan expires. Slots go by the
+// schedule, not by when an attempt ran: a late attempt (a worker away)
+// loses none, and an extra one (a new card) takes none.
+func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, slot time.Time, res RenewalResult) {
 	d := s.st.Dunning
 	d.Attempts++
 	if res.Amount.Amount > 0 {
 		d.Amount = res.Amount
 	}
 	s.log.Info("renewal charge failed", "attempt", d.Attempts, "reason", res.FailureReason)
-	next, ok := s.lifecycle().NextRetry(d.PeriodStart, workflow.Now(ctx))
+	next, ok := s.lifecycle().NextRetry(d.PeriodStart, slot)
 	if !ok {
 		s.endDunningUnpaid(ctx)
 		return
@@ -155,7 +157,7 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, res R
 // (one charge per attempt). A checkout of it that the customer may be
 // paying is closed at the provider first: paid there, it settles the
 // renewal and nothing is charged; settling there, nothing is charged.
-func (s *subscription) retryRenewal(ctx workflow.Context, attempt string) {
+func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot time.Time) {
 	if c := s.openForRetried(); c != nil {
 		if c.Pending {
 			return
@@ -172,7 +174,7 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string) {
 		res = RenewalResult{FailureReason: "refused"}
 	}
 	if !res.Paid {
-		s.attemptFailed(ctx, attempt, res)
+		s.attemptFailed(ctx, attempt, slot, res)
 		return
 	}
 	s.renderPDF(ctx, d.InvoiceID) // paid now

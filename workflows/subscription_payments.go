@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"time"
+
 	"slices"
 
 	"go.temporal.io/sdk/workflow"
@@ -115,7 +117,8 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 			return
 		}
 		if s.billing && s.st.Dunning != nil { // a working card during dunning: try the renewal again at once
-			s.retryRenewal(ctx, "method:"+rec.ID)
+			// An extra attempt: the next scheduled one stays.
+			s.retryRenewal(ctx, "method:"+rec.ID, s.st.Dunning.RetryAt.Add(-time.Nanosecond))
 		}
 		return
 	}

@@ -213,7 +213,7 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 		s.renew(ctx)
 	}
 	if at, ok := s.retryDue(); ok && !now.Before(at) {
-		s.retryRenewal(ctx, "retry:"+stamp(at))
+		s.retryRenewal(ctx, "retry:"+stamp(at), at)
 	}
 	if purpose, at, deadline, ok := s.reminder(); ok && !now.Before(at) {
 		s.remind(ctx, purpose, deadline)
