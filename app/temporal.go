@@ -20,6 +20,9 @@ import (
 func TemporalOptions(cfg *config.Config) (client.Options, error) {
 	opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace}
 	t := cfg.Temporal
+	if !t.Gzip {
+		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}
+	}
 	if !t.TLS {
 		return opts, nil
 	}

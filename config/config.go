@@ -129,6 +129,7 @@ var Vars = []Var{
 	{"TEMPORAL_TLS_CERT_FILE", "", "PEM client certificate for mutual TLS (with TEMPORAL_TLS_KEY_FILE)", false},
 	{"TEMPORAL_TLS_KEY_FILE", "", "PEM private key of TEMPORAL_TLS_CERT_FILE", false},
 	{"TEMPORAL_API_KEY", "", "Temporal Cloud API key, sent as a bearer token over TLS", true},
+	{"KUDOS_TEMPORAL_COMPRESSION", "auto", "gzip of the gRPC messages to Temporal: `gzip`, `none`, or `auto` (none when Temporal is on loopback, where it only costs CPU; gzip beyond)", false},
 	{"KUDOS_TEMPORAL_ALLOW_PLAINTEXT", "false", "`true` lets production reach a Temporal beyond this machine without TLS (refused by default)", false},
 	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production)", true},
 	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},

@@ -27,6 +27,10 @@ type TemporalConn struct {
 	// AllowPlaintext lets production talk to a Temporal beyond this
 	// machine without TLS (e.g. a service mesh encrypts the hop).
 	AllowPlaintext bool
+	// Gzip compresses the gRPC messages to Temporal
+	// (KUDOS_TEMPORAL_COMPRESSION): worth it across a network, only CPU on
+	// this machine ("auto": gzip unless Temporal is on loopback).
+	Gzip bool
 }
 
 // loadTemporalConn reads the connection's variables and checks them: a
@@ -47,6 +51,14 @@ func (c *Config) loadTemporalConn(get func(string) string) []error {
 		AllowPlaintext: boolean("KUDOS_TEMPORAL_ALLOW_PLAINTEXT")}
 	if t.CAFile != "" || t.ServerName != "" || t.CertFile != "" || t.KeyFile != "" || t.APIKey != "" {
 		t.TLS = true
+	}
+	switch v := get("KUDOS_TEMPORAL_COMPRESSION"); v {
+	case "auto":
+		t.Gzip = !loopback(c.TemporalAddress)
+	case "gzip", "none":
+		t.Gzip = v == "gzip"
+	default:
+		errs = append(errs, fmt.Errorf("KUDOS_TEMPORAL_COMPRESSION: want auto, gzip or none, got %q", v))
 	}
 	if (t.CertFile == "") != (t.KeyFile == "") {
 		errs = append(errs, errors.New("TEMPORAL_TLS_CERT_FILE and TEMPORAL_TLS_KEY_FILE: set both (mutual TLS) or neither"))
