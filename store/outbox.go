@@ -86,6 +86,7 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 			return wrapErr(err)
 		}
 		results := deliver(claimed)
+		var delivered []int64
 		for i, r := range results {
 			if !r.Attempted {
 				continue
@@ -93,8 +94,7 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 			n++
 			switch {
 			case r.Err == nil:
-				_, err = tx.Exec(ctx, `UPDATE outbox SET delivered_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = $1`,
-					claimed[i].ID, db.Now())
+				delivered = append(delivered, claimed[i].ID) // marked in one statement below
 			case r.Dead:
 				_, err = tx.Exec(ctx, `UPDATE outbox SET dead_at = $2, attempts = attempts + 1, last_error = $3 WHERE id = $1`,
 					claimed[i].ID, db.Now(), r.Err.Error())
@@ -106,7 +106,11 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 				return wrapErr(err)
 			}
 		}
-		return nil
+		if len(delivered) > 0 {
+			_, err = tx.Exec(ctx, `UPDATE outbox SET delivered_at = $2, attempts = attempts + 1, last_error = NULL WHERE id = ANY($1)`,
+				delivered, db.Now())
+		}
+		return wrapErr(err)
 	})
 	return n, err
 }
