@@ -39,7 +39,9 @@ func (p *timelineProvider) Refund(_ context.Context, req kudos.RefundRequest) (s
 	return "re_" + req.RefundID, nil
 }
 
-func (p *timelineProvider) VerifyPaymentMethod(context.Context, kudos.VerificationRequest) error { return nil }
+func (p *timelineProvider) VerifyPaymentMethod(context.Context, kudos.VerificationRequest) error {
+	return nil
+}
 
 // timelineEnv is an account on its trial and the activities over a real
 // database with timelineProvider.
