@@ -36,7 +36,8 @@ type timelineResponse struct {
 // page of limit before the opaque cursor before; next_before continues
 // after the last one (null on the last page).
 func (s *Server) billingTimeline(c fiber.Ctx) error {
-	limit, before, err := timelinePage(c.Query("limit"), c.Query("before"))
+	args := c.Request().URI().QueryArgs()
+	limit, before, err := timelinePage(args.Has("limit"), c.Query("limit"), args.Has("before"), c.Query("before"))
 	if err != nil {
 		return err
 	}
@@ -63,18 +64,19 @@ func (s *Server) billingTimeline(c fiber.Ctx) error {
 	return c.JSON(out)
 }
 
-// timelinePage reads the query: limit (digits, 1–100, default 50) and the
-// cursor; anything else is 422 naming the parameter.
-func timelinePage(limitQ, beforeQ string) (int, *kudos.TimelineCursor, error) {
+// timelinePage reads the query: limit (digits, 1–100, default 50 when not
+// given) and the cursor; anything else (an empty value too) is 422 naming
+// the parameter.
+func timelinePage(hasLimit bool, limitQ string, hasBefore bool, beforeQ string) (int, *kudos.TimelineCursor, error) {
 	limit := timelineDefaultLimit
-	if limitQ != "" {
+	if hasLimit {
 		n, err := strconv.Atoi(limitQ)
-		if err != nil || len(limitQ) > 3 || limitQ[0] < '0' || limitQ[0] > '9' || n < 1 || n > timelineMaxLimit {
+		if err != nil || len(limitQ) > 3 || limitQ == "" || limitQ[0] < '0' || limitQ[0] > '9' || n < 1 || n > timelineMaxLimit {
 			return 0, nil, kudos.FieldErrors{"limit": kudos.FInvalidValue}.Err()
 		}
 		limit = n
 	}
-	if beforeQ == "" {
+	if !hasBefore {
 		return limit, nil, nil
 	}
 	cur, err := kudos.ParseTimelineCursor(beforeQ)
