@@ -84,8 +84,11 @@ func TestBillingEventsBackfill(t *testing.T) {
 	type want struct {
 		typ     kudos.BillingEventType
 		at      time.Time
-		amount  int64 // 0: none
+		amount  int64 // in EUR; 0: none
 		invoice uuid.UUID
+	}
+	line := func(w want) string {
+		return fmt.Sprintf("%s@%s %d %s", w.typ, w.at.UTC().Format(time.DateOnly), w.amount, w.invoice)
 	}
 	check := func(name string, acc uuid.UUID, wants []want) {
 		t.Helper()
@@ -95,24 +98,17 @@ func TestBillingEventsBackfill(t *testing.T) {
 		}
 		var got, exp []string
 		for _, e := range evs {
-			s := fmt.Sprintf("%s@%s", e.Type, e.At.UTC().Format(time.DateOnly))
-			if e.Amount != nil {
-				s += fmt.Sprintf(" %d %s", *e.Amount, e.Currency)
+			w := want{typ: e.Type, at: e.At}
+			if e.Amount != nil && e.Currency == "EUR" {
+				w.amount = *e.Amount
 			}
 			if e.InvoiceID != nil {
-				s += " " + e.InvoiceID.String()
+				w.invoice = *e.InvoiceID
 			}
-			got = append(got, s)
+			got = append(got, line(w))
 		}
 		for _, w := range wants {
-			s := fmt.Sprintf("%s@%s", w.typ, w.at.Format(time.DateOnly))
-			if w.amount != 0 {
-				s += fmt.Sprintf(" %d EUR", w.amount)
-			}
-			if w.invoice != uuid.Nil {
-				s += " " + w.invoice.String()
-			}
-			exp = append(exp, s)
+			exp = append(exp, line(w))
 		}
 		if !slices.Equal(got, exp) {
 			t.Errorf("%s: timeline\n%q\nwant\n%q", name, got, exp)
