@@ -180,8 +180,8 @@ func TestCheckoutEventsOnce(t *testing.T) {
 }
 
 // TestPlanEventsOnce: a paid plan, an upgrade, auto-renewal off and on, a
-// paid renewal, a declined one and the plan's expiry, each settled by
-// activities run twice, are one event each.
+// paid renewal, a declined one, its retries scheduled and the plan's
+// expiry, each settled by activities run twice, are one event each.
 func TestPlanEventsOnce(t *testing.T) {
 	e := newTimelineEnv(t)
 	trialEnd := time.Now().Add(24 * time.Hour)
@@ -232,7 +232,23 @@ func TestPlanEventsOnce(t *testing.T) {
 	e.twice(workflows.ActivityChargeRenewal, workflows.RenewalInput{AccountID: e.account, Plan: kudos.PlanTeam, InvoiceID: declined,
 		ChargeID: kudos.RenewalChargeID(e.account, next)})
 	e.paid(e.once(kudos.EventRenewalFailed), declined)
-	sub.ShowStatus = kudos.StatusPlanExpired
+	// Dunning: two attempts scheduled, each one event (written twice).
+	inv, err := e.db.Invoice(context.Background(), e.account, declined)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub.FailedPayment = &kudos.FailedPayment{InvoiceID: declined, Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency}}
+	for i, after := range []time.Duration{72 * time.Hour, 120 * time.Hour} {
+		retry := next.Add(after)
+		sub.PaymentRetryAt = &retry
+		e.write(sub)
+		retries := e.events()[kudos.EventPaymentRetryScheduled]
+		if len(retries) != i+1 {
+			t.Fatalf("%d payment_retry_scheduled after %d attempts scheduled", len(retries), i+1)
+		}
+		e.paid(retries[0], declined)
+	}
+	sub.ShowStatus, sub.PaymentRetryAt, sub.FailedPayment = kudos.StatusPlanExpired, nil, nil
 	e.write(sub)
 	e.paid(e.once(kudos.EventPlanExpired), declined)
 

@@ -119,8 +119,9 @@ func latestInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, status k
 
 // subscriptionEvents appends the events of the change of an account's
 // subscription row from old to r (the workflow's transitions are written
-// as absolute rows; what changed says what happened). A retried write
-// changes nothing, so it appends nothing.
+// as absolute rows; what changed says what happened), payment_retry_scheduled
+// included (a new payment_retry_at). A retried write changes nothing, so it
+// appends nothing.
 func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old, r kudos.Subscription, now time.Time) error {
 	var evs []kudos.BillingEvent
 	add := func(typ kudos.BillingEventType, plan kudos.Plan, key string, invoice *uuid.UUID) {
@@ -167,6 +168,13 @@ func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old
 			typ = kudos.EventAutoRenewalRestarted
 		}
 		add(typ, r.Plan, fmt.Sprintf("%s:%s", typ, micros(now)), nil)
+	}
+	if f := r.FailedPayment; f != nil && r.PaymentRetryAt != nil && !sameInstant(old.PaymentRetryAt, r.PaymentRetryAt) {
+		// Dunning scheduled the next attempt at a failed renewal.
+		amount, invoice := f.Amount.Amount, f.InvoiceID
+		evs = append(evs, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventPaymentRetryScheduled, Plan: r.Plan,
+			Amount: &amount, Currency: f.Amount.Currency, InvoiceID: &invoice,
+			Key: fmt.Sprintf("%s:%s:%s", kudos.EventPaymentRetryScheduled, invoice, micros(*r.PaymentRetryAt))})
 	}
 	for _, ev := range evs {
 		if _, err := AppendBillingEvent(ctx, tx, ev); err != nil {

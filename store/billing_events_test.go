@@ -78,6 +78,12 @@ func TestBillingEventsBackfill(t *testing.T) {
 	declined := invoice(lapsed, kudos.InvoiceRenewal, kudos.PlanStarter, kudos.InvoicePaid, 21780, at(370), at(380))
 	due := invoice(lapsed, kudos.InvoicePaymentDue, kudos.PlanStarter, kudos.InvoiceDue, 21780, at(745), nil)
 
+	// A renewal declined, its next attempt scheduled (dunning).
+	retrying := account(kudos.PlanPro, kudos.StatusActive, true)
+	failed := invoice(retrying, kudos.InvoiceRenewal, kudos.PlanPro, kudos.InvoiceDue, 56628, at(370), nil)
+	exec(`UPDATE subscriptions SET payment_retry_at = $2, failed_invoice_id = $3, failed_amount = 56628, failed_currency = 'EUR'
+		WHERE account_id = $1`, retrying, day(373), failed)
+
 	if _, err := goosed.Up(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -135,6 +141,12 @@ func TestBillingEventsBackfill(t *testing.T) {
 		{kudos.EventRenewalFailed, day(370), 21780, declined},
 		{kudos.EventPlanStarted, day(5), 0, first},
 		{kudos.EventPaymentSucceeded, day(5), 21780, first},
+		{kudos.EventTrialStarted, day(0), 0, uuid.Nil},
+	})
+
+	check("retrying", retrying, []want{
+		{kudos.EventPaymentRetryScheduled, day(400), 56628, failed},
+		{kudos.EventRenewalFailed, day(370), 56628, failed},
 		{kudos.EventTrialStarted, day(0), 0, uuid.Nil},
 	})
 

@@ -71,12 +71,15 @@ WHERE i.kind = 'RENEWAL' AND i.finalized_at IS NOT NULL
   AND (i.status = 'DUE_PAYMENT' OR i.paid_at > i.finalized_at)
 ORDER BY i.finalized_at;
 
--- The plan stopped at its renewal date with that invoice due.
+-- The plan stopped at its renewal date with that invoice due (before
+-- dunning, 00012, a declined renewal expired the plan at once; a renewal
+-- being retried now has not).
 INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoice_id, key)
 SELECT i.account_id, i.finalized_at, 'plan_expired', i.plan, i.total_amount, i.currency, i.id, 'plan_expired:' || i.id
 FROM invoices i
 WHERE i.kind IN ('RENEWAL', 'PAYMENTDUE') AND i.finalized_at IS NOT NULL
   AND (i.status = 'DUE_PAYMENT' OR i.paid_at > i.finalized_at)
+  AND NOT EXISTS (SELECT 1 FROM subscriptions s WHERE s.failed_invoice_id = i.id)
 ORDER BY i.finalized_at;
 
 -- Renewal charges paid off-session (paid when finalised).
@@ -113,6 +116,14 @@ INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoic
 SELECT r.account_id, r.created_at, 'refund', c.plan, r.amount, r.currency, c.invoice_id, 'refund:' || r.id
 FROM refunds r LEFT JOIN checkouts c ON c.id = r.checkout_id
 ORDER BY r.created_at;
+
+-- A renewal being retried (dunning, 00012): its next attempt is scheduled.
+INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoice_id, key)
+SELECT s.account_id, s.updated_at, 'payment_retry_scheduled', s.plan, s.failed_amount, s.failed_currency, s.failed_invoice_id,
+       'payment_retry_scheduled:' || s.failed_invoice_id || ':' || (extract(epoch FROM s.payment_retry_at) * 1000000)::bigint
+FROM subscriptions s
+WHERE s.payment_retry_at IS NOT NULL AND s.failed_invoice_id IS NOT NULL
+ORDER BY s.updated_at;
 
 -- A paid plan whose auto-renewal is off now was stopped at its last change.
 INSERT INTO billing_events (account_id, at, type, plan, key)
