@@ -159,3 +159,66 @@ func TestBillingTimelinePages(t *testing.T) {
 		t.Fatalf("refused requests changed %v", changed)
 	}
 }
+
+// TestBillingTimelineOfDunning: a renewal declined and retried on the
+// schedule until the plan expires (card 4000000000000341, on real
+// Temporal) is on the timeline once each: the failed renewal, each attempt
+// scheduled, the expiry with the invoice now due.
+func TestBillingTimelineOfDunning(t *testing.T) {
+	h := newHarness(t).withDunning(2*time.Second, 4*time.Second).withTemporal(6 * time.Second)
+	token, account := h.paidWith("dunned-timeline@example.com", "STARTER", "4000000000000341")
+	eventually(t, "the plan to expire after the last attempt", func() bool {
+		return h.subscription(token, account)["show_status"] == "plan_expired"
+	})
+	due := h.expect(h.do("GET", "/v1/accounts/"+account+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
+	r := h.expect(h.do("GET", "/v1/accounts/"+account+"/billing/timeline", nil, token), 200)
+	want := []string{"plan_expired", "payment_retry_scheduled", "payment_retry_scheduled", "renewal_failed",
+		"plan_started", "payment_succeeded", "checkout_opened", "trial_started"}
+	if got := timelineTypes(r); !slices.Equal(got, want) {
+		t.Fatalf("timeline %v\nwant %v", got, want)
+	}
+	for _, e := range r.Body["events"].([]any)[:4] {
+		ev := e.(map[string]any)
+		if ev["amount"] != 217.8 || ev["currency"] != "EUR" || ev["invoice_id"] != due || ev["plan"] != "STARTER" {
+			t.Fatalf("%v: want 217.8 EUR of the due invoice %s", ev, due)
+		}
+	}
+}
+
+// TestBillingTimelineOfARecovery: a working card added during dunning pays
+// the renewal at once: the timeline shows the card, then the renewal paid
+// on the invoice that failed.
+func TestBillingTimelineOfARecovery(t *testing.T) {
+	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
+	token, account := h.paidWith("recovered-timeline@example.com", "STARTER", "4000000000000341")
+	base := "/v1/accounts/" + account
+	var failed any
+	eventually(t, "dunning", func() bool {
+		sub := h.subscription(token, account)
+		if f, ok := sub["failed_payment"].(map[string]any); ok {
+			failed = f["invoice_id"]
+		}
+		return sub["payment_retry_at"] != nil
+	})
+	co := h.expect(h.do("POST", base+"/billing/payment-methods", nil, token), 201)
+	h.expect(h.payWith(co.str("checkout_href"), "4242424242424242"), 200)
+	var events []any
+	eventually(t, "the renewal paid on the timeline", func() bool {
+		events = h.expect(h.do("GET", base+"/billing/timeline", nil, token), 200).Body["events"].([]any)
+		return slices.ContainsFunc(events, func(e any) bool {
+			ev := e.(map[string]any)
+			return ev["type"] == "renewal_succeeded" && ev["invoice_id"] == failed
+		})
+	})
+	// Oldest first, what happened from the failed renewal on (later periods
+	// may have renewed meanwhile).
+	var got []string
+	for i := len(events) - 1; i >= 0; i-- {
+		got = append(got, events[i].(map[string]any)["type"].(string))
+	}
+	from := slices.Index(got, "renewal_failed")
+	want := []string{"renewal_failed", "payment_retry_scheduled", "payment_method_added", "renewal_succeeded"}
+	if from < 0 || len(got) < from+len(want) || !slices.Equal(got[from:from+len(want)], want) {
+		t.Fatalf("timeline, oldest first: %v\nwant from the failed renewal on: %v", got, want)
+	}
+}
