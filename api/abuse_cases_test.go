@@ -265,6 +265,13 @@ func validationCases(f *abuseFixture) []abuseCase {
 		own("unknown route or method", "account list", "GET", "/v1/accounts", nil, 404, ""),
 		own("nothing to change", "empty user update", "PATCH", user, map[string]any{}, 400, ""),
 		own("unknown mandate", "made up", "DELETE", acc+"/billing/payment-methods", map[string]any{"mandate_id": "pm_nope"}, 404, ""),
+		get("invalid UUID in path", "timeline", "/v1/accounts/not-a-uuid/billing/timeline"),
+		get("another account", "B's timeline", "/v1/accounts/"+f.accountB+"/billing/timeline"),
+		own("bad page", "timeline limit 0", "GET", acc+"/billing/timeline?limit=0", nil, 422, "limit"),
+		own("bad page", "timeline limit 101", "GET", acc+"/billing/timeline?limit=101", nil, 422, "limit"),
+		own("bad page", "timeline limit not a number", "GET", acc+"/billing/timeline?limit=ten", nil, 422, "limit"),
+		own("bad page", "timeline cursor made up", "GET", acc+"/billing/timeline?before=bm9wZQ", nil, 422, "before"),
+		own("bad page", "timeline cursor oversized", "GET", acc+"/billing/timeline?before="+strings.Repeat("A", 500), nil, 422, "before"),
 		// A taken address answers like a free one (no enumeration): what
 		// refuses it here is the missing proof of the current password.
 		own("taken e-mail", "B's address without the current password", "PATCH", user, map[string]any{"email": "ABUSE-B@example.com"}, 422, "current_password"),
@@ -297,6 +304,8 @@ func injectionCases(f *abuseFixture) []abuseCase {
 		c("SQL-ish strings", "callback state", "PUT", "/v1/auth/callback?state=%27%20OR%201%3D1%20--&code=x", "", nil, 404, ""),
 		c("SQL-ish strings", "sandbox checkout id", "POST", "/sandbox/checkout/'%20OR%20'1'%3D'1/pay", "", nil, 404, ""),
 		c("SQL-ish strings", "language", "PATCH", acc+"/user", a, map[string]any{"preferred_language": "en" + sql}, 422, "preferred_language"),
+		c("SQL-ish strings", "timeline cursor", "GET", acc+"/billing/timeline?before=%27%20OR%201%3D1%20--", a, nil, 422, "before"),
+		c("SQL-ish strings", "timeline limit", "GET", acc+"/billing/timeline?limit=1%3B%20DROP%20TABLE%20users", a, nil, 422, "limit"),
 		c("script strings", "VAT id", "PATCH", addr, a, with(validAddress(), "vat_id", script), 422, "vat_id"),
 		c("script strings", "country", "PATCH", addr, a, with(validAddress(), "country", `<img src=x onerror=alert(1)>`), 422, "country"),
 		c("script strings", "language", "PATCH", acc+"/user", a, map[string]any{"preferred_language": script}, 422, "preferred_language"),
@@ -306,5 +315,6 @@ func injectionCases(f *abuseFixture) []abuseCase {
 		c("script strings", "name of a refused sign-up", "POST", signup, "", with(signupBody("xss@example.com"), "firstname", script, "opt_in_terms_of_use", false), 422, "opt_in_terms_of_use"),
 		c("script strings", "sandbox checkout id", "GET", "/sandbox/checkout/%3Cscript%3Ealert(1)%3C%2Fscript%3E", "", nil, 404, ""),
 		c("script strings", "mandate id", "DELETE", acc+"/billing/payment-methods", a, map[string]any{"mandate_id": script}, 404, ""),
+		c("script strings", "timeline cursor", "GET", acc+"/billing/timeline?before=%3Cscript%3Ealert(1)%3C%2Fscript%3E", a, nil, 422, "before"),
 	}
 }

@@ -15,6 +15,7 @@ import (
 // SPEC §7.
 func (s *Server) registerBillingRoutes(acc fiber.Router) {
 	acc.Get("/billing", s.billing)
+	acc.Get("/billing/timeline", s.billingTimeline)
 	acc.Post("/billing/payment-methods", s.addPaymentMethod)
 	acc.Delete("/billing/payment-methods", s.removePaymentMethod)
 	acc.Post("/invoices/:invoiceId/download", s.downloadInvoice)
@@ -202,6 +203,12 @@ func (s *Server) removePaymentMethod(c fiber.Ctx) error {
 		return kudos.Errorf(kudos.EConflict, "the last payment method cannot be removed")
 	}
 	if err := s.Payments.DetachPaymentMethod(ctx(c), id, req.MandateID); err != nil {
+		return err
+	}
+	// The provider holds payment methods, not Postgres: the removal is
+	// recorded once it is done there (once per method).
+	if err := s.DB.RecordBillingEvent(ctx(c), kudos.BillingEvent{AccountID: id, Type: kudos.EventPaymentMethodRemoved,
+		Key: string(kudos.EventPaymentMethodRemoved) + ":" + req.MandateID}); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

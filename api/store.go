@@ -66,7 +66,7 @@ type AuthStore interface {
 }
 
 // BillingStore is what the billing routes need of the store: invoices,
-// checkouts and payment events.
+// checkouts, payment events and the billing timeline.
 type BillingStore interface {
 	Invoices(ctx context.Context, accountID uuid.UUID) ([]kudos.Invoice, error)
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
@@ -76,6 +76,8 @@ type BillingStore interface {
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
+	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor) ([]kudos.BillingEvent, error)
+	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error
 }
 
 // LogoStore is what the logo routes need of the store.

@@ -68,6 +68,10 @@ func (db *DB) CreateUser(ctx context.Context, in NewUser) (userID, accountID uui
 			VALUES ($1, $2, $3, $4, $5, $6, $7)`, accountID, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
 			return wrapErr(err)
 		}
+		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: db.Now(), Type: kudos.EventTrialStarted,
+			Plan: s.Plan, Key: string(kudos.EventTrialStarted)}); err != nil {
+			return err
+		}
 		if err := insertOutbox(ctx, tx, in.StartSubscription(accountID)); err != nil {
 			return err
 		}

@@ -30,31 +30,65 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
-	return setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, now)
+	_, err = setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, now)
+	return err
 }
 
 // SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
-// number if it has none. Setting the status it has is a no-op.
+// number if it has none. Setting the status it has is a no-op. The billing
+// event is written with it: a renewal invoice paid or due is the renewal
+// charge succeeding or failing; any other paid invoice (an amount above
+// zero) is a payment.
 func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error { return setInvoiceStatus(ctx, tx, id, status, db.Now()) })
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		now := db.Now()
+		kind, err := setInvoiceStatus(ctx, tx, id, status, now)
+		switch {
+		case err != nil || kind == "":
+			return err
+		case kind == kudos.InvoiceRenewal && status == kudos.InvoicePaid:
+			return invoiceEvent(ctx, tx, kudos.EventRenewalSucceeded, id, now)
+		case kind == kudos.InvoiceRenewal:
+			return invoiceEvent(ctx, tx, kudos.EventRenewalFailed, id, now)
+		case status == kudos.InvoicePaid:
+			return paymentEvent(ctx, tx, id, now)
+		}
+		return nil
+	})
 }
 
-func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) error {
+// paymentEvent appends payment_succeeded for paid invoice id, unless it
+// was waived (zero: nothing was paid).
+func paymentEvent(ctx context.Context, tx pgx.Tx, id uuid.UUID, now time.Time) error {
+	var total int64
+	if err := tx.QueryRow(ctx, `SELECT total_amount FROM invoices WHERE id = $1`, id).Scan(&total); err != nil {
+		return notFound(err)
+	}
+	if total == 0 {
+		return nil
+	}
+	return invoiceEvent(ctx, tx, kudos.EventPaymentSucceeded, id, now)
+}
+
+// setInvoiceStatus is SetInvoiceStatus inside tx, without the event. It
+// returns the invoice's kind when the status changed ("" when not).
+func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) (kudos.InvoiceKind, error) {
 	var number *string
 	var current kudos.InvoiceStatus
-	err := tx.QueryRow(ctx, `SELECT number, status FROM invoices WHERE id = $1 FOR UPDATE`, id).Scan(&number, &current)
+	var kind kudos.InvoiceKind
+	err := tx.QueryRow(ctx, `SELECT number, status, kind FROM invoices WHERE id = $1 FOR UPDATE`, id).Scan(&number, &current, &kind)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
+		return "", kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
 	} else if err != nil {
-		return wrapErr(err)
+		return "", wrapErr(err)
 	}
 	if current == status || current == kudos.InvoicePaid {
-		return nil // already there; a paid invoice stays paid
+		return "", nil // already there; a paid invoice stays paid
 	}
 	if number == nil {
 		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
 		if err != nil {
-			return err
+			return "", err
 		}
 		number = &n
 	}
@@ -64,7 +98,7 @@ func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos
 	}
 	_, err = tx.Exec(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5 WHERE id = $1`,
 		id, status, *number, now, paidAt)
-	return wrapErr(err)
+	return kind, wrapErr(err)
 }
 
 // nextInvoiceNumber takes the next number of year. The counter row stays

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -11,18 +12,32 @@ import (
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
-// (idempotent by id).
+// (idempotent by id) and, for a checkout that bills something, its
+// checkout_opened event.
 func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error { return recordCheckout(ctx, tx, c, db.Now()) })
+}
+
+func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now time.Time) error {
 	inv := c.Invoice
 	if inv == nil {
 		inv = &kudos.Invoice{}
 	}
-	_, err := db.Pool.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
+	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
 		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, '')) ON CONFLICT (id) DO NOTHING`,
 		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
 		string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency)
-	return wrapErr(err)
+	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
+		return wrapErr(err)
+	}
+	ev := kudos.BillingEvent{AccountID: c.AccountID, At: now, Type: kudos.EventCheckoutOpened, Plan: c.Plan,
+		InvoiceID: c.InvoiceID, Key: string(kudos.EventCheckoutOpened) + ":" + c.ID}
+	if c.Invoice != nil {
+		ev.Amount, ev.Currency = &c.Invoice.Total, c.Invoice.Currency
+	}
+	_, err = AppendBillingEvent(ctx, tx, ev)
+	return err
 }
 
 // Checkout returns a checkout of the account by our id.
@@ -47,7 +62,7 @@ func (db *DB) Checkout(ctx context.Context, accountID uuid.UUID, id string) (*ku
 }
 
 // RecordRefund stores a refund given through the provider (idempotent by
-// id) and marks its checkout refunded.
+// id) with its refund event, and marks its checkout refunded.
 func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
@@ -55,15 +70,72 @@ func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkou
 			id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
 			return wrapErr(err)
 		}
-		_, err := tx.Exec(ctx, `UPDATE checkouts SET status = 'refunded' WHERE id = $1 AND account_id = $2`, checkoutID, accountID)
-		return wrapErr(err)
+		var plan *string
+		var invoiceID *uuid.UUID
+		err := tx.QueryRow(ctx, `UPDATE checkouts SET status = 'refunded' WHERE id = $1 AND account_id = $2 RETURNING plan, invoice_id`,
+			checkoutID, accountID).Scan(&plan, &invoiceID)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return wrapErr(err)
+		}
+		ev := kudos.BillingEvent{AccountID: accountID, At: db.Now(), Type: kudos.EventRefund, Amount: &amount.Amount,
+			Currency: amount.Currency, InvoiceID: invoiceID, Key: string(kudos.EventRefund) + ":" + id}
+		if plan != nil {
+			ev.Plan = kudos.Plan(*plan)
+		}
+		_, err = AppendBillingEvent(ctx, tx, ev)
+		return err
 	})
 }
 
-// SetCheckoutStatus records how a checkout ended.
+// checkoutEndEvents are the billing events of a checkout ending in a
+// status (a paid checkout's event is its invoice's, or, for a payment
+// method, payment_method_added).
+var checkoutEndEvents = map[string]kudos.BillingEventType{
+	"cancelled": kudos.EventCheckoutCancelled,
+	"expired":   kudos.EventCheckoutExpired,
+	"failed":    kudos.EventPaymentFailed,
+}
+
+// SetCheckoutStatus records how a checkout ended, with its billing event
+// when the status changed.
 func (db *DB) SetCheckoutStatus(ctx context.Context, id, status string) error {
-	_, err := db.Pool.Exec(ctx, `UPDATE checkouts SET status = $2 WHERE id = $1`, id, status)
-	return wrapErr(err)
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var old, purpose string
+		var plan, currency *string
+		var total *int64
+		ev := kudos.BillingEvent{At: db.Now()}
+		err := tx.QueryRow(ctx, `SELECT account_id, status, purpose, plan, invoice_id, total_amount, currency FROM checkouts
+			WHERE id = $1 FOR UPDATE`, id).Scan(&ev.AccountID, &old, &purpose, &plan, &ev.InvoiceID, &total, &currency)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil // as before: nothing to record
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if old == status {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE checkouts SET status = $2 WHERE id = $1`, id, status); err != nil {
+			return wrapErr(err)
+		}
+		var ok bool
+		if purpose == string(kudos.CheckoutPaymentMethod) {
+			ev.Type, ok, ev.InvoiceID = kudos.EventPaymentMethodAdded, status == string(kudos.PaymentPaid), nil
+		} else {
+			ev.Type, ok = checkoutEndEvents[status]
+		}
+		if !ok {
+			return nil
+		}
+		if plan != nil {
+			ev.Plan = kudos.Plan(*plan)
+		}
+		if total != nil && currency != nil && ev.Type != kudos.EventPaymentMethodAdded {
+			ev.Amount, ev.Currency = total, *currency
+		}
+		ev.Key = string(ev.Type) + ":" + id
+		_, err = AppendBillingEvent(ctx, tx, ev)
+		return err
+	})
 }
 
 // RecordPaymentEvent stores a verified payment event once by its id and, in
@@ -124,8 +196,14 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 				return err
 			}
 		}
-		if err := setInvoiceStatus(ctx, tx, invoiceID, kudos.InvoicePaid, now); err != nil {
+		kind, err := setInvoiceStatus(ctx, tx, invoiceID, kudos.InvoicePaid, now)
+		if err != nil {
 			return err
+		}
+		if kind != "" {
+			if err := paymentEvent(ctx, tx, invoiceID, now); err != nil {
+				return err
+			}
 		}
 		return writeSubscription(ctx, tx, accountID, sub, now)
 	})

@@ -7,39 +7,41 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
-	"github.com/jackc/pgx/v5/pgconn"
 
 	"kudos"
 )
 
 // WriteSubscription stores the workflow-owned columns of the subscription
-// (kudos.SubscriptionState.Record). It sets absolute values, so a retried
-// write changes nothing twice.
+// (kudos.SubscriptionState.Record), and in the same transaction the billing
+// events of what changed. It sets absolute values, so a retried write
+// changes nothing twice.
 func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error {
-	return writeSubscription(ctx, db.Pool, accountID, r, db.Now())
+	return db.inTx(ctx, func(tx pgx.Tx) error { return writeSubscription(ctx, tx, accountID, r, db.Now()) })
 }
 
-// execer is what a pool and a transaction have in common for statements.
-type execer interface {
-	Exec(ctx context.Context, sql string, args ...any) (pgconn.CommandTag, error)
-}
-
-func writeSubscription(ctx context.Context, q execer, accountID uuid.UUID, r kudos.Subscription, now time.Time) error {
+func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r kudos.Subscription, now time.Time) error {
+	var old kudos.Subscription
+	err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1 FOR UPDATE`, accountID).
+		Scan(subscriptionFields(&old)...)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return kudos.Errorf(kudos.ENotFound, "no subscription for account %s", accountID)
+	} else if err != nil {
+		return wrapErr(err)
+	}
 	var failedInvoice *uuid.UUID
 	var failedAmount *int64
 	var failedCurrency *string
 	if f := r.FailedPayment; f != nil {
 		failedInvoice, failedAmount, failedCurrency = &f.InvoiceID, &f.Amount.Amount, &f.Amount.Currency
 	}
-	tag, err := q.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
+	if _, err := tx.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
 		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8, payment_retry_at = $9,
 		failed_invoice_id = $10, failed_amount = $11, failed_currency = $12 WHERE account_id = $1`,
 		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now,
-		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency)
-	if err == nil && tag.RowsAffected() == 0 {
-		return kudos.Errorf(kudos.ENotFound, "no subscription for account %s", accountID)
+		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency); err != nil {
+		return wrapErr(err)
 	}
-	return wrapErr(err)
+	return subscriptionEvents(ctx, tx, accountID, old, r, now)
 }
 
 // Subscription returns the stored subscription row of an account.

@@ -32,6 +32,7 @@ import { Route as DashboardAccountIdAccountSettingsIndexRouteImport } from './ro
 import { Route as DashboardAccountIdAccountSettingsPersonalDetailsRouteImport } from './routes/dashboard/$accountId/account-settings/personal-details'
 import { Route as DashboardAccountIdAccountSettingsPlanRouteImport } from './routes/dashboard/$accountId/account-settings/plan'
 import { Route as DashboardAccountIdBillingIndexRouteImport } from './routes/dashboard/$accountId/billing/index'
+import { Route as DashboardAccountIdBillingActivityRouteImport } from './routes/dashboard/$accountId/billing/activity'
 import { Route as DashboardAccountIdBillingInvoicesRouteImport } from './routes/dashboard/$accountId/billing/invoices'
 import { Route as DashboardAccountIdBillingPaymentDetailsRouteImport } from './routes/dashboard/$accountId/billing/payment-details'
 import { Route as DashboardAccountIdReelsIndexRouteImport } from './routes/dashboard/$accountId/reels/index'
@@ -168,6 +169,12 @@ const DashboardAccountIdBillingIndexRoute =
     path: '/',
     getParentRoute: () => DashboardAccountIdBillingRoute,
   } as any)
+const DashboardAccountIdBillingActivityRoute =
+  DashboardAccountIdBillingActivityRouteImport.update({
+    id: '/activity',
+    path: '/activity',
+    getParentRoute: () => DashboardAccountIdBillingRoute,
+  } as any)
 const DashboardAccountIdBillingInvoicesRoute =
   DashboardAccountIdBillingInvoicesRouteImport.update({
     id: '/invoices',
@@ -251,6 +258,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/$accountId/': typeof DashboardAccountIdIndexRoute
   '/dashboard/$accountId/account-settings/personal-details': typeof DashboardAccountIdAccountSettingsPersonalDetailsRoute
   '/dashboard/$accountId/account-settings/plan': typeof DashboardAccountIdAccountSettingsPlanRoute
+  '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
@@ -283,6 +291,7 @@ export interface FileRoutesByTo {
   '/dashboard/$accountId': typeof DashboardAccountIdIndexRoute
   '/dashboard/$accountId/account-settings/personal-details': typeof DashboardAccountIdAccountSettingsPersonalDetailsRoute
   '/dashboard/$accountId/account-settings/plan': typeof DashboardAccountIdAccountSettingsPlanRoute
+  '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
@@ -319,6 +328,7 @@ export interface FileRoutesById {
   '/dashboard/$accountId/': typeof DashboardAccountIdIndexRoute
   '/dashboard/$accountId/account-settings/personal-details': typeof DashboardAccountIdAccountSettingsPersonalDetailsRoute
   '/dashboard/$accountId/account-settings/plan': typeof DashboardAccountIdAccountSettingsPlanRoute
+  '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
@@ -356,6 +366,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId/'
     | '/dashboard/$accountId/account-settings/personal-details'
     | '/dashboard/$accountId/account-settings/plan'
+    | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
     | '/dashboard/$accountId/reels/$reelId'
@@ -388,6 +399,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId'
     | '/dashboard/$accountId/account-settings/personal-details'
     | '/dashboard/$accountId/account-settings/plan'
+    | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
     | '/dashboard/$accountId/reels/$reelId'
@@ -423,6 +435,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId/'
     | '/dashboard/$accountId/account-settings/personal-details'
     | '/dashboard/$accountId/account-settings/plan'
+    | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
     | '/dashboard/$accountId/reels/$reelId'
@@ -614,6 +627,13 @@ declare module '@tanstack/react-router' {
       preLoaderRoute: typeof DashboardAccountIdBillingIndexRouteImport
       parentRoute: typeof DashboardAccountIdBillingRoute
     }
+    '/dashboard/$accountId/billing/activity': {
+      id: '/dashboard/$accountId/billing/activity'
+      path: '/activity'
+      fullPath: '/dashboard/$accountId/billing/activity'
+      preLoaderRoute: typeof DashboardAccountIdBillingActivityRouteImport
+      parentRoute: typeof DashboardAccountIdBillingRoute
+    }
     '/dashboard/$accountId/billing/invoices': {
       id: '/dashboard/$accountId/billing/invoices'
       path: '/invoices'
@@ -709,6 +729,7 @@ const DashboardAccountIdAccountSettingsRouteWithChildren =
   )
 
 interface DashboardAccountIdBillingRouteChildren {
+  DashboardAccountIdBillingActivityRoute: typeof DashboardAccountIdBillingActivityRoute
   DashboardAccountIdBillingInvoicesRoute: typeof DashboardAccountIdBillingInvoicesRoute
   DashboardAccountIdBillingPaymentDetailsRoute: typeof DashboardAccountIdBillingPaymentDetailsRoute
   DashboardAccountIdBillingIndexRoute: typeof DashboardAccountIdBillingIndexRoute
@@ -716,6 +737,8 @@ interface DashboardAccountIdBillingRouteChildren {
 
 const DashboardAccountIdBillingRouteChildren: DashboardAccountIdBillingRouteChildren =
   {
+    DashboardAccountIdBillingActivityRoute:
+      DashboardAccountIdBillingActivityRoute,
     DashboardAccountIdBillingInvoicesRoute:
       DashboardAccountIdBillingInvoicesRoute,
     DashboardAccountIdBillingPaymentDetailsRoute:

@@ -6,6 +6,11 @@ export const queryKeys = {
   account: (accountId: string) => ['account', accountId] as const,
   /** GET /v1/accounts/{id}/billing: invoices, payment methods, billing address. */
   billing: (accountId: string) => ['billing', accountId] as const,
+  /**
+   * GET /v1/accounts/{id}/billing/timeline, page by page: under billing's
+   * key, so that whatever invalidates billing refreshes the timeline too.
+   */
+  billingTimeline: (accountId: string) => ['billing', accountId, 'timeline'] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -17,6 +17,7 @@ function BillingRoute() {
       tabs={[
         { to: '/dashboard/$accountId/billing/invoices', label: t('tabs.invoices') },
         { to: '/dashboard/$accountId/billing/payment-details', label: t('tabs.payment_details') },
+        { to: '/dashboard/$accountId/billing/activity', label: t('tabs.activity') },
       ]}
     >
       <Outlet />

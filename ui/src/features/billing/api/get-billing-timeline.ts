@@ -1,0 +1,72 @@
+import * as v from 'valibot'
+import { infiniteQueryOptions } from '@tanstack/react-query'
+import { apiRequest } from '@/lib/api-client'
+import { queryKeys } from '@/lib/query-keys'
+
+// GET /v1/accounts/{id}/billing/timeline?limit=&before= → a page of billing
+// events, newest first, and the cursor of the next page (null on the last).
+// The Activity tab loads pages of TIMELINE_PAGE_SIZE with "load more".
+
+export const BILLING_EVENT_TYPES = [
+  'trial_started',
+  'trial_reminder_sent',
+  'trial_expired',
+  'checkout_opened',
+  'checkout_cancelled',
+  'checkout_expired',
+  'payment_succeeded',
+  'payment_failed',
+  'plan_started',
+  'plan_upgraded',
+  'auto_renewal_stopped',
+  'auto_renewal_restarted',
+  'renewal_reminder_sent',
+  'renewal_succeeded',
+  'renewal_failed',
+  'payment_retry_scheduled',
+  'plan_expired',
+  'payment_method_added',
+  'payment_method_removed',
+  'refund',
+] as const
+export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
+
+export const TIMELINE_PAGE_SIZE = 20
+
+const eventSchema = v.object({
+  id: v.string(),
+  at: v.string(),
+  type: v.picklist(BILLING_EVENT_TYPES),
+  plan: v.optional(v.nullable(v.string()), null),
+  /** Major units, VAT included; payment events only. */
+  amount: v.optional(v.nullable(v.number()), null),
+  currency: v.optional(v.nullable(v.string()), null),
+  invoice_id: v.optional(v.nullable(v.string()), null),
+})
+
+const pageSchema = v.object({
+  events: v.array(eventSchema),
+  next_before: v.optional(v.nullable(v.string()), null),
+})
+
+export type BillingEvent = v.InferOutput<typeof eventSchema>
+export type TimelinePage = v.InferOutput<typeof pageSchema>
+
+export function getBillingTimeline(accountId: string, before: string | null, signal?: AbortSignal): Promise<TimelinePage> {
+  const query = new URLSearchParams({ limit: String(TIMELINE_PAGE_SIZE) })
+  if (before) query.set('before', before)
+  return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing/timeline?${query}`, {
+    auth: true,
+    signal,
+    schema: pageSchema,
+  })
+}
+
+export function billingTimelineQueryOptions(accountId: string) {
+  return infiniteQueryOptions({
+    queryKey: queryKeys.billingTimeline(accountId),
+    queryFn: ({ pageParam, signal }) => getBillingTimeline(accountId, pageParam, signal),
+    initialPageParam: null as string | null,
+    getNextPageParam: (last) => last.next_before ?? undefined,
+  })
+}

@@ -1,0 +1,180 @@
+import { Suspense } from 'react'
+import { act, screen, waitFor, within } from '@testing-library/react'
+import userEvent from '@testing-library/user-event'
+import i18n from 'i18next'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { dismissError } from '@/lib/error-store'
+import { renderWithProviders } from '@/test/render'
+import { calls, json, mockApi } from '@/test/mock-api'
+import nlBilling from '@/locales/nl/billing.json'
+import nlCommon from '@/locales/nl/common.json'
+import { fileSaver } from '../api/download-invoice'
+import { ActivityTab, ActivityTabFailed, ActivityTabPending } from './activity-tab'
+
+afterEach(async () => {
+  vi.restoreAllMocks()
+  act(() => dismissError())
+  await i18n.changeLanguage('en')
+})
+
+const TIMELINE = '/v1/accounts/a/billing/timeline?limit=20'
+
+const paid = {
+  id: 'e3',
+  at: '2026-03-05T10:30:00Z',
+  type: 'payment_succeeded',
+  plan: 'PRO',
+  amount: 566.28,
+  currency: 'EUR',
+  invoice_id: 'inv-1',
+}
+const started = { id: 'e2', at: '2026-03-05T10:30:00Z', type: 'plan_started', plan: 'PRO', amount: null, currency: null, invoice_id: null }
+const trial = { id: 'e1', at: '2026-02-19T08:00:00Z', type: 'trial_started', plan: 'TRIAL', amount: null, currency: null, invoice_id: null }
+
+const billing = {
+  invoices: [
+    {
+      id: 'inv-1',
+      invoice_url: 'KUD-2026-000123',
+      created_at: '2026-03-05T10:00:00Z',
+      description: 'PRO',
+      amount: 566.28,
+      currency: 'EUR',
+      status: 'PAID',
+    },
+  ],
+  mandates: [],
+  mandate_count: 0,
+  account_billing_address: null,
+}
+
+function render() {
+  return renderWithProviders(
+    <Suspense fallback={<ActivityTabPending />}>
+      <ActivityTab accountId="a" />
+    </Suspense>,
+  )
+}
+
+function entry(type: string) {
+  const item = screen.getAllByRole('listitem').find((li) => li.dataset.type === type)
+  if (!item) throw new Error(`no ${type} entry`)
+  return within(item)
+}
+
+describe('ActivityTab', () => {
+  it('shows skeletons, then the events newest first in a list, with times, plans, amounts and invoice links', async () => {
+    let answer: (r: Response) => void = () => {}
+    mockApi({
+      [`GET ${TIMELINE}`]: () => new Promise<Response>((resolve) => (answer = resolve)),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    expect(await screen.findAllByTestId('activity-skeleton')).toHaveLength(4)
+    answer(json(200, { events: [paid, started, trial], next_before: null }))
+    const list = await screen.findByRole('list', { name: 'Billing activity' })
+    const items = within(list).getAllByRole('listitem')
+    expect(items.map((li) => li.dataset.type)).toEqual(['payment_succeeded', 'plan_started', 'trial_started'])
+    expect(screen.queryByTestId('activity-skeleton')).toBeNull()
+
+    const payment = entry('payment_succeeded')
+    expect(payment.getByText('Payment received')).toBeInTheDocument()
+    expect(payment.getByText('Pro plan')).toBeInTheDocument()
+    expect(payment.getByText('€566.28')).toBeInTheDocument()
+    const time = items[0].querySelector('time')
+    expect(time).toHaveAttribute('datetime', '2026-03-05T10:30:00Z')
+    expect(time?.textContent).toMatch(/^05\/03\/26, /)
+    expect(await payment.findByRole('button', { name: 'Download invoice KUD-2026-000123' })).toHaveTextContent(
+      'Invoice KUD-2026-000123',
+    )
+    expect(entry('plan_started').queryByRole('button')).toBeNull()
+    expect(entry('trial_started').getByText('Free trial started')).toBeInTheDocument()
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+  })
+
+  it('the invoice link downloads the invoice as "{number}.pdf"', async () => {
+    const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
+    const fetch = mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [paid], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+      'POST /v1/accounts/a/invoices/inv-1/download': () => json(200, { presigned_url: 'http://127.0.0.1:9000/inv-1.pdf' }),
+      'GET http://127.0.0.1:9000/inv-1.pdf': () => new Response('%PDF-1.7', { status: 200 }),
+    })
+    await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Download invoice KUD-2026-000123' }))
+    await waitFor(() => expect(save).toHaveBeenCalledTimes(1))
+    expect(save.mock.calls[0][1]).toBe('KUD-2026-000123.pdf')
+    expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/inv-1/download')
+  })
+
+  it('"Load more" fetches the page before the cursor and appends it, until the last page', async () => {
+    const fetch = mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [paid, started], next_before: 'c/1+=' }),
+      [`GET ${TIMELINE}&before=c%2F1%2B%3D`]: () => json(200, { events: [trial], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    const more = await screen.findByRole('button', { name: 'Load more' })
+    expect(screen.getAllByRole('listitem')).toHaveLength(2)
+    await userEvent.click(more)
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(3))
+    expect(screen.getAllByRole('listitem').map((li) => li.dataset.type)).toEqual(['payment_succeeded', 'plan_started', 'trial_started'])
+    expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
+    expect(screen.getByRole('status')).toHaveTextContent('3 events shown')
+    expect(calls(fetch).filter((c) => c.includes('/timeline'))).toHaveLength(2)
+  })
+
+  it('a page that fails to load says so and can be tried again; nothing shown is lost', { timeout: 15000 }, async () => {
+    let fail = true
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [paid], next_before: 'c1' }),
+      [`GET ${TIMELINE}&before=c1`]: () =>
+        fail ? json(503, { error: { status: 503, code: 'unavailable', message: 'down' } }) : json(200, { events: [trial], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Load more' }))
+    // (a 503 is retried twice first)
+    const alert = await screen.findByRole('alert', {}, { timeout: 8000 })
+    expect(alert).toHaveTextContent('More activity could not be loaded.')
+    expect(screen.getAllByRole('listitem')).toHaveLength(1)
+    fail = false
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    await waitFor(() => expect(screen.getAllByRole('listitem')).toHaveLength(2))
+    expect(screen.queryByRole('alert')).toBeNull()
+  })
+
+  it('shows an empty state without events', async () => {
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    expect(await screen.findByText('There is no billing activity yet.')).toBeInTheDocument()
+    expect(screen.queryByRole('list')).toBeNull()
+  })
+
+  it('writes amounts and labels in the account language (nl)', async () => {
+    i18n.addResourceBundle('nl', 'billing', nlBilling)
+    i18n.addResourceBundle('nl', 'common', nlCommon)
+    await i18n.changeLanguage('nl')
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [paid], next_before: 'c1' }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    const payment = within(await screen.findByRole('list', { name: 'Facturatieactiviteit' }))
+    expect(payment.getByText('Betaling ontvangen')).toBeInTheDocument()
+    expect(payment.getByText('€ 566,28')).toBeInTheDocument()
+    expect(screen.getByRole('button', { name: 'Meer laden' })).toBeInTheDocument()
+  })
+
+  it('the failed state of the first page has a retry', async () => {
+    const retry = vi.fn()
+    await renderWithProviders(<ActivityTabFailed retrying={false} onRetry={retry} />)
+    const alert = await screen.findByRole('alert')
+    expect(alert).toHaveTextContent('Your billing activity could not be loaded.')
+    await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
+    expect(retry).toHaveBeenCalledTimes(1)
+  })
+})

@@ -1,0 +1,216 @@
+import type { ReactNode } from 'react'
+import { useQuery, useSuspenseInfiniteQuery } from '@tanstack/react-query'
+import { useTranslation } from 'react-i18next'
+import type { LucideIcon } from 'lucide-react'
+import {
+  Bell,
+  CalendarClock,
+  CalendarX,
+  CircleAlert,
+  CircleArrowUp,
+  CircleCheck,
+  CirclePause,
+  CirclePlay,
+  CircleX,
+  Clock,
+  CreditCard,
+  Hourglass,
+  RefreshCw,
+  Rocket,
+  ShoppingCart,
+  Sparkles,
+  Trash2,
+  TriangleAlert,
+  Undo2,
+} from 'lucide-react'
+import { Button } from '@/components/ui/button'
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
+import { Skeleton } from '@/components/ui/skeleton'
+import { formatDate } from '@/lib/format'
+import { cn } from '@/lib/utils'
+import { useDownloadInvoice } from '../api/download-invoice'
+import { billingQueryOptions } from '../api/get-billing'
+import { billingTimelineQueryOptions, type BillingEvent, type BillingEventType } from '../api/get-billing-timeline'
+import { formatInvoiceAmount, planDisplayName } from './billing-format'
+import { LoadFailed } from './load-failed'
+
+type Tone = 'good' | 'bad' | 'warn' | 'info'
+
+/** Each event type's icon and colour. */
+const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
+  trial_started: { icon: Sparkles, tone: 'info' },
+  trial_reminder_sent: { icon: Bell, tone: 'info' },
+  trial_expired: { icon: Hourglass, tone: 'warn' },
+  checkout_opened: { icon: ShoppingCart, tone: 'info' },
+  checkout_cancelled: { icon: CircleX, tone: 'warn' },
+  checkout_expired: { icon: Clock, tone: 'warn' },
+  payment_succeeded: { icon: CircleCheck, tone: 'good' },
+  payment_failed: { icon: CircleAlert, tone: 'bad' },
+  plan_started: { icon: Rocket, tone: 'good' },
+  plan_upgraded: { icon: CircleArrowUp, tone: 'good' },
+  auto_renewal_stopped: { icon: CirclePause, tone: 'warn' },
+  auto_renewal_restarted: { icon: CirclePlay, tone: 'info' },
+  renewal_reminder_sent: { icon: Bell, tone: 'info' },
+  renewal_succeeded: { icon: RefreshCw, tone: 'good' },
+  renewal_failed: { icon: TriangleAlert, tone: 'bad' },
+  payment_retry_scheduled: { icon: CalendarClock, tone: 'warn' },
+  plan_expired: { icon: CalendarX, tone: 'bad' },
+  payment_method_added: { icon: CreditCard, tone: 'info' },
+  payment_method_removed: { icon: Trash2, tone: 'info' },
+  refund: { icon: Undo2, tone: 'info' },
+}
+
+const TONE: Record<Tone, string> = {
+  good: 'border-emerald-600/30 bg-emerald-50 text-emerald-700',
+  bad: 'border-destructive/30 bg-red-50 text-destructive',
+  warn: 'border-amber-500/30 bg-amber-50 text-amber-700',
+  info: 'border-border bg-background text-muted-foreground',
+}
+
+const SKELETON_ROWS = 4
+
+/** The card around the timeline. */
+function ActivityCard({ children }: { children: ReactNode }) {
+  const { t } = useTranslation('billing')
+  return (
+    <Card className="min-w-0">
+      <CardHeader>
+        <CardTitle>{t('activity.title')}</CardTitle>
+        <CardDescription>{t('activity.subtitle')}</CardDescription>
+      </CardHeader>
+      <CardContent>{children}</CardContent>
+    </Card>
+  )
+}
+
+/** While the route loader fetches the first page: skeleton entries. */
+export function ActivityTabPending() {
+  const { t } = useTranslation('billing')
+  return (
+    <ActivityCard>
+      <div className="grid gap-5" aria-busy="true" aria-label={t('activity.title')} role="group">
+        {Array.from({ length: SKELETON_ROWS }, (_, row) => (
+          <div key={row} className="flex items-center gap-3" data-testid="activity-skeleton">
+            <Skeleton className="size-8 rounded-full" />
+            <div className="grid flex-1 gap-2">
+              <Skeleton className="h-4 w-48" />
+              <Skeleton className="h-3 w-32" />
+            </div>
+          </div>
+        ))}
+      </div>
+    </ActivityCard>
+  )
+}
+
+/** The first page failed: say so, with a retry. */
+export function ActivityTabFailed({ retrying, onRetry }: { retrying: boolean; onRetry: () => void }) {
+  const { t } = useTranslation('billing')
+  return (
+    <ActivityCard>
+      <LoadFailed message={t('activity.failed')} retrying={retrying} onRetry={onRetry} />
+    </ActivityCard>
+  )
+}
+
+/** "05/03/26, 14:30" in the UI language's clock. */
+function formatWhen(iso: string, language: string): string {
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '-'
+  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(date)
+  return `${formatDate(iso)}, ${time}`
+}
+
+/**
+ * The billing timeline (issue 14): what happened to the account's plan and
+ * money, newest first, as a list of entries with an icon, what happened,
+ * when (a time element), the plan, the amount in the account's currency and
+ * locale, and a link that downloads the invoice. "Load more" fetches the
+ * next page; the route loader has fetched the first.
+ */
+export function ActivityTab({ accountId }: { accountId: string }) {
+  const { t, i18n } = useTranslation('billing')
+  const timeline = useSuspenseInfiniteQuery(billingTimelineQueryOptions(accountId))
+  // For invoice numbers and the billing country; the invoices tab shares it.
+  const billing = useQuery(billingQueryOptions(accountId))
+  const download = useDownloadInvoice(accountId)
+  const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
+  const country = billing.data?.account_billing_address?.country ?? undefined
+  const numbers = new Map((billing.data?.invoices ?? []).map((invoice) => [invoice.id, invoice.invoice_url ?? '']))
+  const events = timeline.data.pages.flatMap((page) => page.events)
+
+  const invoiceLink = (event: BillingEvent) => {
+    if (!event.invoice_id) return null
+    const id = event.invoice_id
+    const number = numbers.get(id) ?? ''
+    const busy = download.isPending && download.variables?.id === id
+    return (
+      <Button
+        variant="link"
+        size="sm"
+        className="h-auto p-0"
+        loading={busy}
+        aria-label={number ? t('invoices.download', { number }) : t('invoices.download_unnumbered')}
+        onClick={() => download.mutate({ id, number })}
+      >
+        {number ? t('activity.invoice', { number }) : t('activity.invoice_unnumbered')}
+      </Button>
+    )
+  }
+
+  return (
+    <ActivityCard>
+      {events.length === 0 ? (
+        <p className="py-8 text-center text-sm text-muted-foreground">{t('activity.empty')}</p>
+      ) : (
+        <ol aria-label={t('activity.list')} className="relative grid gap-6 border-s border-border ps-6">
+          {events.map((event) => {
+            const { icon: Icon, tone } = LOOK[event.type]
+            const details = [
+              event.plan ? t('activity.plan', { plan: planDisplayName(event.plan, t) }) : '',
+              event.amount !== null && event.currency
+                ? formatInvoiceAmount(event.amount, event.currency, language, country)
+                : '',
+            ].filter(Boolean)
+            return (
+              <li key={event.id} className="relative" data-type={event.type}>
+                <span
+                  aria-hidden="true"
+                  className={cn(
+                    'absolute -start-[2.55rem] top-0 flex size-8 items-center justify-center rounded-full border [&_svg]:size-4',
+                    TONE[tone],
+                  )}
+                >
+                  <Icon />
+                </span>
+                <p className="font-medium">{t(`activity.types.${event.type}`)}</p>
+                <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
+                  <time dateTime={event.at}>{formatWhen(event.at, language)}</time>
+                  {details.map((detail) => (
+                    <span key={detail} className="tabular-nums before:me-2 before:content-['·']">
+                      {detail}
+                    </span>
+                  ))}
+                </p>
+                {invoiceLink(event)}
+              </li>
+            )
+          })}
+        </ol>
+      )}
+      <div className="mt-6 flex flex-col items-center gap-3">
+        {timeline.isFetchNextPageError && (
+          <LoadFailed message={t('activity.more_failed')} retrying={false} onRetry={() => void timeline.fetchNextPage()} />
+        )}
+        {timeline.hasNextPage && !timeline.isFetchNextPageError && (
+          <Button variant="outline" loading={timeline.isFetchingNextPage} onClick={() => void timeline.fetchNextPage()}>
+            {t('activity.load_more')}
+          </Button>
+        )}
+        <p role="status" className="sr-only">
+          {timeline.isFetchingNextPage ? t('activity.loading_more') : t('activity.shown', { count: events.length })}
+        </p>
+      </div>
+    </ActivityCard>
+  )
+}
