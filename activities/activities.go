@@ -61,9 +61,10 @@ type Activities struct {
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
 	}
-	// QueueMail queues a mail request in the outbox (store.Enqueue of a
-	// dispatch.Mail entry), from which the e-mail workflow delivers it.
-	QueueMail func(ctx context.Context, req kudos.MailRequest) error
+	// QueueMail queues a mail request in the outbox (a dispatch.Mail
+	// entry), from which the e-mail workflow delivers it, with the billing
+	// event it is the occasion of, if any, in the same transaction.
+	QueueMail func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error
 	// Tokens derives the tokens of mail links again from the request key;
 	// PublicURL (KUDOS_PUBLIC_URL) is the root of every link in a mail.
 	Tokens    *auth.MailTokens

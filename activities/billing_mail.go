@@ -24,7 +24,18 @@ func (a *Activities) QueueBillingMail(ctx context.Context, in workflows.BillingM
 	if a.QueueMail == nil {
 		return temporal.NewNonRetryableApplicationError("no mail queue configured", workflows.ErrTypeBadMail, nil)
 	}
-	return a.QueueMail(ctx, req)
+	return a.QueueMail(ctx, req, reminderEvent(req))
+}
+
+// reminderEvent is the timeline's record of a reminder mail queued (nil
+// for the other mails: the payments they tell of are recorded already).
+func reminderEvent(req kudos.MailRequest) *kudos.BillingEvent {
+	typ := map[kudos.MailPurpose]kudos.BillingEventType{kudos.MailTrialReminder: kudos.EventTrialReminderSent,
+		kudos.MailRenewalReminder: kudos.EventRenewalReminderSent}[req.Purpose]
+	if typ == "" {
+		return nil
+	}
+	return &kudos.BillingEvent{AccountID: req.Billing.AccountID, Type: typ, Plan: req.Billing.Plan, Key: string(typ) + ":" + req.Key}
 }
 
 // billingMail is the request of a billing mail.

@@ -24,6 +24,17 @@ func (h *harness) mailed(email string, want ...kudos.MailPurpose) {
 	eventually(h.t, "mails "+email, func() bool { return slices.Equal(h.sent.purposes(email), want) })
 }
 
+// timelineTypes counts the types on the account's billing timeline.
+func (h *harness) timelineTypes(token, account string) map[string]int {
+	h.t.Helper()
+	r := h.expect(h.do("GET", "/v1/accounts/"+account+"/billing/timeline?limit=100", nil, token), 200)
+	n := map[string]int{}
+	for _, e := range r.Body["events"].([]any) {
+		n[e.(map[string]any)["type"].(string)]++
+	}
+	return n
+}
+
 // TestTrialReminderThenExpiry: the trial reminder goes out before the trial
 // ends, once; then the trial expires.
 func TestTrialReminderThenExpiry(t *testing.T) {
@@ -32,6 +43,9 @@ func TestTrialReminderThenExpiry(t *testing.T) {
 	token, account := h.signedUpUser(email)
 	eventually(t, "the trial to expire", func() bool { return h.subscription(token, account)["show_status"] == "trial_expired" })
 	h.mailed(email, kudos.MailActivation, kudos.MailTrialReminder)
+	if n := h.timelineTypes(token, account); n["trial_reminder_sent"] != 1 || n["trial_expired"] != 1 {
+		t.Fatalf("timeline %v: want the reminder and the expiry once", n)
+	}
 	h.recordHistory("subscription:"+account, "", "subscription_trial_reminder_expired.json")
 }
 
@@ -54,10 +68,13 @@ func TestPurchaseBeforeTheTrialReminder(t *testing.T) {
 func TestRenewalReminderThenRenewal(t *testing.T) {
 	h := newHarness(t).withLifecycle(time.Hour, 0, 3*time.Second).withTemporal(6 * time.Second)
 	const email = "renewing@example.com"
-	_, account := h.paidWith(email, "STARTER", "4242424242424242")
+	token, account := h.paidWith(email, "STARTER", "4242424242424242")
 	wf := "subscription:" + account
 	first := h.currentRun(wf)
 	h.mailed(email, kudos.MailActivation, kudos.MailPaymentReceipt, kudos.MailRenewalReminder, kudos.MailPaymentReceipt)
+	if n := h.timelineTypes(token, account); n["renewal_reminder_sent"] < 1 || n["renewal_succeeded"] < 1 {
+		t.Fatalf("timeline %v: want the reminder and the renewal", n)
+	}
 	h.recordHistory(wf, first, "subscription_renewal_reminder_renewed.json")
 }
 

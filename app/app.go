@@ -71,8 +71,14 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
 		Reconciler: &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick},
-		QueueMail: func(ctx context.Context, req kudos.MailRequest) error {
-			if err := s.DB.Enqueue(ctx, dispatch.Mail(req)); err != nil {
+		QueueMail: func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error {
+			var err error
+			if ev != nil {
+				err = s.DB.EnqueueWithEvent(ctx, dispatch.Mail(req), *ev)
+			} else {
+				err = s.DB.Enqueue(ctx, dispatch.Mail(req))
+			}
+			if err != nil {
 				return err
 			}
 			if relayKick != nil {

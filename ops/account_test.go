@@ -92,7 +92,7 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 	}
 	t.Cleanup(func() { _ = tc.TerminateWorkflow(context.Background(), wfID, "", "test over") })
 
-	in := &ops.Inspector{Store: db, Temporal: tc}
+	in := &ops.Inspector{Store: db, Temporal: tc, Timeline: ops.StoreTimeline(db)}
 	ids, err := in.Resolve(ctx, "Stuck@Example.com")
 	if err != nil || len(ids) != 1 || ids[0] != id {
 		t.Fatalf("resolve by e-mail: %v %v", ids, err)
@@ -142,8 +142,8 @@ func TestOpsAccountShowsWhereAPaymentIsStuck(t *testing.T) {
 	if len(r.Account.Events) != 1 || r.Account.Events[0].EventID != ev.EventID {
 		t.Errorf("payment events %+v", r.Account.Events)
 	}
-	if !strings.Contains(strings.Join(r.Unavailable, "\n"), "billing timeline") {
-		t.Errorf("the missing timeline is not named: %q", r.Unavailable)
+	if len(r.Timeline) == 0 || r.Timeline[len(r.Timeline)-1].Type != string(kudos.EventTrialStarted) {
+		t.Errorf("the billing timeline from Postgres: %+v", r.Timeline)
 	}
 
 	var text bytes.Buffer

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"encoding/json"
+	"kudos"
 	"time"
 
 	"github.com/jackc/pgx/v5"
@@ -57,6 +58,18 @@ func insertOutbox(ctx context.Context, tx pgx.Tx, entries ...OutboxEntry) error 
 // Enqueue records outbox entries on their own, in one transaction.
 func (db *DB) Enqueue(ctx context.Context, entries ...OutboxEntry) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertOutbox(ctx, tx, entries...) })
+}
+
+// EnqueueWithEvent records an outbox entry and the billing event it is
+// the occasion of (a reminder mail: *_reminder_sent), in one transaction.
+func (db *DB) EnqueueWithEvent(ctx context.Context, entry OutboxEntry, ev kudos.BillingEvent) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := insertOutbox(ctx, tx, entry); err != nil {
+			return err
+		}
+		_, err := AppendBillingEvent(ctx, tx, ev)
+		return err
+	})
 }
 
 // ClaimOutbox locks up to limit due rows (oldest first), hands them to

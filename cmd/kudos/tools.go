@@ -93,7 +93,7 @@ func opsAccount(ctx context.Context, cfg *config.Config, log *slog.Logger, idOrE
 		return err
 	}
 	defer tc.Close()
-	in := &ops.Inspector{Store: db, Temporal: tc, Timeline: billingTimeline(db)}
+	in := &ops.Inspector{Store: db, Temporal: tc, Timeline: ops.StoreTimeline(db)}
 	ids, err := in.Resolve(ctx, idOrEmail)
 	if err != nil {
 		return err
@@ -121,10 +121,3 @@ func opsAccount(ctx context.Context, cfg *config.Config, log *slog.Logger, idOrE
 	}
 	return nil
 }
-
-// billingTimeline is the ops report's hook into the billing timeline (the
-// billing_events table of issue 14). HOOK: it returns nil until the store
-// has that table; once it does, return a TimelineHook over
-// db.BillingTimeline converting each event to an ops.TimelineEntry. Until
-// then the report names the timeline under "not available".
-func billingTimeline(*store.DB) ops.TimelineHook { return nil }
