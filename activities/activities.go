@@ -33,6 +33,7 @@ type Store interface {
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
 	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive *kudos.Invoice, sub kudos.Subscription) error
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
+	RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)

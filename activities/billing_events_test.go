@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,6 +21,8 @@ import (
 type timelineProvider struct {
 	kudos.PaymentProvider
 	decline bool
+	// refuseRefunds makes the provider refuse refunds for good (a 400).
+	refuseRefunds bool
 }
 
 func (p *timelineProvider) Name() string { return "fake" }
@@ -36,6 +39,9 @@ func (p *timelineProvider) ChargeOffSession(context.Context, kudos.ChargeRequest
 }
 
 func (p *timelineProvider) Refund(_ context.Context, req kudos.RefundRequest) (string, error) {
+	if p.refuseRefunds {
+		return "", kudos.Errorf(kudos.EInvalid, "charge already disputed")
+	}
 	return "re_" + req.RefundID, nil
 }
 
@@ -289,4 +295,40 @@ func TestRefundAndPaymentMethodEventsOnce(t *testing.T) {
 	if ev := e.once(kudos.EventPaymentMethodAdded); ev.Amount != nil || ev.InvoiceID != nil {
 		t.Fatalf("payment_method_added %+v", ev)
 	}
+}
+
+// TestRefusedRefundIsRecorded: a refund the provider refuses for good is
+// not only logged: it is recorded as refused (for ops, the gauge and the
+// alert), once, and a later successful refund of the same payment turns it
+// into a refund.
+func TestRefusedRefundIsRecorded(t *testing.T) {
+	e := newTimelineEnv(t)
+	ctx := context.Background()
+	late := e.open("co_refused", kudos.CheckoutSubscription, kudos.PlanStarter, uuid.New())
+	e.pay.refuseRefunds = true
+	for range 2 {
+		_, err := e.env.ExecuteActivity(workflows.ActivityRefundCheckout, workflows.CheckoutRef{AccountID: e.account, CheckoutID: late.CheckoutID})
+		if err == nil || !strings.Contains(err.Error(), workflows.ErrTypeProviderRefused) {
+			t.Fatalf("a refused refund: %v", err)
+		}
+	}
+	var status, reason string
+	var n int
+	if err := e.db.Pool.QueryRow(ctx, `SELECT count(*), min(status), min(reason) FROM refunds WHERE checkout_id = $1`, late.CheckoutID).
+		Scan(&n, &status, &reason); err != nil || n != 1 || status != "refused" || !strings.Contains(reason, "charge already disputed") {
+		t.Fatalf("refunds rows %d %q %q %v, want one refused with the provider's reason", n, status, reason, err)
+	}
+	if refused, err := e.db.RefusedRefunds(ctx); err != nil || refused != 1 {
+		t.Fatalf("refused refunds %d %v", refused, err)
+	}
+	if len(e.events()[kudos.EventRefund]) != 0 {
+		t.Fatal("a refused refund is on the customer's timeline as a refund")
+	}
+	e.pay.refuseRefunds = false // an operator retries once the provider allows it
+	e.twice(workflows.ActivityRefundCheckout, workflows.CheckoutRef{AccountID: e.account, CheckoutID: late.CheckoutID})
+	if err := e.db.Pool.QueryRow(ctx, `SELECT count(*), min(status) FROM refunds WHERE checkout_id = $1`, late.CheckoutID).Scan(&n, &status); err != nil ||
+		n != 1 || status != "refunded" {
+		t.Fatalf("after the refund: %d %q %v", n, status, err)
+	}
+	e.once(kudos.EventRefund)
 }

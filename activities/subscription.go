@@ -158,7 +158,13 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRe
 	refundID := "refund:" + c.ID
 	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
 	if err != nil {
-		return refused(err)
+		err = refused(err)
+		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
+			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
+				return rerr
+			}
+		}
+		return err
 	}
 	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid after the checkout closed, when nothing was owed", amount)
 }

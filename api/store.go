@@ -75,6 +75,7 @@ type BillingStore interface {
 	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
+	RefusedRefunds(ctx context.Context) (int, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error

@@ -12,14 +12,17 @@ import (
 // OutboxStatsReader is the part of the store the outbox metrics read.
 type OutboxStatsReader interface {
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
+	// RefusedRefunds counts refunds the provider refused for good.
+	RefusedRefunds(ctx context.Context) (int, error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
 // what was parked, and how long the oldest entry has waited (the alerts of
-// docs/runbook-payments.md).
+// docs/runbook-payments.md); and the money that waits on an operator: the
+// refunds the provider refused.
 type outboxCollector struct {
-	db                    OutboxStatsReader
-	pending, dead, oldest *prometheus.Desc
+	db                             OutboxStatsReader
+	pending, dead, oldest, refused *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -28,6 +31,7 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 		pending: prometheus.NewDesc("kudos_outbox_pending", "Outbox entries not yet delivered to Temporal.", nil, nil),
 		dead:    prometheus.NewDesc("kudos_outbox_dead_letters", "Outbox entries parked after failing for good.", nil, nil),
 		oldest:  prometheus.NewDesc("kudos_outbox_oldest_pending_seconds", "Age of the oldest undelivered outbox entry.", nil, nil),
+		refused: prometheus.NewDesc("kudos_refunds_refused", "Refunds the payment provider refused for good, not made since (an operator refunds by hand).", nil, nil),
 	}
 }
 
@@ -36,6 +40,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.pending
 	ch <- c.dead
 	ch <- c.oldest
+	ch <- c.refused
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -50,4 +55,7 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.pending, prometheus.GaugeValue, float64(s.Pending))
 	ch <- prometheus.MustNewConstMetric(c.dead, prometheus.GaugeValue, float64(s.Dead))
 	ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, s.OldestPending.Seconds())
+	if n, err := c.db.RefusedRefunds(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.refused, prometheus.GaugeValue, float64(n))
+	}
 }

@@ -66,7 +66,9 @@ func (db *DB) Checkout(ctx context.Context, accountID uuid.UUID, id string) (*ku
 func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (id) DO NOTHING`,
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
+				created_at = now() WHERE refunds.status = 'refused'`,
 			id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
 			return wrapErr(err)
 		}
@@ -94,6 +96,24 @@ var checkoutEndEvents = map[string]kudos.BillingEventType{
 	"cancelled": kudos.EventCheckoutCancelled,
 	"expired":   kudos.EventCheckoutExpired,
 	"failed":    kudos.EventPaymentFailed,
+}
+
+// RecordRefusedRefund records a refund the provider refused for good (once
+// by id; the checkout stays paid): ops refund by hand, or retry it, and a
+// later RecordRefund of the same id turns it into a refund.
+func (db *DB) RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, status)
+		VALUES ($1, $2, $3, $4, $5, '', $6, 'refused') ON CONFLICT (id) DO NOTHING`,
+		id, accountID, checkoutID, amount.Amount, amount.Currency, reason)
+	return wrapErr(err)
+}
+
+// RefusedRefunds counts the refunds the provider refused that no one has
+// made since (the kudos_refunds_refused gauge).
+func (db *DB) RefusedRefunds(ctx context.Context) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds WHERE status = 'refused'`).Scan(&n)
+	return n, wrapErr(err)
 }
 
 // SetCheckoutStatus records how a checkout ended, with its billing event
