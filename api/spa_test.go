@@ -23,8 +23,8 @@ var testUI = fstest.MapFS{
 <link rel="modulepreload" crossorigin href="/assets/forms-Cm2vPfgg.js">
 <link rel="stylesheet" crossorigin href="/assets/index-Bn1wyPaB.css">
 </head><body>` + strings.Repeat("<!-- padding -->", 100) + `</body></html>`)},
-	"assets/index-Bv5YExwf.js": {Data: []byte(strings.Repeat("console.log('kudos');\n", 200))},
-	"assets/forms-Cm2vPfgg.js": {Data: []byte(strings.Repeat("export const f = 1;\n", 200))},
+	"assets/index-Bv5YExwf.js":  {Data: []byte(strings.Repeat("console.log('kudos');\n", 200))},
+	"assets/forms-Cm2vPfgg.js":  {Data: []byte(strings.Repeat("export const f = 1;\n", 200))},
 	"assets/index-Bn1wyPaB.css": {Data: []byte(strings.Repeat(".a{color:red}\n", 200))},
 	"favicon.svg":               {Data: []byte("<svg xmlns='http://www.w3.org/2000/svg'>" + strings.Repeat("<g/>", 400) + "</svg>")},
 	"assets/logo-abc.png":       {Data: bytes.Repeat([]byte{0x89}, 4096)},
