@@ -45,10 +45,10 @@ type PageJS struct {
 	Encodings []string `json:"encodings"`
 	// PrefetchFiles and PrefetchGzipBytes are the scripts fetched after the
 	// page was drawn (prefetch for the next page), not counted above.
-	PrefetchFiles     int `json:"prefetch_files"`
-	PrefetchGzipBytes int `json:"prefetch_gzip_bytes"`
-	Largest   []string `json:"largest"`
-	Errors    []string `json:"errors"`
+	PrefetchFiles     int      `json:"prefetch_files"`
+	PrefetchGzipBytes int      `json:"prefetch_gzip_bytes"`
+	Largest           []string `json:"largest"`
+	Errors            []string `json:"errors"`
 }
 
 // UI measures the JavaScript loaded for /signin and for the dashboard, the
