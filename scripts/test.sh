@@ -7,11 +7,15 @@
 # Chromium. Exits non-zero on any failure and prints a summary with each
 # step's time.
 #
-# Independent steps run at once, in lanes that share no service state:
-#   go   go vet, go test -race, then the fault tests (own Postgres/Temporal)
-#   ui   typecheck, lint, vitest, bundle budget, then the short fuzzing
-#   e2e  the end-to-end files on the main instance, and at the same time
-#        the files that use the fast instance (those that name FAST)
+# Independent steps run at once, in two lanes that share no service state:
+#   checks  go vet, the UI's typecheck, lint, unit tests and bundle budgets,
+#           go test -race, the fault tests (own Postgres/Temporal), fuzzing
+#   e2e     the end-to-end files on the main instance, and at the same time
+#           the files that use the fast instance (those that name FAST)
+# The end-to-end tests mostly wait (trials and years of 20 and 45 s, a
+# worker killed and restarted), so they overlap the checks well; the checks
+# stay one at a time, so that two CPU-bound steps never starve each other's
+# timeouts on 2 cores.
 # Each step writes its own log ($WORK/steps/N.log); a failed step prints its
 # whole log when it ends, fails the run, and its log is kept.
 #
@@ -20,7 +24,7 @@
 # KUDOS_E2E_FILES the end-to-end test files (default: all of e2e/), e.g.
 # KUDOS_TEST_STEPS=e2e KUDOS_E2E_FILES=e2e/shell.test.mjs scripts/test.sh.
 # KUDOS_TEST_SERIAL=1 runs the lanes one after the other (slower; for
-# telling a flaky test from a starved one).
+# telling a flaky test from a starved one on a busy machine).
 # Ports: KUDOS_TEST_PG_PORT (54339), KUDOS_TEST_TEMPORAL_PORT (7243) and
 # KUDOS_TEST_HTTP_PORT (18080) are the bases; everything else derives from
 # them, so two runs with different bases never collide: the fast e2e
@@ -185,22 +189,17 @@ e2e_group() {
     node --test --test-concurrency=1 $files
 }
 
-lane_go() {
-  local rc=0
-  step 01 vet "go vet (with the faults build tag)" go vet -tags faults ./... || rc=1
-  step 02 go "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./... || rc=1
-  step 03 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
-  return $rc
-}
-
 bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bundle-size.mjs dashboard; }
 
-lane_ui() {
+lane_checks() {
   local rc=0
-  step 04 ui "ui typecheck" npm --prefix ui run --silent typecheck || rc=1
-  step 05 ui "ui lint" npm --prefix ui run --silent lint || rc=1
-  step 06 ui "ui unit tests" npm --prefix ui test --silent || rc=1
-  step 07 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
+  step 01 vet "go vet (with the faults build tag)" go vet -tags faults ./... || rc=1
+  step 02 ui "ui typecheck" npm --prefix ui run --silent typecheck || rc=1
+  step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
+  step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
+  step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
+  step 06 go "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./... || rc=1
+  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
   step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
   return $rc
 }
@@ -218,7 +217,7 @@ lane_e2e() {
 
 PREPARED_AT=$((SECONDS - BEGIN))
 say "prepared in $PREPARED_AT s; running the steps"
-for lane in lane_go lane_ui lane_e2e; do
+for lane in lane_checks lane_e2e; do
   if [ "${KUDOS_TEST_SERIAL:-}" = 1 ]; then
     $lane || FAILED=1
   else
