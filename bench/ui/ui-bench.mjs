@@ -67,6 +67,12 @@ async function scripts(url, signedIn, ready) {
     };
     new MutationObserver(check).observe(document, { childList: true, subtree: true });
   }, ready);
+  let inFlight = 0;
+  let lastActivity = Date.now();
+  page.on('request', (req) => { if (req.resourceType() === 'script') { inFlight++; lastActivity = Date.now(); } });
+  const settled = (req) => { if (req.resourceType() === 'script') { inFlight--; lastActivity = Date.now(); } };
+  page.on('requestfinished', settled);
+  page.on('requestfailed', settled);
   page.on('response', (res) => {
     if (res.request().resourceType() !== 'script') return;
     pending.push((async () => {
@@ -80,7 +86,9 @@ async function scripts(url, signedIn, ready) {
   });
   await page.goto(url);
   await page.locator(ready).first().waitFor({ timeout: 15000 });
-  await page.waitForLoadState('networkidle');
+  // Quiet: no script in flight or started for 1 s (networkidle is latched
+  // at the first idle moment and would miss a prefetch that starts later).
+  while (inFlight > 0 || Date.now() - lastActivity < 1000) await page.waitForTimeout(100);
   const atReady = new Set(await page.evaluate(() => window.__readyResources ?? []));
   const all = await Promise.all(pending);
   const files = all.filter((f) => atReady.has(f.url));
