@@ -111,8 +111,10 @@ func TestUIAssetsAreSentGzipped(t *testing.T) {
 		path, accept string
 		gzipped      bool
 	}{
-		{"/assets/app-abc.js", "gzip, deflate, br", true},
-		{"/assets/app-abc.js", "br;q=1.0, gzip;q=0.5", true},
+		// With br offered too the answer may be brotli once it is ready
+		// (TestUIContentNegotiation in spa_test.go covers brotli).
+		{"/assets/app-abc.js", "gzip, deflate", true},
+		{"/assets/app-abc.js", "br;q=0, gzip;q=0.5", true},
 		{"/assets/app-abc.js", "", false},
 		{"/assets/app-abc.js", "gzip;q=0", false},
 		{"/assets/app-abc.js", "identity", false},

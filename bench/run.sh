@@ -10,7 +10,8 @@
 # It fails only when something is broken, never on a figure.
 #
 # Ports (each overridable): Postgres 54359, Temporal 7263, api 18280, fake
-# Stripe 18284, SMTP 12535, OIDC 18292, local S3 api+1000.
+# Stripe 18284, SMTP 12535, OIDC 18292, local S3 api+1000; pprof off unless
+# KUDOS_BENCH_PPROF_PORT is set (api on it, worker on the next).
 set -uo pipefail
 source "$(dirname "$0")/../scripts/lib.sh"
 cd "$KUDOS_ROOT"
@@ -66,11 +67,16 @@ export KUDOS_STRIPE_API_BASE="http://127.0.0.1:$STRIPE_PORT"
 export KUDOS_LOG_LEVEL=${KUDOS_BENCH_LOG_LEVEL:-info}
 unset KUDOS_TRIAL_DURATION KUDOS_BILLING_PERIOD KUDOS_CHECKOUT_TTL SMTP_URL KUDOS_S3_ENDPOINT KUDOS_OIDC_ISSUER KUDOS_UI_ORIGINS
 
-"$WORK/kudos" api >"$WORK/api.log" 2>&1 &
+# KUDOS_BENCH_PPROF_PORT: profiles of the api on that loopback port and of
+# the worker on the next (KUDOS_PPROF_ADDR), e.g. for
+#   go tool pprof http://127.0.0.1:PORT/debug/pprof/profile?seconds=10
+PPROF_PORT=${KUDOS_BENCH_PPROF_PORT:-}
+unset KUDOS_PPROF_ADDR
+KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$PPROF_PORT} "$WORK/kudos" api >"$WORK/api.log" 2>&1 &
 API_PID=$!
 PIDS+=("$API_PID")
 wait_http "$KUDOS_PUBLIC_URL/readyz" 60 || { tail -n 30 "$WORK/api.log" >&2; die "the api did not become ready"; }
-"$WORK/kudos" worker >"$WORK/worker.log" 2>&1 &
+KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$((PPROF_PORT + 1))} "$WORK/kudos" worker >"$WORK/worker.log" 2>&1 &
 WORKER_PID=$!
 PIDS+=("$WORKER_PID")
 wait_log "$WORK/worker.log" "worker polling" 60 || { tail -n 30 "$WORK/worker.log" >&2; die "the worker did not start"; }

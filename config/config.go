@@ -43,6 +43,9 @@ type Config struct {
 	TrustedProxies []netip.Prefix
 	// MetricsAddr is the address of the /metrics listener.
 	MetricsAddr string
+	// PprofAddr is the address of the optional net/http/pprof listener
+	// (empty: off); always a loopback address.
+	PprofAddr string
 
 	DatabaseURL string
 
@@ -119,6 +122,7 @@ var Vars = []Var{
 	{"KUDOS_LOG_LEVEL", "info", "debug, info, warn or error", false},
 	{"KUDOS_TRUSTED_PROXIES", "", "comma-separated CIDRs of the load balancers in front of the api; only through them is `X-Forwarded-For` believed for the client address (rate limits, logs)", false},
 	{"KUDOS_METRICS_ADDR", "127.0.0.1:9091", "address of the Prometheus `/metrics` listener (kept off the public address)", false},
+	{"KUDOS_PPROF_ADDR", "", "address of an optional Go profiling listener (`/debug/pprof/`, e.g. `127.0.0.1:6060`); off when empty, and refused unless loopback, in every environment", false},
 	{"DATABASE_URL", "postgres://kudos@127.0.0.1:54329/kudos?sslmode=disable", "Postgres connection string (default: the private cluster `make dev` starts under .data/)", true},
 	{"TEMPORAL_ADDRESS", "127.0.0.1:7233", "Temporal frontend host:port", false},
 	{"TEMPORAL_NAMESPACE", "default", "Temporal namespace", false},
@@ -205,6 +209,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		SessionTTL:          dur("KUDOS_SESSION_TTL"),
 		SessionIdle:         dur("KUDOS_SESSION_IDLE"),
 		MetricsAddr:         get("KUDOS_METRICS_ADDR"),
+		PprofAddr:           get("KUDOS_PPROF_ADDR"),
 		TrialDuration:       dur("KUDOS_TRIAL_DURATION"),
 		BillingPeriod:       dur("KUDOS_BILLING_PERIOD"),
 		SMTPURL:             get("SMTP_URL"),
@@ -297,6 +302,11 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 	}
 
+	// Profiles show memory and can keep a CPU busy for as long as asked:
+	// never beyond this machine, not even in production.
+	if c.PprofAddr != "" && !loopback(c.PprofAddr) {
+		errs = append(errs, fmt.Errorf("KUDOS_PPROF_ADDR=%s: the profiling listener listens on loopback only (127.0.0.1, ::1, localhost), e.g. KUDOS_PPROF_ADDR=127.0.0.1:6060; leave it empty to turn it off", c.PprofAddr))
+	}
 	switch c.Env {
 	case Development:
 		// Development serves /dev/mailbox (every reset link) and signs with a

@@ -96,3 +96,35 @@ func TestTrustedProxies(t *testing.T) {
 		t.Fatal("a non-CIDR accepted")
 	}
 }
+
+// TestPprofListensOnLoopbackOnly: KUDOS_PPROF_ADDR is off by default and, in
+// every environment, refused unless it is a loopback address (a profile
+// endpoint shows memory and can burn CPU).
+func TestPprofListensOnLoopbackOnly(t *testing.T) {
+	c, err := LoadFrom(env(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.PprofAddr != "" {
+		t.Fatalf("default: PprofAddr %q, want off", c.PprofAddr)
+	}
+	for _, addr := range []string{"0.0.0.0:6060", ":6060", "10.1.2.3:6060", "[::]:6060", "example.com:6060", "6060"} {
+		for name, get := range map[string]func(string) string{
+			"development": env(map[string]string{"KUDOS_PPROF_ADDR": addr}),
+			"production":  prodEnv(map[string]string{"KUDOS_PPROF_ADDR": addr}),
+		} {
+			_, err := LoadFrom(get)
+			if err == nil || !strings.Contains(err.Error(), "KUDOS_PPROF_ADDR") || !strings.Contains(err.Error(), "loopback") {
+				t.Errorf("%s %s: %v, want a refusal naming KUDOS_PPROF_ADDR and loopback", name, addr, err)
+			}
+		}
+	}
+	for _, addr := range []string{"127.0.0.1:6060", "localhost:6060", "[::1]:6060", "127.0.0.1:0"} {
+		c, err := LoadFrom(prodEnv(map[string]string{"KUDOS_PPROF_ADDR": addr}))
+		if err != nil {
+			t.Errorf("%s refused: %v", addr, err)
+		} else if c.PprofAddr != addr {
+			t.Errorf("%s: PprofAddr %q", addr, c.PprofAddr)
+		}
+	}
+}

@@ -62,21 +62,37 @@ pg_stop() {
   return 0
 }
 
-# ensure_temporal builds ./bin/temporal (the pinned CLI) when absent.
-ensure_temporal() {
-  if [ ! -x "$KUDOS_ROOT/bin/temporal" ]; then
-    say "building the Temporal CLI $TEMPORAL_VERSION into ./bin (first run only, a few minutes)"
-    GOBIN="$KUDOS_ROOT/bin" go install "github.com/temporalio/cli/cmd/temporal@$TEMPORAL_VERSION" || die "could not build the Temporal CLI"
-  fi
+# KUDOS_TOOLS_CACHE keeps the pinned tools built once per machine, so that a
+# fresh clone (or worktree) copies them instead of building them again.
+KUDOS_TOOLS_CACHE=${KUDOS_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kudos/tools}
+
+# ensure_tool NAME VERSION PACKAGE: ./bin/NAME, from the tools cache when it
+# holds that version, else built with go install (and then cached).
+ensure_tool() {
+  local name=$1 version=$2 pkg=$3
+  [ -x "$KUDOS_ROOT/bin/$name" ] && return 0
+  local cached="$KUDOS_TOOLS_CACHE/$name-$version"
+  mkdir -p "$KUDOS_ROOT/bin"
+  if [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/$name"; then return 0; fi
+  say "building $name $version into ./bin (first run on this machine only)"
+  GOBIN="$KUDOS_ROOT/bin" go install "$pkg@$version" || die "could not build $name"
+  mkdir -p "$KUDOS_TOOLS_CACHE" && cp "$KUDOS_ROOT/bin/$name" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached" || true
 }
 
-# ensure_stripe_mock builds ./bin/stripe-mock (Stripe's API mock, for the
-# Stripe adapter's tests) when absent.
-ensure_stripe_mock() {
-  if [ ! -x "$KUDOS_ROOT/bin/stripe-mock" ]; then
-    say "building stripe-mock $STRIPE_MOCK_VERSION into ./bin (first run only)"
-    GOBIN="$KUDOS_ROOT/bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION" || die "could not build stripe-mock"
-  fi
+# ensure_temporal provides ./bin/temporal (the pinned CLI).
+ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporalio/cli/cmd/temporal; }
+
+# ensure_stripe_mock provides ./bin/stripe-mock (Stripe's API mock, for the
+# Stripe adapter's tests).
+ensure_stripe_mock() { ensure_tool stripe-mock "$STRIPE_MOCK_VERSION" github.com/stripe/stripe-mock; }
+
+# kill_tree PID [SIGNAL]: signal PID and every process under it (its
+# children are listed before it is signalled, so none is missed).
+kill_tree() {
+  local pid=$1 sig=${2:-TERM} children c
+  children=$(ps -o pid= --ppid "$pid" 2>/dev/null)
+  kill -"$sig" "$pid" 2>/dev/null || true
+  for c in $children; do kill_tree "$c" "$sig"; done
 }
 
 # temporal_start PORT UIPORT [DBFILE|""] LOGFILE: start the dev server in the

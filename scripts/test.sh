@@ -4,12 +4,27 @@
 # server (in memory), and the kudos binary for the end-to-end tests.
 # Steps: go vet, go test -race (unit + integration), short fuzzing, fault
 # tests, UI typecheck, lint and unit tests, end-to-end tests in headless
-# Chromium. Exits non-zero on any failure and prints a summary.
+# Chromium. Exits non-zero on any failure and prints a summary with each
+# step's time.
+#
+# Independent steps run at once, in two lanes that share no service state:
+#   checks  go vet, the UI's typecheck, lint, unit tests and bundle budgets,
+#           go test -race, the fault tests (own Postgres/Temporal), fuzzing
+#   e2e     the end-to-end files on the main instance, and at the same time
+#           the files that use the fast instance (those that name FAST)
+# The end-to-end tests mostly wait (trials and years of 20 and 45 s, a
+# worker killed and restarted), so they overlap the checks well; the checks
+# stay one at a time, so that two CPU-bound steps never starve each other's
+# timeouts on 2 cores.
+# Each step writes its own log ($WORK/steps/N.log); a failed step prints its
+# whole log when it ends, fails the run, and its log is kept.
 #
 # KUDOS_TEST_STEPS picks steps (comma-separated: vet, go, fuzz, faults, ui,
 # e2e; default all), e.g. KUDOS_TEST_STEPS=e2e scripts/test.sh, and
 # KUDOS_E2E_FILES the end-to-end test files (default: all of e2e/), e.g.
 # KUDOS_TEST_STEPS=e2e KUDOS_E2E_FILES=e2e/shell.test.mjs scripts/test.sh.
+# KUDOS_TEST_SERIAL=1 runs the lanes one after the other (slower; for
+# telling a flaky test from a starved one on a busy machine).
 # Ports: KUDOS_TEST_PG_PORT (54339), KUDOS_TEST_TEMPORAL_PORT (7243) and
 # KUDOS_TEST_HTTP_PORT (18080) are the bases; everything else derives from
 # them, so two runs with different bases never collide: the fast e2e
@@ -29,12 +44,16 @@ export KUDOS_FAULTS_TEMPORAL_PORT=${KUDOS_FAULTS_TEMPORAL_PORT:-$((TEMPORAL_PORT
 export KUDOS_FAULTS_HTTP_PORT=${KUDOS_FAULTS_HTTP_PORT:-$((E2E_PORT + 400))}
 WORK=$(mktemp -d /tmp/kudos-test.XXXXXX)
 chmod 755 "$WORK"
+mkdir -p "$WORK/steps"
 PIDS=()
-RESULTS=()
+LANES=()
 FAILED=0
+BEGIN=$SECONDS
 
 cleanup() {
   trap - EXIT INT TERM
+  # Lanes still running (an interrupt): background jobs ignore SIGINT.
+  for pid in "${LANES[@]}"; do kill_tree "$pid" TERM; done
   [ -f "$WORK/worker.pid" ] && kill -KILL "$(cat "$WORK/worker.pid")" 2>/dev/null
   for pid in "${PIDS[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
@@ -47,36 +66,70 @@ trap 'FAILED=1; exit 130' INT TERM
 # wanted KEY: whether KUDOS_TEST_STEPS selects the step KEY.
 wanted() { case ",$STEPS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
-# step KEY NAME CMD...: run a selected step, record its outcome, keep going.
+# step N KEY NAME CMD...: run a selected step, its output in $WORK/steps/N.log,
+# and record "ok|FAIL  NAME (seconds)" in $WORK/steps/N.result (N orders the
+# summary). A failed step prints its whole log at once and returns 1.
 step() {
-  local key=$1 name=$2; shift 2
+  local n=$1 key=$2 name=$3; shift 3
   wanted "$key" || return 0
-  say "── $name"
-  local start=$SECONDS
-  if "$@"; then RESULTS+=("ok    $name ($((SECONDS - start)) s)")
-  else RESULTS+=("FAIL  $name ($((SECONDS - start)) s)"); FAILED=1; fi
+  local log="$WORK/steps/$n.log" start=$SECONDS
+  say "── $name: started"
+  if "$@" >"$log" 2>&1; then
+    echo "ok    $name ($((SECONDS - start)) s)" >"$WORK/steps/$n.result"
+    say "── $name: ok ($((SECONDS - start)) s)"
+    return 0
+  fi
+  echo "FAIL  $name ($((SECONDS - start)) s) — log: $log" >"$WORK/steps/$n.result"
+  { say "── $name: FAILED ($((SECONDS - start)) s); its log:"; cat "$log"; say "── end of the log of: $name"; } >&2
+  return 1
 }
 
-say "preparing: UI build, binaries, services"
-ui_ready
-ensure_temporal
-ensure_stripe_mock
-go build -o bin/kudos ./cmd/kudos || die "go build failed"
-pg_start "$WORK/pg" "$PG_PORT" fast
+# background NAME CMD...: run a preparation in the background, its output in
+# $WORK/prep-NAME.log; PREP collects "pid name".
+PREP=()
+background() {
+  local name=$1; shift
+  ("$@") >"$WORK/prep-$name.log" 2>&1 &
+  PREP+=("$! $name")
+}
+
+# prepared: wait for every preparation; print the log of a failed one and die.
+prepared() {
+  local p ok=1
+  for p in "${PREP[@]}"; do
+    wait "${p% *}" && continue
+    say "preparation failed: ${p#* }"; cat "$WORK/prep-${p#* }.log" >&2; ok=0
+  done
+  PREP=()
+  [ "$ok" = 1 ] || { FAILED=1; die "preparation failed"; }
+}
+
+e2e_npm() {
+  [ -d e2e/node_modules ] && [ ! e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ] && return 0
+  cd e2e && npm ci --no-audit --no-fund --loglevel=error
+}
+
+# Preparations that need nothing of each other run at once: the UI's npm
+# packages and build, the e2e packages, the Temporal CLI and stripe-mock
+# (cached across clones, see lib.sh), and the Postgres cluster.
+say "preparing (at once): UI build, npm packages, tools, Postgres"
+CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
+if wanted e2e; then
+  [ -n "$CHROMIUM" ] || die "chromium not found: apt-get install -y chromium"
+  background e2e-npm e2e_npm
+fi
+background ui ui_ready
+background tools eval 'ensure_temporal && ensure_stripe_mock'
+background postgres pg_start "$WORK/pg" "$PG_PORT" fast
+prepared
+# The binary embeds ui/dist, so it is built after the UI; Temporal starts meanwhile.
+background kudos go build -o bin/kudos ./cmd/kudos
 temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
 PIDS+=("$TEMPORAL_PID")
+prepared
 export KUDOS_TEST_DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
 export KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
 export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
-
-step vet "go vet (with the faults build tag)" go vet -tags faults ./...
-step go "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./...
-step fuzz "fuzz (short)" scripts/fuzz.sh 5
-step faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh
-step ui "ui typecheck" npm --prefix ui run --silent typecheck
-step ui "ui lint" npm --prefix ui run --silent lint
-step ui "ui unit tests" npm --prefix ui test --silent
-step ui "ui bundle budget (/signin JS ≤ 150 KB gzip)" node ui/scripts/bundle-size.mjs signin
 
 # e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
 # on its own database, task queue and local S3 (port PORT+1000).
@@ -86,13 +139,12 @@ e2e_env() {
     KUDOS_TASK_QUEUE="kudos-$1" KUDOS_DEV_SMTP_ADDR="127.0.0.1:$3" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$4" KUDOS_LOG_LEVEL=warn
 }
 
-e2e() {
-  [ -d e2e/node_modules ] && [ ! e2e/package-lock.json -nt e2e/node_modules/.package-lock.json ] \
-    || (cd e2e && npm ci --no-audit --no-fund --loglevel=error) || return 1
-  local chromium=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
-  [ -n "$chromium" ] || { say "chromium not found: apt-get install -y chromium"; return 1; }
+FAST_PORT=$((E2E_PORT + 1))
+# The end-to-end instances start now, in the background, so that they are
+# ready by the time their lane asks (e2e_ready).
+if wanted e2e; then
   for db in e2e e2e_fast; do
-    as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $db OWNER kudos" >/dev/null || return 1
+    as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $db OWNER kudos" >/dev/null || die "could not create database $db"
   done
   # The main instance: api and worker in one process, as make dev runs them.
   env $(e2e_env e2e "$E2E_PORT" $((E2E_PORT - 5555)) $((E2E_PORT + 2))) ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
@@ -100,28 +152,94 @@ e2e() {
   # The fast instance: a 20 s trial and a 45 s year, so trials expire and
   # plans renew while the tests watch; api and worker apart, so that a test
   # can kill the worker (scripts/e2e-worker.sh kill|start).
-  local fast=$((E2E_PORT + 1))
-  export KUDOS_E2E_FAST_ENV="$(e2e_env e2e_fast "$fast" $((E2E_PORT - 5554)) $((E2E_PORT + 3))) KUDOS_TRIAL_DURATION=20s KUDOS_BILLING_PERIOD=45s"
+  export KUDOS_E2E_FAST_ENV="$(e2e_env e2e_fast "$FAST_PORT" $((E2E_PORT - 5554)) $((E2E_PORT + 3))) KUDOS_TRIAL_DURATION=20s KUDOS_BILLING_PERIOD=45s"
   export KUDOS_E2E_WORKER_LOG="$WORK/kudos-e2e-fast-worker.log" KUDOS_E2E_WORKER_PIDFILE="$WORK/worker.pid"
   env $KUDOS_E2E_FAST_ENV ./bin/kudos api >"$WORK/kudos-e2e-fast-api.log" 2>&1 &
   PIDS+=("$!")
-  wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log" >&2; return 1; }
-  wait_http "http://127.0.0.1:$fast/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-fast-api.log" >&2; return 1; }
+fi
+
+# e2e_ready: both instances answer and the fast one's worker polls.
+e2e_ready() {
+  wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log"; return 1; }
+  wait_http "http://127.0.0.1:$FAST_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-fast-api.log"; return 1; }
   # The worker waits for the api's local S3 if it comes first; starting it
   # second spares that wait. Its log must say it polls before tests begin.
   scripts/e2e-worker.sh start || return 1
-  wait_log "$KUDOS_E2E_WORKER_LOG" "worker polling" 60 || { tail -n 30 "$KUDOS_E2E_WORKER_LOG" >&2; return 1; }
+  wait_log "$KUDOS_E2E_WORKER_LOG" "worker polling" 60 || { tail -n 30 "$KUDOS_E2E_WORKER_LOG"; return 1; }
+}
+
+# e2e_files main|fast: the test files of KUDOS_E2E_FILES (default e2e/) for
+# one instance. A file that names FAST (the fast instance) goes to the fast
+# group, whose tests also kill its worker; every other file to the main one.
+e2e_files() {
+  local f
+  # shellcheck disable=SC2086 # KUDOS_E2E_FILES is a list of paths
+  for f in $(find ${KUDOS_E2E_FILES:-e2e/} -name '*.test.mjs' -not -path '*/node_modules/*' | sort); do
+    if grep -qw FAST "$f"; then [ "$1" = fast ] && echo "$f"; else [ "$1" = main ] && echo "$f"; fi
+  done
+  return 0
+}
+
+# e2e_group main|fast: that group's files, one at a time (node --test).
+e2e_group() {
+  local files; files=$(e2e_files "$1")
+  [ -n "$files" ] || { echo "no end-to-end files for the $1 instance"; return 0; }
+  # shellcheck disable=SC2086
+  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" KUDOS_E2E_FAST_URL="http://127.0.0.1:$FAST_PORT" CHROMIUM="$CHROMIUM" \
+    node --test --test-concurrency=1 $files
+}
+
+bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bundle-size.mjs dashboard; }
+
+lane_checks() {
   local rc=0
-  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" KUDOS_E2E_FAST_URL="http://127.0.0.1:$fast" CHROMIUM="$chromium" \
-    node --test --test-concurrency=1 ${KUDOS_E2E_FILES:-e2e/} || rc=1
-  scripts/e2e-worker.sh kill
+  step 01 vet "go vet (with the faults build tag)" go vet -tags faults ./... || rc=1
+  step 02 ui "ui typecheck" npm --prefix ui run --silent typecheck || rc=1
+  step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
+  step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
+  step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
+  step 06 go "go test -race (unit and integration)" go test -race -count=1 -timeout 15m ./... || rc=1
+  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
+  step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
   return $rc
 }
-step e2e "end-to-end (headless Chromium)" e2e
+
+lane_e2e() {
+  step 09 e2e "end-to-end: instances ready" e2e_ready || return 1
+  local rc=0 main=""
+  # A group without files (KUDOS_E2E_FILES names only the other's) is no step.
+  if [ -n "$(e2e_files main)" ]; then
+    step 10 e2e "end-to-end, main instance (headless Chromium)" e2e_group main &
+    main=$!
+  fi
+  if [ -n "$(e2e_files fast)" ]; then
+    step 11 e2e "end-to-end, fast instance (headless Chromium)" e2e_group fast || rc=1
+  fi
+  [ -z "$main" ] || wait "$main" || rc=1
+  [ -f "$WORK/worker.pid" ] && scripts/e2e-worker.sh kill
+  return $rc
+}
+
+PREPARED_AT=$((SECONDS - BEGIN))
+say "prepared in $PREPARED_AT s; running the steps"
+for lane in lane_checks lane_e2e; do
+  if [ "${KUDOS_TEST_SERIAL:-}" = 1 ]; then
+    $lane || FAILED=1
+  else
+    $lane &
+    LANES+=("$!")
+  fi
+done
+for pid in "${LANES[@]}"; do wait "$pid" || FAILED=1; done
+LANES=()
 
 printf '\n%s\n' "──────── summary ────────" >&2
-printf '  %s\n' "${RESULTS[@]}" >&2
 passed=0; failed=0
-for r in "${RESULTS[@]}"; do case $r in ok*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)) ;; esac; done
+for r in "$WORK"/steps/*.result; do
+  [ -f "$r" ] || continue
+  printf '  %s\n' "$(cat "$r")" >&2
+  case $(cat "$r") in ok*) passed=$((passed + 1)) ;; *) failed=$((failed + 1)); FAILED=1 ;; esac
+done
+printf '  %s\n' "(wall clock: $((SECONDS - BEGIN)) s in all, of which preparing $PREPARED_AT s)" >&2
 echo "steps: $passed passed, $failed failed"
 exit "$FAILED"

@@ -59,6 +59,9 @@ func run(ctx context.Context, mode string) error {
 	if mode == "migrate" {
 		return nil
 	}
+	if _, err := servePprof(ctx, cfg.PprofAddr, log); err != nil {
+		return err
+	}
 
 	// One registry: the api's HTTP metrics, the outbox gauges and the
 	// Temporal SDK's metrics, served on KUDOS_METRICS_ADDR.

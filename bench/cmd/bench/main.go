@@ -53,6 +53,7 @@ func run() error {
 	var e bench.Env
 	var o bench.Options
 	var only, out, temporalCLI string
+	var serveMinimal bool
 	flag.StringVar(&e.BaseURL, "base", "http://127.0.0.1:18280", "origin of the Kudos api")
 	flag.StringVar(&e.DatabaseURL, "db", "postgres://kudos@127.0.0.1:54359/kudos?sslmode=disable", "Postgres URL of the api's database")
 	flag.StringVar(&e.TemporalAddress, "temporal", "127.0.0.1:7263", "Temporal frontend host:port")
@@ -80,7 +81,13 @@ func run() error {
 	flag.IntVar(&o.LCPRuns, "lcp-runs", 5, "page loads per LCP figure")
 	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui); empty runs all")
 	flag.StringVar(&out, "out", "bench/results/latest.json", "where the JSON report goes (the Markdown table goes beside it, .md)")
+	flag.BoolVar(&serveMinimal, "serve-minimal", false, "serve the read path's minimal baseline on file descriptor 3 (internal: the read benchmark starts it)")
 	flag.Parse()
+	if serveMinimal {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return bench.ServeMinimal(ctx, e.DatabaseURL, e.JWTSecret)
+	}
 	if o.Rounds < 1 {
 		o.Rounds = 1
 	}

@@ -1,13 +1,21 @@
+import { lazy, Suspense, useState } from 'react'
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isApiError } from '@/lib/api-client'
 import { i18n, isLanguage, setLanguage } from '@/lib/i18n'
-import { openOnboardingIfNeeded } from '@/lib/onboarding-flag'
+import { isOnboardingOpen, openOnboardingIfNeeded } from '@/lib/onboarding-flag'
 import { clearSession, hasValidSession } from '@/lib/session'
 import { DashboardShell } from '@/features/dashboard-shell/components/dashboard-shell'
-import { ActivationRequired } from '@/features/dashboard-shell/components/activation-required'
+import {
+  ActivationRequiredLazy,
+  loadActivationRequired,
+} from '@/features/dashboard-shell/components/activation-required-lazy'
 import { ShellSkeleton } from '@/features/dashboard-shell/components/shell-skeleton'
-import { OnboardingWizard } from '@/features/onboarding/components/onboarding-wizard'
+
+// The onboarding wizard (forms, a country select) is a chunk of its own,
+// downloaded only when onboarding is open: most dashboard loads skip it.
+const loadOnboardingWizard = () => import('@/features/onboarding/components/onboarding-wizard')
+const OnboardingWizard = lazy(() => loadOnboardingWizard().then((m) => ({ default: m.OnboardingWizard })))
 
 export const Route = createFileRoute('/dashboard/$accountId')({
   // The one auth redirect of the app: every dashboard route sits below it.
@@ -21,6 +29,7 @@ export const Route = createFileRoute('/dashboard/$accountId')({
     try {
       const data = await queryClient.ensureQueryData(accountQueryOptions(accountId))
       openOnboardingIfNeeded(accountId, data.account.subscription.show_onboarding)
+      if (isOnboardingOpen(accountId)) void loadOnboardingWizard()
       const preferred = data.user.preferred_language
       if (isLanguage(preferred)) await setLanguage(preferred)
       await i18n.loadNamespaces('dashboard-shell')
@@ -28,7 +37,7 @@ export const Route = createFileRoute('/dashboard/$accountId')({
     } catch (error) {
       // 403 user_not_activated is handled quietly: only the confirm dialog shows.
       if (isUserNotActivated(error)) {
-        await i18n.loadNamespaces('dashboard-shell')
+        await Promise.all([i18n.loadNamespaces('dashboard-shell'), loadActivationRequired()])
         return { notActivated: true }
       }
       if (isApiError(error) && error.status === 401) throw redirect({ to: '/signin' })
@@ -43,9 +52,16 @@ export const Route = createFileRoute('/dashboard/$accountId')({
 function DashboardLayout() {
   const { accountId } = Route.useParams()
   const { notActivated } = Route.useLoaderData()
-  if (notActivated) return <ActivationRequired />
+  // Read once, like the wizard's own open state: it stays mounted until done.
+  const [onboarding] = useState(() => isOnboardingOpen(accountId))
+  if (notActivated) return <ActivationRequiredLazy />
+  const wizard = onboarding && (
+    <Suspense fallback={null}>
+      <OnboardingWizard accountId={accountId} />
+    </Suspense>
+  )
   return (
-    <DashboardShell accountId={accountId} extra={<OnboardingWizard accountId={accountId} />}>
+    <DashboardShell accountId={accountId} extra={wizard}>
       <Outlet />
     </DashboardShell>
   )

@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { Brand } from '@/components/brand'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isLanguage, setLanguage } from '@/lib/i18n'
-import { ActivationRequired } from './activation-required'
+import { ActivationRequiredLazy } from './activation-required-lazy'
 import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
 import { MobileNav } from './mobile-nav'
@@ -43,7 +43,7 @@ export function DashboardShell({
   }, [preferred])
 
   // The e-mail was changed and not confirmed yet: a refetch answers 403.
-  if (isUserNotActivated(error)) return <ActivationRequired email={user.email} />
+  if (isUserNotActivated(error)) return <ActivationRequiredLazy email={user.email} />
 
   const sidebarHidden = isSidebarHidden(pathname)
   const overlay = overlayFor(subscription.show_status, pathname)
