@@ -81,7 +81,10 @@ func (db *DB) EnqueueWithEvent(ctx context.Context, entry OutboxEntry, ev kudos.
 // when no earlier live row of its workflow waits for a retry, and only by
 // the relay holding its workflow's advisory lock for the transaction (so a
 // second process skips the whole workflow, not just the locked row).
-// Dead letters hold nothing up.
+// Dead letters hold nothing up. Mails queued in the last five seconds go
+// after the other entries (a burst of payments is applied first, its
+// receipts a moment later; order within a workflow is kept, and an older
+// mail waits no more).
 func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxRow) []OutboxResult) (int, error) {
 	n := 0
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
@@ -90,7 +93,7 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 			  AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.workflow_id = o.workflow_id AND e.id < o.id
 			                  AND e.delivered_at IS NULL AND e.dead_at IS NULL AND e.next_attempt_at > $1)
 			  AND pg_try_advisory_xact_lock(hashtextextended('outbox:' || o.workflow_id, 0))
-			ORDER BY id LIMIT $2 FOR UPDATE SKIP LOCKED`, db.Now(), limit)
+			ORDER BY (o.kind = 'mail' AND o.created_at > $1 - interval '5 seconds'), id LIMIT $2 FOR UPDATE SKIP LOCKED`, db.Now(), limit)
 		if err != nil {
 			return wrapErr(err)
 		}
