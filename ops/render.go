@@ -110,7 +110,8 @@ func WriteText(out io.Writer, r *Report) error {
 	if len(a.Refunds) > 0 {
 		p("\nREFUNDS")
 		for _, f := range a.Refunds {
-			p("  %s\tcheckout %s\t%s\t%s\t%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), f.Reason, ts(&f.CreatedAt))
+			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
+				ts(&f.CreatedAt))
 		}
 	}
 	p("\nBILLING TIMELINE (newest first)")
