@@ -58,7 +58,10 @@ test('a declined renewal: banner, mail, a new card pays it, the banner goes', { 
   await page.getByRole('radio', { name: /4242424242424242/ }).check();
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await page.waitForURL(/\/billing\/payment-details/, { timeout: 30000 });
-  await banner.waitFor({ state: 'detached', timeout: 60000 });
+  await until('the renewal paid with the new card', async () => (await subscription()).payment_retry_at === null, 60000);
+  // The page (drawn, with the new card listed) drops the banner by itself: it re-reads the account while dunning.
+  await page.getByRole('list', { name: 'Payment methods' }).getByText('Visa ending in 4242').waitFor({ timeout: 30000 });
+  await page.waitForFunction(() => !document.body.innerText.includes('Your payment of'), null, { timeout: 30000 });
   const after = await subscription();
   assert.equal(after.payment_retry_at, null);
   assert.equal(after.failed_payment, null);
