@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -53,6 +54,32 @@ func requestID(c fiber.Ctx) string {
 type metrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	// series caches the counter and histogram of each route, method and
+	// status seen, so that a request does not hash its labels again.
+	series sync.Map // seriesKey → *routeSeries
+}
+
+// seriesKey names the metrics of one kind of request.
+type seriesKey struct {
+	route, method string
+	status        int
+}
+
+// routeSeries are the metrics of one kind of request.
+type routeSeries struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+// of returns the metrics of requests to route with method answered status.
+func (m *metrics) of(route, method string, status int) *routeSeries {
+	k := seriesKey{route, method, status}
+	if s, ok := m.series.Load(k); ok {
+		return s.(*routeSeries)
+	}
+	s, _ := m.series.LoadOrStore(k, &routeSeries{requests: m.requests.WithLabelValues(route, method, strconv.Itoa(status)),
+		latency: m.latency.WithLabelValues(route, method)})
+	return s.(*routeSeries)
 }
 
 func newMetrics(reg prometheus.Registerer) *metrics {
@@ -86,14 +113,18 @@ func (s *Server) observe(c fiber.Ctx) error {
 		route = "unmatched"
 	}
 	elapsed := time.Since(start)
-	s.metrics.requests.WithLabelValues(route, c.Method(), strconv.Itoa(status)).Inc()
-	s.metrics.latency.WithLabelValues(route, c.Method()).Observe(elapsed.Seconds())
+	ms := s.metrics.of(route, c.Method(), status)
+	ms.requests.Inc()
+	ms.latency.Observe(elapsed.Seconds())
 	level := slog.LevelInfo
 	if status >= 500 {
 		level = slog.LevelError
 	}
-	s.Log.Log(c.Context(), level, "request", "request_id", requestID(c), "method", c.Method(), "path", c.Path(),
-		"route", route, "status", status, "duration_ms", float64(elapsed.Microseconds())/1000, "ip", s.clientIP(c))
+	if s.Log.Enabled(c.Context(), level) { // typed attributes: no boxing per field
+		s.Log.LogAttrs(c.Context(), level, "request", slog.String("request_id", requestID(c)), slog.String("method", c.Method()),
+			slog.String("path", c.Path()), slog.String("route", route), slog.Int("status", status),
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", s.clientIP(c)))
+	}
 	return nil
 }
 
