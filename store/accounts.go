@@ -78,14 +78,12 @@ func (db *DB) RenameAccount(ctx context.Context, accountID uuid.UUID, name strin
 // OwnerEmail returns the e-mail of the account's owner (the checkout's
 // customer e-mail).
 func (db *DB) OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error) {
-	var e string
-	err := db.Pool.QueryRow(ctx, `SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&e)
-	return e, notFound(err)
+	email, _, _, err := db.MailRecipient(ctx, accountID)
+	return email, err
 }
 
-// MailRecipient returns who an account's mails go to: its owner's
-// address, first name and preferred language.
+// MailRecipient returns who an account's mails go to: its owner (or, with
+// none, its earliest member): address, first name and preferred language.
 func (db *DB) MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error) {
 	err = db.Pool.QueryRow(ctx, `SELECT u.email, u.firstname, u.preferred_language FROM memberships m JOIN users u ON u.id = m.user_id
 		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&email, &name, &language)
@@ -93,13 +91,11 @@ func (db *DB) MailRecipient(ctx context.Context, accountID uuid.UUID) (email, na
 }
 
 // OwnerLanguage returns the preferred language of the account's owner (the
-// language of its invoices).
+// language of its invoices; English for an account without members).
 func (db *DB) OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error) {
-	var lang string
-	err := db.Pool.QueryRow(ctx, `SELECT u.preferred_language FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&lang)
-	if errors.Is(err, pgx.ErrNoRows) {
+	_, _, lang, err := db.MailRecipient(ctx, accountID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
 		return "en", nil
 	}
-	return lang, wrapErr(err)
+	return lang, err
 }

@@ -53,63 +53,19 @@ func (db *DB) Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Sub
 }
 
 // subscriptionColumns are the columns of a kudos.Subscription, in the order
-// of subscriptionFields, of a subscriptions row named s.
+// of subscriptionFields, of a subscriptions row named s. The failed payment
+// being retried is one column: its JSON (kudos.FailedPayment's own, amount in
+// major units), NULL when none.
 const subscriptionColumns = `s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at,
-	s.start_next_period, s.period_started_at, s.payment_retry_at, s.failed_invoice_id, s.failed_amount, s.failed_currency`
+	s.start_next_period, s.period_started_at, s.payment_retry_at,
+	CASE WHEN s.failed_invoice_id IS NOT NULL THEN json_build_object('invoice_id', s.failed_invoice_id,
+		'amount', s.failed_amount / 100.0, 'currency', s.failed_currency) END`
 
-// subscriptionFields are the scan targets of subscriptionColumns (the
-// failed payment's through a scanner that sets it when its invoice is).
+// subscriptionFields are the scan targets of subscriptionColumns.
 func subscriptionFields(s *kudos.Subscription) []any {
-	f := &failedPaymentScan{dst: &s.FailedPayment}
 	return []any{&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt,
-		&s.StartNextPeriod, &s.PeriodStartedAt, &s.PaymentRetryAt, f.invoice(), f.amount(), f.currency()}
+		&s.StartNextPeriod, &s.PeriodStartedAt, &s.PaymentRetryAt, &s.FailedPayment}
 }
-
-// failedPaymentScan scans the three failed_* columns into a
-// *kudos.FailedPayment that stays nil when they are NULL.
-type failedPaymentScan struct {
-	dst *(*kudos.FailedPayment)
-}
-
-func (f *failedPaymentScan) get() *kudos.FailedPayment {
-	if *f.dst == nil {
-		*f.dst = &kudos.FailedPayment{}
-	}
-	return *f.dst
-}
-
-func (f *failedPaymentScan) invoice() any {
-	return scanFunc(func(v any) error {
-		if v == nil {
-			return nil
-		}
-		return f.get().InvoiceID.Scan(v)
-	})
-}
-
-func (f *failedPaymentScan) amount() any {
-	return scanFunc(func(v any) error {
-		if n, ok := v.(int64); ok {
-			f.get().Amount.Amount = n
-		}
-		return nil
-	})
-}
-
-func (f *failedPaymentScan) currency() any {
-	return scanFunc(func(v any) error {
-		if c, ok := v.(string); ok {
-			f.get().Amount.Currency = c
-		}
-		return nil
-	})
-}
-
-// scanFunc is a sql.Scanner made of a function.
-type scanFunc func(v any) error
-
-// Scan implements sql.Scanner.
-func (f scanFunc) Scan(v any) error { return f(v) }
 
 // SubscriptionReadModel returns everything Postgres holds of an account's
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan

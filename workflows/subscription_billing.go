@@ -153,8 +153,8 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, slot 
 	s.mail(ctx, kudos.MailPaymentFailed, "failed:"+occasion, b)
 }
 
-// retryRenewal charges the renewal being retried again, under chargeKey
-// (one charge per attempt). A checkout of it that the customer may be
+// retryRenewal charges the renewal being retried again, under the charge
+// key of attempt (one charge per attempt). A checkout of it that the customer may be
 // paying is closed at the provider first: paid there, it settles the
 // renewal and nothing is charged; settling there, nothing is charged.
 func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot time.Time) {
@@ -183,6 +183,8 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 
 // renewPaid starts the period at periodStart, paid by invoiceID (a
 // renewal paid on its date or during dunning: the period keeps its date).
+// In runs from before the lifecycle it is what renewals always did (no
+// dunning, no receipt).
 func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, invoiceID uuid.UUID) {
 	end := periodStart.Add(s.st.Period)
 	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end

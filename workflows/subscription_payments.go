@@ -188,12 +188,8 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	if s.st.Checkout != nil && s.st.Checkout.ID == c.ID {
 		s.st.Checkout = nil
 	}
-	in := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record()}
-	if s.newer(ctx, "settle-paid-local") {
-		_ = s.runLocal(ctx, ActivitySettlePaidCheckout, in, nil) // in this workflow task: the payment applies at once
-	} else {
-		_ = s.run(ctx, ActivitySettlePaidCheckout, in, nil)
-	}
+	_ = s.runShort(ctx, ActivitySettlePaidCheckout, SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose,
+		InvoiceID: c.InvoiceID, Record: s.st.Record()}, nil)
 	s.upsertSearchAttributes(ctx)
 	s.renderPDF(ctx, c.InvoiceID)
 	if s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {

@@ -245,24 +245,15 @@ func (s *subscription) renew(ctx workflow.Context) {
 		res = RenewalResult{FailureReason: "refused"}
 	}
 	s.renderPDF(ctx, invoiceID)
-	if !res.Paid {
-		s.log.Info("renewal declined", "reason", res.FailureReason)
-		if s.billing { // retried on the dunning schedule, the plan active meanwhile
-			s.startDunning(ctx, invoiceID, res)
-			return
-		}
-		s.expirePlan(ctx, invoiceID)
-		return
-	}
-	if s.billing {
+	switch {
+	case res.Paid:
 		s.renewPaid(ctx, *s.st.RenewalAt, invoiceID)
-		return
+	case s.billing: // retried on the dunning schedule, the plan active meanwhile
+		s.startDunning(ctx, invoiceID, res)
+	default:
+		s.log.Info("renewal declined", "reason", res.FailureReason)
+		s.expirePlan(ctx, invoiceID)
 	}
-	start := *s.st.RenewalAt
-	end := start.Add(s.st.Period)
-	s.st.PeriodStartedAt, s.st.RenewalAt = &start, &end
-	s.record(ctx)
-	s.renewed = true
 }
 
 // renewalKeys are the invoice id and the provider's idempotency key of the
@@ -316,6 +307,17 @@ var localActivityOptions = workflow.LocalActivityOptions{
 	RetryPolicy:            activityOptions.RetryPolicy,
 }
 
+// runShort is run for short work (a Postgres write, the PDF): a local
+// activity in runs with the billing lifecycle, in the workflow task with no
+// round trip through the server; an activity in runs from before, which
+// replay as they were recorded.
+func (s *subscription) runShort(ctx workflow.Context, name string, in, out any) error {
+	if s.billing {
+		return s.runLocal(ctx, name, in, out)
+	}
+	return s.run(ctx, name, in, out)
+}
+
 // runLocal is run for a local activity: a short write to Postgres that
 // needs no activity worker nor a round trip through the server.
 func (s *subscription) runLocal(ctx workflow.Context, name string, in, out any) error {
@@ -352,22 +354,12 @@ func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
 		return
 	}
 	// A refused rendering is logged; the invoice stands without it.
-	in := InvoicePDFInput{AccountID: s.st.AccountID, InvoiceID: invoiceID}
-	if s.newer(ctx, "pdf-local") {
-		_ = s.runLocal(ctx, ActivityRenderInvoicePDF, in, nil) // in the same workflow task as the payment
-		return
-	}
-	_ = s.run(ctx, ActivityRenderInvoicePDF, in, nil)
+	_ = s.runShort(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{AccountID: s.st.AccountID, InvoiceID: invoiceID}, nil)
 }
 
 // record writes the read model and refreshes the search attributes.
 func (s *subscription) record(ctx workflow.Context) {
-	in := WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}
-	if s.billing { // one UPDATE: in the workflow task
-		_ = s.runLocal(ctx, ActivityWriteSubscription, in, nil)
-	} else {
-		_ = s.run(ctx, ActivityWriteSubscription, in, nil)
-	}
+	_ = s.runShort(ctx, ActivityWriteSubscription, WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}, nil)
 	s.upsertSearchAttributes(ctx)
 }
 
