@@ -6,7 +6,6 @@ package activities
 
 import (
 	"context"
-	"kudos/workflows"
 	"time"
 
 	"github.com/google/uuid"
@@ -14,6 +13,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/workflows"
 )
 
 // Store is the part of the store the activities use (*store.DB).

@@ -2,11 +2,11 @@ package activities
 
 import (
 	"context"
-	"kudos/workflows"
 
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/workflows"
 )
 
 // SendMail renders and sends one mail, once per request key: a key already

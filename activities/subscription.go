@@ -3,12 +3,12 @@ package activities
 import (
 	"context"
 	"fmt"
-	"kudos/workflows"
 
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/workflows"
 )
 
 // OpenCheckout prices what is bought (VAT by the billing country; an upgrade
