@@ -72,7 +72,7 @@ type BillingStore interface {
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
-	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
+	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RefusedRefunds(ctx context.Context) (int, error)

@@ -11,8 +11,9 @@ import (
 // Source is where the buyer's details of an invoice come from (*store.DB).
 type Source interface {
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
-	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
-	OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error)
+	// MailRecipient is the account's owner: the buyer's e-mail and the
+	// invoice's language (one read for both).
+	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 }
 
 // RenderFrom renders inv made out to its account's billing address and
@@ -23,11 +24,7 @@ func RenderFrom(ctx context.Context, src Source, inv kudos.Invoice) ([]byte, err
 	if err != nil {
 		return nil, err
 	}
-	email, err := src.OwnerEmail(ctx, inv.AccountID)
-	if err != nil {
-		return nil, err
-	}
-	lang, err := src.OwnerLanguage(ctx, inv.AccountID)
+	email, _, lang, err := src.MailRecipient(ctx, inv.AccountID)
 	if err != nil {
 		return nil, err
 	}

@@ -89,13 +89,3 @@ func (db *DB) MailRecipient(ctx context.Context, accountID uuid.UUID) (email, na
 		WHERE m.account_id = $1 ORDER BY (m.role = 'owner') DESC, m.created_at LIMIT 1`, accountID).Scan(&email, &name, &language)
 	return email, name, language, notFound(err)
 }
-
-// OwnerLanguage returns the preferred language of the account's owner (the
-// language of its invoices; English for an account without members).
-func (db *DB) OwnerLanguage(ctx context.Context, accountID uuid.UUID) (string, error) {
-	_, _, lang, err := db.MailRecipient(ctx, accountID)
-	if kudos.ErrorCode(err) == kudos.ENotFound {
-		return "en", nil
-	}
-	return lang, err
-}

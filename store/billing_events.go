@@ -93,16 +93,11 @@ func micros(t time.Time) string { return fmt.Sprint(t.Truncate(time.Microsecond)
 // invoiceEvent appends an event of type typ about invoice id (its plan and
 // amount), keyed "<type>:<invoice id>".
 func invoiceEvent(ctx context.Context, tx pgx.Tx, typ kudos.BillingEventType, id uuid.UUID, now time.Time) error {
-	var ev kudos.BillingEvent
-	var amount int64
-	err := tx.QueryRow(ctx, `SELECT account_id, plan, total_amount, currency FROM invoices WHERE id = $1`, id).
-		Scan(&ev.AccountID, &ev.Plan, &amount, &ev.Currency)
+	inv, err := readInvoiceRow(ctx, tx, id, "")
 	if err != nil {
-		return notFound(err)
+		return err
 	}
-	ev.At, ev.Type, ev.Amount, ev.InvoiceID, ev.Key = now, typ, &amount, &id, fmt.Sprintf("%s:%s", typ, id)
-	_, err = AppendBillingEvent(ctx, tx, ev)
-	return err
+	return inv.event(ctx, tx, typ, now)
 }
 
 // latestInvoice is the id of the account's newest invoice in status of one

@@ -42,63 +42,100 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
-		kind, err := setInvoiceStatus(ctx, tx, id, status, now)
-		switch {
-		case err != nil || kind == "":
+		r, err := readInvoiceRow(ctx, tx, id, "FOR UPDATE")
+		if err != nil || !r.moves(status) {
 			return err
-		case kind == kudos.InvoiceRenewal && status == kudos.InvoicePaid:
-			return invoiceEvent(ctx, tx, kudos.EventRenewalSucceeded, id, now)
-		case kind == kudos.InvoiceRenewal:
-			return invoiceEvent(ctx, tx, kudos.EventRenewalFailed, id, now)
+		}
+		if err := r.setStatus(ctx, tx, status, now); err != nil {
+			return err
+		}
+		switch {
+		case r.kind == kudos.InvoiceRenewal && status == kudos.InvoicePaid:
+			return r.event(ctx, tx, kudos.EventRenewalSucceeded, now)
+		case r.kind == kudos.InvoiceRenewal:
+			return r.event(ctx, tx, kudos.EventRenewalFailed, now)
 		case status == kudos.InvoicePaid:
-			return paymentEvent(ctx, tx, id, now)
+			return r.paymentEvent(ctx, tx, now)
 		}
 		return nil
 	})
 }
 
-// paymentEvent appends payment_succeeded for paid invoice id, unless it
-// was waived (zero: nothing was paid).
-func paymentEvent(ctx context.Context, tx pgx.Tx, id uuid.UUID, now time.Time) error {
-	var total int64
-	if err := tx.QueryRow(ctx, `SELECT total_amount FROM invoices WHERE id = $1`, id).Scan(&total); err != nil {
-		return notFound(err)
-	}
-	if total == 0 {
-		return nil
-	}
-	return invoiceEvent(ctx, tx, kudos.EventPaymentSucceeded, id, now)
+// invoiceRow is what changing an invoice's status and recording its events
+// need of its row.
+type invoiceRow struct {
+	id        uuid.UUID
+	number    *string
+	status    kudos.InvoiceStatus
+	kind      kudos.InvoiceKind
+	accountID uuid.UUID
+	plan      kudos.Plan
+	total     int64
+	currency  string
 }
 
-// setInvoiceStatus is SetInvoiceStatus inside tx, without the event. It
-// returns the invoice's kind when the status changed ("" when not).
-func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) (kudos.InvoiceKind, error) {
-	var number *string
-	var current kudos.InvoiceStatus
-	var kind kudos.InvoiceKind
-	err := tx.QueryRow(ctx, `SELECT number, status, kind FROM invoices WHERE id = $1 FOR UPDATE`, id).Scan(&number, &current, &kind)
+// readInvoiceRow reads invoice id in tx (lock: "" or "FOR UPDATE").
+func readInvoiceRow(ctx context.Context, tx pgx.Tx, id uuid.UUID, lock string) (invoiceRow, error) {
+	r := invoiceRow{id: id}
+	err := tx.QueryRow(ctx, `SELECT number, status, kind, account_id, plan, total_amount, currency FROM invoices WHERE id = $1 `+lock, id).
+		Scan(&r.number, &r.status, &r.kind, &r.accountID, &r.plan, &r.total, &r.currency)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
-	} else if err != nil {
-		return "", wrapErr(err)
+		return r, kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
 	}
-	if current == status || current == kudos.InvoicePaid {
-		return "", nil // already there; a paid invoice stays paid
+	return r, wrapErr(err)
+}
+
+// event appends the billing event typ of the invoice.
+func (r invoiceRow) event(ctx context.Context, tx pgx.Tx, typ kudos.BillingEventType, now time.Time) error {
+	amount, id := r.total, r.id
+	_, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: r.accountID, At: now, Type: typ, Plan: r.plan,
+		Amount: &amount, Currency: r.currency, InvoiceID: &id, Key: fmt.Sprintf("%s:%s", typ, id)})
+	return err
+}
+
+// paymentEvent appends payment_succeeded, unless the invoice was waived
+// (zero: nothing was paid).
+func (r invoiceRow) paymentEvent(ctx context.Context, tx pgx.Tx, now time.Time) error {
+	if r.total == 0 {
+		return nil
 	}
-	if number == nil {
+	return r.event(ctx, tx, kudos.EventPaymentSucceeded, now)
+}
+
+// moves reports whether setting status changes the invoice: a status it
+// has is a no-op, and a paid invoice stays paid.
+func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
+	return r.status != status && r.status != kudos.InvoicePaid
+}
+
+// setStatus writes status, numbering the invoice if it has no number yet
+// (which locks the year's counter until the transaction ends).
+func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) error {
+	if r.number == nil {
 		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
 		if err != nil {
-			return "", err
+			return err
 		}
-		number = &n
+		r.number = &n
 	}
 	var paidAt *time.Time
 	if status == kudos.InvoicePaid {
 		paidAt = &now
 	}
-	_, err = tx.Exec(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5 WHERE id = $1`,
-		id, status, *number, now, paidAt)
-	return kind, wrapErr(err)
+	_, err := tx.Exec(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5 WHERE id = $1`,
+		r.id, status, *r.number, now, paidAt)
+	r.status = status
+	return wrapErr(err)
+}
+
+// setInvoiceStatus is SetInvoiceStatus inside tx, without the event. It
+// returns the invoice's kind when the status changed ("" when not).
+func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) (kudos.InvoiceKind, error) {
+	r, err := readInvoiceRow(ctx, tx, id, "FOR UPDATE")
+	if err != nil || !r.moves(status) {
+		return "", err
+	}
+	return r.kind, r.setStatus(ctx, tx, status, now)
 }
 
 // nextInvoiceNumber takes the next number of year. The counter row stays

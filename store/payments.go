@@ -216,15 +216,18 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 				return err
 			}
 		}
-		kind, err := setInvoiceStatus(ctx, tx, invoiceID, kudos.InvoicePaid, now)
+		inv, err := readInvoiceRow(ctx, tx, invoiceID, "FOR UPDATE")
 		if err != nil {
 			return err
 		}
-		if kind != "" {
-			if err := paymentEvent(ctx, tx, invoiceID, now); err != nil {
+		if inv.moves(kudos.InvoicePaid) {
+			if err := inv.setStatus(ctx, tx, kudos.InvoicePaid, now); err != nil {
+				return err
+			}
+			if err := inv.paymentEvent(ctx, tx, now); err != nil {
 				return err
 			}
 		}
-		return writeSubscription(ctx, tx, accountID, sub, now)
+		return writeSubscription(ctx, tx, accountID, sub, now) // its events name the invoice paid above
 	})
 }
