@@ -2,9 +2,11 @@ package activities
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -120,6 +122,46 @@ func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.Settle
 		revive = c.Invoice
 	}
 	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, revive, in.Record)
+}
+
+// SettlePayment is a payment from settlement to receipt in one activity,
+// for one local activity of the workflow: the settlement transaction
+// (SettlePaidCheckout), the invoice's PDF, then the receipt queued. Each
+// step changes nothing twice, so a retry of the whole (a step that failed
+// for a while: storage, Postgres) redoes only what is missing. A PDF or a
+// receipt refused for good is logged and the payment stands without it, as
+// when they were activities of their own.
+func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePaymentInput) error {
+	if err := a.SettlePaidCheckout(ctx, in.SettlePaidInput); err != nil {
+		return err
+	}
+	steps := []struct {
+		name string
+		run  func() error
+	}{
+		{workflows.ActivityRenderInvoicePDF, func() error {
+			return a.RenderInvoicePDF(ctx, workflows.InvoicePDFInput{AccountID: in.AccountID, InvoiceID: in.InvoiceID})
+		}},
+		{workflows.ActivityQueueBillingMail, func() error {
+			if in.Receipt == nil {
+				return nil
+			}
+			return a.QueueBillingMail(ctx, *in.Receipt)
+		}},
+	}
+	for _, step := range steps {
+		err := step.run()
+		var app *temporal.ApplicationError
+		if errors.As(err, &app) && app.NonRetryable() {
+			activity.GetLogger(ctx).Error("payment settled without a step refused for good", "step", step.name,
+				"invoice", in.InvoiceID, "err", err)
+			continue
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // ExpireCheckout closes a checkout at the provider and returns how it

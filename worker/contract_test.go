@@ -32,6 +32,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityRefundCheckout:      workflows.CheckoutRef{},
 		workflows.ActivityVerifyPaymentMethod: workflows.CheckoutRef{},
 		workflows.ActivitySettlePaidCheckout:  workflows.SettlePaidInput{},
+		workflows.ActivitySettlePayment:       workflows.SettlePaymentInput{},
 		workflows.ActivityQueueBillingMail:    workflows.BillingMailInput{},
 		workflows.ActivityLoadLifecycle:       workflows.LifecycleInput{},
 		// No input.

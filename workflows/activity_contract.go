@@ -35,6 +35,7 @@ const (
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
 	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
 	ActivitySettlePaidCheckout     = "SettlePaidCheckout"
+	ActivitySettlePayment          = "SettlePayment"
 	ActivityQueueBillingMail       = "QueueBillingMail"
 	ActivityLoadLifecycle          = "LoadLifecycle"
 )
@@ -43,7 +44,7 @@ const (
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
-	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivityQueueBillingMail, ActivityLoadLifecycle,
+	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivitySettlePayment, ActivityQueueBillingMail, ActivityLoadLifecycle,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -221,4 +222,12 @@ type SettlePaidInput struct {
 	Purpose    kudos.CheckoutPurpose
 	InvoiceID  uuid.UUID
 	Record     kudos.Subscription
+}
+
+// SettlePaymentInput is all a payment leads to, for one local activity:
+// the settlement of SettlePaidInput, then the invoice's PDF, then the
+// receipt (when Receipt is set) queued for the e-mail workflow.
+type SettlePaymentInput struct {
+	SettlePaidInput
+	Receipt *BillingMailInput `json:",omitempty"`
 }

@@ -76,6 +76,33 @@ func TestPurchaseBeforeTheReminderSendsNoReminder(t *testing.T) {
 	assertCanceled(t, e)
 }
 
+// TestAPaymentIsOneLocalActivity: since billing-lifecycle 2 a payment is
+// settled, its PDF rendered and its receipt queued by one local activity
+// (one marker in the payment's workflow task, not three).
+func TestAPaymentIsOneLocalActivity(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.lifecycle = lifecycle
+	e.at(day, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
+	e.at(day+time.Hour, func() { e.signalEvent("ev-1", e.openedID(0), kudos.PaymentPaid) })
+	e.at(2*day, func() {
+		invoice := e.acts.opened[0].InvoiceID
+		if len(e.acts.settlements) != 1 || e.acts.separate != 0 {
+			t.Fatalf("%d SettlePayment, %d SettlePaidCheckout on its own: want one SettlePayment", len(e.acts.settlements), e.acts.separate)
+		}
+		s := e.acts.settlements[0]
+		if s.InvoiceID != invoice || s.Record.Plan != kudos.PlanPro || s.Receipt == nil || s.Receipt.Purpose != kudos.MailPaymentReceipt ||
+			*s.Receipt.Billing.InvoiceID != invoice {
+			t.Fatalf("settlement %+v: want invoice %s, the PRO row and its receipt", s, invoice)
+		}
+		if len(e.acts.pdfs) != 1 || len(e.acts.sent) != 1 {
+			t.Fatalf("%d PDFs, %d receipts: want one each", len(e.acts.pdfs), len(e.acts.sent))
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*day))
+	assertCanceled(t, e)
+}
+
 func TestRenewalReminderThenRenewalAndReceipt(t *testing.T) {
 	e := newSubEnv(t)
 	e.acts.lifecycle = lifecycle

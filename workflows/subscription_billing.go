@@ -18,7 +18,8 @@ import (
 // initLifecycle turns the billing lifecycle on for runs made since it
 // exists, and gives a state from before it the worker's timings.
 func (s *subscription) initLifecycle(ctx workflow.Context) {
-	s.billing = workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, 1) == 1
+	v := workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, 2)
+	s.billing, s.settlesInOne = v >= 1, v >= 2
 	if !s.billing || s.st.Lifecycle != nil {
 		return
 	}
@@ -190,7 +191,9 @@ func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, in
 	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end
 	s.st.Dunning = nil
 	s.record(ctx)
-	s.receipt(ctx, invoiceID, periodStart, end)
+	if s.billing {
+		s.queueMail(ctx, s.receiptMail(invoiceID, periodStart, end))
+	}
 	s.renewed = true
 }
 
@@ -239,9 +242,24 @@ func (s *subscription) openRenewalCheckout(ctx workflow.Context, until time.Time
 	return res.URL
 }
 
-// receipt mails the receipt of a paid invoice.
-func (s *subscription) receipt(ctx workflow.Context, invoiceID uuid.UUID, from, to time.Time) {
-	s.mail(ctx, kudos.MailPaymentReceipt, "receipt:"+invoiceID.String(),
+// receipt is the receipt mail of paid checkout c (the state already moved
+// on by it), or nil: none in runs from before the lifecycle, nor without a
+// period.
+func (s *subscription) receipt(ctx workflow.Context, c *kudos.OpenCheckout) *BillingMailInput {
+	if !s.billing || s.st.PeriodStartedAt == nil || s.st.RenewalAt == nil {
+		return nil
+	}
+	from := *s.st.PeriodStartedAt
+	if c.Purpose == kudos.CheckoutUpgrade {
+		from = workflow.Now(ctx)
+	}
+	in := s.receiptMail(c.InvoiceID, from, *s.st.RenewalAt)
+	return &in
+}
+
+// receiptMail is the receipt of paid invoice invoiceID for the period from..to.
+func (s *subscription) receiptMail(invoiceID uuid.UUID, from, to time.Time) BillingMailInput {
+	return s.billingMail(kudos.MailPaymentReceipt, "receipt:"+invoiceID.String(),
 		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &invoiceID, PeriodStart: &from, PeriodEnd: &to})
 }
 
@@ -254,6 +272,15 @@ func (s *subscription) mail(ctx workflow.Context, purpose kudos.MailPurpose, occ
 	if !s.billing {
 		return
 	}
-	in := BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
+	s.queueMail(ctx, s.billingMail(purpose, occasion, b))
+}
+
+// billingMail is the request of a billing mail to the account's owner.
+func (s *subscription) billingMail(purpose kudos.MailPurpose, occasion string, b kudos.MailBilling) BillingMailInput {
+	return BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
+}
+
+// queueMail queues billing mail in for the e-mail workflow.
+func (s *subscription) queueMail(ctx workflow.Context, in BillingMailInput) {
 	_ = s.runLocal(ctx, ActivityQueueBillingMail, in, nil) // a refusal (no owner to write to) is logged by runLocal
 }

@@ -50,6 +50,10 @@ type fakeActivities struct {
 	sent  []kudos.MailRequest
 	// verified are the payment methods verified.
 	verified []workflows.CheckoutRef
+	// settlements are the payments settled by SettlePayment; separate
+	// counts SettlePaidCheckout run on its own (runs from before).
+	settlements []workflows.SettlePaymentInput
+	separate    int
 }
 
 func (f *fakeActivities) LoadLifecycle(context.Context, workflows.LifecycleInput) (kudos.Lifecycle, error) {
@@ -98,6 +102,14 @@ func (f *fakeActivities) purposes() []kudos.MailPurpose {
 // checkout closed as paid and the subscription row written.
 func (f *fakeActivities) SettlePaidCheckout(_ context.Context, in workflows.SettlePaidInput) error {
 	f.mu.Lock()
+	f.separate++
+	f.mu.Unlock()
+	f.settle(in)
+	return nil
+}
+
+func (f *fakeActivities) settle(in workflows.SettlePaidInput) {
+	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.closed = append(f.closed, workflows.CloseCheckoutInput{AccountID: in.AccountID, CheckoutID: in.CheckoutID, Purpose: in.Purpose,
 		InvoiceID: in.InvoiceID, Outcome: kudos.PaymentPaid})
@@ -106,7 +118,22 @@ func (f *fakeActivities) SettlePaidCheckout(_ context.Context, in workflows.Sett
 		f.checkouts[in.CheckoutID] = c
 	}
 	f.writes = append(f.writes, in.Record)
-	return nil
+}
+
+// SettlePayment is the settlement, the PDF and the receipt in one, as the
+// real one composes the real ones.
+func (f *fakeActivities) SettlePayment(ctx context.Context, in workflows.SettlePaymentInput) error {
+	f.mu.Lock()
+	f.settlements = append(f.settlements, in)
+	f.mu.Unlock()
+	f.settle(in.SettlePaidInput)
+	if err := f.RenderInvoicePDF(ctx, workflows.InvoicePDFInput{AccountID: in.AccountID, InvoiceID: in.InvoiceID}); err != nil {
+		return err
+	}
+	if in.Receipt == nil {
+		return nil
+	}
+	return f.QueueBillingMail(ctx, *in.Receipt)
 }
 
 func (f *fakeActivities) ExpireCheckout(_ context.Context, in workflows.ExpireCheckoutInput) (kudos.PaymentOutcome, error) {

@@ -175,8 +175,10 @@ func (s *subscription) upgradeOfThisPeriod(c *kudos.OpenCheckout) bool {
 
 // settlePaid applies a paid checkout: in one activity and one Postgres
 // transaction the checkout is paid, its invoice PAID and numbered, and the
-// subscription row moved on; the PDF is rendered after. Histories from
-// before replay the three steps they recorded.
+// subscription row moved on; the PDF is rendered after, and the receipt
+// queued. Runs since "billing-lifecycle" version 2 do all of it in one
+// local activity (SettlePayment); histories from before replay the steps
+// they recorded.
 func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	if !s.newer(ctx, "settle-paid-in-one") {
 		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
@@ -188,16 +190,17 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	if s.st.Checkout != nil && s.st.Checkout.ID == c.ID {
 		s.st.Checkout = nil
 	}
-	_ = s.runShort(ctx, ActivitySettlePaidCheckout, SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose,
-		InvoiceID: c.InvoiceID, Record: s.st.Record()}, nil)
+	settle := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record()}
+	if s.settlesInOne {
+		_ = s.runLocal(ctx, ActivitySettlePayment, SettlePaymentInput{SettlePaidInput: settle, Receipt: s.receipt(ctx, c)}, nil)
+		s.upsertSearchAttributes(ctx)
+		return
+	}
+	_ = s.runShort(ctx, ActivitySettlePaidCheckout, settle, nil)
 	s.upsertSearchAttributes(ctx)
 	s.renderPDF(ctx, c.InvoiceID)
-	if s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
-		from := *s.st.PeriodStartedAt
-		if c.Purpose == kudos.CheckoutUpgrade {
-			from = workflow.Now(ctx)
-		}
-		s.receipt(ctx, c.InvoiceID, from, *s.st.RenewalAt)
+	if r := s.receipt(ctx, c); r != nil {
+		s.queueMail(ctx, *r)
 	}
 }
 

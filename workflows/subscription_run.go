@@ -37,6 +37,10 @@ type subscription struct {
 	// billing is set in runs that have the billing lifecycle (reminders,
 	// dunning, receipts): not in those recorded before it.
 	billing bool
+	// settlesInOne is set in runs since version 2 of the lifecycle: a
+	// payment is settled, its PDF rendered and its receipt queued in one
+	// local activity.
+	settlesInOne bool
 	// upserted are the search attributes last upserted by this run.
 	upserted *searchAttributes
 }
