@@ -106,7 +106,11 @@ temporal_start() {
     --search-attribute PaymentStateSince=Datetime)
   if [ "$uiport" = 0 ]; then args+=(--headless); else args+=(--ui-port "$uiport"); fi
   [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
-  "$KUDOS_ROOT/bin/temporal" "${args[@]}" >"$logfile" 2>&1 &
+  # GOGC=400: sharing two cores with everything else, the dev server spent
+  # about a tenth of its CPU collecting garbage (perf, docs/performance.md);
+  # collecting four times less often costs memory, which a development
+  # machine has plenty of. A production Temporal is tuned on its own hosts.
+  GOGC=400 "$KUDOS_ROOT/bin/temporal" "${args[@]}" >"$logfile" 2>&1 &
   TEMPORAL_PID=$!
   wait_port 127.0.0.1 "$port" 60 || { tail -n 20 "$logfile" >&2; die "Temporal did not start (port $port busy?)"; }
 }
