@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -116,8 +117,15 @@ func latestInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, status k
 // subscription row from old to r (the workflow's transitions are written
 // as absolute rows; what changed says what happened), payment_retry_scheduled
 // included (a new payment_retry_at). A retried write changes nothing, so it
-// appends nothing.
-func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old, r kudos.Subscription, now time.Time) error {
+// appends nothing. The invoice a plan event names is the account's latest
+// paid one of its kinds, or paying when this transaction pays one of them.
+func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old, r kudos.Subscription, now time.Time, paying *invoiceRow) error {
+	paid := func(kinds ...kudos.InvoiceKind) (*uuid.UUID, error) {
+		if paying != nil && slices.Contains(kinds, paying.kind) {
+			return &paying.id, nil
+		}
+		return latestInvoice(ctx, tx, accountID, kudos.InvoicePaid, kinds...)
+	}
 	var evs []kudos.BillingEvent
 	add := func(typ kudos.BillingEventType, plan kudos.Plan, key string, invoice *uuid.UUID) {
 		evs = append(evs, kudos.BillingEvent{AccountID: accountID, At: now, Type: typ, Plan: plan, Key: key, InvoiceID: invoice})
@@ -142,13 +150,13 @@ func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old
 	case newPeriod && r.Plan.IsPaid() && !sameInstant(old.PlanRenewalAt, r.PeriodStartedAt):
 		// A new period that does not begin at the old renewal date is a
 		// plan started (a renewal's event is its invoice's).
-		paid, err := latestInvoice(ctx, tx, accountID, kudos.InvoicePaid, kudos.InvoiceSubscription, kudos.InvoicePaymentDue, kudos.InvoiceRenewal)
+		invoice, err := paid(kudos.InvoiceSubscription, kudos.InvoicePaymentDue, kudos.InvoiceRenewal)
 		if err != nil {
 			return err
 		}
-		add(kudos.EventPlanStarted, r.Plan, string(kudos.EventPlanStarted)+":"+micros(*r.PeriodStartedAt), paid)
+		add(kudos.EventPlanStarted, r.Plan, string(kudos.EventPlanStarted)+":"+micros(*r.PeriodStartedAt), invoice)
 	case old.Plan.IsPaid() && kudos.PlanRank(r.Plan) > kudos.PlanRank(old.Plan):
-		paid, err := latestInvoice(ctx, tx, accountID, kudos.InvoicePaid, kudos.InvoiceUpgrade)
+		invoice, err := paid(kudos.InvoiceUpgrade)
 		if err != nil {
 			return err
 		}
@@ -156,7 +164,7 @@ func subscriptionEvents(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, old
 		if r.PeriodStartedAt != nil {
 			period = micros(*r.PeriodStartedAt)
 		}
-		add(kudos.EventPlanUpgraded, r.Plan, fmt.Sprintf("%s:%s:%s", kudos.EventPlanUpgraded, r.Plan, period), paid)
+		add(kudos.EventPlanUpgraded, r.Plan, fmt.Sprintf("%s:%s:%s", kudos.EventPlanUpgraded, r.Plan, period), invoice)
 	case r.Plan.IsPaid() && !newPeriod && old.StartNextPeriod != r.StartNextPeriod:
 		typ := kudos.EventAutoRenewalStopped
 		if r.StartNextPeriod {

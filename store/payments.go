@@ -220,14 +220,17 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err != nil {
 			return err
 		}
-		if inv.moves(kudos.InvoicePaid) {
-			if err := inv.setStatus(ctx, tx, kudos.InvoicePaid, now); err != nil {
-				return err
-			}
-			if err := inv.paymentEvent(ctx, tx, now); err != nil {
-				return err
-			}
+		if !inv.moves(kudos.InvoicePaid) { // paid already (a retry): the row only
+			return writeSubscription(ctx, tx, accountID, sub, now, nil)
 		}
-		return writeSubscription(ctx, tx, accountID, sub, now) // its events name the invoice paid above
+		if err := inv.paymentEvent(ctx, tx, now); err != nil {
+			return err
+		}
+		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
+			return err
+		}
+		// Numbering locks the year's invoice counter until commit, and every
+		// payment waits for it: last, so that it is held for one statement.
+		return inv.setStatus(ctx, tx, kudos.InvoicePaid, now)
 	})
 }

@@ -16,10 +16,12 @@ import (
 // events of what changed. It sets absolute values, so a retried write
 // changes nothing twice.
 func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error { return writeSubscription(ctx, tx, accountID, r, db.Now()) })
+	return db.inTx(ctx, func(tx pgx.Tx) error { return writeSubscription(ctx, tx, accountID, r, db.Now(), nil) })
 }
 
-func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r kudos.Subscription, now time.Time) error {
+// paying, when set, is the invoice this transaction pays (PAID by the time
+// it commits): the event of a plan it starts or upgrades names it.
+func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r kudos.Subscription, now time.Time, paying *invoiceRow) error {
 	var old kudos.Subscription
 	err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1 FOR UPDATE`, accountID).
 		Scan(subscriptionFields(&old)...)
@@ -41,7 +43,7 @@ func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r ku
 		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency); err != nil {
 		return wrapErr(err)
 	}
-	return subscriptionEvents(ctx, tx, accountID, old, r, now)
+	return subscriptionEvents(ctx, tx, accountID, old, r, now, paying)
 }
 
 // Subscription returns the stored subscription row of an account.
