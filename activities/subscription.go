@@ -135,33 +135,22 @@ func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePayme
 	if err := a.SettlePaidCheckout(ctx, in.SettlePaidInput); err != nil {
 		return err
 	}
-	steps := []struct {
-		name string
-		run  func() error
-	}{
-		{workflows.ActivityRenderInvoicePDF, func() error {
-			return a.RenderInvoicePDF(ctx, workflows.InvoicePDFInput{AccountID: in.AccountID, InvoiceID: in.InvoiceID})
-		}},
-		{workflows.ActivityQueueBillingMail, func() error {
-			if in.Receipt == nil {
-				return nil
-			}
-			return a.QueueBillingMail(ctx, *in.Receipt)
-		}},
+	pdf := a.RenderInvoicePDF(ctx, workflows.InvoicePDFInput{AccountID: in.AccountID, InvoiceID: in.InvoiceID})
+	if err := standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, pdf); err != nil || in.Receipt == nil {
+		return err
 	}
-	for _, step := range steps {
-		err := step.run()
-		var app *temporal.ApplicationError
-		if errors.As(err, &app) && app.NonRetryable() {
-			activity.GetLogger(ctx).Error("payment settled without a step refused for good", "step", step.name,
-				"invoice", in.InvoiceID, "err", err)
-			continue
-		}
-		if err != nil {
-			return err
-		}
+	return standsWithout(ctx, workflows.ActivityQueueBillingMail, in.InvoiceID, a.QueueBillingMail(ctx, *in.Receipt))
+}
+
+// standsWithout returns err of a payment's step, unless no retry can mend
+// it: then the step is logged and the payment stands without it.
+func standsWithout(ctx context.Context, step string, invoiceID uuid.UUID, err error) error {
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.NonRetryable() {
+		activity.GetLogger(ctx).Error("payment settled without a step refused for good", "step", step, "invoice", invoiceID, "err", err)
+		return nil
 	}
-	return nil
+	return err
 }
 
 // ExpireCheckout closes a checkout at the provider and returns how it

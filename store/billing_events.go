@@ -94,7 +94,7 @@ func micros(t time.Time) string { return fmt.Sprint(t.Truncate(time.Microsecond)
 // invoiceEvent appends an event of type typ about invoice id (its plan and
 // amount), keyed "<type>:<invoice id>".
 func invoiceEvent(ctx context.Context, tx pgx.Tx, typ kudos.BillingEventType, id uuid.UUID, now time.Time) error {
-	inv, err := readInvoiceRow(ctx, tx, id, "")
+	inv, err := readInvoiceRow(ctx, tx, id, false)
 	if err != nil {
 		return err
 	}

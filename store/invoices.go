@@ -30,8 +30,8 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
-	_, err = setInvoiceStatus(ctx, tx, inv.ID, kudos.InvoiceDue, now)
-	return err
+	fresh := invoiceRow{id: inv.ID, status: kudos.InvoiceProcessing} // just inserted: no number yet
+	return fresh.setStatus(ctx, tx, kudos.InvoiceDue, now)
 }
 
 // SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
@@ -42,7 +42,7 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
-		r, err := readInvoiceRow(ctx, tx, id, "FOR UPDATE")
+		r, err := readInvoiceRow(ctx, tx, id, true)
 		if err != nil || !r.moves(status) {
 			return err
 		}
@@ -74,10 +74,14 @@ type invoiceRow struct {
 	currency  string
 }
 
-// readInvoiceRow reads invoice id in tx (lock: "" or "FOR UPDATE").
-func readInvoiceRow(ctx context.Context, tx pgx.Tx, id uuid.UUID, lock string) (invoiceRow, error) {
+// readInvoiceRow reads invoice id in tx, locking its row when forUpdate.
+func readInvoiceRow(ctx context.Context, tx pgx.Tx, id uuid.UUID, forUpdate bool) (invoiceRow, error) {
 	r := invoiceRow{id: id}
-	err := tx.QueryRow(ctx, `SELECT number, status, kind, account_id, plan, total_amount, currency FROM invoices WHERE id = $1 `+lock, id).
+	query := `SELECT number, status, kind, account_id, plan, total_amount, currency FROM invoices WHERE id = $1`
+	if forUpdate {
+		query += ` FOR UPDATE`
+	}
+	err := tx.QueryRow(ctx, query, id).
 		Scan(&r.number, &r.status, &r.kind, &r.accountID, &r.plan, &r.total, &r.currency)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return r, kudos.Errorf(kudos.ENotFound, "no invoice %s", id)
@@ -126,16 +130,6 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		r.id, status, *r.number, now, paidAt)
 	r.status = status
 	return wrapErr(err)
-}
-
-// setInvoiceStatus is SetInvoiceStatus inside tx, without the event. It
-// returns the invoice's kind when the status changed ("" when not).
-func setInvoiceStatus(ctx context.Context, tx pgx.Tx, id uuid.UUID, status kudos.InvoiceStatus, now time.Time) (kudos.InvoiceKind, error) {
-	r, err := readInvoiceRow(ctx, tx, id, "FOR UPDATE")
-	if err != nil || !r.moves(status) {
-		return "", err
-	}
-	return r.kind, r.setStatus(ctx, tx, status, now)
 }
 
 // nextInvoiceNumber takes the next number of year. The counter row stays

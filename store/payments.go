@@ -216,7 +216,7 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 				return err
 			}
 		}
-		inv, err := readInvoiceRow(ctx, tx, invoiceID, "FOR UPDATE")
+		inv, err := readInvoiceRow(ctx, tx, invoiceID, true)
 		if err != nil {
 			return err
 		}

@@ -58,11 +58,18 @@ func TestTrialReminderThenExpiry(t *testing.T) {
 	assertCanceled(t, e)
 }
 
-func TestPurchaseBeforeTheReminderSendsNoReminder(t *testing.T) {
+// proBoughtOnDayOne is a trial with the billing lifecycle whose Pro plan is
+// bought and paid on its first day.
+func proBoughtOnDayOne(t *testing.T) *subEnv {
 	e := newSubEnv(t)
 	e.acts.lifecycle = lifecycle
 	e.at(day, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
 	e.at(day+time.Hour, func() { e.signalEvent("ev-1", e.openedID(0), kudos.PaymentPaid) })
+	return e
+}
+
+func TestPurchaseBeforeTheReminderSendsNoReminder(t *testing.T) {
+	e := proBoughtOnDayOne(t)
 	e.at(20*day, func() {
 		if got := e.acts.purposes(); !slices.Equal(got, purposes(kudos.MailPaymentReceipt)) {
 			t.Errorf("a trial bought on day 1: mails %v (a receipt, no trial reminder)", got)
@@ -80,10 +87,7 @@ func TestPurchaseBeforeTheReminderSendsNoReminder(t *testing.T) {
 // settled, its PDF rendered and its receipt queued by one local activity
 // (one marker in the payment's workflow task, not three).
 func TestAPaymentIsOneLocalActivity(t *testing.T) {
-	e := newSubEnv(t)
-	e.acts.lifecycle = lifecycle
-	e.at(day, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
-	e.at(day+time.Hour, func() { e.signalEvent("ev-1", e.openedID(0), kudos.PaymentPaid) })
+	e := proBoughtOnDayOne(t)
 	e.at(2*day, func() {
 		invoice := e.acts.opened[0].InvoiceID
 		if len(e.acts.settlements) != 1 || e.acts.separate != 0 {

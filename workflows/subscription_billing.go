@@ -191,9 +191,7 @@ func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, in
 	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end
 	s.st.Dunning = nil
 	s.record(ctx)
-	if s.billing {
-		s.queueMail(ctx, s.receiptMail(invoiceID, periodStart, end))
-	}
+	s.queueMail(ctx, s.receiptMail(invoiceID, periodStart, end))
 	s.renewed = true
 }
 
@@ -269,9 +267,6 @@ func (s *subscription) receiptMail(invoiceID uuid.UUID, from, to time.Time) Bill
 // run rebuilt from the read model) sends nothing twice. Nothing is sent in
 // runs from before the lifecycle.
 func (s *subscription) mail(ctx workflow.Context, purpose kudos.MailPurpose, occasion string, b kudos.MailBilling) {
-	if !s.billing {
-		return
-	}
 	s.queueMail(ctx, s.billingMail(purpose, occasion, b))
 }
 
@@ -280,7 +275,11 @@ func (s *subscription) billingMail(purpose kudos.MailPurpose, occasion string, b
 	return BillingMailInput{AccountID: s.st.AccountID, Purpose: purpose, Key: s.st.AccountID.String() + ":" + occasion, Billing: b}
 }
 
-// queueMail queues billing mail in for the e-mail workflow.
+// queueMail queues billing mail in for the e-mail workflow (not in runs
+// from before the lifecycle).
 func (s *subscription) queueMail(ctx workflow.Context, in BillingMailInput) {
+	if !s.billing {
+		return
+	}
 	_ = s.runLocal(ctx, ActivityQueueBillingMail, in, nil) // a refusal (no owner to write to) is logged by runLocal
 }
