@@ -77,23 +77,47 @@ func (db *DB) EnqueueWithEvent(ctx context.Context, entry OutboxEntry, ev kudos.
 // (one per row, in order). It returns how many rows were attempted.
 //
 // The entries of one workflow are delivered in the order they were
-// written, across rounds and across api processes: a row is claimed only
-// when no earlier live row of its workflow waits for a retry, and only by
-// the relay holding its workflow's advisory lock for the transaction (so a
-// second process skips the whole workflow, not just the locked row).
-// Dead letters hold nothing up. Mails queued in the last five seconds go
-// after the other entries (a burst of payments is applied first, its
-// receipts a moment later; order within a workflow is kept, and an older
-// mail waits no more).
+// written, across rounds and across api processes. A relay first takes the
+// advisory lock (for its transaction) of each workflow it will deliver to,
+// in order, until it holds limit of them: a workflow another relay holds
+// is skipped, and a second relay claims the next workflows side by side.
+// Only then does it read the rows, in a statement that sees whatever the
+// previous holder of each lock committed: a row is claimed only when no
+// earlier live row of its workflow waits for a retry. Dead letters hold
+// nothing up. Mails queued in the last five seconds go after the other
+// entries (a burst of payments is applied first, its receipts a moment
+// later; order within a workflow is kept, and an older mail waits no more).
 func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxRow) []OutboxResult) (int, error) {
 	n := 0
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox o
-			WHERE delivered_at IS NULL AND dead_at IS NULL AND next_attempt_at <= $1
+		now := db.Now()
+		// The lock is tried on the sorted candidates one by one and stops
+		// at the limit (OFFSET 0 keeps the planner from pushing the lock
+		// below the sort, where it would run on every candidate): no relay
+		// locks more workflows than it claims.
+		var workflows []string
+		rows, err := tx.Query(ctx, `SELECT w FROM (
+				SELECT w, first_due, fresh_mail FROM (
+					SELECT workflow_id AS w,
+					       min(id) FILTER (WHERE next_attempt_at <= $1) AS first_due,
+					       min(id) FILTER (WHERE next_attempt_at > $1) AS first_waiting,
+					       bool_and(kind = 'mail' AND created_at > $1 - interval '5 seconds') AS fresh_mail
+					FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL GROUP BY workflow_id) g
+				WHERE first_due IS NOT NULL AND (first_waiting IS NULL OR first_due < first_waiting)
+				ORDER BY fresh_mail, first_due OFFSET 0) due
+			WHERE pg_try_advisory_xact_lock(hashtextextended('outbox:' || w, 0))
+			LIMIT $2`, now, limit)
+		if err != nil {
+			return wrapErr(err)
+		}
+		if workflows, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil || len(workflows) == 0 {
+			return wrapErr(err)
+		}
+		rows, err = tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox o
+			WHERE workflow_id = ANY($3) AND delivered_at IS NULL AND dead_at IS NULL AND next_attempt_at <= $1
 			  AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.workflow_id = o.workflow_id AND e.id < o.id
 			                  AND e.delivered_at IS NULL AND e.dead_at IS NULL AND e.next_attempt_at > $1)
-			  AND pg_try_advisory_xact_lock(hashtextextended('outbox:' || o.workflow_id, 0))
-			ORDER BY (o.kind = 'mail' AND o.created_at > $1 - interval '5 seconds'), id LIMIT $2 FOR UPDATE SKIP LOCKED`, db.Now(), limit)
+			ORDER BY (o.kind = 'mail' AND o.created_at > $1 - interval '5 seconds'), id LIMIT $2 FOR UPDATE`, now, limit, workflows)
 		if err != nil {
 			return wrapErr(err)
 		}
