@@ -9,6 +9,7 @@ import (
 
 	"kudos"
 	"kudos/api"
+	"kudos/store"
 )
 
 // fakeWebhooks accepts the signature "good" and announces ev.
@@ -44,4 +45,51 @@ func TestStripeWebhookIntakeStoresEachEventOnce(t *testing.T) {
 	h.srv.Webhooks = fakeWebhooks{}
 	h = newHarnessFrom(t, h)
 	h.expect(h.do("POST", "/v1/webhooks/stripe", `{}`, "", "Stripe-Signature", "good"), 200)
+}
+
+// TestPaymentDeliveredOnceTheWorkflowAcceptsIt: a payment event counts as
+// delivered only once its workflow has accepted it (recorded in the
+// history). With no worker the entry stays pending, whatever the relay
+// tried; once a worker is back the payment is applied, and a second
+// delivery of the same entry (a relay that died before marking it)
+// changes nothing.
+func TestPaymentDeliveredOnceTheWorkflowAcceptsIt(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("accepted@example.com", "PRO")
+	h.worker.Stop()
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	var row store.OutboxRow
+	read := func() (delivered *time.Time) {
+		t.Helper()
+		if err := h.db.Pool.QueryRow(context.Background(), `SELECT id, key, kind, workflow_id, payload, attempts, delivered_at
+			FROM outbox WHERE kind = 'payment_event' AND workflow_id = $1`, "subscription:"+account).
+			Scan(&row.ID, &row.Key, &row.Kind, &row.WorkflowID, &row.Payload, &row.Attempts, &delivered); err != nil {
+			t.Fatal(err)
+		}
+		return delivered
+	}
+	eventually(t, "a delivery attempt", func() bool { read(); return row.Attempts > 0 })
+	if read() != nil {
+		t.Fatal("the payment event counts as delivered while no worker could accept it")
+	}
+	if h.subscription(token, account)["plan"] == "PRO" {
+		t.Fatal("applied without a worker")
+	}
+
+	h.worker = h.startWorker(h.acts)
+	eventually(t, "the paid plan", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	eventually(t, "the entry delivered", func() bool { return read() != nil })
+	if err := h.srv.Dispatcher.Deliver(context.Background(), row); err != nil {
+		t.Fatalf("delivering the entry again: %v", err)
+	}
+	time.Sleep(time.Second) // a second application would show now
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+		t.Fatalf("%d paid invoices, want 1", n)
+	}
+	var succeeded int
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM billing_events WHERE account_id = $1 AND type = 'payment_succeeded'`,
+		account).Scan(&succeeded)
+	if succeeded != 1 {
+		t.Fatalf("%d payment_succeeded events, want 1", succeeded)
+	}
 }

@@ -79,19 +79,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		if err := json.Unmarshal(payload, &ev); err != nil {
 			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
-		// The workflow almost always runs: signal it, and read the read
-		// model to start it only when it does not.
-		err := d.Temporal.SignalWorkflow(ctx, workflows.SubscriptionWorkflowID(ev.AccountID), "", workflows.SignalPaymentEvent, ev)
-		var notFound *serviceerror.NotFound
-		if !errors.As(err, &notFound) {
-			return err
-		}
-		opts, state, err := d.startOptions(ctx, ev.AccountID)
-		if err != nil {
-			return err
-		}
-		_, err = d.Temporal.SignalWithStartWorkflow(ctx, opts.ID, workflows.SignalPaymentEvent, ev, opts, workflows.Subscription, state)
-		return err
+		return d.deliverPaymentEvent(ctx, row.Key, ev)
 	case KindLogoStart:
 		var in logoPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
@@ -114,6 +102,32 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 	default:
 		return Permanent(fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind))
 	}
+}
+
+// deliverPaymentEvent hands a payment event to the account's subscription
+// workflow as an update (its id the outbox key) and returns once the
+// workflow has accepted it, which records it in the history: only then may
+// the entry count as delivered. Until a worker takes it the call waits, and
+// a timeout leaves the entry for the relay's next try, which the server
+// answers from the same update (its id) instead of applying it again.
+// The workflow almost always runs: the read model is read to start it only
+// when it does not.
+func (d *Dispatcher) deliverPaymentEvent(ctx context.Context, key string, ev kudos.PaymentEvent) error {
+	upd := client.UpdateWorkflowOptions{WorkflowID: workflows.SubscriptionWorkflowID(ev.AccountID), UpdateID: key,
+		UpdateName: workflows.UpdatePaymentEvent, Args: []any{ev}, WaitForStage: client.WorkflowUpdateStageAccepted}
+	_, err := d.Temporal.UpdateWorkflow(ctx, upd)
+	var notFound *serviceerror.NotFound
+	if !errors.As(err, &notFound) {
+		return err
+	}
+	opts, state, err := d.startOptions(ctx, ev.AccountID)
+	if err != nil {
+		return err
+	}
+	upd.WorkflowID = "" // Update-with-Start takes it from the start
+	_, err = d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
+		StartWorkflowOperation: d.Temporal.NewWithStartWorkflowOperation(opts, workflows.Subscription, state), UpdateOptions: upd})
+	return err
 }
 
 // startOptions are the options and first state of an account's subscription

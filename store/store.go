@@ -8,6 +8,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -48,6 +49,10 @@ func (db *DB) idleSince(now time.Time) time.Time {
 	return now.Add(-db.SessionIdle)
 }
 
+// DefaultMaxConns is the size of the connection pool unless DATABASE_URL
+// sets pool_max_conns.
+const DefaultMaxConns = 16
+
 // Open connects to Postgres and checks the connection.
 func Open(ctx context.Context, databaseURL string) (*DB, error) {
 	cfg, err := pgxpool.ParseConfig(databaseURL)
@@ -55,6 +60,12 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
 	}
 	cfg.MaxConnIdleTime = time.Minute
+	if !strings.Contains(databaseURL, "pool_max_conns") {
+		// pgxpool's default (the number of CPUs, at least 4) is too few
+		// beside the outbox relay's claim, which holds a connection while
+		// the workflows accept what it delivers.
+		cfg.MaxConns = max(cfg.MaxConns, DefaultMaxConns)
+	}
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("store: connect: %w", err)

@@ -64,7 +64,7 @@ func proBoughtOnDayOne(t *testing.T) *subEnv {
 	e := newSubEnv(t)
 	e.acts.lifecycle = lifecycle
 	e.at(day, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
-	e.at(day+time.Hour, func() { e.signalEvent("ev-1", e.openedID(0), kudos.PaymentPaid) })
+	e.at(day+time.Hour, func() { e.sendEvent("ev-1", e.openedID(0), kudos.PaymentPaid) })
 	return e
 }
 
@@ -228,7 +228,7 @@ func TestNewCardDuringDunningRecovers(t *testing.T) {
 		e.acts.mu.Lock()
 		e.acts.checkouts = map[string]kudos.CheckoutRecord{"pm_1": {ID: "pm_1", Purpose: kudos.CheckoutPaymentMethod, Status: "open"}}
 		e.acts.mu.Unlock()
-		e.signalEvent("ev-card", "pm_1", kudos.PaymentPaid)
+		e.sendEvent("ev-card", "pm_1", kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	var can *workflow.ContinueAsNewError
@@ -267,7 +267,7 @@ func TestAuthenticationRequiredIsCompletedOnTheProvidersPage(t *testing.T) {
 		if !slices.Equal(got, purposes(kudos.MailPaymentActionRequired)) || e.acts.mails[0].Billing.PayURL != s.Checkout.URL {
 			t.Errorf("mails %v, %+v", got, e.acts.mails)
 		}
-		e.signalEvent("ev-auth", s.Checkout.ID, kudos.PaymentPaid)
+		e.sendEvent("ev-auth", s.Checkout.ID, kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	var can *workflow.ContinueAsNewError
@@ -381,7 +381,7 @@ func TestLateUpgradePaymentAfterTheRenewalIsRefunded(t *testing.T) {
 		InvoiceID: &uuidOne, ExpiresAt: old.Add(24 * time.Hour), Status: "expired"}}
 	periodStart := start.Add(-time.Hour)
 	st.PeriodStartedAt = &periodStart
-	e.at(time.Hour, func() { e.signalEvent("ev-late", "co_old", kudos.PaymentPaid) })
+	e.at(time.Hour, func() { e.sendEvent("ev-late", "co_old", kudos.PaymentPaid) })
 	e.at(2*time.Hour, func() {
 		if s := e.state(); s.Plan != kudos.PlanStarter || len(e.acts.refunds) != 1 {
 			t.Errorf("a late upgrade of a period that is over: plan %s, refunds %+v", s.Plan, e.acts.refunds)
@@ -416,7 +416,7 @@ func TestPayingTheRetriedInvoiceEndsDunning(t *testing.T) {
 		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
 			t.Errorf("while the customer pays it the dashboard shows %s", w.ShowStatus)
 		}
-		e.signalEvent("ev-pay", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev-pay", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	var can *workflow.ContinueAsNewError

@@ -1,12 +1,10 @@
 package workflows_test
 
 import (
-	"errors"
+	"fmt"
+	"slices"
 	"testing"
 	"time"
-
-	"go.temporal.io/sdk/converter"
-	"go.temporal.io/sdk/workflow"
 
 	"kudos"
 	"kudos/workflows"
@@ -26,20 +24,39 @@ func TestUpdateAcceptedWhileDrainingIsKept(t *testing.T) {
 		// that activity runs.
 		e.acts.onLoad = func() { off = e.update(workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}) }
 	})
-	e.at(time.Hour, func() { e.signalEvent("ev-late", "co_old", kudos.PaymentPaid) })
+	e.at(time.Hour, func() { e.sendEvent("ev-late", "co_old", kudos.PaymentPaid) })
 	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, time.Hour))
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("workflow ended with %v, want continue-as-new", err)
-	}
-	var next kudos.SubscriptionState
-	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
-		t.Fatal(err)
-	}
+	next := e.nextRun()
 	if off == nil || !off.done || off.rejected != nil || off.failed != nil {
 		t.Fatalf("the update: %+v", off)
 	}
 	if next.AutoRenew {
 		t.Fatalf("auto-renewal off was accepted and lost: the next run renews (%+v)", next)
+	}
+}
+
+// TestEventsBeyondTheInboxDuringDrain: more payment events arrive (as
+// updates) than the inbox holds while the run is about to continue as new;
+// every one is applied, in the order it came, before the run ends.
+func TestEventsBeyondTheInboxDuringDrain(t *testing.T) {
+	e := newSubEnv(t)
+	inv := kudos.CheckoutRecord{ID: "co_old", Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanStarter, Status: "paid"}
+	e.acts.checkouts = map[string]kudos.CheckoutRecord{"co_old": inv}
+	want := []string{"ev-late"}
+	e.at(time.Hour-time.Second, func() {
+		e.acts.onLoad = func() {
+			e.acts.onLoad = nil
+			for i := range 40 {
+				id := fmt.Sprintf("ev-%02d", i)
+				want = append(want, id)
+				e.sendEvent(id, "co_unknown", kudos.PaymentFailed)
+			}
+		}
+	})
+	e.at(time.Hour, func() { e.sendEvent("ev-late", "co_old", kudos.PaymentPaid) })
+	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, time.Hour))
+	next := e.nextRun()
+	if !slices.Equal(next.SeenEvents, want) {
+		t.Fatalf("events applied %v, want %v", next.SeenEvents, want)
 	}
 }

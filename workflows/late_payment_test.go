@@ -14,13 +14,13 @@ import (
 func TestDelayedPaymentKeepsTheCheckoutPastItsDeadline(t *testing.T) {
 	e := newSubEnv(t)
 	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
-	e.at(2*time.Hour, func() { e.signalEvent("ev-complete", e.openedID(0), kudos.PaymentPending) })
+	e.at(2*time.Hour, func() { e.sendEvent("ev-complete", e.openedID(0), kudos.PaymentPending) })
 	e.at(3*24*time.Hour, func() { // far past the 24 h checkout TTL
 		s := e.state()
 		if s.Checkout == nil || !s.Checkout.Pending || s.DisplayStatus() != kudos.StatusProcessing || len(e.acts.expired) != 0 {
 			t.Errorf("a settling payment after the deadline: %+v, expired %+v", s, e.acts.expired)
 		}
-		e.signalEvent("ev-settled", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev-settled", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.at(3*24*time.Hour+time.Hour, func() {
 		if s := e.state(); s.Plan != kudos.PlanPro || s.Status != kudos.StatusActive || s.Checkout != nil {
@@ -44,7 +44,7 @@ func TestExpiryFindsThePaymentAtTheProvider(t *testing.T) {
 			t.Errorf("a checkout paid at its deadline: %+v, closed %+v", s, e.acts.closed)
 		}
 		// Its late event afterwards is a duplicate: nothing refunded.
-		e.signalEvent("ev-late", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev-late", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.at(27*time.Hour, func() {
 		if len(e.acts.refunds) != 0 || len(e.acts.closed) != 1 {

@@ -98,7 +98,7 @@ func TestRestartContinuesTheOpenCheckout(t *testing.T) {
 			Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanTeam, InvoiceID: &inv, ExpiresAt: exp},
 	}
 	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, kudos.Lifecycle{}, start)
-	e.at(time.Hour, func() { e.signalEvent("ev-after-restart", "co_lost", kudos.PaymentPaid) })
+	e.at(time.Hour, func() { e.sendEvent("ev-after-restart", "co_lost", kudos.PaymentPaid) })
 	e.at(2*time.Hour, func() {
 		if s := e.state(); s.Plan != kudos.PlanTeam || s.Status != kudos.StatusActive || s.Checkout != nil {
 			t.Errorf("a payment of the checkout open before the restart: %+v", s)

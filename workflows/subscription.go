@@ -13,8 +13,14 @@ const (
 	UpdatePayInvoice          = "pay_invoice"
 	UpdateSetAutoRenewal      = "set_auto_renewal"
 	UpdateCancelCheckout      = "cancel_checkout"
-	SignalPaymentEvent        = "payment_event"
-	QuerySubscription         = "subscription"
+	// UpdatePaymentEvent delivers a payment event (the outbox relay). An
+	// update to a waiting workflow runs in a workflow task the server
+	// persists once, with its outcome; a signal costs three writes.
+	UpdatePaymentEvent = "payment_event"
+	// SignalPaymentEvent delivered payment events before the update did;
+	// histories with it replay, and a signal sent still applies.
+	SignalPaymentEvent = "payment_event"
+	QuerySubscription  = "subscription"
 )
 
 // Error types of rejected updates (validators), which the api maps to 409

@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"context"
+	"errors"
 	"io"
 	"log/slog"
 	"os"
@@ -10,9 +11,11 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/converter"
 	"go.temporal.io/sdk/log"
 	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/testsuite"
+	"go.temporal.io/sdk/workflow"
 
 	"kudos"
 	"kudos/workflows"
@@ -243,6 +246,9 @@ type subEnv struct {
 	*testsuite.TestWorkflowEnvironment
 	t    *testing.T
 	acts *fakeActivities
+	// bySignal: payment events go as signals, as before the relay
+	// delivered them as updates.
+	bySignal bool
 }
 
 func newSubEnv(t *testing.T) *subEnv {
@@ -311,8 +317,24 @@ func (e *subEnv) state() kudos.SubscriptionState {
 	return s
 }
 
-func (e *subEnv) signalEvent(id, checkoutID string, outcome kudos.PaymentOutcome) {
-	e.SignalWorkflow(workflows.SignalPaymentEvent, kudos.PaymentEvent{EventID: id, CheckoutID: checkoutID, Outcome: outcome})
+// sendEvent delivers a payment event as the outbox relay does: an update
+// (a new update id each time, as for a repeat stored under another event
+// id), or a signal when bySignal is set.
+func (e *subEnv) sendEvent(id, checkoutID string, outcome kudos.PaymentOutcome) {
+	ev := kudos.PaymentEvent{EventID: id, CheckoutID: checkoutID, Outcome: outcome}
+	if e.bySignal {
+		e.SignalWorkflow(workflows.SignalPaymentEvent, ev)
+		return
+	}
+	e.UpdateWorkflow(workflows.UpdatePaymentEvent, uuid.NewString(), &testsuite.TestUpdateCallback{
+		OnAccept: func() {},
+		OnReject: func(err error) { e.t.Errorf("payment event %s rejected: %v", id, err) },
+		OnComplete: func(_ any, err error) {
+			if err != nil {
+				e.t.Errorf("payment event %s failed: %v", id, err)
+			}
+		},
+	}, ev)
 }
 
 func (e *subEnv) openedID(i int) string {
@@ -329,4 +351,19 @@ func (f *fakeActivities) RenderInvoicePDF(_ context.Context, in workflows.Invoic
 	defer f.mu.Unlock()
 	f.pdfs = append(f.pdfs, in)
 	return nil
+}
+
+// nextRun is the state the run handed on when it continued as new (the
+// test fails if it ended otherwise).
+func (e *subEnv) nextRun() kudos.SubscriptionState {
+	e.t.Helper()
+	var can *workflow.ContinueAsNewError
+	if err := e.GetWorkflowError(); !errors.As(err, &can) {
+		e.t.Fatalf("workflow ended with %v, want continue-as-new", err)
+	}
+	var next kudos.SubscriptionState
+	if err := converter.GetDefaultDataConverter().FromPayloads(can.Input, &next); err != nil {
+		e.t.Fatal(err)
+	}
+	return next
 }

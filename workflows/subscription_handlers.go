@@ -25,6 +25,7 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdatePayInvoice, s.payInvoice, s.validatePayInvoice},
 		{UpdateSetAutoRenewal, s.setAutoRenewal, s.validateAutoRenewal},
 		{UpdateCancelCheckout, s.cancelCheckout, nil},
+		{UpdatePaymentEvent, s.paymentEvent, nil},
 	}
 	for _, u := range updates {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler, workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
@@ -231,4 +232,15 @@ func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutR
 		res.Status = string(outcome)
 	})
 	return res, err
+}
+
+// paymentEvent takes a payment event delivered as an update into the
+// main loop's queue, which applies it as one delivered as a signal: in the
+// order the events came, one at a time (handlers waiting for the lock
+// would not keep their order). It has no validator and never fails: once
+// accepted (recorded in the history), the event is the workflow's to
+// apply, and a repeat of it changes nothing.
+func (s *subscription) paymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) error {
+	s.inbox.Send(ctx, ev)
+	return nil
 }

@@ -27,7 +27,10 @@ type subscription struct {
 	// wake tells the main loop that an update changed the state, so that it
 	// recomputes its timer (buffered, one pending wake is enough).
 	wake workflow.Channel
-	log  interface {
+	// inbox holds payment events delivered as updates until the main
+	// loop applies them (see paymentEvent).
+	inbox workflow.Channel
+	log   interface {
 		Info(string, ...any)
 		Error(string, ...any)
 	}
@@ -89,11 +92,13 @@ const TransitionPause = 10 * time.Minute
 // Every transition is written to Postgres by an activity; the workflow
 // continues as new after each renewal and when Temporal suggests it.
 func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
-	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1), mu: workflow.NewMutex(ctx)}
+	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1), mu: workflow.NewMutex(ctx),
+		inbox: workflow.NewBufferedChannel(ctx, inboxSize)}
 	if err := s.registerHandlers(ctx); err != nil {
 		return err
 	}
-	events := workflow.GetSignalChannel(ctx, SignalPaymentEvent)
+	// Payment events come as updates (the inbox) or, from before, signals.
+	events := []workflow.ReceiveChannel{s.inbox, workflow.GetSignalChannel(ctx, SignalPaymentEvent)}
 	s.upsertSearchAttributes(ctx)
 
 	// Histories from before restarted the timer on every turn of the loop;
@@ -109,11 +114,13 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 			return s.continueAsNew(ctx, events)
 		}
 		sel := workflow.NewSelector(ctx)
-		sel.AddReceive(events, func(c workflow.ReceiveChannel, _ bool) {
-			var ev kudos.PaymentEvent
-			c.Receive(ctx, &ev)
-			s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
-		})
+		for _, ch := range events {
+			sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) {
+				var ev kudos.PaymentEvent
+				c.Receive(ctx, &ev)
+				s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+			})
+		}
 		deadline, ok := s.nextDeadline()
 		if !keepTimer || !ok || !deadline.Equal(t.at) {
 			t.cancel()
@@ -398,19 +405,40 @@ type searchAttributes struct {
 	since   time.Time
 }
 
-// continueAsNew hands the state to a fresh run once pending signals are
-// handled and no update is in flight.
-func (s *subscription) continueAsNew(ctx workflow.Context, events workflow.ReceiveChannel) error {
+// inboxSize is how many payment events may wait in the inbox before a
+// further update's handler waits too (it keeps its turn).
+const inboxSize = 16
+
+// continueAsNew hands the state to a fresh run once pending payment events
+// are handled and no update is in flight.
+func (s *subscription) continueAsNew(ctx workflow.Context, events []workflow.ReceiveChannel) error {
 	for {
-		// Handling a signal yields (its activities), and an update may be
+		// Handling an event yields (its activities), and an update may be
 		// accepted meanwhile: drain until, in one go, no handler runs and
-		// no signal waits. Nothing between that check and the return
-		// yields, so nothing accepted is lost.
-		_ = workflow.Await(ctx, func() bool { return !s.mu.IsLocked() && workflow.AllHandlersFinished(ctx) })
-		var ev kudos.PaymentEvent
-		if !events.ReceiveAsync(&ev) {
+		// no event waits. Nothing between that check and the return
+		// yields, so nothing accepted is lost. A handler waiting for room
+		// in the inbox gets it as the inbox drains.
+		_ = workflow.Await(ctx, func() bool {
+			return !s.mu.IsLocked() && (workflow.AllHandlersFinished(ctx) || s.inbox.Len() > 0)
+		})
+		if ev, ok := receiveAny(events); ok {
+			s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+			continue
+		}
+		if workflow.AllHandlersFinished(ctx) {
 			return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
 		}
-		s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
 	}
+}
+
+// receiveAny takes a waiting payment event from the first channel that has
+// one.
+func receiveAny(chs []workflow.ReceiveChannel) (kudos.PaymentEvent, bool) {
+	var ev kudos.PaymentEvent
+	for _, ch := range chs {
+		if ch.ReceiveAsync(&ev) {
+			return ev, true
+		}
+	}
+	return ev, false
 }

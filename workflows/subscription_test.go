@@ -2,6 +2,7 @@ package workflows_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 	"time"
 
@@ -47,7 +48,7 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
 			t.Errorf("while the checkout is open the read model shows %s", w.ShowStatus)
 		}
-		e.signalEvent("ev1", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev1", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.at(3*time.Hour, func() {
 		s := e.state()
@@ -79,7 +80,7 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 func TestCheckoutFailedThenExpired(t *testing.T) {
 	e := newSubEnv(t)
 	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
-	e.at(2*time.Hour, func() { e.signalEvent("ev-fail", e.openedID(0), kudos.PaymentFailed) })
+	e.at(2*time.Hour, func() { e.sendEvent("ev-fail", e.openedID(0), kudos.PaymentFailed) })
 	e.at(3*time.Hour, func() {
 		if s := e.state(); s.Checkout != nil || s.Plan != kudos.PlanTrial || s.Status != kudos.StatusActive {
 			t.Errorf("after a failed payment: %+v", s)
@@ -124,7 +125,7 @@ func TestRenewalDeclinedThenPaidByInvoice(t *testing.T) {
 		if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusProcessing {
 			t.Errorf("paying the due invoice shows %s", w.ShowStatus)
 		}
-		e.signalEvent("ev-due", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev-due", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.at(4*time.Hour, func() {
 		s := e.state()
@@ -191,7 +192,7 @@ func TestUpgrade(t *testing.T) {
 			in.Remaining != period/2-time.Minute || in.Period != period {
 			t.Errorf("upgrade checkout %+v", in)
 		}
-		e.signalEvent("ev-up", in.CheckoutID, kudos.PaymentPaid)
+		e.sendEvent("ev-up", in.CheckoutID, kudos.PaymentPaid)
 	})
 	e.at(2*time.Hour, func() {
 		s := e.state()
@@ -204,25 +205,33 @@ func TestUpgrade(t *testing.T) {
 	assertCanceled(t, e)
 }
 
+// TestDuplicateAndOutOfOrderEvents: events apply in the order they came,
+// a repeat changes nothing, and an event after the payment is ignored,
+// whether they come as updates (the relay) or as signals (before it).
 func TestDuplicateAndOutOfOrderEvents(t *testing.T) {
-	e := newSubEnv(t)
-	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
-	e.at(2*time.Hour, func() {
-		id := e.openedID(0)
-		e.signalEvent("ev-unknown", "co_other", kudos.PaymentPaid) // another checkout: ignored
-		e.signalEvent("ev-paid", id, kudos.PaymentPaid)
-		e.signalEvent("ev-paid", id, kudos.PaymentPaid)   // the same event again
-		e.signalEvent("ev-late", id, kudos.PaymentFailed) // arrives after the payment
-	})
-	e.at(3*time.Hour, func() {
-		s := e.state()
-		if s.Plan != kudos.PlanStarter || s.Status != kudos.StatusActive || len(e.acts.closed) != 1 {
-			t.Errorf("state %+v, closed %d", s, len(e.acts.closed))
-		}
-		e.CancelWorkflow()
-	})
-	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
-	assertCanceled(t, e)
+	for _, bySignal := range []bool{false, true} {
+		t.Run(fmt.Sprintf("bySignal=%v", bySignal), func(t *testing.T) {
+			e := newSubEnv(t)
+			e.bySignal = bySignal
+			e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanStarter}) })
+			e.at(2*time.Hour, func() {
+				id := e.openedID(0)
+				e.sendEvent("ev-unknown", "co_other", kudos.PaymentPaid) // another checkout: ignored
+				e.sendEvent("ev-paid", id, kudos.PaymentPaid)
+				e.sendEvent("ev-paid", id, kudos.PaymentPaid)   // the same event again
+				e.sendEvent("ev-late", id, kudos.PaymentFailed) // arrives after the payment
+			})
+			e.at(3*time.Hour, func() {
+				s := e.state()
+				if s.Plan != kudos.PlanStarter || s.Status != kudos.StatusActive || len(e.acts.closed) != 1 {
+					t.Errorf("state %+v, closed %d", s, len(e.acts.closed))
+				}
+				e.CancelWorkflow()
+			})
+			e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+			assertCanceled(t, e)
+		})
+	}
 }
 
 func TestAnotherPlanReplacesTheOpenCheckout(t *testing.T) {
@@ -236,8 +245,8 @@ func TestAnotherPlanReplacesTheOpenCheckout(t *testing.T) {
 		// Both were paid (the replaced one in a race with its expiry): the
 		// first payment to arrive buys the plan, the other is refunded;
 		// neither is dropped.
-		e.signalEvent("ev-old", e.openedID(0), kudos.PaymentPaid)
-		e.signalEvent("ev-new", e.openedID(1), kudos.PaymentPaid)
+		e.sendEvent("ev-old", e.openedID(0), kudos.PaymentPaid)
+		e.sendEvent("ev-new", e.openedID(1), kudos.PaymentPaid)
 	})
 	e.at(4*time.Hour, func() {
 		if s := e.state(); s.Plan != kudos.PlanStarter || s.Checkout != nil {
