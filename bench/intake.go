@@ -27,7 +27,8 @@ type IntakeResult struct {
 	AppliedPerSec  float64 `json:"applied_per_second"`
 	LagP50         float64 `json:"apply_lag_p50_seconds"`
 	LagP99         float64 `json:"apply_lag_p99_seconds"`
-	// The outbox relay's part: from an event's commit to its signal.
+	// The outbox relay's part: from an event's commit to its delivery
+	// (the workflow accepted it).
 	RelayPerSec float64 `json:"relay_deliveries_per_second"`
 	RelayLagP50 float64 `json:"relay_lag_p50_seconds"`
 	RelayLagP99 float64 `json:"relay_lag_p99_seconds"`
@@ -167,8 +168,8 @@ func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error
 		compared(name, "webhook p99 vs signal p99", "ms", ms(accept.Percentile(0.99)), ms(base.Percentile(0.99))),
 		figure(name, "apply lag p50 (stored → read model)", "s", res.LagP50),
 		figure(name, "apply lag p99", "s", res.LagP99),
-		figure(name, "outbox relay: signals/s", "/s", res.RelayPerSec),
-		figure(name, "outbox relay: lag p99 (stored → signalled)", "s", res.RelayLagP99),
+		figure(name, "outbox relay: deliveries/s", "/s", res.RelayPerSec),
+		figure(name, "outbox relay: lag p99 (stored → accepted)", "s", res.RelayLagP99),
 		figure(name, "applied exactly once (of events)", "", float64(res.Verified.PaidInvoices)).target(fmt.Sprintf("= %d", m), true),
 		compared(name, "CPU/event vs /signal: Temporal server", "ms", res.CPU.TemporalMs, res.BaselineCPU.TemporalMs),
 		compared(name, "CPU/event vs /signal: worker", "ms", res.CPU.WorkerMs, res.BaselineCPU.WorkerMs),
