@@ -77,6 +77,11 @@ func TestPaymentDeliveredOnceTheWorkflowAcceptsIt(t *testing.T) {
 	}
 
 	h.worker = h.startWorker(h.acts)
+	// The relay's next try, without waiting out its backoff.
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE outbox SET next_attempt_at = now() WHERE id = $1`, row.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Outbox.Kick()
 	eventually(t, "the paid plan", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
 	eventually(t, "the entry delivered", func() bool { return read() != nil })
 	if err := h.srv.Dispatcher.Deliver(context.Background(), row); err != nil {

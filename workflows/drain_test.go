@@ -43,17 +43,15 @@ func TestEventsBeyondTheInboxDuringDrain(t *testing.T) {
 	inv := kudos.CheckoutRecord{ID: "co_old", Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanStarter, Status: "paid"}
 	e.acts.checkouts = map[string]kudos.CheckoutRecord{"co_old": inv}
 	want := []string{"ev-late"}
-	e.at(time.Hour-time.Second, func() {
-		e.acts.onLoad = func() {
-			e.acts.onLoad = nil
-			for i := range 40 {
-				id := fmt.Sprintf("ev-%02d", i)
-				want = append(want, id)
-				e.sendEvent(id, "co_unknown", kudos.PaymentFailed)
-			}
+	e.at(time.Hour, func() {
+		// The renewal is due now: the run drains these before it ends.
+		e.sendEvent("ev-late", "co_old", kudos.PaymentPaid)
+		for i := range 40 {
+			id := fmt.Sprintf("ev-%02d", i)
+			want = append(want, id)
+			e.sendEvent(id, "co_unknown", kudos.PaymentFailed)
 		}
 	})
-	e.at(time.Hour, func() { e.sendEvent("ev-late", "co_old", kudos.PaymentPaid) })
 	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, time.Hour))
 	next := e.nextRun()
 	if !slices.Equal(next.SeenEvents, want) {
