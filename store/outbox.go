@@ -91,20 +91,16 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 	n := 0
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
-		// The lock is tried on the sorted candidates one by one and stops
-		// at the limit (OFFSET 0 keeps the planner from pushing the lock
+		// A workflow is a candidate when its first live entry is due. The
+		// lock is tried on the sorted candidates one by one and stops at
+		// the limit (OFFSET 0 keeps the planner from pushing the lock
 		// below the sort, where it would run on every candidate): no relay
 		// locks more workflows than it claims.
 		var workflows []string
 		rows, err := tx.Query(ctx, `SELECT w FROM (
-				SELECT w, first_due, fresh_mail FROM (
-					SELECT workflow_id AS w,
-					       min(id) FILTER (WHERE next_attempt_at <= $1) AS first_due,
-					       min(id) FILTER (WHERE next_attempt_at > $1) AS first_waiting,
-					       bool_and(kind = 'mail' AND created_at > $1 - interval '5 seconds') AS fresh_mail
-					FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL GROUP BY workflow_id) g
-				WHERE first_due IS NOT NULL AND (first_waiting IS NULL OR first_due < first_waiting)
-				ORDER BY fresh_mail, first_due OFFSET 0) due
+				SELECT workflow_id AS w FROM outbox WHERE delivered_at IS NULL AND dead_at IS NULL
+				GROUP BY workflow_id HAVING min(id) = min(id) FILTER (WHERE next_attempt_at <= $1)
+				ORDER BY bool_and(kind = 'mail' AND created_at > $1 - interval '5 seconds'), min(id) OFFSET 0) due
 			WHERE pg_try_advisory_xact_lock(hashtextextended('outbox:' || w, 0))
 			LIMIT $2`, now, limit)
 		if err != nil {

@@ -1,12 +1,9 @@
 package workflows_test
 
 import (
-	"errors"
 	"slices"
 	"testing"
 	"time"
-
-	"go.temporal.io/sdk/workflow"
 
 	"kudos"
 	"kudos/workflows"
@@ -126,10 +123,7 @@ func TestRenewalReminderThenRenewalAndReceipt(t *testing.T) {
 		}
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("after the renewal: %v", err)
-	}
+	e.nextRun() // the run continued as new
 	if got := e.acts.purposes(); !slices.Equal(got, purposes(kudos.MailRenewalReminder, kudos.MailPaymentReceipt)) {
 		t.Errorf("mails of the period: %v", got)
 	}
@@ -231,10 +225,7 @@ func TestNewCardDuringDunningRecovers(t *testing.T) {
 		e.sendEvent("ev-card", "pm_1", kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("after the recovery: %v", err)
-	}
+	e.nextRun() // the run continued as new
 	w := e.acts.lastWrite()
 	if w.PaymentRetryAt != nil || w.FailedPayment != nil || !w.PeriodStartedAt.Equal(renewal) || !w.PlanRenewalAt.Equal(renewal.Add(period)) {
 		t.Errorf("after the recovery the read model shows %+v", w)
@@ -270,10 +261,7 @@ func TestAuthenticationRequiredIsCompletedOnTheProvidersPage(t *testing.T) {
 		e.sendEvent("ev-auth", s.Checkout.ID, kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("after paying: %v", err)
-	}
+	e.nextRun() // the run continued as new
 	if len(e.acts.renewals) != 1 {
 		t.Errorf("charged %d times", len(e.acts.renewals))
 	}
@@ -308,10 +296,7 @@ func TestRestartDuringDunningKeepsTheSchedule(t *testing.T) {
 		}
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("after the retry: %v", err)
-	}
+	e.nextRun() // the run continued as new
 	if len(e.acts.renewals) != 1 || e.acts.renewals[0].InvoiceID != rm.FailedPayment.InvoiceID {
 		t.Errorf("the retry: %+v", e.acts.renewals)
 	}
@@ -359,10 +344,7 @@ func TestUpgradeCheckoutOpenAtTheRenewal(t *testing.T) {
 			e.acts.expireOutcome = tc.provider
 			e.at(time.Hour, func() { e.update(workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
 			e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanStarter, 2*time.Hour))
-			var can *workflow.ContinueAsNewError
-			if err := e.GetWorkflowError(); !errors.As(err, &can) {
-				t.Fatalf("after the renewal: %v", err)
-			}
+			e.nextRun() // the run continued as new
 			if len(e.acts.expired) != 1 || len(e.acts.renewals) != 1 || e.acts.renewals[0].Plan != tc.renews {
 				t.Fatalf("checkouts closed at the provider %d, renewals %+v; want one renewal of %s", len(e.acts.expired), e.acts.renewals, tc.renews)
 			}
@@ -419,10 +401,7 @@ func TestPayingTheRetriedInvoiceEndsDunning(t *testing.T) {
 		e.sendEvent("ev-pay", e.openedID(0), kudos.PaymentPaid)
 	})
 	e.ExecuteWorkflow(workflows.Subscription, st)
-	var can *workflow.ContinueAsNewError
-	if err := e.GetWorkflowError(); !errors.As(err, &can) {
-		t.Fatalf("after paying: %v", err)
-	}
+	e.nextRun() // the run continued as new
 	w := e.acts.lastWrite()
 	if len(e.acts.renewals) != 1 || w.PaymentRetryAt != nil || w.FailedPayment != nil || !w.PeriodStartedAt.Equal(renewal) ||
 		w.ShowStatus != kudos.StatusActive {
