@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/go-pdf/fpdf"
 	"github.com/ledongthuc/pdf"
 
 	"kudos"
@@ -268,5 +269,27 @@ func TestProForma(t *testing.T) {
 	due.Number, due.Status = "", kudos.InvoiceDue
 	if _, err := Render(Input{Invoice: due}); err != ErrNoNumber {
 		t.Errorf("a due invoice without a number: %v, want ErrNoNumber", err)
+	}
+}
+
+// TestEncoderMatchesFPDFCodePage checks the encoder against fpdf's own
+// cp1252 table: the same byte for every rune the core fonts can show, and
+// no byte for any other (those are folded).
+func TestEncoderMatchesFPDFCodePage(t *testing.T) {
+	tr := fpdf.New("P", "mm", "A4", "").UnicodeTranslatorFromDescriptor("")
+	for r := rune(0); r <= 0x2FFFF; r++ {
+		if r >= 0xD800 && r <= 0xDFFF {
+			continue
+		}
+		want := tr(string(r))
+		got, ok := cp1252(r)
+		switch {
+		case r != '.' && want == ".":
+			if ok {
+				t.Fatalf("U+%04X: encoder gives %#x, fpdf has no glyph", r, got)
+			}
+		case !ok || want != string([]byte{got}):
+			t.Fatalf("U+%04X: encoder gives %#x (%v), fpdf %q", r, got, ok, want)
+		}
 	}
 }

@@ -20,13 +20,23 @@ type Source interface {
 // owner, in the owner's language: the one way invoices (and pro-formas) are
 // drawn, by the worker at finalisation and by the api on demand.
 func RenderFrom(ctx context.Context, src Source, inv kudos.Invoice) ([]byte, error) {
-	addr, err := src.BillingAddress(ctx, inv.AccountID)
+	in, err := InputFrom(ctx, src, inv)
 	if err != nil {
 		return nil, err
+	}
+	return Render(in)
+}
+
+// InputFrom is what Render needs to draw inv: its account's billing address
+// and owner, read from src.
+func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error) {
+	addr, err := src.BillingAddress(ctx, inv.AccountID)
+	if err != nil {
+		return Input{}, err
 	}
 	email, _, lang, err := src.MailRecipient(ctx, inv.AccountID)
 	if err != nil {
-		return nil, err
+		return Input{}, err
 	}
-	return Render(Input{Invoice: inv, Buyer: addr, BuyerEmail: email, Language: lang})
+	return Input{Invoice: inv, Buyer: addr, BuyerEmail: email, Language: lang}, nil
 }
