@@ -72,7 +72,21 @@ var _ kudos.PaymentProvider = (*Provider)(nil)
 // stripe-go defaults: an 80 s HTTP timeout and two retries of network
 // failures, 409s and 5xx answers, each under the same idempotency key.
 func New(cfg Config, customers CustomerStore) (*Provider, error) {
-	return newProvider(cfg, customers, nil, 2)
+	return newProvider(cfg, customers, newHTTPClient(), 2)
+}
+
+// maxIdleConns is how many idle connections to Stripe are kept for reuse.
+const maxIdleConns = 64
+
+// newHTTPClient is stripe-go's client (an 80 s timeout) on a transport that
+// keeps up to maxIdleConns connections to Stripe. Go's default keeps two per
+// host: with more requests than that at once (a burst of webhooks, each
+// reading its session back), every other one would open a new connection
+// and pay a TLS handshake.
+func newHTTPClient() *http.Client {
+	t := http.DefaultTransport.(*http.Transport).Clone()
+	t.MaxIdleConns, t.MaxIdleConnsPerHost = maxIdleConns, maxIdleConns
+	return &http.Client{Timeout: 80 * time.Second, Transport: t}
 }
 
 // newProvider is New with the HTTP client and the retry count exposed, so
