@@ -31,7 +31,7 @@ type Store interface {
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
-	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive *kudos.Invoice, sub kudos.Subscription) error
+	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive bool, sub kudos.Subscription) (*kudos.Invoice, error)
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error

@@ -17,7 +17,17 @@ import (
 // e-mail workflow delivers it, like every other mail. The outbox keeps one
 // entry per key: queued again, it sends nothing twice.
 func (a *Activities) QueueBillingMail(ctx context.Context, in workflows.BillingMailInput) error {
-	req, err := a.billingMail(ctx, in)
+	to, err := a.recipient(ctx, in.AccountID)
+	if err != nil {
+		return err
+	}
+	return a.queueBillingMail(ctx, in, to, nil)
+}
+
+// queueBillingMail is QueueBillingMail to recipient to; known, when not nil,
+// is the mail's invoice as just read (else it is read).
+func (a *Activities) queueBillingMail(ctx context.Context, in workflows.BillingMailInput, to recipient, known *kudos.Invoice) error {
+	req, err := a.billingMail(ctx, in, to, known)
 	if err != nil {
 		return err
 	}
@@ -38,21 +48,31 @@ func reminderEvent(req kudos.MailRequest) *kudos.BillingEvent {
 	return &kudos.BillingEvent{AccountID: req.Billing.AccountID, Type: typ, Plan: req.Billing.Plan, Key: string(typ) + ":" + req.Key}
 }
 
-// billingMail is the request of a billing mail.
-func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailInput) (kudos.MailRequest, error) {
+// recipient is an account's owner as a mail addresses them.
+type recipient struct{ email, name, language string }
+
+// recipient reads the account's owner (an account without one is refused
+// for good).
+func (a *Activities) recipient(ctx context.Context, accountID uuid.UUID) (recipient, error) {
+	email, name, lang, err := a.Store.MailRecipient(ctx, accountID)
+	return recipient{email: email, name: name, language: lang}, refused(err)
+}
+
+// billingMail is the request of a billing mail to to; known, when not nil,
+// is an invoice just read, used when the mail is about it.
+func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailInput, to recipient, known *kudos.Invoice) (kudos.MailRequest, error) {
 	if !in.Purpose.IsBilling() {
 		return kudos.MailRequest{}, temporal.NewNonRetryableApplicationError("not a billing mail: "+string(in.Purpose), workflows.ErrTypeBadMail, nil)
-	}
-	to, name, lang, err := a.Store.MailRecipient(ctx, in.AccountID)
-	if err != nil {
-		return kudos.MailRequest{}, refused(err)
 	}
 	b := in.Billing
 	b.AccountID = in.AccountID
 	if b.InvoiceID != nil {
-		inv, err := a.Store.Invoice(ctx, in.AccountID, *b.InvoiceID)
-		if err != nil {
-			return kudos.MailRequest{}, refused(err)
+		inv := known
+		if inv == nil || inv.ID != *b.InvoiceID {
+			var err error
+			if inv, err = a.Store.Invoice(ctx, in.AccountID, *b.InvoiceID); err != nil {
+				return kudos.MailRequest{}, refused(err)
+			}
 		}
 		b.InvoiceNumber = inv.Number
 		if b.Amount == nil {
@@ -66,7 +86,7 @@ func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailIn
 		}
 		b.Amount = &kudos.Money{Amount: inv.Total, Currency: inv.Currency}
 	}
-	return kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: to, Language: lang, Name: name, Billing: &b}, nil
+	return kudos.MailRequest{Key: in.Key, Purpose: in.Purpose, To: to.email, Language: to.language, Name: to.name, Billing: &b}, nil
 }
 
 // LoadLifecycle returns the worker's reminder and dunning timings, for a

@@ -26,18 +26,27 @@ func (a *Activities) RenderInvoicePDF(ctx context.Context, in workflows.InvoiceP
 	if err != nil {
 		return err
 	}
-	if inv.Number == "" {
+	pdf, err := invoicepdf.InputFrom(ctx, a.Store, *inv)
+	if err != nil {
+		return err
+	}
+	return a.storeInvoicePDF(ctx, pdf)
+}
+
+// storeInvoicePDF renders a finalised invoice, stores it and records where.
+func (a *Activities) storeInvoicePDF(ctx context.Context, in invoicepdf.Input) error {
+	if in.Invoice.Number == "" {
 		return temporal.NewNonRetryableApplicationError("invoice is not final", workflows.ErrTypeInvoiceNotFinal, nil)
 	}
-	pdf, err := invoicepdf.RenderFrom(ctx, a.Store, *inv)
+	pdf, err := invoicepdf.Render(in)
 	if errors.Is(err, invoicepdf.ErrNoNumber) || errors.Is(err, invoicepdf.ErrNoDate) {
 		return temporal.NewNonRetryableApplicationError("cannot render invoice", workflows.ErrTypeInvoiceNotFinal, err)
 	} else if err != nil {
 		return err
 	}
-	key := InvoicePDFKey(in.AccountID, inv.Number)
+	key := InvoicePDFKey(in.Invoice.AccountID, in.Invoice.Number)
 	if err := a.Storage.Put(ctx, key, pdf, "application/pdf"); err != nil {
 		return err
 	}
-	return a.Store.SetInvoicePDF(ctx, in.InvoiceID, key)
+	return a.Store.SetInvoicePDF(ctx, in.Invoice.ID, key)
 }

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/invoicepdf"
 	"kudos/workflows"
 )
 
@@ -113,33 +114,41 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 // dropped when the checkout closed) PAID and numbered, and the subscription
 // row. Retried, it changes nothing twice.
 func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.SettlePaidInput) error {
-	var revive *kudos.Invoice
-	if !in.Purpose.PaysExistingInvoice() {
-		c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
-		if err != nil {
-			return err
-		}
-		revive = c.Invoice
-	}
-	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, revive, in.Record)
+	_, err := a.settlePaid(ctx, in)
+	return err
+}
+
+// settlePaid is SettlePaidCheckout, returning the invoice as settled.
+func (a *Activities) settlePaid(ctx context.Context, in workflows.SettlePaidInput) (*kudos.Invoice, error) {
+	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, !in.Purpose.PaysExistingInvoice(), in.Record)
 }
 
 // SettlePayment is a payment from settlement to receipt in one activity,
 // for one local activity of the workflow: the settlement transaction
-// (SettlePaidCheckout), the invoice's PDF, then the receipt queued. Each
+// (SettlePaidCheckout), the invoice's PDF, then the receipt queued. The PDF
+// and the receipt share the settled invoice and one read of the buyer. Each
 // step changes nothing twice, so a retry of the whole (a step that failed
 // for a while: storage, Postgres) redoes only what is missing. A PDF or a
 // receipt refused for good is logged and the payment stands without it, as
 // when they were activities of their own.
 func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePaymentInput) error {
-	if err := a.SettlePaidCheckout(ctx, in.SettlePaidInput); err != nil {
+	inv, err := a.settlePaid(ctx, in.SettlePaidInput)
+	if err != nil {
 		return err
 	}
-	pdf := a.RenderInvoicePDF(ctx, workflows.InvoicePDFInput{AccountID: in.AccountID, InvoiceID: in.InvoiceID})
+	to, err := a.recipient(ctx, in.AccountID)
+	if err != nil { // no owner to address the PDF and receipt to
+		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, err)
+	}
+	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
+	if err != nil {
+		return err
+	}
+	pdf := a.storeInvoicePDF(ctx, invoicepdf.Input{Invoice: *inv, Buyer: addr, BuyerEmail: to.email, Language: to.language})
 	if err := standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, pdf); err != nil || in.Receipt == nil {
 		return err
 	}
-	return standsWithout(ctx, workflows.ActivityQueueBillingMail, in.InvoiceID, a.QueueBillingMail(ctx, *in.Receipt))
+	return standsWithout(ctx, workflows.ActivityQueueBillingMail, in.InvoiceID, a.queueBillingMail(ctx, *in.Receipt, to, inv))
 }
 
 // standsWithout returns err of a payment's step, unless no retry can mend

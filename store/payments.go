@@ -42,11 +42,16 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 
 // Checkout returns a checkout of the account by our id.
 func (db *DB) Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error) {
+	return readCheckout(ctx, db.Pool, accountID, id)
+}
+
+// readCheckout is Checkout through q (the pool, or a transaction).
+func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error) {
 	var c kudos.CheckoutRecord
 	var kind, currency *string
 	var net, vat, total *int64
 	var rate *float64
-	err := db.Pool.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
+	err := q.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
 		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency
 		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
 		Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
@@ -201,36 +206,61 @@ func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, custo
 }
 
 // SettlePaidCheckout applies a paid checkout in one transaction: the
-// checkout paid, its invoice (revive, when given, is created again first if
-// it was dropped) PAID and numbered, and the workflow-owned columns of the
-// subscription row set to sub. Retried, it changes nothing twice.
+// checkout paid, its invoice PAID and numbered, and the workflow-owned
+// columns of the subscription row set to sub. When revive is set and the
+// invoice was dropped (its checkout closed before the payment arrived), it
+// is billed again first, at the price the checkout was opened at. It
+// returns the invoice as settled. Retried, it changes nothing twice.
 func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID,
-	revive *kudos.Invoice, sub kudos.Subscription) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+	revive bool, sub kudos.Subscription) (*kudos.Invoice, error) {
+	var settled *kudos.Invoice
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
 		if _, err := tx.Exec(ctx, `UPDATE checkouts SET status = 'paid' WHERE id = $1 AND account_id = $2`, checkoutID, accountID); err != nil {
 			return wrapErr(err)
 		}
-		if revive != nil {
-			if err := insertInvoice(ctx, tx, *revive, now); err != nil {
+		inv, err := readInvoiceRow(ctx, tx, invoiceID, true)
+		if kudos.ErrorCode(err) == kudos.ENotFound && revive {
+			if inv, err = reviveInvoice(ctx, tx, accountID, checkoutID, invoiceID, now); err != nil {
 				return err
 			}
-		}
-		inv, err := readInvoiceRow(ctx, tx, invoiceID, true)
-		if err != nil {
+		} else if err != nil {
 			return err
 		}
-		if !inv.moves(kudos.InvoicePaid) { // paid already (a retry): the row only
-			return writeSubscription(ctx, tx, accountID, sub, now, nil)
-		}
-		if err := inv.paymentEvent(ctx, tx, now); err != nil {
+		if inv.moves(kudos.InvoicePaid) {
+			if err := inv.paymentEvent(ctx, tx, now); err != nil {
+				return err
+			}
+			if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
+				return err
+			}
+			// Numbering locks the year's invoice counter until commit, and
+			// every payment waits for it: last but one, so that it is held
+			// as briefly as can be.
+			if err := inv.setStatus(ctx, tx, kudos.InvoicePaid, now); err != nil {
+				return err
+			}
+		} else if err := writeSubscription(ctx, tx, accountID, sub, now, nil); err != nil { // paid already (a retry): the row only
 			return err
 		}
-		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
-			return err
-		}
-		// Numbering locks the year's invoice counter until commit, and every
-		// payment waits for it: last, so that it is held for one statement.
-		return inv.setStatus(ctx, tx, kudos.InvoicePaid, now)
+		settled, err = scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, invoiceID))
+		return err
 	})
+	return settled, err
+}
+
+// reviveInvoice bills a dropped checkout invoice again, at the price its
+// checkout was opened at, and reads it back locked.
+func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, now time.Time) (invoiceRow, error) {
+	c, err := readCheckout(ctx, tx, accountID, checkoutID)
+	if err != nil {
+		return invoiceRow{}, err
+	}
+	if c.Invoice == nil || c.Invoice.ID != invoiceID {
+		return invoiceRow{}, kudos.Errorf(kudos.ENotFound, "no invoice %s, and checkout %s has no price to bill it again", invoiceID, checkoutID)
+	}
+	if err := insertInvoice(ctx, tx, *c.Invoice, now); err != nil {
+		return invoiceRow{}, err
+	}
+	return readInvoiceRow(ctx, tx, invoiceID, true)
 }
