@@ -38,24 +38,25 @@ func (s *flakyStorage) Put(_ context.Context, key string, body []byte, _ string)
 	return nil
 }
 
-// TestSettlePaymentOnce: a payment settled, its PDF stored and its receipt
-// queued by the one local activity of runs since billing-lifecycle 2. The
-// object store refuses the first attempt after the settlement committed;
-// the retry, and a third run as a replayed task would make, leave one paid
-// invoice, one payment event, one PDF and one receipt.
-func TestSettlePaymentOnce(t *testing.T) {
+// newSettleEnv is a timeline whose activities store PDFs in memory (the
+// first failures puts refused) and queue mails in the outbox.
+func newSettleEnv(t *testing.T, failures int) (*timelineEnv, *flakyStorage) {
 	e := newTimelineEnv(t)
-	storage := &flakyStorage{failures: 1}
+	storage := &flakyStorage{failures: failures}
 	acts := &activities.Activities{Store: e.db, Payments: e.pay, Prices: prices, UIBase: "http://127.0.0.1:8080", Now: time.Now,
 		Storage: storage, QueueMail: func(ctx context.Context, req kudos.MailRequest, _ *kudos.BillingEvent) error {
 			return e.db.Enqueue(ctx, dispatch.Mail(req))
 		}}
 	e.env = activityEnv(acts)
+	return e, storage
+}
 
-	buy := e.open("co_settle", kudos.CheckoutSubscription, kudos.PlanPro, uuid.New())
+// proPayment is the settlement of checkout buy paying a year of Pro from
+// now, with its receipt.
+func (e *timelineEnv) proPayment(buy workflows.OpenCheckoutInput) workflows.SettlePaymentInput {
 	start := time.Now().UTC()
 	renewal := start.Add(365 * 24 * time.Hour)
-	in := workflows.SettlePaymentInput{
+	return workflows.SettlePaymentInput{
 		SettlePaidInput: workflows.SettlePaidInput{AccountID: e.account, CheckoutID: buy.CheckoutID, Purpose: buy.Purpose,
 			InvoiceID: buy.InvoiceID, Record: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive,
 				PeriodStartedAt: &start, PlanRenewalAt: &renewal, StartNextPeriod: true}},
@@ -63,6 +64,18 @@ func TestSettlePaymentOnce(t *testing.T) {
 			Key:     e.account.String() + ":receipt:" + buy.InvoiceID.String(),
 			Billing: kudos.MailBilling{Plan: kudos.PlanPro, InvoiceID: &buy.InvoiceID, PeriodStart: &start, PeriodEnd: &renewal}},
 	}
+}
+
+// TestSettlePaymentOnce: a payment settled, its PDF stored and its receipt
+// queued by the one local activity of runs since billing-lifecycle 2. The
+// object store refuses the first attempt after the settlement committed;
+// the retry, and a third run as a replayed task would make, leave one paid
+// invoice, one payment event, one PDF and one receipt.
+func TestSettlePaymentOnce(t *testing.T) {
+	e, storage := newSettleEnv(t, 1)
+
+	buy := e.open("co_settle", kudos.CheckoutSubscription, kudos.PlanPro, uuid.New())
+	in := e.proPayment(buy)
 	if _, err := e.env.ExecuteActivity(workflows.ActivitySettlePayment, in); err == nil {
 		t.Fatal("the object store refused the PDF, yet the activity succeeded (nothing would retry the PDF)")
 	}
@@ -79,7 +92,7 @@ func TestSettlePaymentOnce(t *testing.T) {
 		t.Fatalf("invoice %+v (%v), want PAID with a number", inv, err)
 	}
 	key, err := e.db.InvoicePDF(context.Background(), e.account, buy.InvoiceID)
-	if err != nil || key == "" || len(storage.objects[key]) == 0 {
+	if err != nil || key != activities.InvoicePDFKey(e.account, inv.Number) || len(storage.objects[key]) == 0 {
 		t.Fatalf("PDF key %q (%v), %d objects stored: want the invoice's PDF", key, err, len(storage.objects))
 	}
 	var n int
@@ -89,11 +102,46 @@ func TestSettlePaymentOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	var req kudos.MailRequest
-	if n != 1 || json.Unmarshal(payload, &req) != nil || req.Purpose != kudos.MailPaymentReceipt || req.Billing == nil ||
+	if n != 1 || json.Unmarshal(payload, &req) != nil || req.Purpose != kudos.MailPaymentReceipt || req.To == "" || req.Billing == nil ||
 		req.Billing.InvoiceNumber != inv.Number || req.Billing.Amount == nil || req.Billing.Amount.Amount != inv.Total {
 		t.Fatalf("%d receipts queued (%s), want one with invoice %s and its total %d", n, payload, inv.Number, inv.Total)
 	}
 	if sub, err := e.db.Subscription(context.Background(), e.account); err != nil || sub.Plan != kudos.PlanPro {
 		t.Fatalf("subscription %+v (%v), want PRO", sub, err)
+	}
+}
+
+// TestSettlePaymentBillsADroppedInvoiceAgain: a checkout closed (its draft
+// invoice dropped), then its payment arrived. Settling it twice bills the
+// invoice again at the checkout's price, once: PAID and numbered, one
+// payment event, its PDF stored and its receipt queued.
+func TestSettlePaymentBillsADroppedInvoiceAgain(t *testing.T) {
+	e, storage := newSettleEnv(t, 0)
+
+	buy := e.open("co_late", kudos.CheckoutSubscription, kudos.PlanPro, uuid.New())
+	draft, err := e.db.Invoice(context.Background(), e.account, buy.InvoiceID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.twice(workflows.ActivityCloseCheckout, workflows.CloseCheckoutInput{AccountID: e.account, CheckoutID: buy.CheckoutID,
+		ProviderID: "cs_" + buy.CheckoutID, Purpose: buy.Purpose, InvoiceID: buy.InvoiceID, Outcome: kudos.PaymentExpired})
+	if _, err := e.db.Invoice(context.Background(), e.account, buy.InvoiceID); kudos.ErrorCode(err) != kudos.ENotFound {
+		t.Fatalf("the closed checkout's draft invoice is still there (%v)", err)
+	}
+
+	e.twice(workflows.ActivitySettlePayment, e.proPayment(buy))
+
+	inv, err := e.db.Invoice(context.Background(), e.account, buy.InvoiceID)
+	if err != nil || inv.Status != kudos.InvoicePaid || inv.Number == "" || inv.Total != draft.Total || inv.Currency != draft.Currency {
+		t.Fatalf("invoice %+v (%v), want PAID with a number at the checkout's price %d %s", inv, err, draft.Total, draft.Currency)
+	}
+	e.paid(e.once(kudos.EventPaymentSucceeded), buy.InvoiceID)
+	if key, err := e.db.InvoicePDF(context.Background(), e.account, buy.InvoiceID); err != nil || len(storage.objects[key]) == 0 {
+		t.Fatalf("PDF key %q (%v): want the invoice's PDF", key, err)
+	}
+	var receipts int
+	if err := e.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE kind = 'mail' AND key LIKE '%:receipt:' || $1`,
+		buy.InvoiceID.String()).Scan(&receipts); err != nil || receipts != 1 {
+		t.Fatalf("%d receipts queued (%v), want 1", receipts, err)
 	}
 }

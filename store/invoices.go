@@ -31,7 +31,8 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 		return wrapErr(err)
 	}
 	fresh := invoiceRow{id: inv.ID, status: kudos.InvoiceProcessing} // just inserted: no number yet
-	return fresh.setStatus(ctx, tx, kudos.InvoiceDue, now)
+	_, err = fresh.setStatus(ctx, tx, kudos.InvoiceDue, now)
+	return err
 }
 
 // SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
@@ -46,7 +47,7 @@ func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.I
 		if err != nil || !r.moves(status) {
 			return err
 		}
-		if err := r.setStatus(ctx, tx, status, now); err != nil {
+		if _, err := r.setStatus(ctx, tx, status, now); err != nil {
 			return err
 		}
 		switch {
@@ -113,12 +114,13 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 }
 
 // setStatus writes status, numbering the invoice if it has no number yet
-// (which locks the year's counter until the transaction ends).
-func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) error {
+// (which locks the year's counter until the transaction ends), and returns
+// the invoice as written.
+func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
 	if r.number == nil {
 		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
 		if err != nil {
-			return err
+			return nil, err
 		}
 		r.number = &n
 	}
@@ -126,10 +128,10 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	if status == kudos.InvoicePaid {
 		paidAt = &now
 	}
-	_, err := tx.Exec(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5 WHERE id = $1`,
-		r.id, status, *r.number, now, paidAt)
+	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5
+		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt))
 	r.status = status
-	return wrapErr(err)
+	return inv, err
 }
 
 // nextInvoiceNumber takes the next number of year. The counter row stays

@@ -227,23 +227,22 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		} else if err != nil {
 			return err
 		}
-		if inv.moves(kudos.InvoicePaid) {
-			if err := inv.paymentEvent(ctx, tx, now); err != nil {
+		if !inv.moves(kudos.InvoicePaid) { // paid already (a retry): the row only
+			if err := writeSubscription(ctx, tx, accountID, sub, now, nil); err != nil {
 				return err
 			}
-			if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
-				return err
-			}
-			// Numbering locks the year's invoice counter until commit, and
-			// every payment waits for it: last but one, so that it is held
-			// as briefly as can be.
-			if err := inv.setStatus(ctx, tx, kudos.InvoicePaid, now); err != nil {
-				return err
-			}
-		} else if err := writeSubscription(ctx, tx, accountID, sub, now, nil); err != nil { // paid already (a retry): the row only
+			settled, err = scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, invoiceID))
 			return err
 		}
-		settled, err = scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1`, invoiceID))
+		if err := inv.paymentEvent(ctx, tx, now); err != nil {
+			return err
+		}
+		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
+			return err
+		}
+		// Numbering locks the year's invoice counter until commit, and every
+		// payment waits for it: last, so that it is held for one statement.
+		settled, err = inv.setStatus(ctx, tx, kudos.InvoicePaid, now)
 		return err
 	})
 	return settled, err
