@@ -140,3 +140,76 @@ func TestRelayDeliversLanesConcurrentlyInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthyRelayDeliversTheWholeBatchAtOnce: a relay whose last round
+// went well sends every workflow's first entry at once; after a failure
+// (and in its first round) it tries one entry alone first, so an outage
+// costs one attempt per round, and it is back to whole batches once a
+// round succeeds.
+func TestHealthyRelayDeliversTheWholeBatchAtOnce(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	const lanes = 4
+	enqueue := func(round int) {
+		t.Helper()
+		for lane := range lanes {
+			key := fmt.Sprintf("r%d-w%d", round, lane)
+			if err := db.Enqueue(ctx, store.OutboxEntry{Key: key, Kind: dispatch.KindMail, WorkflowID: fmt.Sprintf("email:test:%d:%d", round, lane),
+				Payload: map[string]string{"k": key}}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var mu sync.Mutex
+	cond := sync.NewCond(&mu)
+	down := false
+	inFlight, want, most, tried := 0, 0, 0, 0
+	relay := dispatch.NewRelay(db, func(_ context.Context, row store.OutboxRow) error {
+		mu.Lock()
+		defer mu.Unlock()
+		inFlight, tried = inFlight+1, tried+1
+		most = max(most, inFlight)
+		cond.Broadcast()
+		// Each delivery waits (half a second at most) until as many as the
+		// round should send at once have been in flight together, so that
+		// a batch sent at once is seen whole and one sent alone alone.
+		deadline := time.Now().Add(500 * time.Millisecond)
+		for most < want && time.Now().Before(deadline) {
+			go func() { time.Sleep(10 * time.Millisecond); cond.Broadcast() }()
+			cond.Wait()
+		}
+		inFlight--
+		if down {
+			return errors.New("temporal unreachable")
+		}
+		return nil
+	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	round := func(name string, wantTried, atOnce int) {
+		t.Helper()
+		mu.Lock()
+		most, tried, want = 0, 0, atOnce
+		mu.Unlock()
+		if _, err := relay.DeliverPending(ctx); err != nil {
+			t.Fatal(err)
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if tried != wantTried || most != atOnce {
+			t.Fatalf("%s: %d tried, at most %d at once; want %d tried, %d at once", name, tried, most, wantTried, atOnce)
+		}
+	}
+
+	enqueue(1)
+	round("first round", lanes, lanes-1) // one alone, then the rest
+	enqueue(2)
+	round("healthy round", lanes, lanes)
+	enqueue(3)
+	down = true
+	round("outage met by a healthy relay", lanes, lanes)
+	enqueue(4)
+	round("outage, next round", 1, 1)
+	down = false
+	db.Clock = func() time.Time { return time.Now().Add(time.Hour) } // past every backoff
+	round("recovered", 2*lanes, 2*lanes-1)
+	round("nothing left", 0, 0)
+}
