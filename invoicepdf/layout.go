@@ -6,10 +6,9 @@ import (
 	"kudos"
 )
 
-// doc draws one invoice page; every text passes through enc.
+// doc draws one invoice page; every text passes through encodeCP1252.
 type doc struct {
 	pdf  *fpdf.Fpdf
-	enc  encoder
 	t    map[label]string
 	lang string
 	// proForma is set for an invoice not final yet (its checkout open):
@@ -30,7 +29,7 @@ var cols = [5]float64{60, 30, 20, 30, 30}
 
 // text draws s in a cell of width w at the current position.
 func (d *doc) text(w, h float64, s, align string, fill bool) {
-	d.pdf.CellFormat(w, h, d.enc.encode(s), "", 0, align, fill, 0, "")
+	d.pdf.CellFormat(w, h, encodeCP1252(s), "", 0, align, fill, 0, "")
 }
 
 // font sets the Helvetica style and size and the text grey level.
@@ -42,7 +41,7 @@ func (d *doc) font(style string, size float64, grey int) {
 // wrap draws s at x within width w, wrapped onto as many lines as needed,
 // and returns the y below it.
 func (d *doc) wrap(x, y, w float64, s, align string) float64 {
-	for _, line := range d.pdf.SplitLines([]byte(d.enc.encode(s)), w) {
+	for _, line := range d.pdf.SplitLines([]byte(encodeCP1252(s)), w) {
 		d.pdf.SetXY(x, y)
 		d.pdf.CellFormat(w, lineH, string(line), "", 0, align, false, 0, "")
 		y += lineH
