@@ -170,10 +170,12 @@ func TestHealthyRelayDeliversTheWholeBatchAtOnce(t *testing.T) {
 		inFlight, tried = inFlight+1, tried+1
 		most = max(most, inFlight)
 		cond.Broadcast()
-		// Each delivery waits (half a second at most) until as many as the
-		// round should send at once have been in flight together, so that
-		// a batch sent at once is seen whole and one sent alone alone.
-		deadline := time.Now().Add(500 * time.Millisecond)
+		// Each delivery waits (two seconds at most: a probe sent alone
+		// waits that long, a loaded machine may start a batch's goroutines
+		// late) until as many as the round should send at once have been
+		// in flight together, so that a batch sent at once is seen whole
+		// and one sent alone alone.
+		deadline := time.Now().Add(2 * time.Second)
 		for most < want && time.Now().Before(deadline) {
 			go func() { time.Sleep(10 * time.Millisecond); cond.Broadcast() }()
 			cond.Wait()
