@@ -137,8 +137,8 @@ func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePayme
 		return err
 	}
 	to, err := a.recipient(ctx, in.AccountID)
-	if err != nil { // no owner to address the PDF and receipt to
-		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, err)
+	if err != nil { // no owner: neither the PDF nor the receipt can be addressed
+		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF+", "+workflows.ActivityQueueBillingMail, in.InvoiceID, err)
 	}
 	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
 	if err != nil {
