@@ -39,7 +39,7 @@ func cp1252(r rune) (byte, bool) {
 		return byte(r), true
 	}
 	c, ok := charmap.Windows1252.EncodeRune(r)
-	return c, ok && c >= 0x80 && !undefinedCP1252[c]
+	return c, ok && !undefinedCP1252[c]
 }
 
 // undefinedCP1252 are the five bytes Windows-1252 leaves unassigned, which
