@@ -76,7 +76,10 @@ type ChargeRequest struct {
 
 // ChargeResult is the outcome of an off-session charge.
 type ChargeResult struct {
-	Paid          bool   `json:"paid"`
+	Paid bool `json:"paid"`
+	// Pending: accepted and not settled yet (a SEPA debit "processing"
+	// for days): neither paid nor failed; the same ChargeID asks again.
+	Pending       bool   `json:"pending,omitempty"`
 	ProviderID    string `json:"provider_id"`
 	FailureReason string `json:"failure_reason,omitempty"`
 }
@@ -161,7 +164,9 @@ type PaymentProvider interface {
 	// expiry: the caller applies (or refunds) what it is told was paid.
 	ExpireCheckout(ctx context.Context, providerID string) (PaymentOutcome, error)
 	// Refund gives back the whole payment of a paid checkout (idempotent
-	// by RefundID) and returns the provider's refund id.
+	// by RefundID) and returns the provider's refund id. A refusal that
+	// may pass (the provider's balance is short) is an EUnavailable error;
+	// one for good is EInvalid.
 	Refund(ctx context.Context, req RefundRequest) (string, error)
 	// VerifyPaymentMethod charges the payment method a checkout saved and
 	// refunds the charge at once (idempotent by VerificationID). A method
@@ -169,8 +174,19 @@ type PaymentProvider interface {
 	VerifyPaymentMethod(ctx context.Context, req VerificationRequest) error
 	// ChargeOffSession charges the default payment method without the
 	// customer present. A declined charge is a result with Paid false, not
-	// an error; errors are for failures worth retrying.
+	// an error; one accepted and still settling (a SEPA debit) is Pending;
+	// errors are for failures worth retrying. Asked again with the same
+	// ChargeID it charges nothing new and tells how that charge stands.
 	ChargeOffSession(ctx context.Context, req ChargeRequest) (ChargeResult, error)
+	// CancelCharge cancels the charge made under chargeID if it is still
+	// settling and the provider lets it be cancelled (a result that is
+	// neither paid nor pending), and otherwise tells how it stands (paid,
+	// failed, or still pending when it cannot be cancelled).
+	CancelCharge(ctx context.Context, accountID uuid.UUID, chargeID string) (ChargeResult, error)
+	// UseCheckoutMethod makes the payment method that paid the checkout
+	// providerID the account's default, so that the next off-session
+	// charge (the next renewal) uses it.
+	UseCheckoutMethod(ctx context.Context, accountID uuid.UUID, providerID string) error
 	PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]PaymentMethod, error)
 	DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error
 }

@@ -93,6 +93,19 @@ type SubscriptionState struct {
 	Renewals int
 	// SeenEvents are the latest payment event ids, to drop duplicates.
 	SeenEvents []string
+	// PendingRenewal is the renewal charge the provider accepted and has
+	// not settled (a SEPA debit processing): the plan stays active, the
+	// charge is asked about every Lifecycle.PendingCheck, and nothing else
+	// waits on it (nil when none).
+	PendingRenewal *PendingCharge `json:",omitempty"`
+	// Refunds are the refunds the provider refused for now (a temporary
+	// code such as balance_insufficient), tried again on the schedule of
+	// Lifecycle.RefundRetries before they count as refused.
+	Refunds []PendingRefund `json:",omitempty"`
+	// Inbox are payment events that an earlier run accepted and did not
+	// apply (it was terminated): a run rebuilt from the read model applies
+	// them first.
+	Inbox []PaymentEvent `json:",omitempty"`
 	// PaymentState is the PaymentState search attribute last set, and
 	// PaymentStateSince when it took that value (the PaymentStateSince
 	// search attribute): kept here so that they survive continue-as-new.
@@ -114,6 +127,42 @@ type OpenCheckout struct {
 	// delayed method) settling: it no longer expires, and the account
 	// stays processing until the payment succeeds or fails.
 	Pending bool
+	// PendingSince is when the payment was first seen settling, and
+	// CheckAt when the provider is asked about it next (a lost final
+	// webhook never leaves the account processing): after
+	// Lifecycle.PendingLimit it counts as failed. Nil in states from
+	// before the follow-up.
+	PendingSince *time.Time `json:",omitempty"`
+	CheckAt      *time.Time `json:",omitempty"`
+}
+
+// PendingCharge is an off-session renewal charge that the provider
+// accepted and has not settled yet (a SEPA debit is "processing" for days).
+type PendingCharge struct {
+	// PeriodStart is the renewal date the charge pays for; InvoiceID its
+	// invoice; ChargeID the provider's idempotency key, under which the
+	// charge is asked about again (never made twice).
+	PeriodStart time.Time
+	InvoiceID   uuid.UUID
+	ChargeID    string
+	// Attempt and Slot name a retry of dunning ("" and the zero time for
+	// the renewal date's own charge).
+	Attempt string    `json:",omitempty"`
+	Slot    time.Time `json:",omitempty"`
+	// Since is when the charge was first seen processing; CheckAt when the
+	// provider is asked next.
+	Since, CheckAt time.Time
+}
+
+// PendingRefund is a refund the provider refused for now and that is tried
+// again on the schedule of Lifecycle.RefundRetries.
+type PendingRefund struct {
+	CheckoutID string
+	// FirstRefusedAt is when the provider first refused it (the schedule is
+	// measured from it); RetryAt the next attempt.
+	FirstRefusedAt, RetryAt time.Time
+	// Reason is the provider's last answer.
+	Reason string
 }
 
 // Lifecycle are the configured timings of the mails and retries around a
@@ -129,6 +178,47 @@ type Lifecycle struct {
 	// DunningSchedule are the retries of a failed renewal charge, measured
 	// from the renewal date (KUDOS_DUNNING_SCHEDULE). Empty: none.
 	DunningSchedule []time.Duration
+	// PendingCheck is how often a payment that is settling (a checkout
+	// complete with its SEPA debit unpaid, a renewal charge processing) is
+	// asked about at the provider (KUDOS_PENDING_CHECK); PendingLimit how
+	// long it may settle before it counts as failed (KUDOS_PENDING_LIMIT).
+	// Zero (states from before): DefaultPendingCheck, DefaultPendingLimit.
+	PendingCheck time.Duration `json:",omitempty"`
+	PendingLimit time.Duration `json:",omitempty"`
+	// RefundRetries are the waits, measured from the first refusal, after
+	// which a refund the provider refused for now is tried again; after the
+	// last it counts as refused (ops refund by hand). Empty: the defaults.
+	RefundRetries []time.Duration `json:",omitempty"`
+}
+
+// Defaults of the follow-ups of settling payments and refused refunds.
+const (
+	DefaultPendingCheck = 24 * time.Hour
+	DefaultPendingLimit = 14 * 24 * time.Hour
+)
+
+// DefaultRefundRetries are the retries of a refund the provider refused for
+// now: after an hour, six hours, a day and three days.
+var DefaultRefundRetries = []time.Duration{time.Hour, 6 * time.Hour, 24 * time.Hour, 72 * time.Hour}
+
+// Pending are the follow-up timings of settling payments, defaults filled in.
+func (l Lifecycle) Pending() (check, limit time.Duration) {
+	check, limit = l.PendingCheck, l.PendingLimit
+	if check <= 0 {
+		check = DefaultPendingCheck
+	}
+	if limit <= 0 {
+		limit = DefaultPendingLimit
+	}
+	return check, limit
+}
+
+// RefundSchedule is RefundRetries, or the defaults.
+func (l Lifecycle) RefundSchedule() []time.Duration {
+	if len(l.RefundRetries) == 0 {
+		return DefaultRefundRetries
+	}
+	return l.RefundRetries
 }
 
 // Dunning is a renewal whose charge failed, being retried on the schedule.
@@ -143,6 +233,19 @@ type Dunning struct {
 	Attempts int
 	// RetryAt is the next attempt (the zero time: none left).
 	RetryAt time.Time
+	// RetryBase, when set, is what the schedule is measured from instead
+	// of PeriodStart: a charge that was settling for days before it failed
+	// moves the rest of the schedule on by that time, so that its retries
+	// keep their spacing instead of all falling due at once.
+	RetryBase *time.Time `json:",omitempty"`
+}
+
+// Base is what the retries are measured from.
+func (d Dunning) Base() time.Time {
+	if d.RetryBase != nil {
+		return *d.RetryBase
+	}
+	return d.PeriodStart
 }
 
 // NextRetry is the first retry of the renewal at periodStart that the
@@ -212,19 +315,22 @@ type SubscriptionReadModel struct {
 	Subscription
 	Due      *DueInvoice
 	Checkout *CheckoutRecord
+	// Unapplied are the payment events stored and not yet applied by any
+	// run (in the order they came), which a rebuilt run applies first.
+	Unapplied []PaymentEvent
 }
 
 // StateFromRecord rebuilds the state of an account whose workflow is not
 // running (first start, a lost or terminated run, a namespace move) from
 // its read model at now: the plan and its dates, the due invoice, and the
 // open checkout, which the new run continues (its expiry timer, and its
-// payment when it comes), and a renewal being retried (dunning) with the
-// attempts it has had. Charge keys derive from the period, not from a
+// payment when it comes), a renewal being retried (dunning) with the
+// attempts it has had, and the payment events no run applied. Charge keys derive from the period, not from a
 // counter, so nothing here needs the old run's history.
 func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, lifecycle Lifecycle, now time.Time) SubscriptionState {
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
-		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle}
+		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}
@@ -258,17 +364,55 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 // periodNamespace scopes the ids derived from billing periods.
 var periodNamespace = uuid.MustParse("6f1c3f0e-52a4-4c7e-9d39-5b0f2b8a7d11")
 
+// periodKey is a period's start as the ids derived from it name it: whole
+// seconds in UTC, so that the instant the workflow computed (nanoseconds)
+// and the same instant read back from Postgres (microseconds) give one key.
+func periodKey(periodStart time.Time) string {
+	return periodStart.UTC().Truncate(time.Second).Format(time.RFC3339)
+}
+
 // PeriodInvoiceID is the id of the invoice that bills the period starting
 // at periodStart (a renewal, or the due invoice of a plan that stopped then):
-// derived, so that billing a period again finds the same invoice.
+// derived, so that billing a period again finds the same invoice. It and
+// RenewalChargeID derive from the same key (periodKey).
 func PeriodInvoiceID(accountID uuid.UUID, periodStart time.Time) uuid.UUID {
+	return uuid.NewSHA1(periodNamespace, []byte(accountID.String()+"/"+periodKey(periodStart)))
+}
+
+// PeriodInvoiceIDBefore3 is PeriodInvoiceID as runs from before lifecycle
+// version 3 derived it, from the instant to the nanosecond (a run rebuilt
+// from Postgres, which keeps microseconds, could derive another id for the
+// same period); kept so that their histories replay with the same ids.
+func PeriodInvoiceIDBefore3(accountID uuid.UUID, periodStart time.Time) uuid.UUID {
 	return uuid.NewSHA1(periodNamespace, []byte(accountID.String()+"/"+periodStart.UTC().Format(time.RFC3339Nano)))
 }
 
 // RenewalChargeID is the provider's idempotency key of the charge of the
 // period starting at periodStart: one charge per period, whatever restarts.
 func RenewalChargeID(accountID uuid.UUID, periodStart time.Time) string {
-	return "renewal:" + accountID.String() + ":" + periodStart.UTC().Format(time.RFC3339)
+	return "renewal:" + accountID.String() + ":" + periodKey(periodStart)
+}
+
+// CalendarYear is the billing period that means one calendar year:
+// KUDOS_BILLING_PERIOD's default, 8760h (365 days).
+const CalendarYear = 8760 * time.Hour
+
+// PeriodEnd is the end of the paid period that starts at start. With
+// CalendarYear it is the same date a year later, as Stripe bills yearly
+// plans (a leap day is not skipped, and a period that starts on 29 February
+// ends on 28 February, the last day of that month); any other period (short
+// periods of tests and demos) is a plain duration.
+func PeriodEnd(start time.Time, period time.Duration) time.Time {
+	if period != CalendarYear {
+		return start.Add(period)
+	}
+	y, m, d := start.Date()
+	hh, mm, ss := start.Clock()
+	end := time.Date(y+1, m, d, hh, mm, ss, start.Nanosecond(), start.Location())
+	if end.Month() != m { // no such day next year: the last day of the month
+		end = time.Date(y+1, m+1, 0, hh, mm, ss, start.Nanosecond(), start.Location())
+	}
+	return end
 }
 
 // MarshalJSON writes a failed payment as the api shows amounts: total with

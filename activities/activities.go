@@ -22,7 +22,8 @@ type Store interface {
 	MarkMailSent(ctx context.Context, key string) error
 	BillingMailCurrent(ctx context.Context, req kudos.MailRequest) (bool, error)
 
-	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error
+	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription, applied ...string) error
+	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
 	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
@@ -31,7 +32,8 @@ type Store interface {
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
-	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive bool, sub kudos.Subscription) (*kudos.Invoice, error)
+	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive bool, sub kudos.Subscription,
+		applied ...string) (*kudos.Invoice, error)
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error
 	SetCheckoutStatus(ctx context.Context, id, status string) error

@@ -15,8 +15,10 @@ import (
 )
 
 // OpenCheckout prices what is bought (VAT by the billing country; an upgrade
-// prorated to the rest of the period), creates its invoice (PROCESSING), and
-// opens the provider's hosted checkout.
+// prorated to the rest of the period), opens the provider's hosted
+// checkout, and only then records the checkout with its invoice
+// (PROCESSING), in one transaction: a checkout the provider refuses, or
+// that times out, leaves no invoice behind.
 func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	var inv *kudos.Invoice
 	if in.Purpose.PaysExistingInvoice() {
@@ -48,9 +50,6 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			}
 			return workflows.OpenCheckoutResult{Waived: true, WaivedAmount: kudos.Money{Amount: total, Currency: inv.Currency}},
 				a.Store.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid)
-		}
-		if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
-			return workflows.OpenCheckoutResult{}, err
 		}
 	}
 	email, err := a.Store.OwnerEmail(ctx, in.AccountID)
@@ -120,7 +119,8 @@ func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.Settle
 
 // settlePaid is SettlePaidCheckout, returning the invoice as settled.
 func (a *Activities) settlePaid(ctx context.Context, in workflows.SettlePaidInput) (*kudos.Invoice, error) {
-	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, !in.Purpose.PaysExistingInvoice(), in.Record)
+	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, !in.Purpose.PaysExistingInvoice(), in.Record,
+		appliedEvents(in.AppliedEvent)...)
 }
 
 // SettlePayment is a payment from settlement to receipt in one activity,
@@ -145,10 +145,37 @@ func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePayme
 		return err
 	}
 	pdf := a.storeInvoicePDF(ctx, invoicepdf.Input{Invoice: *inv, Buyer: addr, BuyerEmail: to.email, Language: to.language})
-	if err := standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, pdf); err != nil || in.Receipt == nil {
+	if err := standsWithout(ctx, workflows.ActivityRenderInvoicePDF, in.InvoiceID, pdf); err != nil {
 		return err
 	}
-	return standsWithout(ctx, workflows.ActivityQueueBillingMail, in.InvoiceID, a.queueBillingMail(ctx, *in.Receipt, to, inv))
+	if in.Receipt != nil {
+		if err := standsWithout(ctx, workflows.ActivityQueueBillingMail, in.InvoiceID, a.queueBillingMail(ctx, *in.Receipt, to, inv)); err != nil {
+			return err
+		}
+	}
+	if !in.Purpose.PaysExistingInvoice() {
+		return nil
+	}
+	return standsWithout(ctx, "UseCheckoutMethod", in.InvoiceID, a.useCheckoutMethod(ctx, in.AccountID, in.CheckoutID, inv))
+}
+
+// useCheckoutMethod makes the payment method that paid checkout checkoutID
+// (one that pays a renewal or a due invoice: the charge of the default
+// failed) the account's default, so that the next renewal charges the card
+// the customer paid with, not the one that failed. A first payment or an
+// upgrade needs no call: the provider charges the most recent card when no
+// default was chosen.
+func (a *Activities) useCheckoutMethod(ctx context.Context, accountID uuid.UUID, checkoutID string, inv *kudos.Invoice) error {
+	if inv.Total == 0 { // waived: nothing was paid with anything
+		return nil
+	}
+	c, err := a.Store.Checkout(ctx, accountID, checkoutID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	return refused(a.Payments.UseCheckoutMethod(ctx, accountID, c.ProviderID))
 }
 
 // standsWithout returns err of a payment's step, unless no retry can mend
@@ -185,8 +212,10 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 
 // RefundCheckout gives back the whole payment of a checkout that was paid
 // when nothing was owed any more (idempotent: one refund per checkout), and
-// records it.
-func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRef) error {
+// records it. A refusal for good is recorded for an operator; one the
+// provider says is temporary is, when the input is Deferrable, returned as
+// ErrTypeRefundDeferred for the workflow to try again later (not recorded).
+func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInput) error {
 	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 	if err != nil {
 		return err
@@ -197,6 +226,12 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRe
 	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
 	refundID := "refund:" + c.ID
 	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	if kudos.ErrorCode(err) == kudos.EUnavailable {
+		if in.Deferrable {
+			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
+		}
+		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
+	}
 	if err != nil {
 		err = refused(err)
 		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
@@ -206,7 +241,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.CheckoutRe
 		}
 		return err
 	}
-	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid after the checkout closed, when nothing was owed", amount)
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount)
 }
 
 // VerifyPaymentMethod verifies the payment method a payment-method checkout
@@ -256,12 +291,41 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	case err != nil:
 		return workflows.RenewalResult{}, err
 	}
+	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+}
+
+// renewalCharged records the outcome of a renewal charge on its invoice:
+// paid → PAID; settling → unchanged (PROCESSING, asked about again later);
+// declined → DUE_PAYMENT.
+func (a *Activities) renewalCharged(ctx context.Context, invoiceID uuid.UUID, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
+	out := workflows.RenewalResult{Paid: res.Paid, Pending: res.Pending && !res.Paid, FailureReason: res.FailureReason, Amount: amount}
+	if out.Pending {
+		return out, nil
+	}
 	status := kudos.InvoiceDue
 	if res.Paid {
 		status = kudos.InvoicePaid
 	}
-	return workflows.RenewalResult{Paid: res.Paid, FailureReason: res.FailureReason, Amount: amount},
-		a.Store.SetInvoiceStatus(ctx, in.InvoiceID, status)
+	return out, a.Store.SetInvoiceStatus(ctx, invoiceID, status)
+}
+
+// CancelRenewalCharge cancels, at the provider, a renewal charge that has
+// been settling past its limit, if the provider still lets it be, and
+// records how it stands (see ChargeRenewal).
+func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
+	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
+	if err != nil {
+		return workflows.RenewalResult{}, err
+	}
+	amount := kudos.Money{Amount: inv.Total, Currency: inv.Currency}
+	if inv.Status == kudos.InvoicePaid {
+		return workflows.RenewalResult{Paid: true, Amount: amount}, nil
+	}
+	res, err := a.Payments.CancelCharge(ctx, in.AccountID, in.ChargeID)
+	if err != nil {
+		return workflows.RenewalResult{}, refused(err)
+	}
+	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
@@ -294,7 +358,21 @@ func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind ku
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan)}, nil
 }
 
-// WriteSubscription stores the subscription's read model (idempotent).
+// WriteSubscription stores the subscription's read model (idempotent),
+// marking the payment event whose application it ends applied.
 func (a *Activities) WriteSubscription(ctx context.Context, in workflows.WriteSubscriptionInput) error {
-	return a.Store.WriteSubscription(ctx, in.AccountID, in.Record)
+	return a.Store.WriteSubscription(ctx, in.AccountID, in.Record, appliedEvents(in.AppliedEvent)...)
+}
+
+// MarkEventsApplied records payment events the workflow has applied.
+func (a *Activities) MarkEventsApplied(ctx context.Context, in workflows.MarkEventsAppliedInput) error {
+	return a.Store.MarkPaymentEventsApplied(ctx, in.AccountID, in.EventIDs)
+}
+
+// appliedEvents is the list of an input's applied event ("" : none).
+func appliedEvents(id string) []string {
+	if id == "" {
+		return nil
+	}
+	return []string{id}
 }

@@ -77,6 +77,15 @@ func RowOf(e store.OutboxEntry) (store.OutboxRow, error) {
 	return store.OutboxRow{Key: e.Key, Kind: e.Kind, WorkflowID: e.WorkflowID, Payload: payload}, err
 }
 
+// PaymentEventAgain is the entry that delivers a stored payment event once
+// more, as a new update (its key differs from the first delivery's), to a
+// workflow that never applied it (the reconciliation of at).
+func PaymentEventAgain(ev kudos.PaymentEvent, at time.Time) store.OutboxEntry {
+	e := PaymentEvent(ev)
+	e.Key = "payment_event:" + ev.EventID + ":again:" + at.UTC().Format(time.RFC3339)
+	return e
+}
+
 // ReconcileStart is the entry that starts an account's subscription
 // workflow again from its read model, found missing by the reconciliation
 // run of at (one entry per account and run).

@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -19,6 +21,10 @@ import (
 type ReconcileStore interface {
 	SubscriptionStatuses(ctx context.Context) ([]store.SubscriptionStatus, error)
 	Enqueue(ctx context.Context, entries ...store.OutboxEntry) error
+	StaleUnappliedEvents(ctx context.Context, age time.Duration) ([]kudos.PaymentEvent, error)
+	AbandonedCheckouts(ctx context.Context, purpose kudos.CheckoutPurpose, before time.Time) ([]kudos.CheckoutRecord, error)
+	SetCheckoutStatus(ctx context.Context, id, status string) error
+	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 }
 
 // Reconciler compares the read model with the running subscription
@@ -29,7 +35,21 @@ type Reconciler struct {
 	Log      *slog.Logger
 	// Kick, when set, has the relay deliver the starts at once.
 	Kick func()
+	// Payments, when set, is asked how abandoned payment-method checkouts
+	// ended (nil: they are left alone).
+	Payments kudos.PaymentProvider
 }
+
+// UnappliedAge is how long a stored payment event may wait, delivered and
+// not applied, before the reconciliation delivers it again: far longer
+// than applying one takes, even through an outage's retries of a few
+// minutes.
+const UnappliedAge = 15 * time.Minute
+
+// AbandonedGrace is how long past its expiry a payment-method checkout
+// (opened by the api, not by a workflow) may stay open before the
+// reconciliation closes it.
+const AbandonedGrace = time.Hour
 
 // needsWorkflow reports whether a subscription in status s has timers or a
 // checkout that only a running workflow serves (an expired trial or plan
@@ -70,20 +90,104 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 			rep.Checked++
 		}
 	}
-	if len(starts) > 0 {
-		if err := r.DB.Enqueue(ctx, starts...); err != nil {
+	redeliveries, err := r.unapplied(ctx, running, &rep, now)
+	if err != nil {
+		return workflows.ReconcileReport{}, err
+	}
+	for _, id := range rep.Redelivered {
+		if !slices.Contains(rep.Started, id) && !running[workflows.SubscriptionWorkflowID(uuid.MustParse(id))].ok {
+			rep.Started = append(rep.Started, id)
+			starts = append(starts, ReconcileStart(uuid.MustParse(id), now))
+		}
+	}
+	if entries := append(starts, redeliveries...); len(entries) > 0 {
+		if err := r.DB.Enqueue(ctx, entries...); err != nil {
 			return workflows.ReconcileReport{}, err
 		}
 		if r.Kick != nil {
 			r.Kick()
 		}
 	}
+	if err := r.closeAbandoned(ctx, now, &rep); err != nil {
+		return rep, err
+	}
 	return rep, nil
 }
 
+// unapplied finds the payment events a lost run accepted and never applied
+// (stored, delivered UnappliedAge ago, not marked applied) and returns
+// their deliveries again: to the running workflow of their account, as a
+// new update; an account whose workflow does not run is started from the
+// read model instead (by the caller), which applies them first.
+func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWorkflow, rep *workflows.ReconcileReport,
+	now time.Time) ([]store.OutboxEntry, error) {
+	events, err := r.DB.StaleUnappliedEvents(ctx, UnappliedAge)
+	if err != nil {
+		return nil, err
+	}
+	var out []store.OutboxEntry
+	for _, ev := range events {
+		r.Log.Warn("reconcile: a payment event was never applied, delivering it again", "account", ev.AccountID, "event", ev.EventID)
+		if !slices.Contains(rep.Redelivered, ev.AccountID.String()) {
+			rep.Redelivered = append(rep.Redelivered, ev.AccountID.String())
+		}
+		if running[workflows.SubscriptionWorkflowID(ev.AccountID)].ok {
+			out = append(out, PaymentEventAgain(ev, now))
+		}
+	}
+	return out, nil
+}
+
+// closeAbandoned closes the payment-method checkouts left open past their
+// expiry (the api opens them; no workflow has a timer for them), asking
+// the provider how each ended, as a workflow does at a checkout's
+// deadline: one found paid gets its payment event (the workflow verifies
+// the new method), one settling is left for the next round.
+func (r *Reconciler) closeAbandoned(ctx context.Context, now time.Time, rep *workflows.ReconcileReport) error {
+	if r.Payments == nil {
+		return nil
+	}
+	open, err := r.DB.AbandonedCheckouts(ctx, kudos.CheckoutPaymentMethod, now.Add(-AbandonedGrace))
+	if err != nil {
+		return err
+	}
+	for _, c := range open {
+		outcome, err := r.Payments.ExpireCheckout(ctx, c.ProviderID)
+		switch {
+		case kudos.ErrorCode(err) == kudos.ENotFound:
+			outcome = kudos.PaymentExpired
+		case err != nil:
+			r.Log.Warn("reconcile: could not close an abandoned checkout", "checkout", c.ID, "err", err)
+			continue
+		}
+		switch outcome {
+		case kudos.PaymentPending:
+			continue
+		case kudos.PaymentPaid:
+			ev := kudos.PaymentEvent{EventID: "reconcile:" + c.ID + ":paid", Provider: c.Provider, CheckoutID: c.ID,
+				AccountID: c.AccountID, Outcome: kudos.PaymentPaid, OccurredAt: now}
+			if _, err := r.DB.RecordPaymentEvent(ctx, ev, PaymentEvent); err != nil {
+				return err
+			}
+			if r.Kick != nil {
+				r.Kick()
+			}
+		default:
+			if err := r.DB.SetCheckoutStatus(ctx, c.ID, string(outcome)); err != nil {
+				return err
+			}
+		}
+		rep.Closed = append(rep.Closed, c.ID)
+	}
+	return nil
+}
+
 // runningWorkflow is what visibility shows of a running subscription
-// workflow.
-type runningWorkflow struct{ plan, status string }
+// workflow (ok: it runs).
+type runningWorkflow struct {
+	plan, status string
+	ok           bool
+}
 
 // running lists the running subscription workflows by ID.
 func (r *Reconciler) running(ctx context.Context) (map[string]runningWorkflow, error) {
@@ -98,7 +202,7 @@ func (r *Reconciler) running(ctx context.Context) (map[string]runningWorkflow, e
 			return nil, fmt.Errorf("reconcile: list running workflows: %w", err)
 		}
 		for _, ex := range res.GetExecutions() {
-			var wf runningWorkflow
+			wf := runningWorkflow{ok: true}
 			fields := ex.GetSearchAttributes().GetIndexedFields()
 			_ = converter.GetDefaultDataConverter().FromPayload(fields[workflows.SearchPlan], &wf.plan)
 			_ = converter.GetDefaultDataConverter().FromPayload(fields[workflows.SearchSubscriptionStatus], &wf.status)

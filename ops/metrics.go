@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 
+	"kudos"
 	"kudos/workflows"
 )
 
@@ -19,7 +20,8 @@ import (
 const StuckCheckoutAge = time.Hour
 
 // paymentStates are the PaymentState values counted.
-var paymentStates = []string{workflows.PaymentNone, workflows.PaymentCheckoutOpen, workflows.PaymentDue, workflows.PaymentRetrying}
+var paymentStates = []string{workflows.PaymentNone, workflows.PaymentCheckoutOpen, workflows.PaymentDue, workflows.PaymentRetrying,
+	workflows.PaymentPending}
 
 // paymentStateCollector exports what the runbook's queries count, from
 // Temporal's visibility: running subscription workflows per PaymentState and
@@ -31,6 +33,9 @@ type paymentStateCollector struct {
 	cache  time.Duration
 	states *prometheus.Desc
 	stuck  *prometheus.Desc
+	// settling counts payments settling for longer than their limit (a
+	// renewal charge the provider would not cancel).
+	settling *prometheus.Desc
 
 	mu      sync.Mutex
 	at      time.Time
@@ -47,6 +52,8 @@ func NewPaymentStateCollector(c client.Client, scope string, cacheFor time.Durat
 			"Running subscription workflows per PaymentState search attribute.", []string{"state"}, nil),
 		stuck: prometheus.NewDesc("kudos_checkouts_stuck",
 			"Subscription workflows whose checkout has been open for over an hour (PaymentStateSince).", nil, nil),
+		settling: prometheus.NewDesc("kudos_payments_settling_too_long",
+			"Subscription workflows whose payment has been settling (PaymentState pending) for longer than KUDOS_PENDING_LIMIT's default.", nil, nil),
 	}
 }
 
@@ -54,6 +61,7 @@ func NewPaymentStateCollector(c client.Client, scope string, cacheFor time.Durat
 func (p *paymentStateCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- p.states
 	ch <- p.stuck
+	ch <- p.settling
 }
 
 // Collect implements prometheus.Collector; when Temporal does not answer in
@@ -82,12 +90,19 @@ func (p *paymentStateCollector) count() ([]prometheus.Metric, error) {
 		}
 		out = append(out, prometheus.MustNewConstMetric(p.states, prometheus.GaugeValue, float64(n), state))
 	}
-	n, err := p.countWhere(ctx, fmt.Sprintf("%s = %q AND %s < %q", workflows.SearchPaymentState, workflows.PaymentCheckoutOpen,
-		workflows.SearchPaymentStateSince, time.Now().Add(-StuckCheckoutAge).UTC().Format(time.RFC3339)))
-	if err != nil {
-		return nil, err
+	for _, g := range []struct {
+		desc  *prometheus.Desc
+		state string
+		age   time.Duration
+	}{{p.stuck, workflows.PaymentCheckoutOpen, StuckCheckoutAge}, {p.settling, workflows.PaymentPending, kudos.DefaultPendingLimit}} {
+		n, err := p.countWhere(ctx, fmt.Sprintf("%s = %q AND %s < %q", workflows.SearchPaymentState, g.state,
+			workflows.SearchPaymentStateSince, time.Now().Add(-g.age).UTC().Format(time.RFC3339)))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, prometheus.MustNewConstMetric(g.desc, prometheus.GaugeValue, float64(n)))
 	}
-	return append(out, prometheus.MustNewConstMetric(p.stuck, prometheus.GaugeValue, float64(n))), nil
+	return out, nil
 }
 
 func (p *paymentStateCollector) countWhere(ctx context.Context, where string) (int64, error) {

@@ -57,14 +57,17 @@ func runbookQueries(t *testing.T) ([]runbookQuery, []string) {
 // query must find (exactly). A question the runbook adds needs its fixtures
 // here; one it drops fails too.
 var runbookExpectations = map[string][]string{
-	"everything about one account (subscription, mails, logos)":      {"trial", "trial-mail", "trial-receipt", "trial-logo"},
-	"payments stuck in processing: a checkout open for over an hour": {"stuck-checkout"},
-	"renewal charges being retried (dunning)":                        {"retrying", "retrying-long"},
-	"renewals still unpaid three days after their renewal date":      {"retrying-long"},
-	"customers whose plan expired and who owe an invoice":            {"plan-expired-due"},
+	"everything about one account (subscription, mails, logos)":                                                     {"trial", "trial-mail", "trial-receipt", "trial-logo"},
+	"payments stuck in processing: a checkout open for over an hour":                                                {"stuck-checkout"},
+	"renewal charges being retried (dunning)":                                                                       {"retrying", "retrying-long"},
+	"renewals still unpaid three days after their renewal date":                                                     {"retrying-long"},
+	"customers whose plan expired and who owe an invoice":                                                           {"plan-expired-due"},
+	"payments settling at the provider (a SEPA debit: a checkout complete and unpaid, a renewal charge processing)": {"settling-checkout", "settling-renewal"},
+	"payments settling for over 14 days (a renewal charge the provider would not cancel)":                           {"settling-renewal"},
 	"expired trials":                 {"trial-expired"},
 	"Pro customers in good standing": {"pro"},
-	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "trial-receipt", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro"},
+	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "trial-receipt", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro",
+		"settling-checkout", "settling-renewal"},
 	"logo work in progress (its own task queue)": {"trial-logo"},
 }
 
@@ -173,6 +176,18 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	}
 	start("retrying", inDunning(3*time.Hour))
 	start("retrying-long", inDunning(4*24*time.Hour))
+	// A checkout paid by SEPA two days ago, still settling; a renewal
+	// charge processing for sixteen days.
+	settling := base()
+	settling.Checkout = checkout(50 * time.Hour)
+	settling.Checkout.Pending, settling.Checkout.PendingSince, settling.Checkout.CheckAt = true, at(-48*time.Hour), at(time.Hour)
+	start("settling-checkout", settling)
+	processing := base()
+	processing.Plan, processing.AutoRenew, processing.TrialExpiresAt = kudos.PlanStarter, true, nil
+	processing.PeriodStartedAt, processing.RenewalAt = at(-381*24*time.Hour), at(-16*24*time.Hour)
+	processing.PendingRenewal = &kudos.PendingCharge{PeriodStart: now.Add(-16 * 24 * time.Hour), InvoiceID: uuid.New(), ChargeID: "c",
+		Since: now.Add(-16 * 24 * time.Hour), CheckAt: now.Add(time.Hour)}
+	start("settling-renewal", processing)
 
 	for _, row := range rows {
 		want, ok := runbookExpectations[row.question]
@@ -226,7 +241,8 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", queue), 0))
 	want := map[string]float64{`kudos_payment_state_workflows{state="none"}`: 3, `kudos_payment_state_workflows{state="checkout_open"}`: 2,
-		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 2, `kudos_checkouts_stuck`: 1}
+		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 2, `kudos_checkouts_stuck`: 1,
+		`kudos_payment_state_workflows{state="pending"}`: 2, `kudos_payments_settling_too_long`: 1}
 	got := map[string]float64{}
 	families, err := reg.Gather()
 	if err != nil {

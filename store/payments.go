@@ -7,13 +7,16 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
 
 	"kudos"
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
 // (idempotent by id) and, for a checkout that bills something, its
-// checkout_opened event.
+// checkout_opened event. A checkout that prices a new invoice (a plan, an
+// upgrade) creates that invoice (PROCESSING) in the same transaction: the
+// invoice exists only once the provider has opened its checkout.
 func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return recordCheckout(ctx, tx, c, db.Now()) })
 }
@@ -22,6 +25,10 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 	inv := c.Invoice
 	if inv == nil {
 		inv = &kudos.Invoice{}
+	} else if c.Purpose != kudos.CheckoutPaymentMethod && !c.Purpose.PaysExistingInvoice() {
+		if err := insertInvoice(ctx, tx, *inv, now); err != nil {
+			return err
+		}
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
 		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency)
@@ -211,11 +218,17 @@ func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, custo
 // invoice was dropped (its checkout closed before the payment arrived), it
 // is billed again first, at the price the checkout was opened at. It
 // returns the invoice as settled. Retried, it changes nothing twice.
+//
+// applied are the payment events the settlement applies: marked applied in
+// the same transaction.
 func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID,
-	revive bool, sub kudos.Subscription) (*kudos.Invoice, error) {
+	revive bool, sub kudos.Subscription, applied ...string) (*kudos.Invoice, error) {
 	var settled *kudos.Invoice
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
+		if err := markApplied(ctx, tx, accountID, applied, now); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, `UPDATE checkouts SET status = 'paid' WHERE id = $1 AND account_id = $2`, checkoutID, accountID); err != nil {
 			return wrapErr(err)
 		}
@@ -262,4 +275,66 @@ func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkout
 		return invoiceRow{}, err
 	}
 	return readInvoiceRow(ctx, tx, invoiceID, true)
+}
+
+// paymentEventColumns are the columns of a kudos.PaymentEvent, in the order
+// scanPaymentEvent reads them.
+const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at`
+
+// scanPaymentEvent reads one row of paymentEventColumns.
+func scanPaymentEvent(row pgx.CollectableRow) (kudos.PaymentEvent, error) {
+	var ev kudos.PaymentEvent
+	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt)
+	ev.OccurredAt = ev.OccurredAt.UTC()
+	return ev, err
+}
+
+// MarkPaymentEventsApplied records that the account's subscription workflow
+// has applied the payment events ids (a repeat changes nothing).
+func (db *DB) MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error {
+	return markApplied(ctx, db.Pool, accountID, ids, db.Now())
+}
+
+// markApplied is MarkPaymentEventsApplied through q.
+func markApplied(ctx context.Context, q interface {
+	Exec(context.Context, string, ...any) (pgconn.CommandTag, error)
+}, accountID uuid.UUID, ids []string, now time.Time) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	_, err := q.Exec(ctx, `UPDATE payment_events SET applied_at = $3 WHERE account_id = $1 AND event_id = ANY($2) AND applied_at IS NULL`,
+		accountID, ids, now)
+	return wrapErr(err)
+}
+
+// StaleUnappliedEvents lists the payment events that were delivered to
+// their workflow (or never queued) more than age ago and are still not
+// applied: their run was lost (terminated) while holding them. The
+// reconciliation delivers them again.
+func (db *DB) StaleUnappliedEvents(ctx context.Context, age time.Duration) ([]kudos.PaymentEvent, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT `+paymentEventColumns+` FROM payment_events e WHERE applied_at IS NULL
+		AND received_at < $1 AND NOT EXISTS (SELECT 1 FROM outbox o WHERE o.kind = 'payment_event' AND o.payload->>'event_id' = e.event_id
+			AND (o.delivered_at IS NULL OR o.delivered_at >= $1) AND o.dead_at IS NULL)
+		ORDER BY received_at, event_id LIMIT 1000`, db.Now().Add(-age))
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, scanPaymentEvent)
+	return out, wrapErr(err)
+}
+
+// AbandonedCheckouts lists the open checkouts of purpose that expired
+// before before (at most 500, oldest first).
+func (db *DB) AbandonedCheckouts(ctx context.Context, purpose kudos.CheckoutPurpose, before time.Time) ([]kudos.CheckoutRecord, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at, status
+		FROM checkouts WHERE status = 'open' AND purpose = $1 AND expires_at < $2 ORDER BY expires_at LIMIT 500`, purpose, before)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.CheckoutRecord, error) {
+		var c kudos.CheckoutRecord
+		err := row.Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt, &c.Status)
+		return c, err
+	})
+	return out, wrapErr(err)
 }

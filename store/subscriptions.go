@@ -13,10 +13,16 @@ import (
 
 // WriteSubscription stores the workflow-owned columns of the subscription
 // (kudos.SubscriptionState.Record), and in the same transaction the billing
-// events of what changed. It sets absolute values, so a retried write
+// events of what changed and the mark of the payment events applied, whose
+// application the write ends. It sets absolute values, so a retried write
 // changes nothing twice.
-func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error { return writeSubscription(ctx, tx, accountID, r, db.Now(), nil) })
+func (db *DB) WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription, applied ...string) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := writeSubscription(ctx, tx, accountID, r, db.Now(), nil); err != nil {
+			return err
+		}
+		return markApplied(ctx, tx, accountID, applied, db.Now())
+	})
 }
 
 // paying, when set, is the invoice this transaction pays (PAID by the time
@@ -71,8 +77,9 @@ func subscriptionFields(s *kudos.Subscription) []any {
 
 // SubscriptionReadModel returns everything Postgres holds of an account's
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan
-// is expired: it is what reactivates it), and the checkout still open. It is
-// what a subscription workflow is (re)started from.
+// is expired: it is what reactivates it), the checkout of the workflow's
+// still open, and the payment events not yet applied. It is what a
+// subscription workflow is (re)started from.
 func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error) {
 	var rm kudos.SubscriptionReadModel
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
@@ -89,17 +96,26 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		case !errors.Is(err, pgx.ErrNoRows):
 			return wrapErr(err)
 		}
+		// The workflow owns every checkout but those that add a payment
+		// method (the api opens them): the newest open one of its own is
+		// the one it continues.
 		var c kudos.CheckoutRecord
 		err = tx.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at
-			FROM checkouts WHERE account_id = $1 AND status = 'open' ORDER BY created_at DESC LIMIT 1`, accountID).
-			Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt)
+			FROM checkouts WHERE account_id = $1 AND status = 'open' AND purpose <> 'payment_method' ORDER BY created_at DESC LIMIT 1`,
+			accountID).Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt)
 		switch {
 		case err == nil:
 			rm.Checkout = &c
 		case !errors.Is(err, pgx.ErrNoRows):
 			return wrapErr(err)
 		}
-		return nil
+		rows, err := tx.Query(ctx, `SELECT `+paymentEventColumns+` FROM payment_events WHERE account_id = $1 AND applied_at IS NULL
+			ORDER BY received_at, event_id`, accountID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent)
+		return wrapErr(err)
 	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	return &rm, err
 }

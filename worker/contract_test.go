@@ -29,12 +29,14 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityWriteSubscription:   workflows.WriteSubscriptionInput{},
 		workflows.ActivityExpireCheckout:      workflows.ExpireCheckoutInput{},
 		workflows.ActivityLoadCheckout:        workflows.CheckoutRef{},
-		workflows.ActivityRefundCheckout:      workflows.CheckoutRef{},
+		workflows.ActivityRefundCheckout:      workflows.RefundInput{},
 		workflows.ActivityVerifyPaymentMethod: workflows.CheckoutRef{},
 		workflows.ActivitySettlePaidCheckout:  workflows.SettlePaidInput{},
 		workflows.ActivitySettlePayment:       workflows.SettlePaymentInput{},
 		workflows.ActivityQueueBillingMail:    workflows.BillingMailInput{},
 		workflows.ActivityLoadLifecycle:       workflows.LifecycleInput{},
+		workflows.ActivityCancelRenewalCharge: workflows.RenewalInput{},
+		workflows.ActivityMarkEventsApplied:   workflows.MarkEventsAppliedInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

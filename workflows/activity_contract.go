@@ -38,6 +38,8 @@ const (
 	ActivitySettlePayment          = "SettlePayment"
 	ActivityQueueBillingMail       = "QueueBillingMail"
 	ActivityLoadLifecycle          = "LoadLifecycle"
+	ActivityCancelRenewalCharge    = "CancelRenewalCharge"
+	ActivityMarkEventsApplied      = "MarkEventsApplied"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -45,6 +47,7 @@ var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
 	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivitySettlePayment, ActivityQueueBillingMail, ActivityLoadLifecycle,
+	ActivityCancelRenewalCharge, ActivityMarkEventsApplied,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -151,6 +154,10 @@ type RenewalInput struct {
 // RenewalResult tells whether the renewal was paid.
 type RenewalResult struct {
 	Paid bool
+	// Pending: the provider accepted the charge and has not settled it (a
+	// SEPA debit processing): neither paid nor failed yet; ask again
+	// later under the same ChargeID.
+	Pending bool `json:",omitempty"`
 	// FailureReason is the provider's: card_declined, no_payment_method,
 	// authentication_required (the customer must complete it), …
 	FailureReason string
@@ -191,7 +198,29 @@ type DueInvoiceInput struct {
 type WriteSubscriptionInput struct {
 	AccountID uuid.UUID
 	Record    kudos.Subscription
+	// AppliedEvent, when set, is the payment event this write ends the
+	// application of: marked applied in the same transaction.
+	AppliedEvent string `json:",omitempty"`
 }
+
+// MarkEventsAppliedInput names payment events the workflow has applied.
+type MarkEventsAppliedInput struct {
+	AccountID uuid.UUID
+	EventIDs  []string
+}
+
+// RefundInput asks for the refund of a checkout's payment.
+type RefundInput struct {
+	CheckoutRef
+	// Deferrable: a refusal the provider says is temporary (its balance is
+	// short) is returned as ErrTypeRefundDeferred, for the workflow to try
+	// again later; without it (the last try, and runs from before) it is
+	// recorded as refused.
+	Deferrable bool `json:",omitempty"`
+}
+
+// ErrTypeRefundDeferred marks a refund the provider refused for now.
+const ErrTypeRefundDeferred = "RefundDeferred"
 
 // ExpireCheckoutInput asks the provider to close a checkout.
 type ExpireCheckoutInput struct {
@@ -222,6 +251,9 @@ type SettlePaidInput struct {
 	Purpose    kudos.CheckoutPurpose
 	InvoiceID  uuid.UUID
 	Record     kudos.Subscription
+	// AppliedEvent, when set, is the payment event the settlement applies:
+	// marked applied in the same transaction.
+	AppliedEvent string `json:",omitempty"`
 }
 
 // SettlePaymentInput is all a payment leads to, for one local activity:

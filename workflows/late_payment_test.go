@@ -13,12 +13,15 @@ import (
 // account stays processing until the payment succeeds.
 func TestDelayedPaymentKeepsTheCheckoutPastItsDeadline(t *testing.T) {
 	e := newSubEnv(t)
+	e.acts.expireOutcome = kudos.PaymentPending // asked meanwhile, the provider says it is settling
 	e.at(time.Hour, func() { e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
 	e.at(2*time.Hour, func() { e.sendEvent("ev-complete", e.openedID(0), kudos.PaymentPending) })
 	e.at(3*24*time.Hour, func() { // far past the 24 h checkout TTL
 		s := e.state()
-		if s.Checkout == nil || !s.Checkout.Pending || s.DisplayStatus() != kudos.StatusProcessing || len(e.acts.expired) != 0 {
-			t.Errorf("a settling payment after the deadline: %+v, expired %+v", s, e.acts.expired)
+		// Asked about daily (issue 25), it is still settling: kept, not closed.
+		if s.Checkout == nil || !s.Checkout.Pending || s.DisplayStatus() != kudos.StatusProcessing || len(e.acts.closed) != 0 ||
+			len(e.acts.expired) != 2 {
+			t.Errorf("a settling payment after the deadline: %+v, asked %d times, closed %+v", s, len(e.acts.expired), e.acts.closed)
 		}
 		e.sendEvent("ev-settled", e.openedID(0), kudos.PaymentPaid)
 	})

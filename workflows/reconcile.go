@@ -22,6 +22,11 @@ type ReconcileReport struct {
 	// Disagree lists the accounts whose running workflow shows another plan
 	// or status than their read-model row (reported, not changed).
 	Disagree []string
+	// Redelivered lists the accounts with payment events a lost run never
+	// applied: delivered again (or applied by the run started anew).
+	Redelivered []string `json:",omitempty"`
+	// Closed lists the abandoned payment-method checkouts closed.
+	Closed []string `json:",omitempty"`
 }
 
 // Reconcile compares the read model with the running subscription workflows:

@@ -37,6 +37,9 @@ const (
 	PaymentDue          = "due"
 	// PaymentRetrying: a failed renewal charge is being retried (dunning).
 	PaymentRetrying = "retrying"
+	// PaymentPending: a payment is settling at the provider (a checkout
+	// complete with its SEPA debit unpaid, a renewal charge processing).
+	PaymentPending = "pending"
 )
 
 // SubscriptionWorkflowID is the ID of an account's subscription workflow.
@@ -74,6 +77,15 @@ type CheckoutResponse struct {
 
 // PaymentStateOf is the PaymentState search attribute of a state.
 func PaymentStateOf(s *kudos.SubscriptionState) string {
+	if s.PendingRenewal != nil || (s.Checkout != nil && s.Checkout.Pending) {
+		return PaymentPending
+	}
+	return paymentStateBefore3(s)
+}
+
+// paymentStateBefore3 is PaymentStateOf as runs from before lifecycle
+// version 3 knew it (no pending).
+func paymentStateBefore3(s *kudos.SubscriptionState) string {
 	switch {
 	case s.Dunning != nil:
 		return PaymentRetrying

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/google/uuid"
@@ -15,11 +16,24 @@ import (
 // and the mails that go with them and with every payment. All of it runs on
 // the workflow's own timers; runs recorded before it replay without it.
 
+// lifecycleVersion is the newest version of the billing lifecycle, read
+// once at the start of each run: 1 reminders, dunning and receipts; 2 a
+// payment settled in one local activity; 3 money round 3 (settling
+// payments followed up, payments priced for their period, checkout ids
+// derived from their update, applied events marked in Postgres, calendar
+// years, refunds retried).
+const lifecycleVersion = 3
+
 // initLifecycle turns the billing lifecycle on for runs made since it
 // exists, and gives a state from before it the worker's timings.
 func (s *subscription) initLifecycle(ctx workflow.Context) {
-	v := workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, 2)
-	s.billing, s.settlesInOne = v >= 1, v >= 2
+	v := workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, lifecycleVersion)
+	s.version, s.billing, s.settlesInOne, s.round3 = v, v >= 1, v >= 2, v >= 3
+	if s.round3 {
+		// The first upsert (before the version was known) spoke as runs
+		// from before: a payment settling is "pending" now.
+		s.upsertSearchAttributes(ctx)
+	}
 	if !s.billing || s.st.Lifecycle != nil {
 		return
 	}
@@ -29,12 +43,35 @@ func (s *subscription) initLifecycle(ctx workflow.Context) {
 	}
 }
 
+// preLifecycleChanges are the changes made before the billing lifecycle
+// existed: a run with the lifecycle takes their newest path with no marker
+// of their own. Every later change has its own marker (or a lifecycle
+// version): newer never answers true without one.
+var preLifecycleChanges = map[string]bool{
+	"timer-kept-while-deadline-holds": true, "renewal-keys-by-period": true, "invoice-pdf": true,
+	"checkout-expiry-asks-provider": true, "late-payments": true, "settle-paid-in-one": true,
+}
+
 // newer reports whether the run takes the newest path of the change
-// changeID. Runs with the billing lifecycle always do: it came after every
-// other change, so they need no marker (nor the search-attribute upsert the
-// SDK adds to each) per change. Older runs go as their history says.
+// changeID: runs with the billing lifecycle do for the changes made before
+// it (preLifecycleChanges); otherwise the version marker decides.
 func (s *subscription) newer(ctx workflow.Context, changeID string) bool {
-	return s.billing || workflow.GetVersion(ctx, changeID, workflow.DefaultVersion, 1) == 1
+	if s.billing && preLifecycleChanges[changeID] {
+		return true
+	}
+	return workflow.GetVersion(ctx, changeID, workflow.DefaultVersion, 1) == 1
+}
+
+// retiring reports whether this run, on an older version of the lifecycle,
+// hands its state to a new run (continue-as-new) at this turn of the main
+// loop, so that the branches of old versions can be removed once no run
+// takes them. The marker's id names the turn: turns that are replayed
+// (recorded before this code existed) find no marker and go on as they
+// did; the first turn run anew records one and retires. A run with nothing
+// to wait for turns at least every idleWake (runs since version 3).
+func (s *subscription) retiring(ctx workflow.Context) bool {
+	return s.version < lifecycleVersion &&
+		workflow.GetVersion(ctx, fmt.Sprintf("retire-run-%d", s.turn), workflow.DefaultVersion, 1) == 1
 }
 
 // lifecycle is the state's timings (none when unknown).
@@ -105,7 +142,7 @@ func (s *subscription) openForRetried() *kudos.OpenCheckout {
 // retried, unless a payment of it is settling (no second charge then).
 func (s *subscription) retryDue() (time.Time, bool) {
 	d := s.st.Dunning
-	if d == nil || d.RetryAt.IsZero() {
+	if d == nil || d.RetryAt.IsZero() || s.st.PendingRenewal != nil {
 		return time.Time{}, false
 	}
 	if c := s.openForRetried(); c != nil && c.Pending {
@@ -117,8 +154,19 @@ func (s *subscription) retryDue() (time.Time, bool) {
 // startDunning handles the renewal charge that failed on the renewal date:
 // the plan stays active while the charge is retried on the schedule.
 func (s *subscription) startDunning(ctx workflow.Context, invoiceID uuid.UUID, res RenewalResult) {
+	s.startDunningShifted(ctx, invoiceID, res, 0)
+}
+
+// startDunningShifted is startDunning for a charge found failed shift
+// after the renewal date (it was settling): the schedule is measured from
+// then.
+func (s *subscription) startDunningShifted(ctx workflow.Context, invoiceID uuid.UUID, res RenewalResult, shift time.Duration) {
 	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, Amount: res.Amount}
-	s.attemptFailed(ctx, "0", s.st.Dunning.PeriodStart, res)
+	if shift > 0 {
+		base := s.st.Dunning.PeriodStart.Add(shift)
+		s.st.Dunning.RetryBase = &base
+	}
+	s.attemptFailed(ctx, "0", s.st.Dunning.Base(), res)
 }
 
 // attemptFailed counts a failed attempt (named attempt in keys) made for
@@ -134,7 +182,7 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, slot 
 		d.Amount = res.Amount
 	}
 	s.log.Info("renewal charge failed", "attempt", d.Attempts, "reason", res.FailureReason)
-	next, ok := s.lifecycle().NextRetry(d.PeriodStart, slot)
+	next, ok := s.lifecycle().NextRetry(d.Base(), slot)
 	if !ok {
 		s.endDunningUnpaid(ctx)
 		return
@@ -169,17 +217,22 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 		}
 	}
 	d := s.st.Dunning
+	charge := kudos.PendingCharge{PeriodStart: d.PeriodStart, InvoiceID: d.InvoiceID,
+		ChargeID: kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":" + attempt, Attempt: attempt, Slot: slot}
 	var res RenewalResult
 	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: d.InvoiceID,
-		ChargeID: kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":" + attempt}, &res); err != nil {
+		ChargeID: charge.ChargeID}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
-	if !res.Paid {
+	switch {
+	case res.Pending && s.round3: // settling: no further attempt until it has
+		s.startPendingRenewal(ctx, charge)
+	case !res.Paid:
 		s.attemptFailed(ctx, attempt, slot, res)
-		return
+	default:
+		s.renderPDF(ctx, d.InvoiceID) // paid now
+		s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
 	}
-	s.renderPDF(ctx, d.InvoiceID) // paid now
-	s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
 }
 
 // renewPaid starts the period at periodStart, paid by invoiceID (a
@@ -187,7 +240,7 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 // In runs from before the lifecycle it is what renewals always did (no
 // dunning, no receipt).
 func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, invoiceID uuid.UUID) {
-	end := periodStart.Add(s.st.Period)
+	end := s.periodEnd(periodStart)
 	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end
 	s.st.Dunning = nil
 	s.record(ctx)
@@ -230,7 +283,7 @@ func (s *subscription) openRenewalCheckout(ctx workflow.Context, until time.Time
 		expires = until
 	}
 	in := OpenCheckoutInput{AccountID: s.st.AccountID, Purpose: kudos.CheckoutRenewal, Plan: s.st.Plan, InvoiceID: d.InvoiceID,
-		CheckoutID: "co_" + s.newUUID(ctx).String(), ExpiresAt: expires}
+		CheckoutID: s.renewalCheckoutID(ctx, until), ExpiresAt: expires}
 	var res OpenCheckoutResult
 	if err := s.run(ctx, ActivityOpenCheckout, in, &res); err != nil {
 		return ""
@@ -238,6 +291,17 @@ func (s *subscription) openRenewalCheckout(ctx workflow.Context, until time.Time
 	s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: in.InvoiceID, ExpiresAt: expires}
 	return res.URL
+}
+
+// renewalCheckoutID is the id of the checkout that authenticates the
+// renewal being retried until the attempt at until: derived from the
+// invoice and the attempt in runs since version 3, so that the same
+// transition run again (a reset) opens the same checkout; random before.
+func (s *subscription) renewalCheckoutID(ctx workflow.Context, until time.Time) string {
+	if !s.round3 {
+		return "co_" + s.newUUID(ctx).String()
+	}
+	return "co_" + uuid.NewSHA1(updateNamespace, []byte(s.st.Dunning.InvoiceID.String()+"/renewal/"+stamp(until))).String()
 }
 
 // receipt is the receipt mail of paid checkout c (the state already moved

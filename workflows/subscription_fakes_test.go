@@ -57,6 +57,32 @@ type fakeActivities struct {
 	// counts SettlePaidCheckout run on its own (runs from before).
 	settlements []workflows.SettlePaymentInput
 	separate    int
+	// applied are the payment events marked applied (by their own
+	// activity, or with a write or a settlement).
+	applied []string
+	// refundRefusals answer the refunds in turn ("temporary", "permanent"
+	// or "" for done); refundInputs are the refunds asked for.
+	refundRefusals []string
+	refundInputs   []workflows.RefundInput
+	// cancels are the renewal charges cancelled; cancelResult answers them.
+	cancels      []workflows.RenewalInput
+	cancelResult workflows.RenewalResult
+	// onOpen runs (once) while OpenCheckout runs.
+	onOpen func()
+}
+
+func (f *fakeActivities) MarkEventsApplied(_ context.Context, in workflows.MarkEventsAppliedInput) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.applied = append(f.applied, in.EventIDs...)
+	return nil
+}
+
+func (f *fakeActivities) CancelRenewalCharge(_ context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.cancels = append(f.cancels, in)
+	return f.cancelResult, nil
 }
 
 func (f *fakeActivities) LoadLifecycle(context.Context, workflows.LifecycleInput) (kudos.Lifecycle, error) {
@@ -114,6 +140,9 @@ func (f *fakeActivities) SettlePaidCheckout(_ context.Context, in workflows.Sett
 func (f *fakeActivities) settle(in workflows.SettlePaidInput) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if in.AppliedEvent != "" {
+		f.applied = append(f.applied, in.AppliedEvent)
+	}
 	f.closed = append(f.closed, workflows.CloseCheckoutInput{AccountID: in.AccountID, CheckoutID: in.CheckoutID, Purpose: in.Purpose,
 		InvoiceID: in.InvoiceID, Outcome: kudos.PaymentPaid})
 	if c, ok := f.checkouts[in.CheckoutID]; ok {
@@ -163,14 +192,32 @@ func (f *fakeActivities) LoadCheckout(_ context.Context, in workflows.CheckoutRe
 	return c, nil
 }
 
-func (f *fakeActivities) RefundCheckout(_ context.Context, in workflows.CheckoutRef) error {
+func (f *fakeActivities) RefundCheckout(_ context.Context, in workflows.RefundInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.refunds = append(f.refunds, in)
+	f.refundInputs = append(f.refundInputs, in)
+	if len(f.refundRefusals) > 0 {
+		r := f.refundRefusals[0]
+		f.refundRefusals = f.refundRefusals[1:]
+		switch {
+		case r == "temporary" && in.Deferrable:
+			return temporal.NewNonRetryableApplicationError("balance_insufficient", workflows.ErrTypeRefundDeferred, nil)
+		case r != "":
+			return temporal.NewNonRetryableApplicationError("refused", workflows.ErrTypeProviderRefused, nil)
+		}
+	}
+	f.refunds = append(f.refunds, in.CheckoutRef)
 	return nil
 }
 
 func (f *fakeActivities) OpenCheckout(_ context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
+	f.mu.Lock()
+	onOpen := f.onOpen
+	f.onOpen = nil
+	f.mu.Unlock()
+	if onOpen != nil {
+		onOpen()
+	}
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.opened = append(f.opened, in)
@@ -221,6 +268,9 @@ func (f *fakeActivities) CreateDueInvoice(_ context.Context, in workflows.DueInv
 func (f *fakeActivities) WriteSubscription(_ context.Context, in workflows.WriteSubscriptionInput) error {
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if in.AppliedEvent != "" {
+		f.applied = append(f.applied, in.AppliedEvent)
+	}
 	f.writes = append(f.writes, in.Record)
 	return nil
 }
@@ -291,8 +341,14 @@ type updateOutcome struct {
 }
 
 func (e *subEnv) update(name string, arg any) *updateOutcome {
+	return e.updateWithID(uuid.NewString(), name, arg)
+}
+
+// updateWithID sends an update under a chosen id (a reset re-applies an
+// update with its id).
+func (e *subEnv) updateWithID(id, name string, arg any) *updateOutcome {
 	out := &updateOutcome{}
-	e.UpdateWorkflow(name, uuid.NewString(), &testsuite.TestUpdateCallback{
+	e.UpdateWorkflow(name, id, &testsuite.TestUpdateCallback{
 		OnAccept: func() {},
 		OnReject: func(err error) { out.rejected, out.done = err, true },
 		OnComplete: func(res any, err error) {

@@ -2,6 +2,7 @@ package workflows
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -57,7 +58,7 @@ func (s *subscription) create(ctx workflow.Context, req PlanRequest) (CheckoutRe
 		if err := s.validateCreate(ctx, req); err != nil { // the state may have moved while we waited
 			return OpenCheckoutInput{}, err
 		}
-		return OpenCheckoutInput{Plan: req.Plan, InvoiceID: s.newUUID(ctx)}, nil
+		return OpenCheckoutInput{Plan: req.Plan, InvoiceID: s.updateKey(ctx, "invoice")}, nil
 	})
 }
 
@@ -72,6 +73,9 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 	if s.st.Dunning != nil {
 		return invalid(ErrTypeInvalidTransition, "a renewal payment is outstanding")
 	}
+	if s.st.PendingRenewal != nil {
+		return invalid(ErrTypeInvalidTransition, "a renewal payment is being processed")
+	}
 	if kudos.PlanRank(req.Plan) <= kudos.PlanRank(s.st.Plan) {
 		return invalid(ErrTypeInvalidPlan, "%s is not above %s", req.Plan, s.st.Plan)
 	}
@@ -84,9 +88,19 @@ func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutR
 		if err := s.validateUpgrade(ctx, req); err != nil {
 			return OpenCheckoutInput{}, err
 		}
-		return OpenCheckoutInput{Plan: req.Plan, FromPlan: s.st.Plan, InvoiceID: s.newUUID(ctx),
-			Remaining: s.st.RenewalAt.Sub(workflow.Now(ctx)), Period: s.st.Period}, nil
+		return OpenCheckoutInput{Plan: req.Plan, FromPlan: s.st.Plan, InvoiceID: s.updateKey(ctx, "invoice"),
+			Remaining: s.st.RenewalAt.Sub(workflow.Now(ctx)), Period: s.currentPeriod()}, nil
 	})
+}
+
+// currentPeriod is the length of the period being paid, which an upgrade
+// prorates: since version 3 its real length (a calendar year is 365 or 366
+// days), the configured period before.
+func (s *subscription) currentPeriod() time.Duration {
+	if s.round3 && s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
+		return s.st.RenewalAt.Sub(*s.st.PeriodStartedAt)
+	}
+	return s.st.Period
 }
 
 // validatePayInvoice: the invoice must be the account's due invoice, or the
@@ -154,7 +168,7 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 			return
 		}
 		in.AccountID, in.Purpose = s.st.AccountID, purpose
-		in.CheckoutID = "co_" + s.newUUID(ctx).String()
+		in.CheckoutID = "co_" + s.updateKey(ctx, "checkout").String()
 		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
 		var res OpenCheckoutResult
 		if err = s.activity(ctx, updateActivityOptions, ActivityOpenCheckout, in).Get(ctx, &res); err != nil {
@@ -192,7 +206,7 @@ func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalReque
 			return
 		}
 		s.st.AutoRenew = req.On
-		if s.st.Dunning != nil { // the period has ended unpaid: stopping renewal ends the plan now
+		if s.st.Dunning != nil && s.st.PendingRenewal == nil { // the period has ended unpaid: stopping renewal ends the plan now
 			s.endDunningUnpaid(ctx)
 			s.wake.SendAsync(true)
 			return
@@ -227,7 +241,7 @@ func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutR
 		if outcome == kudos.PaymentExpired {
 			outcome = kudos.PaymentCancelled
 		}
-		s.settleOpenCheckout(ctx, outcome)
+		s.settleOpenCheckout(ctx, outcome, "")
 		s.wake.SendAsync(true)
 		res.Status = string(outcome)
 	})

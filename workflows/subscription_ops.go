@@ -13,9 +13,19 @@ import (
 // (so that it survives continue-as-new) the first time the new value is
 // upserted. Upserts are matched on replay by their type only, so histories
 // recorded before this attribute existed replay unchanged.
-func (s *subscription) paymentStateSince(ctx workflow.Context) time.Time {
-	StampPaymentState(&s.st, workflow.Now(ctx))
+func (s *subscription) paymentStateSince(ctx workflow.Context, state string) time.Time {
+	stampPaymentState(&s.st, state, workflow.Now(ctx))
 	return *s.st.PaymentStateSince
+}
+
+// paymentState is the PaymentState search attribute of the run: runs from
+// before version 3 know no "pending", so that their histories replay with
+// the same upserts.
+func (s *subscription) paymentState() string {
+	if s.round3 {
+		return PaymentStateOf(&s.st)
+	}
+	return paymentStateBefore3(&s.st)
 }
 
 // StampPaymentState notes in st when its PaymentState took its current value,
@@ -25,15 +35,23 @@ func (s *subscription) paymentStateSince(ctx workflow.Context) time.Time {
 // renewal in dunning at its renewal date; so that a payment stuck since
 // before a restart is still found by the runbook's queries.
 func StampPaymentState(st *kudos.SubscriptionState, now time.Time) {
-	state := PaymentStateOf(st)
+	stampPaymentState(st, PaymentStateOf(st), now)
+}
+
+// stampPaymentState is StampPaymentState with the state given.
+func stampPaymentState(st *kudos.SubscriptionState, state string, now time.Time) {
 	if st.PaymentStateSince != nil && st.PaymentState == state {
 		return
 	}
 	since := now.UTC()
 	var began time.Time // when the state began, as the state itself tells
 	switch {
-	case state == PaymentCheckoutOpen && st.CheckoutTTL > 0:
+	case state == PaymentCheckoutOpen && st.CheckoutTTL > 0 && st.Checkout != nil:
 		began = st.Checkout.ExpiresAt.Add(-st.CheckoutTTL)
+	case state == PaymentPending && st.PendingRenewal != nil:
+		began = st.PendingRenewal.Since
+	case state == PaymentPending && st.Checkout != nil && st.Checkout.PendingSince != nil:
+		began = *st.Checkout.PendingSince
 	case state == PaymentRetrying:
 		began = st.Dunning.PeriodStart
 	}

@@ -14,8 +14,15 @@ import (
 // before change nothing. An event of the open checkout settles it (a
 // pending one marks its payment as settling); a payment for a checkout that
 // is no longer open is applied or refunded (latePayment), never dropped.
+// In runs since version 3 the event is marked applied in Postgres once its
+// application is over (with its last write when it has one).
 func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) {
+	applied := ""
+	if s.round3 {
+		applied = ev.EventID
+	}
 	if slices.Contains(s.st.SeenEvents, ev.EventID) {
+		s.markApplied(ctx, applied) // a run from before may have applied it without marking it
 		return
 	}
 	s.st.SeenEvents = append(s.st.SeenEvents, ev.EventID)
@@ -26,30 +33,49 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 	if c == nil || c.ID != ev.CheckoutID {
 		if ev.Outcome == kudos.PaymentPaid && s.newer(ctx, "late-payments") {
 			s.latePayment(ctx, ev)
-			return
+		} else {
+			s.log.Info("payment event for a checkout that is not open: nothing to do", "event", ev.EventID, "checkout", ev.CheckoutID,
+				"outcome", ev.Outcome)
 		}
-		s.log.Info("payment event for a checkout that is not open: nothing to do", "event", ev.EventID, "checkout", ev.CheckoutID,
-			"outcome", ev.Outcome)
+		s.markApplied(ctx, applied)
 		return
 	}
-	s.settleOpenCheckout(ctx, ev.Outcome)
+	if !s.settleOpenCheckout(ctx, ev.Outcome, applied) {
+		s.markApplied(ctx, applied)
+	}
 }
 
 // settleOpenCheckout ends the open checkout as the provider says it ended.
-func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome) {
+// applied is the payment event that says so ("" : none), marked applied
+// with the last write when the settlement ends in one: it reports whether
+// it was.
+func (s *subscription) settleOpenCheckout(ctx workflow.Context, outcome kudos.PaymentOutcome, applied string) bool {
 	c := s.st.Checkout
 	switch outcome {
 	case kudos.PaymentPaid:
-		s.settlePaid(ctx, c)
+		if s.round3 && !s.owed(c) {
+			// What it paid for is no longer owed (an upgrade priced for a
+			// period that has ended, or one settling during dunning): it
+			// ended with its period, its payment goes back, and the plan
+			// stays as it was paid for.
+			s.log.Info("a payment for what is no longer owed: refunded", "checkout", c.ID, "purpose", c.Purpose)
+			s.closeCheckout(ctx, c, kudos.PaymentExpired, false)
+			s.refund(ctx, c.ID)
+			return false
+		}
+		s.settlePaid(ctx, c, applied)
+		return true
 	case kudos.PaymentPending:
 		if !c.Pending {
-			c.Pending = true
-			s.record(ctx)
+			s.markPending(ctx, c)
+			s.recordApplied(ctx, applied)
 			s.wake.SendAsync(true) // its expiry no longer applies
+			return true
 		}
 	case kudos.PaymentFailed, kudos.PaymentExpired, kudos.PaymentCancelled:
 		s.closeCheckout(ctx, c, outcome, false)
 	}
+	return false
 }
 
 // expireOpenCheckout ends the open checkout at its deadline, or to make way
@@ -79,7 +105,7 @@ func (s *subscription) expireOpenCheckout(ctx workflow.Context) error {
 	if outcome == "" {
 		outcome = kudos.PaymentExpired
 	}
-	s.settleOpenCheckout(ctx, outcome)
+	s.settleOpenCheckout(ctx, outcome, "")
 	return nil
 }
 
@@ -108,7 +134,7 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 			"checkout", ev.CheckoutID, "err", err)
 		return
 	}
-	if rec.Status == "paid" || rec.Status == "refunded" {
+	if rec.Status == "refunded" || (rec.Status == "paid" && rec.Purpose == kudos.CheckoutPaymentMethod) {
 		return
 	}
 	if rec.Purpose == kudos.CheckoutPaymentMethod { // a new card: verified with a refunded cent (SPEC §9)
@@ -127,18 +153,22 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	}
 	late := &kudos.OpenCheckout{ID: rec.ID, ProviderID: rec.ProviderID, URL: rec.URL, Purpose: rec.Purpose, Plan: rec.Plan,
 		InvoiceID: *rec.InvoiceID, ExpiresAt: rec.ExpiresAt}
+	if rec.Status == "paid" && (!s.round3 || !s.owed(late)) {
+		// Applied before (a duplicate event). Unless what it paid for is
+		// still owed here: a run reset to before it, or rebuilt from the
+		// read model, applies it again (every write is idempotent).
+		return
+	}
 	if s.owed(late) && s.st.Checkout != nil {
 		_ = s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
 	}
 	if !s.owed(late) || s.st.Checkout != nil {
 		s.log.Info("late payment for something paid otherwise: refunded", "checkout", rec.ID)
-		if err := s.run(ctx, ActivityRefundCheckout, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}, nil); err != nil {
-			s.log.Error("the provider refused a refund: needs an operator", "checkout", rec.ID, "err", err)
-		}
+		s.refund(ctx, rec.ID)
 		return
 	}
 	s.log.Info("late payment applied", "checkout", rec.ID)
-	s.settlePaid(ctx, late)
+	s.settlePaid(ctx, late, "")
 }
 
 // owed reports whether what checkout c pays for is still unpaid: the trial
@@ -179,7 +209,9 @@ func (s *subscription) upgradeOfThisPeriod(c *kudos.OpenCheckout) bool {
 // queued. Runs since "billing-lifecycle" version 2 do all of it in one
 // local activity (SettlePayment); histories from before replay the steps
 // they recorded.
-func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
+// applied is the payment event the settlement applies ("" : none), marked
+// applied in its transaction.
+func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout, applied string) {
 	if !s.newer(ctx, "settle-paid-in-one") {
 		s.closeCheckout(ctx, c, kudos.PaymentPaid, false)
 		s.renderPDF(ctx, c.InvoiceID)
@@ -190,7 +222,8 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	if s.st.Checkout != nil && s.st.Checkout.ID == c.ID {
 		s.st.Checkout = nil
 	}
-	settle := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record()}
+	settle := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record(),
+		AppliedEvent: applied}
 	if s.settlesInOne {
 		_ = s.runLocal(ctx, ActivitySettlePayment, SettlePaymentInput{SettlePaidInput: settle, Receipt: s.receipt(ctx, c)}, nil)
 		s.upsertSearchAttributes(ctx)
@@ -214,7 +247,7 @@ func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	now := workflow.Now(ctx)
 	startPeriod := func() {
-		end := now.Add(s.st.Period)
+		end := s.periodEnd(now)
 		s.st.PeriodStartedAt, s.st.RenewalAt = &now, &end
 		s.st.Status, s.st.AutoRenew = kudos.StatusActive, true
 	}
@@ -226,7 +259,7 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		s.st.Plan = c.Plan
 	case kudos.CheckoutInvoice, kudos.CheckoutRenewal:
 		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the renewal being retried: the period keeps its date
-			end := d.PeriodStart.Add(s.st.Period)
+			end := s.periodEnd(d.PeriodStart)
 			s.st.PeriodStartedAt, s.st.RenewalAt = &d.PeriodStart, &end
 			s.st.Dunning = nil
 			s.renewed = true

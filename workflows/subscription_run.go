@@ -44,6 +44,16 @@ type subscription struct {
 	// payment is settled, its PDF rendered and its receipt queued in one
 	// local activity.
 	settlesInOne bool
+	// round3 is set in runs since version 3 of the lifecycle (issue 25):
+	// settling payments followed up, payments priced for their period,
+	// checkout ids derived from their update, applied events marked,
+	// calendar years, refunds retried.
+	round3 bool
+	// version is the run's version of the billing lifecycle, and turn
+	// counts the main loop's turns: a run on an older version hands its
+	// state to a new run at its first turn that is not replayed.
+	version workflow.Version
+	turn    int
 	// upserted are the search attributes last upserted by this run.
 	upserted *searchAttributes
 }
@@ -106,11 +116,13 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	s.initLifecycle(ctx)
 	keepTimer := s.newer(ctx, "timer-kept-while-deadline-holds")
 	var t deadlineTimer
+	s.applyInbox(ctx)
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err() // cancelled (by an operator): end, nothing more to do
 		}
-		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() {
+		s.turn++
+		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() || s.retiring(ctx) {
 			return s.continueAsNew(ctx, events)
 		}
 		sel := workflow.NewSelector(ctx)
@@ -122,8 +134,15 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 			})
 		}
 		deadline, ok := s.nextDeadline()
-		if !keepTimer || !ok || !deadline.Equal(t.at) {
+		idle := !ok && s.round3 // nothing to wait for: wake after idleWake
+		switch {
+		case idle && t.idle: // the idle wake already runs
+		case !keepTimer || !ok || !deadline.Equal(t.at):
 			t.cancel()
+		}
+		if idle && t.future == nil {
+			t.start(ctx, workflow.Now(ctx).Add(idleWake))
+			t.idle = true
 		}
 		if ok && t.future == nil {
 			t.start(ctx, deadline)
@@ -147,11 +166,13 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	}
 }
 
-// deadlineTimer is the main loop's timer for the next deadline.
+// deadlineTimer is the main loop's timer for the next deadline (or, idle,
+// for the idle wake).
 type deadlineTimer struct {
 	future workflow.Future
 	at     time.Time
 	stop   workflow.CancelFunc
+	idle   bool
 }
 
 // start sets the timer for deadline.
@@ -183,8 +204,10 @@ func (s *subscription) withLock(ctx workflow.Context, fn func()) {
 }
 
 // nextDeadline is the earliest of the trial end, the checkout expiry, the
-// renewal date, the next retry of a failed renewal and the next reminder
-// that apply now.
+// renewal date, the next retry of a failed renewal, the next reminder, the
+// follow-ups of settling payments and refunds that apply now; a run with
+// none of them (an expired trial or plan) wakes after idleWake instead (see
+// the main loop), so that a run on an old version hands over to a new one.
 func (s *subscription) nextDeadline() (time.Time, bool) {
 	var next time.Time
 	consider := func(t *time.Time) {
@@ -198,7 +221,7 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 	if c := s.st.Checkout; c != nil && !c.Pending { // a settling payment is waited for
 		consider(&c.ExpiresAt)
 	}
-	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.Dunning == nil {
+	if s.renewalDue() {
 		consider(s.st.RenewalAt)
 	}
 	if at, ok := s.retryDue(); ok {
@@ -207,7 +230,21 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 	if _, at, _, ok := s.reminder(); ok {
 		consider(&at)
 	}
+	for _, at := range s.followUps() {
+		consider(&at)
+	}
 	return next, !next.IsZero()
+}
+
+// idleWake is how long a run with nothing to wait for sleeps before it
+// looks again: long enough to cost nothing, short enough that a run on an
+// old version is retired within weeks of a new version shipping.
+const idleWake = 30 * 24 * time.Hour
+
+// renewalDue reports whether the renewal date is the next thing the plan
+// waits for: an active paid plan, no renewal being retried or settling.
+func (s *subscription) renewalDue() bool {
+	return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.Dunning == nil && s.st.PendingRenewal == nil
 }
 
 // onDeadline handles whatever is due now.
@@ -220,9 +257,10 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 		s.st.Status = kudos.StatusTrialExpired
 		s.record(ctx)
 	}
-	if s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.Dunning == nil && s.st.RenewalAt != nil && !now.Before(*s.st.RenewalAt) {
+	if s.renewalDue() && s.st.RenewalAt != nil && !now.Before(*s.st.RenewalAt) {
 		s.renew(ctx)
 	}
+	s.followUp(ctx, now)
 	if at, ok := s.retryDue(); ok && !now.Before(at) {
 		s.retryRenewal(ctx, "retry:"+stamp(at), at)
 	}
@@ -255,16 +293,12 @@ func (s *subscription) renew(ctx workflow.Context) {
 		ChargeID: chargeID}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
-	s.renderPDF(ctx, invoiceID)
-	switch {
-	case res.Paid:
-		s.renewPaid(ctx, *s.st.RenewalAt, invoiceID)
-	case s.billing: // retried on the dunning schedule, the plan active meanwhile
-		s.startDunning(ctx, invoiceID, res)
-	default:
-		s.log.Info("renewal declined", "reason", res.FailureReason)
-		s.expirePlan(ctx, invoiceID)
+	charge := kudos.PendingCharge{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, ChargeID: chargeID}
+	if res.Pending && s.round3 { // a SEPA debit processing: waited for on a timer
+		s.startPendingRenewal(ctx, charge)
+		return
 	}
+	s.renewalCharged(ctx, charge, res)
 }
 
 // renewalKeys are the invoice id and the provider's idempotency key of the
@@ -282,7 +316,11 @@ func (s *subscription) renewalKeys(ctx workflow.Context) (uuid.UUID, string) {
 		s.st.Renewals++
 		return invoiceID, fmt.Sprintf("renewal:%s:%d", s.st.AccountID, s.st.Renewals)
 	}
-	return kudos.PeriodInvoiceID(s.st.AccountID, *s.st.RenewalAt), kudos.RenewalChargeID(s.st.AccountID, *s.st.RenewalAt)
+	invoiceID := kudos.PeriodInvoiceID(s.st.AccountID, *s.st.RenewalAt)
+	if !s.round3 {
+		invoiceID = kudos.PeriodInvoiceIDBefore3(s.st.AccountID, *s.st.RenewalAt)
+	}
+	return invoiceID, kudos.RenewalChargeID(s.st.AccountID, *s.st.RenewalAt)
 }
 
 func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
@@ -369,9 +407,23 @@ func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
 }
 
 // record writes the read model and refreshes the search attributes.
-func (s *subscription) record(ctx workflow.Context) {
-	_ = s.runShort(ctx, ActivityWriteSubscription, WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record()}, nil)
+func (s *subscription) record(ctx workflow.Context) { s.recordApplied(ctx, "") }
+
+// recordApplied is record, marking payment event applied ("" : none)
+// applied in the same transaction.
+func (s *subscription) recordApplied(ctx workflow.Context, applied string) {
+	_ = s.runShort(ctx, ActivityWriteSubscription, WriteSubscriptionInput{AccountID: s.st.AccountID, Record: s.st.Record(),
+		AppliedEvent: applied}, nil)
 	s.upsertSearchAttributes(ctx)
+}
+
+// periodEnd is the end of the period that starts at start: a calendar year
+// in runs since version 3 (kudos.PeriodEnd), a plain duration before.
+func (s *subscription) periodEnd(start time.Time) time.Time {
+	if s.round3 {
+		return kudos.PeriodEnd(start, s.st.Period)
+	}
+	return start.Add(s.st.Period)
 }
 
 // newUUID returns a random id recorded in the history (deterministic on replay).
@@ -382,8 +434,9 @@ func (s *subscription) newUUID(ctx workflow.Context) uuid.UUID {
 }
 
 func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
-	attrs := searchAttributes{plan: s.st.Plan, status: s.st.DisplayStatus(), payment: PaymentStateOf(&s.st),
-		since: s.paymentStateSince(ctx)}
+	payment := s.paymentState()
+	attrs := searchAttributes{plan: s.st.Plan, status: s.st.DisplayStatus(), payment: payment,
+		since: s.paymentStateSince(ctx, payment)}
 	if s.billing && s.upserted != nil && *s.upserted == attrs {
 		return // unchanged: no command, no visibility write (runs with the lifecycle)
 	}
@@ -418,9 +471,15 @@ func (s *subscription) continueAsNew(ctx workflow.Context, events []workflow.Rec
 		// no event waits. Nothing between that check and the return
 		// yields, so nothing accepted is lost. A handler waiting for room
 		// in the inbox gets it as the inbox drains.
-		_ = workflow.Await(ctx, func() bool {
+		if err := workflow.Await(ctx, func() bool {
 			return !s.mu.IsLocked() && (workflow.AllHandlersFinished(ctx) || s.inbox.Len() > 0)
-		})
+		}); err != nil {
+			// Cancelled (an operator) while draining: end now. Await would
+			// answer at once on every turn, a loop that never yields; an
+			// event accepted and not applied stays unapplied in Postgres,
+			// and the run rebuilt from the read model applies it.
+			return err
+		}
 		if ev, ok := receiveAny(events); ok {
 			s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
 			continue

@@ -69,7 +69,9 @@ func TestCheckoutPaidThenRenewsAndContinuesAsNew(t *testing.T) {
 	if len(e.acts.pdfs) != 2 || e.acts.pdfs[1].InvoiceID != e.acts.renewals[0].InvoiceID {
 		t.Fatalf("PDFs rendered for %+v, want the first invoice and the renewal's", e.acts.pdfs)
 	}
-	if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusActive || !w.PlanRenewalAt.Equal(start.Add(2*time.Hour).Add(2*period)) {
+	// A calendar year: 1 March 2027 renews on 1 March 2028, not on the
+	// 29 February that 8760 h after it falls on (a leap year).
+	if w := e.acts.lastWrite(); w.ShowStatus != kudos.StatusActive || !w.PlanRenewalAt.Equal(time.Date(2028, 3, 1, 14, 0, 0, 0, time.UTC)) {
 		t.Fatalf("after renewal %+v", w)
 	}
 }

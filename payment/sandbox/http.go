@@ -23,7 +23,10 @@ func (p *Provider) RegisterRoutes(app fiber.Router, kick func()) {
 	app.Post("/sandbox/checkout/:id/pay", p.button(kudos.PaymentPaid, kick))
 	app.Post("/sandbox/checkout/:id/fail", p.button(kudos.PaymentFailed, kick))
 	app.Post("/sandbox/checkout/:id/cancel", p.button(kudos.PaymentCancelled, kick))
+	app.Post("/sandbox/checkout/:id/settle", p.settleButton(kick))
 	app.Post("/dev/sandbox/declines", p.declines)
+	app.Post("/dev/sandbox/settle", p.settleAccount(kick))
+	app.Post("/dev/sandbox/refunds", p.refunds)
 }
 
 var page = template.Must(template.New("checkout").Parse(`<!doctype html>
@@ -45,12 +48,16 @@ p{color:#52525b}
 {{if eq .Status "open"}}
 <div class="amount">{{.Amount}}</div>
 <form method="post" action="/sandbox/checkout/{{.ID}}/pay">
-<fieldset><legend>Test card</legend>
+<fieldset><legend>Test card or IBAN</legend>
 {{range $i, $c := .Cards}}<label><input type="radio" name="card" value="{{$c.Number}}"{{if eq $i 0}} checked{{end}}> <code>{{$c.Number}}</code> — {{$c.Label}}</label>
 {{end}}</fieldset>
 <button class="pay" type="submit">Pay</button></form>
 <form method="post" action="/sandbox/checkout/{{.ID}}/fail"><button class="fail" type="submit">Fail</button></form>
 <p><form method="post" action="/sandbox/checkout/{{.ID}}/cancel"><button class="link" type="submit">Cancel and go back to Kudos</button></form></p>
+{{else if eq .Status "pending"}}
+<p>The bank is settling this SEPA Direct Debit: it takes days at Stripe. Settle it now, as the IBAN says.</p>
+<form method="post" action="/sandbox/checkout/{{.ID}}/settle"><button class="pay" type="submit">Settle now</button></form>
+<p><a href="{{.CancelURL}}">Back to Kudos</a></p>
 {{else}}
 <p>This checkout is {{.Status}}.</p>
 <p><a href="{{.CancelURL}}">Back to Kudos</a></p>
@@ -110,6 +117,84 @@ func (p *Provider) button(outcome kudos.PaymentOutcome, kick func()) fiber.Handl
 	}
 }
 
+// settleButton settles a pending checkout (a SEPA debit) as its IBAN says,
+// recording its payment event unless the JSON body says {"notify": false}
+// (a final webhook lost on the way), and sends the browser back to the app.
+func (p *Provider) settleButton(kick func()) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		req := settleRequest{Notify: true}
+		if err := decodeOptional(c, &req); err != nil {
+			return err
+		}
+		co, outcome, err := p.settlePending(c.Context(), c.Params("id"), req.Notify)
+		if err != nil {
+			return err
+		}
+		kick()
+		if strings.Contains(c.Get(fiber.HeaderAccept), fiber.MIMEApplicationJSON) {
+			return c.JSON(fiber.Map{"status": string(outcome)})
+		}
+		return c.Redirect().Status(fiber.StatusSeeOther).To(co.CancelURL)
+	}
+}
+
+// settleRequest is the body of the settle routes.
+type settleRequest struct {
+	AccountID uuid.UUID `json:"account_id"`
+	// Notify records the final payment event (default true).
+	Notify bool `json:"notify"`
+}
+
+// settleAccount settles everything of an account that is settling: its
+// processing off-session charges (SEPA renewals) and pending checkouts.
+func (p *Provider) settleAccount(kick func()) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		req := settleRequest{Notify: true}
+		if err := decodeRequired(c, &req); err != nil {
+			return err
+		}
+		n, err := p.Settle(c.Context(), req.AccountID, req.Notify)
+		if err != nil {
+			return err
+		}
+		kick()
+		return c.JSON(fiber.Map{"settled": n})
+	}
+}
+
+// refunds makes the sandbox refuse an account's refunds for now
+// ("temporary"), for good ("permanent"), or accept them again ("").
+func (p *Provider) refunds(c fiber.Ctx) error {
+	var req struct {
+		AccountID uuid.UUID `json:"account_id"`
+		Refuse    string    `json:"refuse"`
+	}
+	if err := decodeRequired(c, &req); err != nil {
+		return err
+	}
+	if err := p.SetRefundRefusal(c.Context(), req.AccountID, req.Refuse); err != nil {
+		return err
+	}
+	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// decodeRequired reads a JSON body into v.
+func decodeRequired(c fiber.Ctx, v any) error {
+	if !reqparse.IsJSONContentType(c.Get(fiber.HeaderContentType)) {
+		return kudos.Errorf(kudos.EBadRequest, "the Content-Type must be application/json")
+	}
+	return reqparse.DecodeJSON(c.Body(), v)
+}
+
+// decodeOptional reads a JSON body into v when there is one (a form post
+// from the hosted page has none to read).
+func decodeOptional(c fiber.Ctx, v any) error {
+	if len(bytes.TrimSpace(c.Body())) == 0 || !reqparse.IsJSONContentType(c.Get(fiber.HeaderContentType)) {
+		return nil
+	}
+	return reqparse.DecodeJSON(c.Body(), v)
+}
+
 // cardOf reads the test card of a Pay press.
 func cardOf(c fiber.Ctx) (TestCard, error) {
 	var number string
@@ -140,10 +225,7 @@ func (p *Provider) declines(c fiber.Ctx) error {
 		AccountID uuid.UUID `json:"account_id"`
 		Decline   bool      `json:"decline"`
 	}
-	if !reqparse.IsJSONContentType(c.Get(fiber.HeaderContentType)) {
-		return kudos.Errorf(kudos.EBadRequest, "the Content-Type must be application/json")
-	}
-	if err := reqparse.DecodeJSON(c.Body(), &req); err != nil {
+	if err := decodeRequired(c, &req); err != nil {
 		return err
 	}
 	if err := p.SetDeclines(c.Context(), req.AccountID, req.Decline); err != nil {

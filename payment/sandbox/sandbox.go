@@ -66,6 +66,17 @@ func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest
 	return p.charge(ctx, req.ChargeID, req.AccountID, req.Amount)
 }
 
+// CancelCharge implements kudos.PaymentProvider: a processing debit is
+// cancelled (the sandbox always lets it be).
+func (p *Provider) CancelCharge(ctx context.Context, _ uuid.UUID, chargeID string) (kudos.ChargeResult, error) {
+	return p.cancelCharge(ctx, chargeID)
+}
+
+// UseCheckoutMethod implements kudos.PaymentProvider: nothing to do, the
+// sandbox makes the card (or mandate) a checkout is paid with the default
+// when it is paid.
+func (p *Provider) UseCheckoutMethod(context.Context, uuid.UUID, string) error { return nil }
+
 // PaymentMethods implements kudos.PaymentProvider.
 func (p *Provider) PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]kudos.PaymentMethod, error) {
 	return p.paymentMethods(ctx, accountID)

@@ -76,13 +76,27 @@ func (p *Provider) expireCheckout(ctx context.Context, id string) (kudos.Payment
 		return kudos.PaymentFailed, nil
 	case "cancelled":
 		return kudos.PaymentCancelled, nil
+	case "pending":
+		return kudos.PaymentPending, nil
 	}
 	return kudos.PaymentExpired, nil
 }
 
-// refund gives a checkout's payment back, once per refund id.
+// refund gives a checkout's payment back, once per refund id, unless the
+// account's refunds are set to be refused (SetRefundRefusal): for now
+// (EUnavailable) or for good (EInvalid).
 func (p *Provider) refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
-	_, err := p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
+	var kind string
+	err := p.DB.Pool.QueryRow(ctx, `SELECT kind FROM sandbox_refund_refusals WHERE account_id = $1`, req.AccountID).Scan(&kind)
+	switch {
+	case err == nil && kind == "temporary":
+		return "", kudos.Errorf(kudos.EUnavailable, "the sandbox refused the refund for now (balance_insufficient)")
+	case err == nil:
+		return "", kudos.Errorf(kudos.EInvalid, "the sandbox refused the refund (charge_disputed)")
+	case !errors.Is(err, pgx.ErrNoRows):
+		return "", store.Classify(err)
+	}
+	_, err = p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
 		VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
 		"checkout:"+req.ProviderID, req.AccountID, req.Amount.Amount, req.Amount.Currency)
 	return "re_sandbox_" + req.RefundID, store.Classify(err)
@@ -97,11 +111,17 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 	if outcome == kudos.PaymentPaid && card.DeclinedAtCheckout {
 		outcome = kudos.PaymentFailed
 	}
-	status := map[kudos.PaymentOutcome]string{kudos.PaymentPaid: "paid", kudos.PaymentFailed: "failed", kudos.PaymentCancelled: "cancelled"}[outcome]
+	var settlesAs *string
+	if outcome == kudos.PaymentPaid && card.SEPA { // a debit: settled later
+		outcome, settlesAs = kudos.PaymentPending, &card.SettlesAs
+	}
+	status := map[kudos.PaymentOutcome]string{kudos.PaymentPaid: "paid", kudos.PaymentFailed: "failed", kudos.PaymentCancelled: "cancelled",
+		kudos.PaymentPending: "pending"}[outcome]
 	var c *Checkout
 	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
 		now := p.DB.Now()
-		tag, err := tx.Exec(ctx, `UPDATE sandbox_checkouts SET status = $2 WHERE id = $1 AND status = 'open' AND expires_at > $3`, id, status, now)
+		tag, err := tx.Exec(ctx, `UPDATE sandbox_checkouts SET status = $2, settles_as = $4 WHERE id = $1 AND status = 'open' AND expires_at > $3`,
+			id, status, now, settlesAs)
 		if err != nil {
 			return err
 		}
@@ -111,16 +131,95 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 		if tag.RowsAffected() == 0 {
 			return kudos.Errorf(kudos.EConflict, "this checkout is no longer open")
 		}
-		if outcome == kudos.PaymentPaid {
+		if outcome == kudos.PaymentPaid || outcome == kudos.PaymentPending { // a mandate is saved when the debit is made
 			if err := saveCard(ctx, tx, c.AccountID, card, now, c.Purpose == kudos.CheckoutPaymentMethod); err != nil {
 				return err
 			}
 		}
-		_, err = store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
-			CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, dispatch.PaymentEvent)
-		return err
+		return recordEvent(ctx, tx, c, outcome, now)
 	})
 	return c, outcome, err
+}
+
+// recordEvent records the payment event of checkout c with its delivery
+// (in tx, with the change that caused it).
+func recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
+	_, err := store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, dispatch.PaymentEvent)
+	return err
+}
+
+// settlePending settles a pending checkout as its IBAN says (paid or
+// failed) and, with notify, records the payment event that tells the
+// workflow; without it the event is lost on the way, as a webhook can be,
+// and only asking the provider finds the outcome. A checkout that is not
+// pending is EConflict.
+func (p *Provider) settlePending(ctx context.Context, id string, notify bool) (*Checkout, kudos.PaymentOutcome, error) {
+	var c *Checkout
+	var outcome kudos.PaymentOutcome
+	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		var status string
+		err := tx.QueryRow(ctx, `UPDATE sandbox_checkouts SET status = settles_as, settles_as = NULL WHERE id = $1 AND status = 'pending'
+			RETURNING status`, id).Scan(&status)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return kudos.Errorf(kudos.EConflict, "this checkout has no payment settling")
+		} else if err != nil {
+			return err
+		}
+		if c, err = checkoutWhere(ctx, tx, "id", id); err != nil {
+			return err
+		}
+		outcome = kudos.PaymentOutcome(status)
+		if !notify {
+			return nil
+		}
+		return recordEvent(ctx, tx, c, outcome, p.DB.Now())
+	})
+	return c, outcome, err
+}
+
+// Settle settles everything of the account that is settling: its
+// processing off-session charges, and (see settlePending) its pending
+// checkouts. It returns how many it settled.
+func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify bool) (int, error) {
+	tag, err := p.DB.Pool.Exec(ctx, `UPDATE sandbox_charges SET paid = (settles_as = 'paid'),
+		failure_reason = CASE WHEN settles_as = 'failed' THEN 'insufficient_funds' END, settles_as = NULL
+		WHERE account_id = $1 AND settles_as IS NOT NULL`, accountID)
+	if err != nil {
+		return 0, store.Classify(err)
+	}
+	n := int(tag.RowsAffected())
+	rows, err := p.DB.Pool.Query(ctx, `SELECT id FROM sandbox_checkouts WHERE account_id = $1 AND status = 'pending' ORDER BY created_at`, accountID)
+	if err != nil {
+		return n, store.Classify(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	if err != nil {
+		return n, store.Classify(err)
+	}
+	for _, id := range ids {
+		if _, _, err := p.settlePending(ctx, id, notify); err != nil && kudos.ErrorCode(err) != kudos.EConflict {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
+// SetRefundRefusal makes the sandbox refuse the account's refunds for now
+// ("temporary"), for good ("permanent"), or accept them again ("").
+func (p *Provider) SetRefundRefusal(ctx context.Context, accountID uuid.UUID, kind string) error {
+	var err error
+	switch kind {
+	case "":
+		_, err = p.DB.Pool.Exec(ctx, `DELETE FROM sandbox_refund_refusals WHERE account_id = $1`, accountID)
+	case "temporary", "permanent":
+		_, err = p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_refund_refusals (account_id, kind) VALUES ($1, $2)
+			ON CONFLICT (account_id) DO UPDATE SET kind = $2`, accountID, kind)
+	default:
+		return kudos.FieldErrors{"refuse": kudos.FInvalidValue}.Err()
+	}
+	return store.Classify(err)
 }
 
 // saveCard saves the card paid with and makes it the default, as a hosted
@@ -133,8 +232,12 @@ func saveCard(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, card TestCard
 		accountID, card.Last4).Scan(&id)
 	if always || errors.Is(err, pgx.ErrNoRows) {
 		id = "pm_sandbox_" + uuid.NewString()[:8]
-		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_payment_methods (id, account_id, brand, last4, exp_month, exp_year, off_session)
-			VALUES ($1, $2, 'visa', $3, 12, $4, $5)`, id, accountID, card.Last4, now.Year()+3, card.OffSession); err != nil {
+		method, brand := "card", "visa"
+		if card.SEPA {
+			method, brand = "directdebit", "sepa_debit"
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_payment_methods (id, account_id, brand, last4, exp_month, exp_year, off_session, method)
+			VALUES ($1, $2, $6, $3, 12, $4, $5, $7)`, id, accountID, card.Last4, now.Year()+3, card.OffSession, brand, method); err != nil {
 			return err
 		}
 	} else if err != nil {
@@ -146,14 +249,20 @@ func saveCard(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, card TestCard
 
 // paymentMethods lists the account's saved cards, default first.
 func (p *Provider) paymentMethods(ctx context.Context, accountID uuid.UUID) ([]kudos.PaymentMethod, error) {
-	rows, err := p.DB.Pool.Query(ctx, `SELECT id, brand, last4, exp_month, exp_year, is_default FROM sandbox_payment_methods
+	rows, err := p.DB.Pool.Query(ctx, `SELECT id, method, brand, last4, exp_month, exp_year, is_default FROM sandbox_payment_methods
 		WHERE account_id = $1 ORDER BY is_default DESC, created_at`, accountID)
 	if err != nil {
 		return nil, store.Classify(err)
 	}
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.PaymentMethod, error) {
-		pm := kudos.PaymentMethod{Method: "card"}
-		err := row.Scan(&pm.ID, &pm.Brand, &pm.CardNumber, &pm.CardExpiryMonth, &pm.CardExpiryYear, &pm.Default)
+		var pm kudos.PaymentMethod
+		var last4 string
+		err := row.Scan(&pm.ID, &pm.Method, &pm.Brand, &last4, &pm.CardExpiryMonth, &pm.CardExpiryYear, &pm.Default)
+		if pm.Method == "directdebit" { // a mandate: an account number, no expiry
+			pm.Brand, pm.ConsumerAccount, pm.CardExpiryMonth, pm.CardExpiryYear = "", "****"+last4, 0, 0
+		} else {
+			pm.CardNumber = last4
+		}
 		return pm, err
 	})
 	if out == nil {
@@ -186,10 +295,13 @@ func (p *Provider) deletePaymentMethod(ctx context.Context, accountID uuid.UUID,
 func (p *Provider) charge(ctx context.Context, chargeID string, accountID uuid.UUID, amount kudos.Money) (kudos.ChargeResult, error) {
 	res := kudos.ChargeResult{ProviderID: "ch_sandbox_" + chargeID}
 	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
-		var reason *string
-		err := tx.QueryRow(ctx, `SELECT paid, failure_reason FROM sandbox_charges WHERE charge_id = $1`, chargeID).Scan(&res.Paid, &reason)
+		var reason, settlesAs *string
+		err := tx.QueryRow(ctx, `SELECT paid, failure_reason, settles_as FROM sandbox_charges WHERE charge_id = $1`, chargeID).
+			Scan(&res.Paid, &reason, &settlesAs)
 		if err == nil {
 			switch {
+			case settlesAs != nil: // a debit still processing
+				res.Pending = true
 			case reason != nil:
 				res.FailureReason = *reason
 			case !res.Paid: // recorded before reasons were
@@ -212,6 +324,10 @@ func (p *Provider) charge(ctx context.Context, chargeID string, accountID uuid.U
 			res.FailureReason = "card_declined"
 		case OffSession(*offSession) == OffSessionAuthenticate:
 			res.FailureReason = "authentication_required"
+		case OffSession(*offSession) == OffSessionPendingSucceed:
+			res.Pending, settlesAs = true, ptr("paid")
+		case OffSession(*offSession) == OffSessionPendingFail:
+			res.Pending, settlesAs = true, ptr("failed")
 		default:
 			res.Paid = true
 		}
@@ -219,8 +335,8 @@ func (p *Provider) charge(ctx context.Context, chargeID string, accountID uuid.U
 		if res.FailureReason != "" {
 			failure = &res.FailureReason
 		}
-		_, err = tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, failure_reason)
-			VALUES ($1, $2, $3, $4, $5, $6)`, chargeID, accountID, amount.Amount, amount.Currency, res.Paid, failure)
+		_, err = tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, failure_reason, settles_as)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, chargeID, accountID, amount.Amount, amount.Currency, res.Paid, failure, settlesAs)
 		return err
 	})
 	return res, err
@@ -254,4 +370,27 @@ func (p *Provider) verify(ctx context.Context, req kudos.VerificationRequest) er
 		_, err := tx.Exec(ctx, `UPDATE sandbox_charges SET refunded = true WHERE charge_id = $1`, chargeID)
 		return err
 	})
+}
+
+// ptr is a pointer to v.
+func ptr[T any](v T) *T { return &v }
+
+// cancelCharge cancels charge chargeID while it is processing (the sandbox
+// always lets it be), and tells how it stands.
+func (p *Provider) cancelCharge(ctx context.Context, chargeID string) (kudos.ChargeResult, error) {
+	res := kudos.ChargeResult{ProviderID: "ch_sandbox_" + chargeID}
+	var reason *string
+	err := p.DB.Pool.QueryRow(ctx, `UPDATE sandbox_charges SET failure_reason = CASE WHEN settles_as IS NOT NULL THEN 'canceled' ELSE failure_reason END,
+		settles_as = NULL WHERE charge_id = $1 RETURNING paid, failure_reason`, chargeID).Scan(&res.Paid, &reason)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return kudos.ChargeResult{FailureReason: "not_charged"}, nil
+	case err != nil:
+		return res, store.Classify(err)
+	case reason != nil:
+		res.FailureReason = *reason
+	case !res.Paid:
+		res.FailureReason = "card_declined"
+	}
+	return res, nil
 }

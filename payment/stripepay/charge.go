@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 
+	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v85"
 
 	"kudos"
@@ -23,9 +24,25 @@ const reasonNoPaymentMethod = "no_payment_method"
 // idempotency key, and it is also looked up on the customer's recent
 // PaymentIntents, which outlives Stripe's 24-hour idempotency window.
 //
-// A SEPA debit stays "processing" for days; it is returned as an error so
-// that the caller retries later and then reads the final outcome.
+// A SEPA debit stays "processing" for days: it is a Pending result, and
+// the caller asks again later under the same ChargeID. A customer Stripe
+// no longer knows (deleted by hand) is a refusal: FailureReason
+// customer_not_found, an unpaid renewal, never retried forever.
 func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	res, err := p.chargeOffSession(ctx, req)
+	if isNotFound(err) {
+		return kudos.ChargeResult{FailureReason: reasonCustomerNotFound}, nil
+	}
+	return res, err
+}
+
+// reasonCustomerNotFound is the FailureReason of a charge of a customer
+// Stripe does not know.
+const reasonCustomerNotFound = "customer_not_found"
+
+// chargeOffSession is ChargeOffSession before a missing customer is turned
+// into a refusal.
+func (p *Provider) chargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
 	if req.ChargeID == "" || req.Amount.Amount <= 0 {
 		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %q: want an id and a positive amount", req.ChargeID)
 	}
@@ -36,7 +53,9 @@ func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest
 	if customer == "" {
 		return kudos.ChargeResult{FailureReason: reasonNoPaymentMethod}, nil
 	}
-	if pi, err := p.findCharge(ctx, customer, req.ChargeID); err != nil {
+	if pi, err := p.findCharge(ctx, customer, req.ChargeID); isNotFound(err) {
+		return kudos.ChargeResult{}, err
+	} else if err != nil {
 		return kudos.ChargeResult{}, err
 	} else if pi != nil {
 		return p.settle(ctx, req.ChargeID, pi)
@@ -61,6 +80,8 @@ func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest
 			res.ProviderID = se.PaymentIntent.ID
 		}
 		return res, nil
+	} else if isNotFound(err) {
+		return kudos.ChargeResult{}, err
 	} else if err != nil {
 		return kudos.ChargeResult{}, refusedOr(err, "stripepay: charge %s", req.ChargeID)
 	}
@@ -76,7 +97,7 @@ func (p *Provider) findCharge(ctx context.Context, customer, chargeID string) (*
 	lp.Single = true
 	for pi, err := range p.sc.V1PaymentIntents.List(ctx, lp).All(ctx) {
 		if err != nil {
-			return nil, fmt.Errorf("stripepay: list payments of %s: %w", customer, err)
+			return nil, fmt.Errorf("stripepay: list payments of %s: %w", customer, err) // wrapped: isNotFound still sees it
 		}
 		if pi.Metadata[metaChargeID] == chargeID {
 			return pi, nil
@@ -99,7 +120,7 @@ func (p *Provider) settle(ctx context.Context, chargeID string, pi *stripe.Payme
 	case stripe.PaymentIntentStatusSucceeded:
 		return kudos.ChargeResult{Paid: true, ProviderID: pi.ID}, nil
 	case stripe.PaymentIntentStatusProcessing, stripe.PaymentIntentStatusRequiresCapture:
-		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %s: payment %s is %s, try again later", chargeID, pi.ID, pi.Status)
+		return kudos.ChargeResult{Pending: true, ProviderID: pi.ID}, nil
 	}
 	reason := string(pi.Status)
 	if pi.LastPaymentError != nil {
@@ -150,3 +171,39 @@ func (p *Provider) offSessionIntent(customer string, pm *stripe.PaymentMethod, a
 	params.IdempotencyKey = stripe.String(key)
 	return params
 }
+
+// CancelCharge implements kudos.PaymentProvider: the PaymentIntent made
+// under chargeID is cancelled if Stripe still lets it be (a processing SEPA
+// debit rarely can); otherwise it is read again and reported as it stands.
+// A charge never made is reported as failed (not_charged): nothing of it
+// can settle any more.
+func (p *Provider) CancelCharge(ctx context.Context, accountID uuid.UUID, chargeID string) (kudos.ChargeResult, error) {
+	customer, err := p.customerID(ctx, accountID)
+	if err != nil {
+		return kudos.ChargeResult{}, err
+	}
+	var pi *stripe.PaymentIntent
+	if customer != "" {
+		if pi, err = p.findCharge(ctx, customer, chargeID); isNotFound(err) {
+			return kudos.ChargeResult{FailureReason: reasonCustomerNotFound}, nil
+		} else if err != nil {
+			return kudos.ChargeResult{}, err
+		}
+	}
+	if pi == nil {
+		return kudos.ChargeResult{FailureReason: reasonNotCharged}, nil
+	}
+	if pi.Status != stripe.PaymentIntentStatusProcessing && pi.Status != stripe.PaymentIntentStatusRequiresCapture {
+		return p.settle(ctx, chargeID, pi)
+	}
+	cancelled, err := p.sc.V1PaymentIntents.Cancel(ctx, pi.ID, nil)
+	if se := stripeErr(err); se != nil && se.HTTPStatusCode == http.StatusBadRequest {
+		return p.settle(ctx, chargeID, pi) // not cancellable in its state: read again
+	} else if err != nil {
+		return kudos.ChargeResult{}, fmt.Errorf("stripepay: cancel charge %s (%s): %w", chargeID, pi.ID, err)
+	}
+	return p.settle(ctx, chargeID, cancelled)
+}
+
+// reasonNotCharged is the FailureReason of a charge that was never made.
+const reasonNotCharged = "not_charged"

@@ -70,9 +70,17 @@ func TestChargeOffSession(t *testing.T) {
 		{name: "amount too small",
 			answers: map[string]canned{createPI: {400, stripeError("invalid_request_error", "amount_too_small", "")}},
 			wantErr: true, wantCode: kudos.EInvalid, wantPM: mockPM},
+		// A SEPA debit is processing for days: pending, not an error that
+		// keeps the workflow retrying (issue 25 item 3).
 		{name: "still processing",
 			answers: map[string]canned{createPI: {200, processing}, getPI: {200, processing}},
-			wantErr: true, wantPM: mockPM},
+			want:    kudos.ChargeResult{Pending: true, ProviderID: "pi_1"}, wantPM: mockPM},
+		// The customer is gone at Stripe (deleted by hand): a refusal, an
+		// unpaid renewal, not a retry forever (issue 25 item 3).
+		{name: "customer gone",
+			answers: map[string]canned{listPIs: {404, stripeError("invalid_request_error", "resource_missing", "")},
+				getCus: {404, stripeError("invalid_request_error", "resource_missing", "")}},
+			want: kudos.ChargeResult{FailureReason: "customer_not_found"}},
 		{name: "processing, then succeeded",
 			answers: map[string]canned{createPI: {200, processing}, getPI: {200, succeeded}},
 			want:    kudos.ChargeResult{Paid: true, ProviderID: "pi_1"}, wantPM: mockPM},

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v85"
 
 	"kudos"
@@ -132,7 +133,9 @@ func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos
 		return "", kudos.NotFound()
 	}
 	if se := stripeErr(err); se != nil && se.HTTPStatusCode == http.StatusBadRequest {
-		s, gerr := p.sc.V1CheckoutSessions.Retrieve(ctx, providerID, nil)
+		sp := &stripe.CheckoutSessionRetrieveParams{}
+		sp.AddExpand("payment_intent")
+		s, gerr := p.sc.V1CheckoutSessions.Retrieve(ctx, providerID, sp)
 		if gerr == nil && s.Status != stripe.CheckoutSessionStatusOpen {
 			if outcome := sessionOutcome(stripe.EventTypeCheckoutSessionExpired, s); outcome != "" {
 				return outcome, nil
@@ -160,10 +163,36 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 	}
 	params.IdempotencyKey = stripe.String(req.RefundID)
 	r, err := p.sc.V1Refunds.Create(ctx, params)
-	if err != nil {
+	if se := stripeErr(err); se != nil && se.Code == stripe.ErrorCodeBalanceInsufficient {
+		// Refused for now: the account's balance is short until payments
+		// come in; tried again later, counted as refused only after that.
+		return "", kudos.Errorf(kudos.EUnavailable, "the payment provider refused the refund for now: %s (%s)", se.Msg, se.Code)
+	} else if err != nil {
 		return "", refusedOr(err, "stripepay: refund %s", req.RefundID)
 	}
 	return r.ID, nil
+}
+
+// UseCheckoutMethod implements kudos.PaymentProvider: the payment method
+// of the session's PaymentIntent becomes the customer's invoice default
+// (Checkout saves it for off-session use without making it the default).
+func (p *Provider) UseCheckoutMethod(ctx context.Context, accountID uuid.UUID, providerID string) error {
+	sp := &stripe.CheckoutSessionRetrieveParams{}
+	sp.AddExpand("payment_intent")
+	s, err := p.sc.V1CheckoutSessions.Retrieve(ctx, providerID, sp)
+	if err != nil {
+		return refusedOr(err, "stripepay: default method of %s: get checkout session", providerID)
+	}
+	if s.Customer == nil || s.Customer.ID == "" || s.PaymentIntent == nil || s.PaymentIntent.PaymentMethod == nil ||
+		s.PaymentIntent.PaymentMethod.ID == "" {
+		return kudos.Errorf(kudos.EInvalid, "checkout session %s has no payment method to keep", providerID)
+	}
+	cp := &stripe.CustomerUpdateParams{InvoiceSettings: &stripe.CustomerUpdateInvoiceSettingsParams{
+		DefaultPaymentMethod: stripe.String(s.PaymentIntent.PaymentMethod.ID)}}
+	if _, err := p.sc.V1Customers.Update(ctx, s.Customer.ID, cp); err != nil {
+		return refusedOr(err, "stripepay: make %s the default of %s", s.PaymentIntent.PaymentMethod.ID, s.Customer.ID)
+	}
+	return nil
 }
 
 // currencyOf returns the lower-cased currency of m, or the configured one.

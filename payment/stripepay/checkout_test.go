@@ -198,8 +198,19 @@ func TestExpireCheckout(t *testing.T) {
 		}, kudos.PaymentPaid, ""},
 		{"complete, delayed payment settling", map[string]canned{
 			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
-			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"unpaid"}`},
+			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"unpaid","payment_intent":{"id":"pi_1","object":"payment_intent","status":"processing"}}`},
 		}, kudos.PaymentPending, ""},
+		// A delayed payment that failed leaves the session complete and
+		// unpaid, like one still settling: its PaymentIntent tells them
+		// apart (issue 25 item 2).
+		{"complete, delayed payment failed", map[string]canned{
+			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
+			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"unpaid","payment_intent":{"id":"pi_1","object":"payment_intent","status":"requires_payment_method"}}`},
+		}, kudos.PaymentFailed, ""},
+		{"complete, delayed payment cancelled", map[string]canned{
+			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
+			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"unpaid","payment_intent":{"id":"pi_1","object":"payment_intent","status":"canceled"}}`},
+		}, kudos.PaymentFailed, ""},
 		{"bad request on an open session", map[string]canned{
 			"POST " + path + "/expire": {400, stripeError("invalid_request_error", "", "")},
 			"GET " + path:              {200, `{"id":"cs_1","object":"checkout.session","status":"open"}`},

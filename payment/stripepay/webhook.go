@@ -78,9 +78,10 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 
 // sessionOutcome is what the session's current state says about the payment:
 // "" while it is still open, PaymentPending while it is complete and its
-// delayed payment not settled. Only a failure notice can tell a failed
-// delayed payment from a pending one: both leave the session complete and
-// unpaid.
+// delayed payment not settled. A failed delayed payment leaves the session
+// complete and unpaid like a pending one: a failure notice, or the
+// session's PaymentIntent (when expanded: back to requires_payment_method,
+// or cancelled), tells them apart.
 func sessionOutcome(typ stripe.EventType, s *stripe.CheckoutSession) kudos.PaymentOutcome {
 	paid := s.PaymentStatus == stripe.CheckoutSessionPaymentStatusPaid ||
 		s.PaymentStatus == stripe.CheckoutSessionPaymentStatusNoPaymentRequired
@@ -90,6 +91,9 @@ func sessionOutcome(typ stripe.EventType, s *stripe.CheckoutSession) kudos.Payme
 	case s.Status == stripe.CheckoutSessionStatusExpired:
 		return kudos.PaymentExpired
 	case typ == stripe.EventTypeCheckoutSessionAsyncPaymentFailed && !paid:
+		return kudos.PaymentFailed
+	case s.Status == stripe.CheckoutSessionStatusComplete && s.PaymentIntent != nil &&
+		(s.PaymentIntent.Status == stripe.PaymentIntentStatusRequiresPaymentMethod || s.PaymentIntent.Status == stripe.PaymentIntentStatusCanceled):
 		return kudos.PaymentFailed
 	case s.Status == stripe.CheckoutSessionStatusComplete:
 		return kudos.PaymentPending // a delayed method (SEPA debit) is settling
