@@ -214,7 +214,9 @@ func TestCheckoutIDDerivesFromTheUpdate(t *testing.T) {
 	var ids [2]workflows.OpenCheckoutInput
 	for i := range ids {
 		e := newSubEnv(t)
-		e.at(time.Hour, func() { e.updateWithID("upd-1", workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro}) })
+		e.at(time.Hour, func() {
+			e.updateWithID("upd-1", workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanPro})
+		})
 		e.at(2*time.Hour, func() { e.CancelWorkflow() })
 		e.ExecuteWorkflow(workflows.Subscription, trialState(14*day))
 		assertCanceled(t, e)
