@@ -2,6 +2,7 @@ package activities_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -21,17 +22,28 @@ import (
 type timelineProvider struct {
 	kudos.PaymentProvider
 	decline bool
-	// refuseRefunds makes the provider refuse refunds for good (a 400).
-	refuseRefunds bool
+	// refuseRefunds makes the provider refuse refunds for good (a 400);
+	// refundsForNow refuses them for now (its balance is short).
+	refuseRefunds, refundsForNow bool
+	// checkoutErr, when set, is what CreateCheckout answers.
+	checkoutErr error
+	// charges are the distinct charge ids charged.
+	charges []string
 }
 
 func (p *timelineProvider) Name() string { return "fake" }
 
 func (p *timelineProvider) CreateCheckout(_ context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
+	if p.checkoutErr != nil {
+		return kudos.Checkout{}, p.checkoutErr
+	}
 	return kudos.Checkout{ProviderID: "cs_" + req.CheckoutID, URL: "https://pay.example/" + req.CheckoutID}, nil
 }
 
-func (p *timelineProvider) ChargeOffSession(context.Context, kudos.ChargeRequest) (kudos.ChargeResult, error) {
+func (p *timelineProvider) ChargeOffSession(_ context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	if !slices.Contains(p.charges, req.ChargeID) {
+		p.charges = append(p.charges, req.ChargeID)
+	}
 	if p.decline {
 		return kudos.ChargeResult{FailureReason: "card_declined"}, nil
 	}
@@ -39,8 +51,11 @@ func (p *timelineProvider) ChargeOffSession(context.Context, kudos.ChargeRequest
 }
 
 func (p *timelineProvider) Refund(_ context.Context, req kudos.RefundRequest) (string, error) {
-	if p.refuseRefunds {
+	switch {
+	case p.refuseRefunds:
 		return "", kudos.Errorf(kudos.EInvalid, "charge already disputed")
+	case p.refundsForNow:
+		return "", kudos.Errorf(kudos.EUnavailable, "balance insufficient")
 	}
 	return "re_" + req.RefundID, nil
 }
@@ -282,7 +297,7 @@ func TestRefundAndPaymentMethodEventsOnce(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e.twice(workflows.ActivityRefundCheckout, workflows.CheckoutRef{AccountID: e.account, CheckoutID: late.CheckoutID})
+	e.twice(workflows.ActivityRefundCheckout, refundOf(e.account, late.CheckoutID, false))
 	if ev := e.once(kudos.EventRefund); ev.Amount == nil || *ev.Amount != inv.Total || ev.Plan != kudos.PlanStarter {
 		t.Fatalf("refund %+v, want %d", ev, inv.Total)
 	}
@@ -307,7 +322,7 @@ func TestRefusedRefundIsRecorded(t *testing.T) {
 	late := e.open("co_refused", kudos.CheckoutSubscription, kudos.PlanStarter, uuid.New())
 	e.pay.refuseRefunds = true
 	for range 2 {
-		_, err := e.env.ExecuteActivity(workflows.ActivityRefundCheckout, workflows.CheckoutRef{AccountID: e.account, CheckoutID: late.CheckoutID})
+		_, err := e.env.ExecuteActivity(workflows.ActivityRefundCheckout, refundOf(e.account, late.CheckoutID, false))
 		if err == nil || !strings.Contains(err.Error(), workflows.ErrTypeProviderRefused) {
 			t.Fatalf("a refused refund: %v", err)
 		}
@@ -325,7 +340,7 @@ func TestRefusedRefundIsRecorded(t *testing.T) {
 		t.Fatal("a refused refund is on the customer's timeline as a refund")
 	}
 	e.pay.refuseRefunds = false // an operator retries once the provider allows it
-	e.twice(workflows.ActivityRefundCheckout, workflows.CheckoutRef{AccountID: e.account, CheckoutID: late.CheckoutID})
+	e.twice(workflows.ActivityRefundCheckout, refundOf(e.account, late.CheckoutID, false))
 	if err := e.db.Pool.QueryRow(ctx, `SELECT count(*), min(status) FROM refunds WHERE checkout_id = $1`, late.CheckoutID).Scan(&n, &status); err != nil ||
 		n != 1 || status != "refunded" {
 		t.Fatalf("after the refund: %d %q %v", n, status, err)

@@ -143,6 +143,8 @@ var Vars = []Var{
 	{"KUDOS_TRIAL_REMINDER", "72h", "how long before the trial ends the `trial_reminder` mail goes out (`0` for none)", false},
 	{"KUDOS_RENEWAL_REMINDER", "720h", "how long before a yearly renewal the `renewal_reminder` mail goes out (`0` for none)", false},
 	{"KUDOS_DUNNING_SCHEDULE", "72h,120h,168h", "retries of a failed renewal charge, as offsets from the renewal date (the plan stays active meanwhile; after the last the plan expires); `none` for no retries", false},
+	{"KUDOS_PENDING_CHECK", "24h", "how often a payment settling at the provider (a SEPA debit: a checkout complete and unpaid, a renewal charge processing) is asked about when its final event does not come", false},
+	{"KUDOS_PENDING_LIMIT", "336h", "how long a payment may settle before it counts as failed (a renewal charge is then cancelled at the provider if it can be, else waited for)", false},
 	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
 	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
 	{"KUDOS_SMTP_ALLOW_INSECURE", "false", "`true` lets production send mail over SMTP without TLS (refused by default: STARTTLS is required)", false},
@@ -238,6 +240,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Lifecycle.RenewalReminder = optionalDur(get("KUDOS_RENEWAL_REMINDER"), "KUDOS_RENEWAL_REMINDER", &errs)
 	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)
 	c.Lifecycle.Trial = c.TrialDuration
+	c.Lifecycle.PendingCheck, c.Lifecycle.PendingLimit = dur("KUDOS_PENDING_CHECK"), dur("KUDOS_PENDING_LIMIT")
 	errs = append(errs, c.loadTemporalConn(get)...)
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))

@@ -174,25 +174,43 @@ func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailReq
 // Update sends an update to the account's subscription workflow, starting
 // the workflow first if it does not run (Update-with-Start), and waits for
 // its result. Rejections become 409/422 answers; Temporal being unreachable
-// becomes 503.
+// becomes 503. A run that ends while it handles the update (an operator
+// terminated it) is rebuilt from the read model and given the update again,
+// under the same update id, from which the workflow derives what the update
+// opens: one checkout, whichever run opens it.
 func (d *Dispatcher) Update(ctx context.Context, accountID uuid.UUID, name string, arg, result any) error {
+	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	defer cancel()
+	id := uuid.NewString()
+	err := d.update(ctx, accountID, id, name, arg, result)
+	var app *temporal.ApplicationError
+	if errors.As(err, &app) && app.Type() == errTypeUpdateRunEnded {
+		err = d.update(ctx, accountID, id, name, arg, result)
+	}
+	return updateError(err)
+}
+
+// errTypeUpdateRunEnded is the SDK's error type of an update whose run
+// ended (terminated) after accepting it and before completing it.
+const errTypeUpdateRunEnded = "AcceptedUpdateCompletedWorkflow"
+
+// update is one try of Update.
+func (d *Dispatcher) update(ctx context.Context, accountID uuid.UUID, id, name string, arg, result any) error {
 	opts, state, err := d.startOptions(ctx, accountID)
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
-	defer cancel()
 	start := d.Temporal.NewWithStartWorkflowOperation(opts, workflows.Subscription, state)
 	handle, err := d.Temporal.UpdateWithStartWorkflow(ctx, client.UpdateWithStartWorkflowOptions{
 		StartWorkflowOperation: start,
 		UpdateOptions: client.UpdateWorkflowOptions{
-			UpdateName: name, Args: updateArgs(arg), WaitForStage: client.WorkflowUpdateStageCompleted,
+			UpdateID: id, UpdateName: name, Args: updateArgs(arg), WaitForStage: client.WorkflowUpdateStageCompleted,
 		},
 	})
 	if err == nil {
 		err = handle.Get(ctx, result)
 	}
-	return updateError(err)
+	return err
 }
 
 // updateError maps what Temporal answered to the error model.

@@ -40,6 +40,17 @@ func WriteText(out io.Writer, r *Report) error {
 		p("  state: plan %s, status %s, auto-renew %t, renewal %s", st.Plan, st.Status, st.AutoRenew, ts(st.RenewalAt))
 		if c := st.Checkout; c != nil {
 			p("  open checkout %s (provider %s, %s %s), expires %s, settling=%t", c.ID, c.ProviderID, c.Purpose, c.Plan, ts(&c.ExpiresAt), c.Pending)
+			if c.Pending && c.PendingSince != nil {
+				p("    settling since %s, the provider is asked again %s", ts(c.PendingSince), ts(c.CheckAt))
+			}
+		}
+		if pr := st.PendingRenewal; pr != nil {
+			p("  renewal charge settling: renewal of %s (invoice %s, charge %s) since %s, asked again %s",
+				ts(&pr.PeriodStart), pr.InvoiceID, pr.ChargeID, ts(&pr.Since), ts(&pr.CheckAt))
+		}
+		for _, rf := range st.Refunds {
+			p("  refund refused for now: checkout %s (%s), first refused %s, next try %s", rf.CheckoutID, rf.Reason,
+				ts(&rf.FirstRefusedAt), ts(&rf.RetryAt))
 		}
 		if d := st.Due; d != nil {
 			p("  due invoice %s (%s)", d.ID, d.Plan)

@@ -74,6 +74,9 @@ type OpsPaymentEvent struct {
 	Outcome    string    `json:"outcome" db:"outcome"`
 	OccurredAt time.Time `json:"occurred_at" db:"occurred_at"`
 	ReceivedAt time.Time `json:"received_at" db:"received_at"`
+	// AppliedAt is when the subscription workflow applied it (nil: not
+	// yet; the reconciliation delivers it again after a while).
+	AppliedAt *time.Time `json:"applied_at" db:"applied_at"`
 }
 
 // OpsRefund is a refund row.
@@ -138,7 +141,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			provider_id, status, expires_at, created_at FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
-			received_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at
 			FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their

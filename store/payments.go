@@ -77,28 +77,55 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 // id) with its refund event, and marks its checkout refunded.
 func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
-			ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
-				created_at = now() WHERE refunds.status = 'refused'`,
-			id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
-			return wrapErr(err)
-		}
-		var plan *string
-		var invoiceID *uuid.UUID
-		err := tx.QueryRow(ctx, `UPDATE checkouts SET status = 'refunded' WHERE id = $1 AND account_id = $2 RETURNING plan, invoice_id`,
-			checkoutID, accountID).Scan(&plan, &invoiceID)
-		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
-			return wrapErr(err)
-		}
-		ev := kudos.BillingEvent{AccountID: accountID, At: db.Now(), Type: kudos.EventRefund, Amount: &amount.Amount,
-			Currency: amount.Currency, InvoiceID: invoiceID, Key: string(kudos.EventRefund) + ":" + id}
-		if plan != nil {
-			ev.Plan = kudos.Plan(*plan)
-		}
-		_, err = AppendBillingEvent(ctx, tx, ev)
-		return err
+		return recordRefund(ctx, tx, accountID, id, checkoutID, providerID, reason, amount, db.Now())
 	})
+}
+
+// MarkRefundMade records that an operator made, by hand at the provider,
+// a refund the provider had refused (the runbook's manual fix): the refund
+// row, its checkout and the customer's timeline, as RecordRefund does. A
+// refund that is not refused is ENotFound.
+func (db *DB) MarkRefundMade(ctx context.Context, id, providerID string) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var accountID uuid.UUID
+		var checkoutID, currency string
+		var amount int64
+		err := tx.QueryRow(ctx, `SELECT account_id, checkout_id, amount, currency FROM refunds WHERE id = $1 AND status = 'refused'
+			FOR UPDATE`, id).Scan(&accountID, &checkoutID, &amount, &currency)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return kudos.Errorf(kudos.ENotFound, "no refused refund %q", id)
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		return recordRefund(ctx, tx, accountID, id, checkoutID, providerID, "refunded by hand after the provider refused it",
+			kudos.Money{Amount: amount, Currency: currency}, db.Now())
+	})
+}
+
+// recordRefund is RecordRefund in tx.
+func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money,
+	now time.Time) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)
+		ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
+			created_at = now() WHERE refunds.status = 'refused'`,
+		id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
+		return wrapErr(err)
+	}
+	var plan *string
+	var invoiceID *uuid.UUID
+	err := tx.QueryRow(ctx, `UPDATE checkouts SET status = 'refunded' WHERE id = $1 AND account_id = $2 RETURNING plan, invoice_id`,
+		checkoutID, accountID).Scan(&plan, &invoiceID)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return wrapErr(err)
+	}
+	ev := kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventRefund, Amount: &amount.Amount,
+		Currency: amount.Currency, InvoiceID: invoiceID, Key: string(kudos.EventRefund) + ":" + id}
+	if plan != nil {
+		ev.Plan = kudos.Plan(*plan)
+	}
+	_, err = AppendBillingEvent(ctx, tx, ev)
+	return err
 }
 
 // checkoutEndEvents are the billing events of a checkout ending in a

@@ -24,16 +24,19 @@ import (
 // years, refunds retried).
 const lifecycleVersion = 3
 
-// initLifecycle turns the billing lifecycle on for runs made since it
-// exists, and gives a state from before it the worker's timings.
-func (s *subscription) initLifecycle(ctx workflow.Context) {
+// initVersion reads the run's version of the billing lifecycle. It runs
+// first, before the update handlers are registered: an update delivered
+// with the start (Update-with-Start) is handled knowing it. Version
+// markers are not matched by position on replay, so runs recorded when
+// the marker came after such a handler's commands replay unchanged.
+func (s *subscription) initVersion(ctx workflow.Context) {
 	v := workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, lifecycleVersion)
 	s.version, s.billing, s.settlesInOne, s.round3 = v, v >= 1, v >= 2, v >= 3
-	if s.round3 {
-		// The first upsert (before the version was known) spoke as runs
-		// from before: a payment settling is "pending" now.
-		s.upsertSearchAttributes(ctx)
-	}
+}
+
+// initLifecycle gives a state from before the billing lifecycle the
+// worker's timings.
+func (s *subscription) initLifecycle(ctx workflow.Context) {
 	if !s.billing || s.st.Lifecycle != nil {
 		return
 	}

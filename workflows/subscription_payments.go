@@ -194,9 +194,10 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 
 // upgradeOfThisPeriod reports whether upgrade checkout c was priced in the
 // current period (opened since it began, and no renewal of it is being
-// retried): an upgrade prorates the rest of the period it was opened in.
+// retried or settling): an upgrade prorates the rest of the period it was
+// opened in.
 func (s *subscription) upgradeOfThisPeriod(c *kudos.OpenCheckout) bool {
-	if s.st.Dunning != nil {
+	if s.st.Dunning != nil || s.st.PendingRenewal != nil { // the period it prorated has ended
 		return false
 	}
 	opened := c.ExpiresAt.Add(-s.st.CheckoutTTL)

@@ -225,15 +225,13 @@ func (s *subscription) retryRefund(ctx workflow.Context, r kudos.PendingRefund, 
 }
 
 // applyInbox applies the payment events an earlier run accepted and never
-// applied (the state was rebuilt from the read model), before anything else.
+// applied (the state was rebuilt from the read model), before anything
+// else: the caller holds the lock, so updates wait.
 func (s *subscription) applyInbox(ctx workflow.Context) {
-	if !s.round3 || len(s.st.Inbox) == 0 {
-		return
-	}
 	inbox := s.st.Inbox
 	s.st.Inbox = nil
 	for _, ev := range inbox {
-		s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+		s.onPaymentEvent(ctx, ev)
 	}
 }
 

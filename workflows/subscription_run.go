@@ -104,6 +104,9 @@ const TransitionPause = 10 * time.Minute
 func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	s := &subscription{st: st, log: workflow.GetLogger(ctx), wake: workflow.NewBufferedChannel(ctx, 1), mu: workflow.NewMutex(ctx),
 		inbox: workflow.NewBufferedChannel(ctx, inboxSize)}
+	s.initVersion(ctx)
+	// Events a lost run accepted go first: updates wait for the lock.
+	inboxFirst := s.round3 && len(s.st.Inbox) > 0 && s.mu.Lock(ctx) == nil
 	if err := s.registerHandlers(ctx); err != nil {
 		return err
 	}
@@ -116,7 +119,10 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	s.initLifecycle(ctx)
 	keepTimer := s.newer(ctx, "timer-kept-while-deadline-holds")
 	var t deadlineTimer
-	s.applyInbox(ctx)
+	if inboxFirst {
+		s.applyInbox(ctx)
+		s.mu.Unlock()
+	}
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err() // cancelled (by an operator): end, nothing more to do

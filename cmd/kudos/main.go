@@ -9,6 +9,8 @@
 //	kudos migrate                  apply the database migrations and exit
 //	kudos temporal setup           register the namespace and search attributes
 //	kudos ops account <id|e-mail>  everything about one account (--json)
+//	kudos ops refund-made <refund id> <provider refund id>
+//	                               record a refused refund made by hand
 package main
 
 import (
@@ -24,6 +26,7 @@ import (
 const usage = `usage: kudos <api|worker|dev|migrate>
        kudos temporal setup
        kudos ops account <accountId|email> [--json]
+       kudos ops refund-made <refundId> <providerRefundId>
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -34,6 +37,8 @@ const usage = `usage: kudos <api|worker|dev|migrate>
   ops account    the read model, workflows, pending activities, outbox entries,
                  payment events and billing timeline of one account
                  (docs/runbook-payments.md); --json for scripts
+  ops refund-made record that a refund the provider refused was made by hand
+                 (its refund row, its checkout and the customer's timeline)
 
 Configuration comes from environment variables; see README.md.`
 

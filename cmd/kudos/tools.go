@@ -23,7 +23,8 @@ import (
 // errUsage is a tool called with the wrong arguments.
 var errUsage = errors.New("usage")
 
-// runTool runs an operator's tool: `temporal setup` or `ops account`. Its
+// runTool runs an operator's tool: `temporal setup`, `ops account` or
+// `ops refund-made`. Its
 // output goes to out, its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
@@ -52,8 +53,28 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 			return errUsage
 		}
 		return opsAccount(ctx, cfg, log, who, asJSON, out)
+	case len(args) == 4 && args[0] == "ops" && args[1] == "refund-made":
+		return opsRefundMade(ctx, cfg, args[2], args[3], out)
 	}
 	return errUsage
+}
+
+// opsRefundMade records a refund an operator made by hand after the
+// provider refused it (docs/runbook-payments.md).
+func opsRefundMade(ctx context.Context, cfg *config.Config, refundID, providerRefundID string, out io.Writer) error {
+	if refundID == "" || providerRefundID == "" {
+		return errUsage
+	}
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	if err := db.MarkRefundMade(ctx, refundID, providerRefundID); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "refund %s recorded as made (%s): its checkout is refunded and the customer's timeline shows it\n", refundID, providerRefundID)
+	return nil
 }
 
 // temporalSetup registers the namespace and the search attributes.
