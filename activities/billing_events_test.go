@@ -27,8 +27,14 @@ type timelineProvider struct {
 	refuseRefunds, refundsForNow bool
 	// checkoutErr, when set, is what CreateCheckout answers.
 	checkoutErr error
-	// charges are the distinct charge ids charged.
-	charges []string
+	// charges are the distinct charge ids charged; defaults the checkouts
+	// whose payment method was made the default.
+	charges, defaults []string
+}
+
+func (p *timelineProvider) UseCheckoutMethod(_ context.Context, _ uuid.UUID, providerID string) error {
+	p.defaults = append(p.defaults, providerID)
+	return nil
 }
 
 func (p *timelineProvider) Name() string { return "fake" }

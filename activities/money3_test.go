@@ -208,3 +208,25 @@ func TestRefundRefusedForNowAndTheManualFix(t *testing.T) {
 		t.Fatalf("the manual fix of no refused refund: %v", err)
 	}
 }
+
+// Item 12: the card that pays a renewal's checkout (the off-session charge
+// needed authentication, or failed) becomes the default, so that next
+// year's charge uses it; a first payment needs no call.
+func TestTheCardThatPaysARenewalBecomesTheDefault(t *testing.T) {
+	e, _ := newSettleEnv(t, 0)
+	ctx := context.Background()
+	first := e.open("co_first", kudos.CheckoutSubscription, kudos.PlanPro, uuid.New())
+	e.twice(workflows.ActivitySettlePayment, e.proPayment(first))
+	renewal := uuid.New()
+	if err := e.db.CreateInvoice(ctx, kudos.Invoice{ID: renewal, AccountID: e.account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
+		Net: 46800, VAT: 9828, VATRate: 21, Total: 56628, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
+		t.Fatal(err)
+	}
+	auth := e.open("co_auth", kudos.CheckoutRenewal, kudos.PlanPro, renewal)
+	in := e.proPayment(auth)
+	in.Receipt = nil
+	e.twice(workflows.ActivitySettlePayment, in)
+	if len(e.pay.defaults) != 2 || e.pay.defaults[0] != "cs_co_auth" || e.pay.defaults[1] != "cs_co_auth" {
+		t.Fatalf("defaults made from %v, want the renewal checkout's (once per attempt), not the first payment's", e.pay.defaults)
+	}
+}

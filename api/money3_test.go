@@ -52,6 +52,15 @@ func (h *harness) count(table, account, where string) int {
 	return n
 }
 
+// wantRows fails the test unless the account has want rows of table
+// matching where; msg says what they are (with %d for the count).
+func (h *harness) wantRows(table, account, where string, want int, msg string) {
+	h.t.Helper()
+	if n := h.count(table, account, where); n != want {
+		h.t.Fatalf(msg, n)
+	}
+}
+
 // Item 2: a SEPA checkout settles, and its final webhook is lost: the
 // workflow asks the provider on its schedule and starts the plan.
 func TestSEPACheckoutSettledWithoutItsWebhook(t *testing.T) {
@@ -69,12 +78,8 @@ func TestSEPACheckoutSettledWithoutItsWebhook(t *testing.T) {
 		s := h.subscription(token, account)
 		return s["plan"] == "PRO" && s["show_status"] == "active"
 	})
-	if n := h.count("payment_events", account, "outcome = 'paid'"); n != 0 {
-		t.Fatalf("%d paid events: the test lost none", n)
-	}
-	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
-		t.Fatalf("%d paid invoices, want 1", n)
-	}
+	h.wantRows("payment_events", account, "outcome = 'paid'", 0, "%d paid events: the test lost none")
+	h.wantRows("invoices", account, "status = 'PAID'", 1, "%d paid invoices, want 1")
 	h.recordHistory("subscription:"+account, "", "subscription_pending_found_paid.json")
 }
 
@@ -90,9 +95,7 @@ func TestSEPACheckoutFailureFoundByTheFollowUp(t *testing.T) {
 		s := h.subscription(token, account)
 		return s["plan"] == "TRIAL" && s["show_status"] == "active"
 	})
-	if n := h.invoiceCount(account, "true"); n != 0 {
-		t.Fatalf("%d invoices after a failed first payment, want none", n)
-	}
+	h.wantRows("invoices", account, "true", 0, "%d invoices after a failed first payment, want none")
 	h.recordHistory("subscription:"+account, "", "subscription_pending_found_failed.json")
 }
 
@@ -122,12 +125,8 @@ func TestSEPARenewalProcessingIsWaitedForOnATimer(t *testing.T) {
 		s := h.subscription(token, account)
 		return s["plan_renewal_at"] != renewal && s["start_next_period"] == false
 	})
-	if n := h.count("sandbox_charges", account, "charge_id LIKE 'renewal:%'"); n != 1 {
-		t.Fatalf("%d renewal charges, want 1", n)
-	}
-	if n := h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'"); n != 1 {
-		t.Fatalf("%d paid renewal invoices, want 1", n)
-	}
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d renewal charges, want 1")
+	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'PAID'", 1, "%d paid renewal invoices, want 1")
 	h.recordHistory("subscription:"+account, "", "subscription_renewal_pending_paid.json")
 }
 
@@ -205,9 +204,7 @@ func TestResetToBeforeTheCheckout(t *testing.T) {
 	if s["plan"] != "PRO" || s["show_status"] != "active" {
 		t.Fatalf("after the reset: %v", s)
 	}
-	if n := h.count("sandbox_checkouts", account, "true"); n != 1 {
-		t.Fatalf("%d checkouts at the provider after the reset, want 1", n)
-	}
+	h.wantRows("sandbox_checkouts", account, "true", 1, "%d checkouts at the provider after the reset, want 1")
 	if n := h.invoiceCount(account, "true"); n != 1 || h.invoiceCount(account, "status = 'PAID'") != 1 {
 		t.Fatalf("%d invoices after the reset, want the one paid", n)
 	}
@@ -255,9 +252,7 @@ func TestAcceptedEventSurvivesATerminatedWorkflow(t *testing.T) {
 			"subscription:"+account).Scan(&n)
 		return n == 1
 	})
-	if n := h.count("payment_events", account, "applied_at IS NULL"); n != 1 {
-		t.Fatalf("%d unapplied events while the lock is held, want 1", n)
-	}
+	h.wantRows("payment_events", account, "applied_at IS NULL", 1, "%d unapplied events while the lock is held, want 1")
 	h.terminate(account)
 	_ = tx.Rollback(ctx)
 	// The update the run was handling is given to the run rebuilt for it,
@@ -278,12 +273,8 @@ func TestAcceptedEventSurvivesATerminatedWorkflow(t *testing.T) {
 	if v, err := h.tc.QueryWorkflow(ctx, "subscription:"+account, "", "subscription"); err != nil || v.Get(&st) != nil || len(st.SeenEvents) != 1 {
 		t.Fatalf("the rebuilt run's events %v (%v): it did not apply the accepted one", st.SeenEvents, err)
 	}
-	if n := h.count("payment_events", account, "applied_at IS NULL"); n != 0 {
-		t.Fatalf("%d events still unapplied", n)
-	}
-	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
-		t.Fatalf("%d paid invoices, want 1", n)
-	}
+	h.wantRows("payment_events", account, "applied_at IS NULL", 0, "%d events still unapplied")
+	h.wantRows("invoices", account, "status = 'PAID'", 1, "%d paid invoices, want 1")
 	h.recordHistory("subscription:"+account, "", "subscription_rebuilt_applies_accepted_event.json")
 }
 
