@@ -150,6 +150,7 @@ func TestCancelCheckoutFindsItPaid(t *testing.T) {
 	if s := h.subscription(token, account); s["plan"] != "STARTER" || s["show_status"] != "active" {
 		t.Fatalf("after cancelling a paid checkout: %v", s)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_cancel_finds_paid.json")
 }
 
 // TestAddingAPaymentMethodChargesAndRefundsACent: SPEC §9: adding a payment

@@ -106,6 +106,11 @@ temporal_start() {
     --search-attribute PaymentStateSince=Datetime)
   if [ "$uiport" = 0 ]; then args+=(--headless); else args+=(--ui-port "$uiport"); fi
   [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
+  # KUDOS_TEMPORAL_SUGGEST_CAN: the history length at which the server
+  # suggests continue-as-new (4K events by default); make test lowers it so
+  # that a test reaches it in seconds.
+  [ -n "${KUDOS_TEMPORAL_SUGGEST_CAN:-}" ] &&
+    args+=(--dynamic-config-value "limit.historyCount.suggestContinueAsNew=$KUDOS_TEMPORAL_SUGGEST_CAN")
   # GOGC=400: sharing two cores with everything else, the dev server spent
   # about a tenth of its CPU collecting garbage (perf, docs/performance.md);
   # collecting four times less often costs memory, which a development

@@ -124,6 +124,10 @@ background postgres pg_start "$WORK/pg" "$PG_PORT" fast
 prepared
 # The binary embeds ui/dist, so it is built after the UI; Temporal starts meanwhile.
 background kudos go build -o bin/kudos ./cmd/kudos
+# A short history suggests continue-as-new (TestContinueAsNewWhenSuggested
+# reaches it in seconds; the longest other history recorded has under 100
+# events).
+export KUDOS_TEMPORAL_SUGGEST_CAN=400 KUDOS_TEST_SUGGEST_CAN=400
 temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
 PIDS+=("$TEMPORAL_PID")
 prepared

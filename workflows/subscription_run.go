@@ -96,6 +96,21 @@ const TransitionRetryWindow = 6 * time.Hour
 // TransitionPause is the wait between two retry windows of a transition.
 const TransitionPause = 10 * time.Minute
 
+// transitionWindow and transitionPause are TransitionRetryWindow and
+// TransitionPause as runs use them: only tests that record the pause
+// between two windows from a real server shorten them (neither a timer's
+// length nor an activity's timeout is compared on replay).
+var transitionWindow, transitionPause = TransitionRetryWindow, TransitionPause
+
+// SetTransitionTiming shortens the retry window and the pause of
+// background transitions, for a test that records them on a real server;
+// it returns the function that restores them.
+func SetTransitionTiming(window, pause time.Duration) (restore func()) {
+	w, p := transitionWindow, transitionPause
+	transitionWindow, transitionPause = window, pause
+	return func() { transitionWindow, transitionPause = w, p }
+}
+
 // Subscription is the entity workflow of one account's subscription
 // (ARCHITECTURE §5): the trial timer, checkouts opened by updates and settled
 // by payment events, renewals at plan_renewal_at, and auto-renewal on/off.
@@ -349,7 +364,9 @@ func (s *subscription) activity(ctx workflow.Context, opts workflow.ActivityOpti
 // is skipped, and nothing needs resetting after an outage. A business
 // failure (non-retryable) is returned to the caller, logged.
 func (s *subscription) run(ctx workflow.Context, name string, in, out any) error {
-	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future { return s.activity(dctx, activityOptions, name, in) }, out)
+	opts := activityOptions
+	opts.ScheduleToCloseTimeout = transitionWindow
+	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future { return s.activity(dctx, opts, name, in) }, out)
 }
 
 // localActivityOptions are those of the short Postgres writes run as
@@ -376,8 +393,10 @@ func (s *subscription) runShort(ctx workflow.Context, name string, in, out any) 
 // runLocal is run for a local activity: a short write to Postgres that
 // needs no activity worker nor a round trip through the server.
 func (s *subscription) runLocal(ctx workflow.Context, name string, in, out any) error {
+	opts := localActivityOptions
+	opts.ScheduleToCloseTimeout = transitionWindow
 	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future {
-		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, localActivityOptions), name, in)
+		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, opts), name, in)
 	}, out)
 }
 
@@ -395,8 +414,8 @@ func (s *subscription) retried(ctx workflow.Context, name string, start func(wor
 			s.log.Error("transition refused", "activity", name, "err", err)
 			return err
 		}
-		s.log.Error("transition still failing, trying again later", "activity", name, "retry_in", TransitionPause, "err", err)
-		if err := workflow.Sleep(dctx, TransitionPause); err != nil {
+		s.log.Error("transition still failing, trying again later", "activity", name, "retry_in", transitionPause, "err", err)
+		if err := workflow.Sleep(dctx, transitionPause); err != nil {
 			return err
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"io/fs"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -135,6 +136,17 @@ func TemporalAddress(t testing.TB) string {
 		t.Fatal("KUDOS_TEST_TEMPORAL_ADDRESS is not set: run the tests with `make test`, which starts Postgres and Temporal")
 	}
 	return a
+}
+
+// SuggestContinueAsNew is the history length at which the test Temporal
+// server suggests continue-as-new (KUDOS_TEST_SUGGEST_CAN: make test starts
+// it with limit.historyCount.suggestContinueAsNew set to it).
+func SuggestContinueAsNew(t testing.TB) int {
+	n, err := strconv.Atoi(os.Getenv("KUDOS_TEST_SUGGEST_CAN"))
+	if err != nil || n <= 0 {
+		t.Fatal("KUDOS_TEST_SUGGEST_CAN is not set: run the tests with `make test`, whose Temporal server suggests continue-as-new early")
+	}
+	return n
 }
 
 // Temporal returns a client of the test Temporal server, closed at the end.
