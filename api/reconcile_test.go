@@ -42,3 +42,38 @@ func (h *harness) running(id string) bool {
 	d, err := h.tc.DescribeWorkflowExecution(context.Background(), id, "")
 	return err == nil && d.WorkflowExecutionInfo.GetStatus().String() == "Running"
 }
+
+// TestReconcileClosesAbandonedPaymentMethodCheckouts (issue 25 item 7): a
+// payment-method checkout (the api opens it; no workflow has a timer for
+// it) left open past its expiry is closed by the reconciliation, which asks
+// the provider first: one abandoned is expired; one paid whose event was
+// lost gets its event, and the workflow verifies and keeps the card.
+func TestReconcileClosesAbandonedPaymentMethodCheckouts(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.paidWith("abandoned@example.com", "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	abandoned := h.expect(h.do("POST", base+"/billing/payment-methods", nil, token), 201).str("checkout_href")
+	paid := h.expect(h.do("POST", base+"/billing/payment-methods", nil, token), 201).str("checkout_href")
+	ctx := context.Background()
+	// The second was paid at the provider, its event lost; both expired.
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE sandbox_checkouts SET status = 'paid' WHERE id = $1`, sandboxID(paid)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE checkouts SET expires_at = now() - interval '2 hours' WHERE purpose = 'payment_method'`); err != nil {
+		t.Fatal(err)
+	}
+	r := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Kick: h.srv.Outbox.Kick,
+		Payments: h.srv.Payments}
+	rep, err := r.Reconcile(ctx)
+	if err != nil || len(rep.Closed) != 2 {
+		t.Fatalf("reconcile: %+v %v, want two checkouts closed", rep, err)
+	}
+	h.wantRows("checkouts", account, "purpose = 'payment_method' AND status = 'expired' AND provider_id = '"+sandboxID(abandoned)+"'", 1,
+		"%d abandoned checkouts expired, want 1")
+	eventually(t, "the paid one verified", func() bool {
+		return h.count("checkouts", account, "purpose = 'payment_method' AND status = 'paid'") == 1
+	})
+	if rep, _ := r.Reconcile(ctx); len(rep.Closed) != 0 {
+		t.Fatalf("closed again: %+v", rep)
+	}
+}
