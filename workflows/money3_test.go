@@ -171,6 +171,30 @@ func TestProcessingRenewalIsWaitedForOnATimer(t *testing.T) {
 	}
 }
 
+// Item 3: while a retry of the renewal is processing, its invoice cannot
+// be paid again from the invoices page (that could take the money twice).
+func TestInvoiceOfAProcessingRetryCannotBePaidAgain(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.lifecycle = dunningOnly
+	e.acts.renewalResults = []workflows.RenewalResult{declined(), {Pending: true}, {Pending: true}, {Pending: true}}
+	var pay *updateOutcome
+	e.at(5*day, func() { // after the first retry (3 days after the renewal), which is processing
+		s := e.state()
+		if s.Dunning == nil || s.PendingRenewal == nil {
+			t.Fatalf("a retry processing: %+v", s)
+		}
+		pay = e.update(workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: s.Dunning.InvoiceID})
+	})
+	e.at(5*day+time.Minute, func() {
+		if pay == nil || pay.rejected == nil || len(e.acts.opened) != 0 {
+			t.Errorf("paying the invoice of a processing retry: %+v, %d checkouts opened", pay, len(e.acts.opened))
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanPro, day))
+	assertCanceled(t, e)
+}
+
 // Item 3: a charge still processing after the limit is cancelled at the
 // provider, then counts as failed (dunning); one the provider will not
 // cancel is waited for: charging again could take the money twice.

@@ -110,6 +110,9 @@ func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequ
 	if _, ok := s.payable(req.InvoiceID); !ok {
 		return invalid(ErrTypeInvalidTransition, "this invoice is not due")
 	}
+	if p := s.st.PendingRenewal; p != nil && p.InvoiceID == req.InvoiceID { // paying it again could take the money twice
+		return invalid(ErrTypeInvalidTransition, "a payment of this invoice is being processed")
+	}
 	return nil
 }
 
