@@ -288,10 +288,19 @@ func signupBody(email string) map[string]any {
 // outbox), with the link the mail activity will build for it.
 func (h *harness) lastMail(to string) kudos.MailRequest {
 	h.t.Helper()
+	return h.lastMailOf(to, "")
+}
+
+// lastMailOf is the last mail of purpose (any purpose when "") sent to to,
+// with its link: a short trial's reminder may follow the activation mail
+// before a test reads it.
+func (h *harness) lastMailOf(to string, purpose kudos.MailPurpose) kudos.MailRequest {
+	h.t.Helper()
 	var payload []byte
-	err := h.db.Pool.QueryRow(context.Background(), `SELECT payload FROM outbox WHERE kind = 'mail' AND payload->>'to' = $1 ORDER BY id DESC LIMIT 1`, to).Scan(&payload)
+	err := h.db.Pool.QueryRow(context.Background(), `SELECT payload FROM outbox WHERE kind = 'mail' AND payload->>'to' = $1
+		AND ($2 = '' OR payload->>'purpose' = $2) ORDER BY id DESC LIMIT 1`, to, string(purpose)).Scan(&payload)
 	if err != nil {
-		h.t.Fatalf("no mail to %s: %v", to, err)
+		h.t.Fatalf("no %s mail to %s: %v", purpose, to, err)
 	}
 	var m kudos.MailRequest
 	_ = json.Unmarshal(payload, &m)
@@ -315,7 +324,7 @@ func tokenFrom(link string) string {
 func (h *harness) signedUpUser(email string) (token, accountID string) {
 	h.t.Helper()
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(email), ""), 201)
-	r := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMail(email).Link)}, ""), 201)
+	r := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMailOf(email, kudos.MailActivation).Link)}, ""), 201)
 	return r.str("token"), r.str("account_id")
 }
 
