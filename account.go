@@ -19,7 +19,10 @@ type Account struct {
 	// "" unless the logo is public. Filled in by the api.
 	LogoURL string `json:"logo_url"`
 	// LogoError is why the last upload was refused (a kudos.Logo* reason).
-	LogoError            string       `json:"logo_error"`
+	LogoError string `json:"logo_error"`
+	// Role is the caller's role in the account (issue 26): the UI hides
+	// what the role may not do.
+	Role                 Role         `json:"role"`
 	TestimonialCount     int          `json:"testimonial_count"`
 	RecordingSpacesCount int          `json:"recording_spaces_count"`
 	Subscription         Subscription `json:"subscription"`

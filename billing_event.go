@@ -38,9 +38,26 @@ const (
 	EventPaymentMethodAdded    BillingEventType = "payment_method_added"
 	EventPaymentMethodRemoved  BillingEventType = "payment_method_removed"
 	EventRefund                BillingEventType = "refund"
+
+	// Membership events (issue 26): shown to the owner and the admins,
+	// who see none of the money events above unless they own the account.
+
+	EventMemberInvited        BillingEventType = "member_invited"
+	EventInvitationRevoked    BillingEventType = "invitation_revoked"
+	EventMemberJoined         BillingEventType = "member_joined"
+	EventMemberRoleChanged    BillingEventType = "member_role_changed"
+	EventMemberRemoved        BillingEventType = "member_removed"
+	EventMemberLeft           BillingEventType = "member_left"
+	EventOwnershipTransferred BillingEventType = "ownership_transferred"
 )
 
-// BillingEventTypes lists every type, in the order of the issue (the
+// TeamEventTypes are the membership events of the timeline.
+var TeamEventTypes = []BillingEventType{
+	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
+	EventMemberLeft, EventOwnershipTransferred,
+}
+
+// BillingEventTypes lists every type, in the order of the issues (the
 // migration's CHECK and api/openapi.yaml list the same).
 var BillingEventTypes = []BillingEventType{
 	EventTrialStarted, EventTrialReminderSent, EventTrialExpired, EventCheckoutOpened, EventCheckoutCancelled,
@@ -48,6 +65,8 @@ var BillingEventTypes = []BillingEventType{
 	EventAutoRenewalStopped, EventAutoRenewalRestarted, EventRenewalReminderSent, EventRenewalSucceeded,
 	EventRenewalFailed, EventPaymentRetryScheduled, EventPlanExpired, EventPaymentMethodAdded,
 	EventPaymentMethodRemoved, EventRefund,
+	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
+	EventMemberLeft, EventOwnershipTransferred,
 }
 
 // BillingEvent is one row of the append-only billing_events table.
@@ -72,6 +91,12 @@ type BillingEvent struct {
 	Key string
 	// Seq orders events of the same At (the order they were written).
 	Seq int64
+	// MemberEmail, Role and ActorEmail are a membership event's: the
+	// member (or invited address) concerned, their role, and who acted
+	// ("" when the member acted themselves).
+	MemberEmail string
+	Role        Role
+	ActorEmail  string
 }
 
 // Validate checks what the store relies on.

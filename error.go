@@ -20,6 +20,12 @@ const (
 	EPasswordMismatch = "passwords_do_not_match"
 	EInternal         = "internal"
 	EUnavailable      = "unavailable"
+	// ESeatLimit (409): the change needs more seats than the plan allows
+	// (an invitation, its acceptance, a plan too small for the team).
+	ESeatLimit = "seat_limit"
+	// EInvitationEmailMismatch (403): the invitation was sent to another
+	// address than the signed-in user's.
+	EInvitationEmailMismatch = "invitation_email_mismatch"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

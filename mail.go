@@ -37,7 +37,53 @@ const (
 	// MailPlanExpired: the plan expired after the last renewal attempt (or
 	// with auto-renewal off).
 	MailPlanExpired MailPurpose = "plan_expired"
+
+	// Team mails (issue 26), sent with MailRequest.Team set.
+
+	// MailTeamInvitation invites an address to join an account; its link
+	// carries the accept token (derived from Team.TokenKey when it is sent).
+	MailTeamInvitation MailPurpose = "team_invitation"
+	// MailTeamInvitationReminder reminds of an invitation not yet accepted
+	// (KUDOS_INVITATION_REMINDER after it was sent), with the same link.
+	MailTeamInvitationReminder MailPurpose = "team_invitation_reminder"
+	// MailTeamInvitationAccepted tells the inviter that the invitation was
+	// accepted.
+	MailTeamInvitationAccepted MailPurpose = "team_invitation_accepted"
+	// MailOwnershipTransferred tells the former owner that ownership moved
+	// to Team.Member (they are an admin now).
+	MailOwnershipTransferred MailPurpose = "ownership_transferred"
+	// MailOwnershipReceived tells the new owner that the account, with its
+	// billing, is theirs now.
+	MailOwnershipReceived MailPurpose = "ownership_received"
 )
+
+// IsTeam reports whether purpose is a team mail (MailRequest.Team set).
+func (p MailPurpose) IsTeam() bool {
+	switch p {
+	case MailTeamInvitation, MailTeamInvitationReminder, MailTeamInvitationAccepted, MailOwnershipTransferred, MailOwnershipReceived:
+		return true
+	}
+	return false
+}
+
+// MailTeam are the facts a team mail states. Which are set depends on the
+// purpose: an invitation names the inviter, the role and the expiry, and
+// carries TokenKey; the other mails name the member concerned.
+type MailTeam struct {
+	AccountID   uuid.UUID `json:"account_id"`
+	AccountName string    `json:"account_name"`
+	// Inviter is who invited (invitations and their reminder).
+	Inviter string `json:"inviter,omitempty"`
+	// Member is who accepted (team_invitation_accepted), or the new owner
+	// (ownership_transferred), or the former owner (ownership_received).
+	Member    string     `json:"member,omitempty"`
+	Role      Role       `json:"role,omitempty"`
+	ExpiresAt *time.Time `json:"expires_at,omitempty"`
+	// TokenKey is the key the invitation's accept token derives from (like
+	// Key for an activation mail): the outbox and the workflow's history
+	// carry it, never the token.
+	TokenKey string `json:"token_key,omitempty"`
+}
 
 // MailBilling are the facts a billing mail states. Which are set depends
 // on the purpose: Date is the trial's end (trial_reminder), the renewal or
@@ -90,6 +136,8 @@ type MailRequest struct {
 	Link string `json:"-"`
 	// Billing carries the facts of a billing mail (nil for the others).
 	Billing *MailBilling `json:"billing,omitempty"`
+	// Team carries the facts of a team mail (nil for the others).
+	Team *MailTeam `json:"team,omitempty"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

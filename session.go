@@ -21,9 +21,14 @@ type TokenPurpose string
 const (
 	TokenActivation    TokenPurpose = "activation"
 	TokenPasswordReset TokenPurpose = "password_reset"
+	// TokenInvitation accepts an invitation to a team. Its lifetime is the
+	// invitation's (KUDOS_INVITATION_TTL, renewed by a resend), and it is
+	// kept with the invitation, not in user_tokens.
+	TokenInvitation TokenPurpose = "invitation"
 )
 
-// TokenTTL is how long an e-mailed token of each purpose stays valid.
+// TokenTTL is how long an e-mailed token of each purpose stays valid (but
+// TokenInvitation's: see InvitationTiming).
 var TokenTTL = map[TokenPurpose]time.Duration{
 	TokenActivation:    48 * time.Hour,
 	TokenPasswordReset: time.Hour,

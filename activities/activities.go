@@ -13,6 +13,7 @@ import (
 
 	"kudos"
 	"kudos/auth"
+	"kudos/store"
 	"kudos/workflows"
 )
 
@@ -43,6 +44,9 @@ type Store interface {
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
 	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)
+
+	InvitationMail(ctx context.Context, id uuid.UUID) (*store.InvitationMailFacts, error)
+	ExpireInvitation(ctx context.Context, id uuid.UUID) (kudos.InvitationStatus, time.Time, error)
 }
 
 // Activities holds the dependencies of every activity.

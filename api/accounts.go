@@ -29,20 +29,26 @@ func (s *Server) registerAccountRoutes(acc fiber.Router) {
 	acc.Post("/feature-request", s.addFeatureRequest)
 }
 
-// requireMember admits a signed-in, activated member of the path's account.
+// requireMember admits a signed-in, activated member of the path's account
+// whose role allows the route (routeRoles: 403 otherwise). The membership
+// is read from Postgres on every request, so a member removed loses access
+// at once.
 func (s *Server) requireMember(c fiber.Ctx) error {
 	id, err := pathUUID(c, "accountId")
 	if err != nil {
 		return err
 	}
-	member, activated, err := s.DB.MemberAccess(ctx(c), id, session(c).UserID)
+	role, activated, err := s.DB.MemberAccess(ctx(c), id, session(c).UserID)
 	switch {
 	case err != nil:
 		return err
-	case !member:
+	case role == "":
 		return kudos.NotFound()
 	case !activated:
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
+	}
+	if err := checkRole(c, role); err != nil {
+		return err
 	}
 	c.Locals(localAccountID, id)
 	return c.Next()

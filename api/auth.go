@@ -38,6 +38,9 @@ type signupRequest struct {
 	OptInTermsOfUse   bool   `json:"opt_in_terms_of_use"`
 	PreferredLanguage string `json:"preferred_language"`
 	RootDomain        string `json:"root_domain"`
+	// InvitationToken, from an invitation's link, makes the sign-up join
+	// that account (invitedSignup).
+	InvitationToken string `json:"invitation_token"`
 }
 
 type emailResponse struct {
@@ -80,10 +83,14 @@ func (s *Server) signup(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	u := kudos.User{Email: req.Email, Firstname: req.Firstname, Lastname: req.Lastname, PasswordHash: hash,
+		PreferredLanguage: lang, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true}
+	if req.InvitationToken != "" {
+		return s.invitedSignup(c, u, req.InvitationToken)
+	}
 	key := auth.NewKey()
 	_, _, err = s.DB.CreateUser(ctx(c), store.NewUser{
-		User: kudos.User{Email: req.Email, Firstname: req.Firstname, Lastname: req.Lastname, PasswordHash: hash,
-			PreferredLanguage: lang, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true},
+		User:              u,
 		AccountName:       accountName(req.Firstname, req.Lastname),
 		Trial:             s.newTrial(),
 		Token:             s.activationToken(key, req.Email, lang, req.Firstname, ""),
@@ -197,15 +204,26 @@ func (s *Server) startSession(c fiber.Ctx, userID uuid.UUID) error {
 
 // signedIn answers 201 with the token of a new session.
 func (s *Server) signedIn(c fiber.Ctx, in *store.SignedIn) error {
-	sr, err := s.sessionAnswer(in)
+	sr, err := s.sessionAnswer(c, in)
 	if err != nil {
 		return err
 	}
 	return c.Status(fiber.StatusCreated).JSON(sr)
 }
 
-// sessionAnswer signs the token of a new session.
-func (s *Server) sessionAnswer(in *store.SignedIn) (sessionResponse, error) {
+// sessionAnswer signs the token of a new session. A user who belongs to no
+// account (they left or were removed from their only team) is given one
+// of their own, on a trial, to open.
+func (s *Server) sessionAnswer(c fiber.Ctx, in *store.SignedIn) (sessionResponse, error) {
+	if in.AccountID == uuid.Nil {
+		id, err := s.DB.EnsureAccount(ctx(c), in.UserID, store.NewAccount{Name: "My account", Trial: s.newTrial(),
+			StartSubscription: dispatch.SubscriptionStart})
+		if err != nil {
+			return sessionResponse{}, err
+		}
+		in.AccountID = id
+		s.Outbox.Kick()
+	}
 	token, err := s.Sessions.Issue(in.Session)
 	return sessionResponse{Token: token, TokenExpiry: in.Session.ExpiresAt.Format(time.RFC3339), AccountID: in.AccountID.String()}, err
 }

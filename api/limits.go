@@ -27,6 +27,7 @@ type limits struct {
 	resetIP           *store.Limiter // new passwords set with a reset link, per client address
 	reauth            *store.Limiter // current-password checks per user
 	mailEmail         *store.Limiter // mails triggered per e-mail (silently dropped beyond)
+	invitations       *store.Limiter // invitations sent and resent per account
 }
 
 func newLimits(db AuthStore) limits {
@@ -38,6 +39,7 @@ func newLimits(db AuthStore) limits {
 		resetIP:           db.NewLimiter("reset_ip", 10, 10*time.Minute),
 		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
 		mailEmail:         db.NewLimiter("mail_email", 5, time.Hour),
+		invitations:       db.NewLimiter("invitations", 20, time.Hour),
 	}
 }
 

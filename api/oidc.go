@@ -191,7 +191,7 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 }
 
 func (s *Server) callbackAnswer(c fiber.Ctx, scope, email string, in *store.SignedIn) error {
-	sr, err := s.sessionAnswer(in)
+	sr, err := s.sessionAnswer(c, in)
 	if err != nil {
 		return err
 	}

@@ -110,6 +110,7 @@ func New(s *Server) *fiber.App {
 	s.registerSubscriptionRoutes(v1, acc)
 	s.registerBillingRoutes(acc)
 	s.registerLogoRoutes(acc)
+	s.registerTeamRoutes(v1, acc)
 	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {

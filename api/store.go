@@ -18,6 +18,7 @@ type Store interface {
 	AuthStore
 	BillingStore
 	LogoStore
+	TeamStore
 	// Now is the store's clock (tests move it).
 	Now() time.Time
 	// Ping checks that Postgres answers (readiness).
@@ -28,7 +29,7 @@ type Store interface {
 // and its user, the billing address, feature requests.
 type AccountStore interface {
 	SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error)
-	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (member, activated bool, err error)
+	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error)
 	RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error
 	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int) (*kudos.BillingAddress, error)
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
@@ -77,7 +78,7 @@ type BillingStore interface {
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RefusedRefunds(ctx context.Context) (int, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
-	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor) ([]kudos.BillingEvent, error)
+	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error
 }
 
@@ -87,6 +88,25 @@ type LogoStore interface {
 	PendingLogoUpload(ctx context.Context, accountID uuid.UUID) (key, imgURL string, err error)
 	StartLogoProcessing(ctx context.Context, accountID uuid.UUID, key string, start func(accountID uuid.UUID, key string) store.OutboxEntry) (string, error)
 	ClearLogo(ctx context.Context, accountID uuid.UUID) (old, reserved string, err error)
+}
+
+// TeamStore is what the team routes need of the store: members and their
+// roles, invitations, the accounts of a user.
+type TeamStore interface {
+	Members(ctx context.Context, accountID uuid.UUID) ([]kudos.Member, kudos.Seats, error)
+	Seats(ctx context.Context, accountID uuid.UUID) (kudos.Seats, error)
+	Memberships(ctx context.Context, userID uuid.UUID) ([]kudos.Membership, error)
+	ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role) error
+	RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID) error
+	TransferOwnership(ctx context.Context, t store.OwnershipTransfer) error
+	CreateInvitation(ctx context.Context, in store.NewInvitation) (*kudos.Invitation, error)
+	PendingInvitations(ctx context.Context, accountID uuid.UUID) ([]kudos.Invitation, error)
+	ResendInvitation(ctx context.Context, accountID, id uuid.UUID, tokenHash []byte, key string, expiresAt time.Time, out store.TeamOutbox) (*kudos.Invitation, error)
+	RevokeInvitation(ctx context.Context, accountID, id, actorID uuid.UUID, out store.TeamOutbox) error
+	InvitationByToken(ctx context.Context, tokenHash []byte) (*kudos.InvitationPreview, error)
+	AcceptInvitation(ctx context.Context, tokenHash []byte, userID uuid.UUID, out store.TeamOutbox) (uuid.UUID, error)
+	CreateInvitedUser(ctx context.Context, in store.InvitedUser) (*store.SignedIn, error)
+	EnsureAccount(ctx context.Context, userID uuid.UUID, a store.NewAccount) (uuid.UUID, error)
 }
 
 var _ Store = (*store.DB)(nil)

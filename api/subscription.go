@@ -84,12 +84,18 @@ func (s *Server) createSubscription(c fiber.Ctx) error {
 	if addr == nil {
 		return kudos.FieldErrors{"account_billing_address": kudos.FRequired}.Err()
 	}
+	if err := s.planFits(c, plan); err != nil {
+		return err
+	}
 	return s.checkoutUpdate(c, workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: plan})
 }
 
 func (s *Server) upgradeSubscription(c fiber.Ctx) error {
 	plan, err := s.readPlan(c)
 	if err != nil {
+		return err
+	}
+	if err := s.planFits(c, plan); err != nil {
 		return err
 	}
 	return s.checkoutUpdate(c, workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: plan})
@@ -131,6 +137,9 @@ func (s *Server) payInvoice(c fiber.Ctx) error {
 	}
 	if inv.Status != kudos.InvoiceDue {
 		return kudos.Errorf(kudos.EConflict, "this invoice is not due")
+	}
+	if err := s.planFits(c, inv.Plan); err != nil {
+		return err
 	}
 	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: inv.ID})
 }

@@ -25,6 +25,11 @@ type timelineEvent struct {
 	Amount    *float64               `json:"amount"`
 	Currency  *string                `json:"currency"`
 	InvoiceID *uuid.UUID             `json:"invoice_id"`
+	// MemberEmail, Role and ActorEmail are a membership event's (null
+	// for the others; actor_email null when the member acted).
+	MemberEmail *string     `json:"member_email"`
+	Role        *kudos.Role `json:"role"`
+	ActorEmail  *string     `json:"actor_email"`
 }
 
 type timelineResponse struct {
@@ -34,14 +39,22 @@ type timelineResponse struct {
 
 // billingTimeline answers the account's billing events, newest first, a
 // page of limit before the opaque cursor before; next_before continues
-// after the last one (null on the last page).
+// after the last one (null on the last page). The membership events only
+// with scope=team, and always for an admin: the money is the owner's.
 func (s *Server) billingTimeline(c fiber.Ctx) error {
 	args := c.Request().URI().QueryArgs()
 	limit, before, err := timelinePage(args.Has("limit"), c.Query("limit"), args.Has("before"), c.Query("before"))
 	if err != nil {
 		return err
 	}
-	events, err := s.DB.BillingTimeline(ctx(c), accountID(c), limit+1, before)
+	var types []kudos.BillingEventType
+	switch scope := c.Query("scope"); {
+	case args.Has("scope") && scope != "team":
+		return kudos.FieldErrors{"scope": kudos.FInvalidValue}.Err()
+	case scope == "team" || callerRole(c) != kudos.RoleOwner:
+		types = kudos.TeamEventTypes
+	}
+	events, err := s.DB.BillingTimeline(ctx(c), accountID(c), limit+1, before, types...)
 	if err != nil {
 		return err
 	}
@@ -58,6 +71,15 @@ func (s *Server) billingTimeline(c fiber.Ctx) error {
 		if e.Amount != nil {
 			amount, currency := float64(*e.Amount)/100, e.Currency
 			v.Amount, v.Currency = &amount, &currency
+		}
+		if e.MemberEmail != "" {
+			v.MemberEmail = &e.MemberEmail
+		}
+		if e.Role != "" {
+			v.Role = &e.Role
+		}
+		if e.ActorEmail != "" {
+			v.ActorEmail = &e.ActorEmail
 		}
 		out.Events = append(out.Events, v)
 	}

@@ -73,8 +73,8 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 	if newEmail && u.SocialLogin {
 		return kudos.Errorf(kudos.EForbidden, "the e-mail of a Google sign-in cannot be changed here")
 	}
-	if (newEmail || req.Password != nil) && u.PasswordHash != "" {
-		if err := s.checkCurrentPassword(c, u, req.CurrentPassword); err != nil {
+	if newEmail || req.Password != nil {
+		if err := s.reauthenticate(c, u, req.CurrentPassword); err != nil {
 			return err
 		}
 	}

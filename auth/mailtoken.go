@@ -93,6 +93,9 @@ func (m *MailTokens) MailLink(root string, req kudos.MailRequest) (string, error
 	if req.Purpose.IsBilling() {
 		return billingLink(root, req)
 	}
+	if req.Purpose.IsTeam() {
+		return m.teamLink(root, req)
+	}
 	if l, ok := mailLinks[req.Purpose]; ok && l.token != "" && m == nil {
 		return "", kudos.Errorf(kudos.EInvalid, "mail: no token secret for a %q link", req.Purpose)
 	}
@@ -113,6 +116,37 @@ func billingLink(root string, req kudos.MailRequest) (string, error) {
 	}
 	return root + "/dashboard/" + b.AccountID.String() + billingLinks[req.Purpose], nil
 }
+
+// teamPages are, per team mail without a token, the page of the account's
+// dashboard its link opens.
+var teamPages = map[kudos.MailPurpose]string{
+	kudos.MailTeamInvitationAccepted: "/team",
+	kudos.MailOwnershipTransferred:   "/team",
+	kudos.MailOwnershipReceived:      "/account-settings/plan",
+}
+
+// teamLink is the link of a team mail: an invitation's accept page, with
+// the token derived from req.Team.TokenKey, or a page of the account.
+func (m *MailTokens) teamLink(root string, req kudos.MailRequest) (string, error) {
+	t := req.Team
+	switch {
+	case t == nil || t.AccountID == uuid.Nil:
+		return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no account", req.Purpose)
+	case req.Purpose == kudos.MailTeamInvitation || req.Purpose == kudos.MailTeamInvitationReminder:
+		if t.TokenKey == "" {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail without its token key", req.Purpose)
+		}
+		if m == nil {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: no token secret for a %q link", req.Purpose)
+		}
+		return root + InvitationPath + m.Token(kudos.TokenInvitation, t.TokenKey), nil
+	}
+	return root + "/dashboard/" + t.AccountID.String() + teamPages[req.Purpose], nil
+}
+
+// InvitationPath is the accept page of an invitation, under the public
+// URL, before its token.
+const InvitationPath = "/invitation?token="
 
 // HashToken is what the database stores of a token.
 func HashToken(token string) []byte {

@@ -65,6 +65,9 @@ type Config struct {
 	// Lifecycle are the reminder and dunning timings.
 	Lifecycle       kudos.Lifecycle
 	TrialRecordings int
+	// Invitation is how long team invitations last and when they are
+	// reminded of.
+	Invitation kudos.InvitationTiming
 
 	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in
 	// development means the capture inbox on DevSMTPAddr.
@@ -146,6 +149,8 @@ var Vars = []Var{
 	{"KUDOS_PENDING_CHECK", "24h", "how often a payment settling at the provider (a SEPA debit: a checkout complete and unpaid, a renewal charge processing) is asked about when its final event does not come", false},
 	{"KUDOS_PENDING_LIMIT", "336h", "how long a payment may settle before it counts as failed (a renewal charge is then cancelled at the provider if it can be, else waited for)", false},
 	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
+	{"KUDOS_INVITATION_TTL", "168h", "how long a team invitation stays valid (a resend renews it)", false},
+	{"KUDOS_INVITATION_REMINDER", "120h", "how long after an invitation's mail the `team_invitation_reminder` goes out, if it is still pending and before it expires (`0` for none)", false},
 	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
 	{"KUDOS_SMTP_ALLOW_INSECURE", "false", "`true` lets production send mail over SMTP without TLS (refused by default: STARTTLS is required)", false},
 	{"KUDOS_MAIL_FROM", "Kudos <no-reply@kudos.localhost>", "sender of every mail", false},
@@ -241,6 +246,8 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)
 	c.Lifecycle.Trial = c.TrialDuration
 	c.Lifecycle.PendingCheck, c.Lifecycle.PendingLimit = dur("KUDOS_PENDING_CHECK"), dur("KUDOS_PENDING_LIMIT")
+	c.Invitation.TTL = dur("KUDOS_INVITATION_TTL")
+	c.Invitation.Reminder = optionalDur(get("KUDOS_INVITATION_REMINDER"), "KUDOS_INVITATION_REMINDER", &errs)
 	errs = append(errs, c.loadTemporalConn(get)...)
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))

@@ -99,6 +99,8 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			TypedSearchAttributes:                    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
 		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
 		return err
+	case KindInvitationStart, KindInvitationUpdate:
+		return d.deliverInvitation(ctx, row)
 	default:
 		return Permanent(fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind))
 	}
@@ -153,13 +155,16 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 }
 
 // mailSearchAttributes are those of a mail's workflow: the AccountId of the
-// account a billing mail is about, else of its recipient's account (the one
+// account a billing or team mail is about, else of its recipient's account (the one
 // they own first), so that the runbook's
 // `AccountId = "…"` lists an account's mails too. A mail to an address no
 // user has yet (an e-mail change being confirmed) carries none.
 func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailRequest) (temporal.SearchAttributes, error) {
 	if req.Billing != nil && req.Billing.AccountID != uuid.Nil { // a billing mail names its account
 		return temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(req.Billing.AccountID.String())), nil
+	}
+	if req.Team != nil && req.Team.AccountID != uuid.Nil { // so does a team mail
+		return temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(req.Team.AccountID.String())), nil
 	}
 	if req.To == "" {
 		return temporal.SearchAttributes{}, nil

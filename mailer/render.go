@@ -2,8 +2,9 @@
 //
 // Render turns a kudos.MailRequest into a kudos.Message from templates
 // embedded in the binary (one text and one HTML variant per purpose and
-// language; the billing mails' in billing.<lang>.*, their amounts and dates
-// written in the mail's language by format.go). SMTPSender delivers messages to any SMTP server; Inbox is the
+// language; the billing mails' in billing.<lang>.*, the team mails' in
+// team.<lang>.*; amounts and dates written in the mail's language by
+// format.go). SMTPSender delivers messages to any SMTP server; Inbox is the
 // development capture server that stands in for a real one and keeps what it
 // receives in memory for GET /dev/mailbox and for tests.
 package mailer
@@ -41,6 +42,12 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailPaymentFailed:         true,
 	kudos.MailPaymentActionRequired: true,
 	kudos.MailPlanExpired:           true,
+
+	kudos.MailTeamInvitation:         true,
+	kudos.MailTeamInvitationReminder: true,
+	kudos.MailTeamInvitationAccepted: true,
+	kudos.MailOwnershipTransferred:   true,
+	kudos.MailOwnershipReceived:      true,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail
@@ -67,8 +74,10 @@ func parseTemplates() map[string]langTemplates {
 	m := make(map[string]langTemplates, len(languages))
 	for _, lang := range languages {
 		m[lang] = langTemplates{
-			text: texttemplate.Must(texttemplate.ParseFS(templateFS, "templates/"+lang+".txt", "templates/billing."+lang+".txt")),
-			html: htmltemplate.Must(htmltemplate.ParseFS(templateFS, "templates/"+lang+".html", "templates/billing."+lang+".html")),
+			text: texttemplate.Must(texttemplate.ParseFS(templateFS, "templates/"+lang+".txt", "templates/billing."+lang+".txt",
+				"templates/team."+lang+".txt")),
+			html: htmltemplate.Must(htmltemplate.ParseFS(templateFS, "templates/"+lang+".html", "templates/billing."+lang+".html",
+				"templates/team."+lang+".html")),
 		}
 	}
 	return m
@@ -85,6 +94,9 @@ type templateData struct {
 	// Billing are the facts of a billing mail, written in Lang (nil for
 	// the other mails).
 	Billing *billingView
+	// Team are the facts of a team mail, written in Lang (nil for the
+	// other mails).
+	Team *teamView
 	// Body is the already escaped output of a purpose's HTML template,
 	// wrapped by the layout.
 	Body htmltemplate.HTML
@@ -109,6 +121,10 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	if err != nil {
 		return kudos.Message{}, err
 	}
+	team, err := teamFacts(req, lang)
+	if err != nil {
+		return kudos.Message{}, err
+	}
 	t := templates[lang]
 	data := templateData{
 		Lang:        lang,
@@ -117,6 +133,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 		To:          req.To,
 		ButtonStyle: htmltemplate.CSS(buttonStyle),
 		Billing:     billing,
+		Team:        team,
 	}
 	name := string(req.Purpose)
 

@@ -12,9 +12,9 @@ import (
 
 // accountViewSelect reads an account with its subscription and a user; the
 // query it starts is completed by a FROM clause naming a (accounts),
-// s (subscriptions) and u (users).
+// m (the user's membership of it), s (subscriptions) and u (users).
 const accountViewSelect = `
-	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count,
+	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role,
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login`
@@ -23,7 +23,7 @@ const accountViewSelect = `
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
-	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount},
+	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role},
 		subscriptionFields(&a.Subscription)...)
 	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
 		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin)
@@ -33,14 +33,19 @@ func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*
 	return &a, &u, nil
 }
 
-// SessionAccountView returns the account with its subscription and the user
-// of a live session that is a member of it, checking the session in the same
-// query (one round trip: the hot read path). Anything else is ENotFound, so
-// that a caller cannot learn which account ids exist; the caller tells a dead
+// SessionAccountView returns the account with its subscription, the user
+// of a live session that is a member of it and their role, checking the
+// session in the same query (one round trip: the hot read path), and
+// records the account as the one the user opened last (sign-in opens it;
+// written only when it changes). Anything else is ENotFound, so that a
+// caller cannot learn which account ids exist; the caller tells a dead
 // session (401) from a foreign account (404) with ActiveSession.
 func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error) {
 	now := db.Now()
-	return db.scanAccountView(ctx, touchSession("$2", "$4", "$5")+accountViewSelect+`
+	return db.scanAccountView(ctx, touchSession("$2", "$4", "$5")+`, last_used AS (
+		UPDATE users lu SET last_account_id = $1 FROM memberships lm, sessions ls
+		WHERE lu.id = $3 AND lu.last_account_id IS DISTINCT FROM $1 AND lm.account_id = $1 AND lm.user_id = $3
+		AND ls.id = $2 AND ls.user_id = $3 AND ls.revoked_at IS NULL AND ls.expires_at > $4) `+accountViewSelect+`
 		FROM sessions se
 		JOIN memberships m ON m.user_id = se.user_id AND m.account_id = $1
 		JOIN accounts a ON a.id = m.account_id
@@ -50,15 +55,17 @@ func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, user
 		accountID, sessionID, userID, now, db.idleSince(now))
 }
 
-// MemberAccess reports whether userID is a member of accountID and whether
-// the user is activated, in one query (the guard of every account route).
-func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (member, activated bool, err error) {
-	err = db.Pool.QueryRow(ctx, `SELECT true, u.activated FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(&member, &activated)
+// MemberAccess returns userID's role in accountID ("" when not a member)
+// and whether the user is activated, in one query (the guard of every
+// account route: read on every request, so a removed member's access ends
+// at once).
+func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error) {
+	err = db.Pool.QueryRow(ctx, `SELECT m.role, u.activated FROM memberships m JOIN users u ON u.id = m.user_id
+		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(&role, &activated)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return false, false, nil
+		return "", false, nil
 	}
-	return member, activated, wrapErr(err)
+	return role, activated, wrapErr(err)
 }
 
 // RenameAccount sets the account's name. Naming the account is the first step

@@ -41,43 +41,136 @@ type NewToken struct {
 // returns EConflict when the e-mail is already registered.
 func (db *DB) CreateUser(ctx context.Context, in NewUser) (userID, accountID uuid.UUID, err error) {
 	userID, accountID = uuid.New(), uuid.New()
-	u := in.User
-	var issuer, subject *string
-	if in.OIDCSubject != "" {
-		issuer, subject = &in.OIDCIssuer, &in.OIDCSubject
-	}
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO users (id, email, firstname, lastname, password_hash, activated, preferred_language,
-			opt_in_marketing, opt_in_terms_of_use, social_login, oidc_issuer, oidc_subject)
-			VALUES ($1, $2, $3, $4, $5, false, $6, $7, $8, $9, $10, $11)`,
-			userID, kudos.NormalizeEmail(u.Email), u.Firstname, u.Lastname, u.PasswordHash, u.PreferredLanguage,
-			u.OptInMarketing, u.OptInTermsOfUse, u.SocialLogin, issuer, subject)
-		if isUniqueViolation(err) {
-			return kudos.Errorf(kudos.EConflict, "e-mail already registered")
-		} else if err != nil {
-			return wrapErr(err)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, $2)`, accountID, in.AccountName); err != nil {
-			return wrapErr(err)
-		}
-		if _, err := tx.Exec(ctx, `INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'owner')`, accountID, userID); err != nil {
-			return wrapErr(err)
-		}
-		s := in.Trial
-		if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, show_onboarding, trials_left, trial_expires_at, start_next_period)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)`, accountID, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
-			return wrapErr(err)
-		}
-		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: db.Now(), Type: kudos.EventTrialStarted,
-			Plan: s.Plan, Key: string(kudos.EventTrialStarted)}); err != nil {
+		if err := insertUser(ctx, tx, userID, in.User, false, in.OIDCIssuer, in.OIDCSubject); err != nil {
 			return err
 		}
-		if err := insertOutbox(ctx, tx, in.StartSubscription(accountID)); err != nil {
+		if err := createAccount(ctx, tx, accountID, userID, NewAccount{Name: in.AccountName, Trial: in.Trial,
+			StartSubscription: in.StartSubscription}, db.Now()); err != nil {
 			return err
 		}
 		return insertToken(ctx, tx, userID, in.Token)
 	})
 	return userID, accountID, err
+}
+
+// NewAccount is an account to create for its owner, on its trial.
+type NewAccount struct {
+	Name  string
+	Trial kudos.Subscription
+	// StartSubscription is the outbox entry that starts the account's
+	// subscription workflow (dispatch.SubscriptionStart).
+	StartSubscription func(accountID uuid.UUID) OutboxEntry
+}
+
+// createAccount stores account id, owned by userID, with its trial
+// subscription, its first timeline event and the start of its workflow.
+func createAccount(ctx context.Context, tx pgx.Tx, id, userID uuid.UUID, a NewAccount, now time.Time) error {
+	if _, err := tx.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, $2)`, id, a.Name); err != nil {
+		return wrapErr(err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO memberships (account_id, user_id, role) VALUES ($1, $2, 'owner')`, id, userID); err != nil {
+		return wrapErr(err)
+	}
+	s := a.Trial
+	if _, err := tx.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, show_onboarding, trials_left, trial_expires_at, start_next_period)
+		VALUES ($1, $2, $3, $4, $5, $6, $7)`, id, s.Plan, s.ShowStatus, s.ShowOnboarding, s.TrialsLeft, s.TrialExpiresAt, s.StartNextPeriod); err != nil {
+		return wrapErr(err)
+	}
+	if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: id, At: now, Type: kudos.EventTrialStarted,
+		Plan: s.Plan, Key: string(kudos.EventTrialStarted)}); err != nil {
+		return err
+	}
+	return insertOutbox(ctx, tx, a.StartSubscription(id))
+}
+
+// EnsureAccount returns the account userID opens at sign-in (see
+// SignIn); a user who belongs to none (they left, or were removed from,
+// the only team they had) is given a new account of their own, on a trial.
+func (db *DB) EnsureAccount(ctx context.Context, userID uuid.UUID, a NewAccount) (uuid.UUID, error) {
+	var id uuid.UUID
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		// Serialise with another sign-in of the same user doing the same.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
+			return wrapErr(err)
+		}
+		if err := signInAccountID(ctx, tx, userID, &id); err != nil || id != uuid.Nil {
+			return err
+		}
+		id = uuid.New()
+		if err := createAccount(ctx, tx, id, userID, a, db.Now()); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE users SET last_account_id = $2 WHERE id = $1`, userID, id)
+		return wrapErr(err)
+	})
+	return id, err
+}
+
+// insertUser stores a new user (EConflict when the e-mail is registered
+// already); subject names a Google sign-up's identity ("" for none).
+func insertUser(ctx context.Context, tx pgx.Tx, id uuid.UUID, u kudos.User, activated bool, issuer, subject string) error {
+	var iss, sub *string
+	if subject != "" {
+		iss, sub = &issuer, &subject
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO users (id, email, firstname, lastname, password_hash, activated, preferred_language,
+		opt_in_marketing, opt_in_terms_of_use, social_login, oidc_issuer, oidc_subject)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+		id, kudos.NormalizeEmail(u.Email), u.Firstname, u.Lastname, u.PasswordHash, activated, u.PreferredLanguage,
+		u.OptInMarketing, u.OptInTermsOfUse, u.SocialLogin, iss, sub)
+	if isUniqueViolation(err) {
+		return kudos.Errorf(kudos.EConflict, "e-mail already registered")
+	}
+	return wrapErr(err)
+}
+
+// InvitedUser is a sign-up from an invitation's link: the click proved
+// the address, so the user is activated at once, joins the inviting
+// account (no trial account of their own) and is signed in.
+type InvitedUser struct {
+	User kudos.User
+	// OIDCIssuer and OIDCSubject identify a Google sign-up (empty otherwise).
+	OIDCIssuer, OIDCSubject string
+	InvitationHash          []byte
+	SessionTTL              time.Duration
+	Outbox                  TeamOutbox
+}
+
+// CreateInvitedUser stores the user, accepts the invitation for them and
+// signs them in, in one transaction: an invitation that is gone, full or
+// addressed elsewhere creates nothing (the errors of AcceptInvitation); a
+// registered e-mail is EConflict.
+func (db *DB) CreateInvitedUser(ctx context.Context, in InvitedUser) (*SignedIn, error) {
+	now := db.Now()
+	var out SignedIn
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		// The invitation first: only its holder learns that its address
+		// has an account already.
+		var email string
+		err := tx.QueryRow(ctx, `SELECT email FROM invitations WHERE token_hash = $1 AND status = 'pending' AND expires_at > $2`,
+			in.InvitationHash, now).Scan(&email)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return invitationGone()
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if email != kudos.NormalizeEmail(in.User.Email) {
+			return kudos.Errorf(kudos.EInvitationEmailMismatch, "this invitation was sent to another e-mail address")
+		}
+		id := uuid.New()
+		if err := insertUser(ctx, tx, id, in.User, true, in.OIDCIssuer, in.OIDCSubject); err != nil {
+			return err
+		}
+		if _, err := acceptInvitation(ctx, tx, in.InvitationHash, id, now, in.Outbox); err != nil {
+			return err
+		}
+		return signIn(ctx, tx, id, now, in.SessionTTL, &out)
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
 }
 
 func insertToken(ctx context.Context, tx pgx.Tx, userID uuid.UUID, t NewToken) error {
@@ -168,7 +261,7 @@ func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl
 	if err := createSession(ctx, tx, out.Session, now); err != nil {
 		return err
 	}
-	return ownedAccountID(ctx, tx, userID, &out.AccountID)
+	return signInAccountID(ctx, tx, userID, &out.AccountID)
 }
 
 // ResetPassword consumes a reset token, sets the new password hash, marks
@@ -203,7 +296,9 @@ func (db *DB) MarkMailSent(ctx context.Context, key string) error {
 	return wrapErr(err)
 }
 
-// SignIn creates a session for userID and finds the account to open.
+// SignIn creates a session for userID and finds the account to open: the
+// one the user opened last, else the one they own, else the one they
+// joined first; uuid.Nil when they belong to none (see EnsureAccount).
 func (db *DB) SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*SignedIn, error) {
 	var out SignedIn
 	err := db.inTx(ctx, func(tx pgx.Tx) error { return signIn(ctx, tx, userID, db.Now(), ttl, &out) })

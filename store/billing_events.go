@@ -40,9 +40,11 @@ func AppendBillingEvent(ctx context.Context, tx pgx.Tx, ev kudos.BillingEvent) (
 	if ev.Amount != nil {
 		currency = &ev.Currency
 	}
-	tag, err := tx.Exec(ctx, `INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoice_id, key)
-		VALUES ($1, coalesce($2, now()), $3, $4, $5, $6, $7, $8) ON CONFLICT (account_id, key) DO NOTHING`,
-		ev.AccountID, at, ev.Type, plan, ev.Amount, currency, ev.InvoiceID, ev.Key)
+	tag, err := tx.Exec(ctx, `INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoice_id, key,
+		member_email, role, actor_email)
+		VALUES ($1, coalesce($2, now()), $3, $4, $5, $6, $7, $8, nullif($9, ''), nullif($10, ''), nullif($11, ''))
+		ON CONFLICT (account_id, key) DO NOTHING`,
+		ev.AccountID, at, ev.Type, plan, ev.Amount, currency, ev.InvoiceID, ev.Key, ev.MemberEmail, string(ev.Role), ev.ActorEmail)
 	if err != nil {
 		return false, wrapErr(err)
 	}
@@ -64,17 +66,23 @@ func (db *DB) RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) err
 
 // BillingTimeline returns up to limit events of the account, newest first
 // (ties on at by the order they were written), before the cursor when one
-// is given. An invoice_id is kept only while that invoice exists (a draft
-// dropped with its checkout is not linked).
-func (db *DB) BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor) ([]kudos.BillingEvent, error) {
+// is given, of the given types only when some are given. An invoice_id is
+// kept only while that invoice exists (a draft dropped with its checkout is
+// not linked).
+func (db *DB) BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor,
+	types ...kudos.BillingEventType) ([]kudos.BillingEvent, error) {
 	args := []any{accountID, limit}
 	cond := ""
 	if before != nil {
 		cond = ` AND (e.at, e.seq) < ($3, $4)`
 		args = append(args, before.At, before.Seq)
 	}
+	if len(types) > 0 {
+		args = append(args, types)
+		cond += fmt.Sprintf(` AND e.type = ANY($%d)`, len(args))
+	}
 	rows, err := db.Pool.Query(ctx, `SELECT e.id, e.account_id, e.at, e.type, coalesce(e.plan, ''), e.amount, coalesce(e.currency, ''),
-		i.id, e.key, e.seq
+		i.id, e.key, e.seq, coalesce(e.member_email, ''), coalesce(e.role, ''), coalesce(e.actor_email, '')
 		FROM billing_events e LEFT JOIN invoices i ON i.id = e.invoice_id AND i.account_id = e.account_id
 		WHERE e.account_id = $1`+cond+` ORDER BY e.at DESC, e.seq DESC LIMIT $2`, args...)
 	if err != nil {
@@ -82,7 +90,8 @@ func (db *DB) BillingTimeline(ctx context.Context, accountID uuid.UUID, limit in
 	}
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (kudos.BillingEvent, error) {
 		var e kudos.BillingEvent
-		err := r.Scan(&e.ID, &e.AccountID, &e.At, &e.Type, &e.Plan, &e.Amount, &e.Currency, &e.InvoiceID, &e.Key, &e.Seq)
+		err := r.Scan(&e.ID, &e.AccountID, &e.At, &e.Type, &e.Plan, &e.Amount, &e.Currency, &e.InvoiceID, &e.Key, &e.Seq,
+			&e.MemberEmail, &e.Role, &e.ActorEmail)
 		return e, err
 	})
 	return out, wrapErr(err)

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -65,7 +66,15 @@ func updateUser(ctx context.Context, tx pgx.Tx, id uuid.UUID, upd kudos.UserUpda
 	return err
 }
 
-func ownedAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {
-	err := tx.QueryRow(ctx, `SELECT account_id FROM memberships WHERE user_id = $1 ORDER BY (role = 'owner') DESC, created_at LIMIT 1`, userID).Scan(id)
-	return notFound(err)
+// signInAccountID sets id to the account userID opens at sign-in: the one
+// they opened last, else the one they own, else the one they joined first;
+// uuid.Nil when they belong to none.
+func signInAccountID(ctx context.Context, tx pgx.Tx, userID uuid.UUID, id *uuid.UUID) error {
+	err := tx.QueryRow(ctx, `SELECT m.account_id FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.user_id = $1
+		ORDER BY (m.account_id = u.last_account_id) IS TRUE DESC, (m.role = 'owner') DESC, m.created_at LIMIT 1`, userID).Scan(id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		*id = uuid.Nil
+		return nil
+	}
+	return wrapErr(err)
 }

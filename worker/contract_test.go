@@ -37,6 +37,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityLoadLifecycle:       workflows.LifecycleInput{},
 		workflows.ActivityCancelRenewalCharge: workflows.RenewalInput{},
 		workflows.ActivityMarkEventsApplied:   workflows.MarkEventsAppliedInput{},
+		workflows.ActivityQueueInvitationMail: workflows.InvitationMailInput{},
+		workflows.ActivityExpireInvitation:    workflows.InvitationRef{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

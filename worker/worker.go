@@ -20,7 +20,7 @@ import (
 )
 
 // MainOptions are the worker options of the main task queue: subscriptions,
-// mails and the reconciliation, I/O-bound work that must never queue behind
+// mails, invitations and the reconciliation, I/O-bound work that must never queue behind
 // CPU-heavy work. It keeps workflowTaskPollers polls open for workflow tasks.
 var MainOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: workflowTaskPollers}
 
@@ -60,6 +60,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterWorkflow(workflows.Reconcile)
+	w.RegisterWorkflow(workflows.Invitation)
 	w.RegisterActivity(acts)
 	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
 	logo.RegisterWorkflow(workflows.Logo)

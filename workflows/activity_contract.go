@@ -40,6 +40,8 @@ const (
 	ActivityLoadLifecycle          = "LoadLifecycle"
 	ActivityCancelRenewalCharge    = "CancelRenewalCharge"
 	ActivityMarkEventsApplied      = "MarkEventsApplied"
+	ActivityQueueInvitationMail    = "QueueInvitationMail"
+	ActivityExpireInvitation       = "ExpireInvitation"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -48,6 +50,7 @@ var ActivityNames = []string{
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
 	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivitySettlePayment, ActivityQueueBillingMail, ActivityLoadLifecycle,
 	ActivityCancelRenewalCharge, ActivityMarkEventsApplied,
+	ActivityQueueInvitationMail, ActivityExpireInvitation,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -262,4 +265,33 @@ type SettlePaidInput struct {
 type SettlePaymentInput struct {
 	SettlePaidInput
 	Receipt *BillingMailInput `json:",omitempty"`
+}
+
+// InvitationMailInput asks for an invitation's mail (or, Reminder, its
+// reminder), with the link's token derived from Key, queued under MailKey
+// (one mail per key).
+type InvitationMailInput struct {
+	InvitationID uuid.UUID
+	Key          string
+	MailKey      string
+	Reminder     bool
+}
+
+// InvitationMailResult tells whether the mail was queued: not when the
+// invitation is no longer pending, or a resend replaced Key meanwhile.
+type InvitationMailResult struct {
+	Queued bool
+}
+
+// InvitationRef names an invitation.
+type InvitationRef struct {
+	InvitationID uuid.UUID
+}
+
+// InvitationExpiry is an invitation as ExpireInvitation left it: expired,
+// or, when Postgres renewed it meanwhile, still pending until ExpiresAt
+// (or ended otherwise: accepted, revoked).
+type InvitationExpiry struct {
+	Status    kudos.InvitationStatus
+	ExpiresAt time.Time
 }

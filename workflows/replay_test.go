@@ -35,6 +35,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.Email)
 			r.RegisterWorkflow(workflows.Logo)
 			r.RegisterWorkflow(workflows.Reconcile)
+			r.RegisterWorkflow(workflows.Invitation)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
@@ -69,7 +70,7 @@ func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
 			seen[h.Events[0].Attrs.WorkflowType.Name] = true
 		}
 	}
-	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile"} {
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation"} {
 		if !seen[name] {
 			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
 		}
