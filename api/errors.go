@@ -24,18 +24,20 @@ type errorDetail struct {
 
 // statusOf maps error codes to HTTP statuses.
 var statusOf = map[string]int{
-	kudos.EBadRequest:       fiber.StatusBadRequest,
-	kudos.EUnauthorized:     fiber.StatusUnauthorized,
-	kudos.EForbidden:        fiber.StatusForbidden,
-	kudos.ENotActivated:     fiber.StatusForbidden,
-	kudos.ENotFound:         fiber.StatusNotFound,
-	kudos.EConflict:         fiber.StatusConflict,
-	kudos.ETooLarge:         fiber.StatusRequestEntityTooLarge,
-	kudos.EInvalid:          fiber.StatusUnprocessableEntity,
-	kudos.ERateLimited:      fiber.StatusTooManyRequests,
-	kudos.EPasswordMismatch: 444,
-	kudos.EInternal:         fiber.StatusInternalServerError,
-	kudos.EUnavailable:      fiber.StatusServiceUnavailable,
+	kudos.EBadRequest:              fiber.StatusBadRequest,
+	kudos.EUnauthorized:            fiber.StatusUnauthorized,
+	kudos.EForbidden:               fiber.StatusForbidden,
+	kudos.ENotActivated:            fiber.StatusForbidden,
+	kudos.ENotFound:                fiber.StatusNotFound,
+	kudos.EConflict:                fiber.StatusConflict,
+	kudos.ESeatLimit:               fiber.StatusConflict,
+	kudos.EInvitationEmailMismatch: fiber.StatusForbidden,
+	kudos.ETooLarge:                fiber.StatusRequestEntityTooLarge,
+	kudos.EInvalid:                 fiber.StatusUnprocessableEntity,
+	kudos.ERateLimited:             fiber.StatusTooManyRequests,
+	kudos.EPasswordMismatch:        444,
+	kudos.EInternal:                fiber.StatusInternalServerError,
+	kudos.EUnavailable:             fiber.StatusServiceUnavailable,
 }
 
 // catalogue is the SPEC §8 status → message mapping, used when an error
@@ -61,9 +63,13 @@ var catalogue = map[int]string{
 // codeOfStatus gives the code for a bare HTTP status (from Fiber itself).
 var codeOfStatus = map[int]string{}
 
+// refinedCodes are the codes that narrow another code's status (403, 409):
+// never the default code of a bare status.
+var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EInvitationEmailMismatch: true}
+
 func init() {
 	for code, status := range statusOf {
-		if code != kudos.ENotActivated {
+		if !refinedCodes[code] {
 			codeOfStatus[status] = code
 		}
 	}

@@ -95,7 +95,7 @@ func TestSPAHistoryFallback(t *testing.T) {
 		t.Errorf("asset headers %v", js.Header)
 	}
 	h.expect(h.do("GET", "/assets/missing.js", nil, ""), 404)
-	h.expect(h.do("GET", "/v1/accounts", nil, ""), 404)
+	h.expect(h.do("GET", "/v1/nothing-here", nil, ""), 404)
 }
 
 func TestUIAssetsAreSentGzipped(t *testing.T) {

@@ -304,7 +304,7 @@ func (h *harness) lastMailOf(to string, purpose kudos.MailPurpose) kudos.MailReq
 	}
 	var m kudos.MailRequest
 	_ = json.Unmarshal(payload, &m)
-	m.Link = h.srv.Tokens.Link(h.srv.Config.PublicURL, m.Purpose, m.Key)
+	m.Link, _ = h.srv.Tokens.MailLink(h.srv.Config.PublicURL, m)
 	return m
 }
 

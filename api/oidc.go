@@ -28,6 +28,9 @@ type oidcSignupRequest struct {
 	OptInTermsOfUse   bool   `json:"opt_in_terms_of_use"`
 	PreferredLanguage string `json:"preferred_language"`
 	RootDomain        string `json:"root_domain"`
+	// InvitationToken, from a team invitation's link, makes a new user
+	// join that account (oidcInvitedUser).
+	InvitationToken string `json:"invitation_token"`
 }
 
 type oidcSigninRequest struct {
@@ -56,11 +59,18 @@ func (s *Server) oidcSignup(c fiber.Ctx) error {
 	}
 	lang := s.language(fe, req.PreferredLanguage)
 	root := s.rootDomain(fe, req.RootDomain)
+	var invitation []byte
+	if req.InvitationToken != "" {
+		if !auth.ValidTokenShape(req.InvitationToken) {
+			fe.Add("invitation_token", kudos.FInvalidValue)
+		}
+		invitation = auth.HashToken(req.InvitationToken)
+	}
 	if err := fe.Err(); err != nil {
 		return err
 	}
 	return s.startOIDC(c, store.OIDCFlow{Scope: scopeSignup, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true,
-		PreferredLanguage: lang}, root)
+		PreferredLanguage: lang, InvitationHash: invitation}, root)
 }
 
 func (s *Server) oidcSignin(c fiber.Ctx) error {
@@ -161,15 +171,10 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 // sign-up (SPEC §4) the address is confirmed by mail before the dashboard
 // opens.
 func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
-	// A name Google does not give (or gives unusable) is stored empty, not as
-	// a made-up "Unknown": mails greet with a plain "Hello," and onboarding
-	// asks for it (SPEC's display rule shows the e-mail meanwhile).
-	first, last := strings.TrimSpace(id.GivenName), strings.TrimSpace(id.FamilyName)
-	if kudos.ValidateName(first) != "" {
-		first = ""
-	}
-	if kudos.ValidateName(last) != "" {
-		last = ""
+	first, last := oidcName(id)
+	if f.InvitationHash != nil {
+		return s.oidcInvitedUser(c, f, id, kudos.User{Email: email, Firstname: first, Lastname: last,
+			PreferredLanguage: f.PreferredLanguage, OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true})
 	}
 	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,
@@ -188,6 +193,38 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 		return err
 	}
 	return s.callbackAnswer(c, scopeSignup, email, in)
+}
+
+// oidcName is the name a Google identity gives. A name Google does not
+// give (or gives unusable) is stored empty, not as a made-up "Unknown":
+// mails greet with a plain "Hello," and onboarding asks for it (SPEC's
+// display rule shows the e-mail meanwhile).
+func oidcName(id *auth.Identity) (first, last string) {
+	first, last = strings.TrimSpace(id.GivenName), strings.TrimSpace(id.FamilyName)
+	if kudos.ValidateName(first) != "" {
+		first = ""
+	}
+	if kudos.ValidateName(last) != "" {
+		last = ""
+	}
+	return first, last
+}
+
+// oidcInvitedUser signs up u from a Google sign-up started on an
+// invitation's accept page: it joins the inviting account like a sign-up
+// from the link (invitedSignup), when Google vouches for the invited
+// address: an unverified one proves nothing (403, whatever the address).
+func (s *Server) oidcInvitedUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, u kudos.User) error {
+	if !id.EmailVerified {
+		return kudos.Errorf(kudos.EForbidden, "Google has not verified this e-mail address")
+	}
+	in, err := s.DB.CreateInvitedUser(ctx(c), store.InvitedUser{User: u, OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
+		InvitationHash: f.InvitationHash, SessionTTL: s.Config.SessionTTL, Outbox: s.team()})
+	if err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return s.callbackAnswer(c, scopeSignup, u.Email, in)
 }
 
 func (s *Server) callbackAnswer(c fiber.Ctx, scope, email string, in *store.SignedIn) error {

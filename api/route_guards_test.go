@@ -48,6 +48,7 @@ var publicRoutes = map[string]string{
 	"POST /v1/auth/oidc-signin":          "starts a Google sign-in",
 	"PUT /v1/auth/callback":              "authenticated by the flow's state",
 	"POST /v1/webhooks/stripe":           "authenticated by Stripe's signature",
+	"GET /v1/invitations/:token":         "the accept page: authenticated by the invitation's token",
 	"GET /*":                             "the single-page app",
 }
 
@@ -229,6 +230,7 @@ var unlimitedPublicRoutes = map[string]string{
 	"PUT /v1/auth/activate-user": "the token has 256 bits",
 	"PUT /v1/auth/callback":      "the state has 256 bits and is single use",
 	"POST /v1/webhooks/stripe":   "HMAC-signed by Stripe",
+	"GET /v1/invitations/:token": "the token has 256 bits",
 }
 
 // TestRouteRateLimits sends each credential route's request until it is

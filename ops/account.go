@@ -36,6 +36,11 @@ type TimelineEntry struct {
 	Amount    *int64     `json:"amount,omitempty"`
 	Currency  string     `json:"currency,omitempty"`
 	InvoiceID *uuid.UUID `json:"invoice_id,omitempty"`
+	// Member, Role and Actor are a membership event's: whom it concerns,
+	// the role, who acted.
+	Member string `json:"member,omitempty"`
+	Role   string `json:"role,omitempty"`
+	Actor  string `json:"actor,omitempty"`
 }
 
 // TimelineHook reads the newest limit events of an account's billing

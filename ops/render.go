@@ -135,8 +135,14 @@ func WriteText(out io.Writer, r *Report) error {
 			amount = money(*e.Amount, e.Currency)
 		}
 		invoice := ""
-		if e.InvoiceID != nil {
+		switch {
+		case e.InvoiceID != nil:
 			invoice = "invoice " + e.InvoiceID.String()
+		case e.Member != "":
+			invoice = e.Member + " (" + e.Role + ")"
+			if e.Actor != "" {
+				invoice += " by " + e.Actor
+			}
 		}
 		p("  %s\t%s\t%s\t%s\t%s", ts(&e.At), e.Type, e.Plan, amount, invoice)
 	}

@@ -11,7 +11,7 @@ import (
 // TimelineReader reads an account's billing timeline, newest first
 // (*store.DB).
 type TimelineReader interface {
-	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor) ([]kudos.BillingEvent, error)
+	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 }
 
 // StoreTimeline is the report's timeline read from the billing_events
@@ -25,7 +25,7 @@ func StoreTimeline(db TimelineReader) TimelineHook {
 		out := make([]TimelineEntry, len(events))
 		for i, e := range events {
 			out[i] = TimelineEntry{At: e.At, Type: string(e.Type), Plan: string(e.Plan), Amount: e.Amount, Currency: e.Currency,
-				InvoiceID: e.InvoiceID}
+				InvoiceID: e.InvoiceID, Member: e.MemberEmail, Role: string(e.Role), Actor: e.ActorEmail}
 		}
 		return out, nil
 	}

@@ -36,7 +36,7 @@ func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*
 // SessionAccountView returns the account with its subscription, the user
 // of a live session that is a member of it and their role, checking the
 // session in the same query (one round trip: the hot read path), and
-// records the account as the one the user opened last (sign-in opens it;
+// records the account as the one the (activated) user opened last (sign-in opens it;
 // written only when it changes). Anything else is ENotFound, so that a
 // caller cannot learn which account ids exist; the caller tells a dead
 // session (401) from a foreign account (404) with ActiveSession.
@@ -44,7 +44,7 @@ func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, user
 	now := db.Now()
 	return db.scanAccountView(ctx, touchSession("$2", "$4", "$5")+`, last_used AS (
 		UPDATE users lu SET last_account_id = $1 FROM memberships lm, sessions ls
-		WHERE lu.id = $3 AND lu.last_account_id IS DISTINCT FROM $1 AND lm.account_id = $1 AND lm.user_id = $3
+		WHERE lu.id = $3 AND lu.activated AND lu.last_account_id IS DISTINCT FROM $1 AND lm.account_id = $1 AND lm.user_id = $3
 		AND ls.id = $2 AND ls.user_id = $3 AND ls.revoked_at IS NULL AND ls.expires_at > $4) `+accountViewSelect+`
 		FROM sessions se
 		JOIN memberships m ON m.user_id = se.user_id AND m.account_id = $1
