@@ -28,6 +28,7 @@ type limits struct {
 	reauth            *store.Limiter // current-password checks per user
 	mailEmail         *store.Limiter // mails triggered per e-mail (silently dropped beyond)
 	invitations       *store.Limiter // invitations sent and resent per account
+	exports           *store.Limiter // data exports asked for per user and per account
 }
 
 func newLimits(db AuthStore) limits {
@@ -40,6 +41,7 @@ func newLimits(db AuthStore) limits {
 		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
 		mailEmail:         db.NewLimiter("mail_email", 5, time.Hour),
 		invitations:       db.NewLimiter("invitations", 20, time.Hour),
+		exports:           db.NewLimiter("exports", 5, 24*time.Hour),
 	}
 }
 

@@ -30,6 +30,8 @@ const (
 	KindPaymentEvent = "payment_event"
 	// KindLogoStart starts the logo workflow for one upload.
 	KindLogoStart = "logo_start"
+	// KindExportStart starts a data export's workflow.
+	KindExportStart = "export_start"
 )
 
 // accountPayload is the payload of the entries that only name an account.
@@ -93,4 +95,13 @@ func ReconcileStart(accountID uuid.UUID, at time.Time) store.OutboxEntry {
 	e := SubscriptionStart(accountID)
 	e.Key = "reconcile:" + accountID.String() + ":" + at.UTC().Format(time.RFC3339)
 	return e
+}
+
+// ExportStart is the entry that starts a data export's workflow, whose file
+// can be downloaded for ttl once built.
+func ExportStart(ttl time.Duration) func(kudos.DataExport) store.OutboxEntry {
+	return func(e kudos.DataExport) store.OutboxEntry {
+		return store.OutboxEntry{Key: "export_start:" + e.ID.String(), Kind: KindExportStart,
+			WorkflowID: workflows.ExportWorkflowID(e.ID), Payload: workflows.ExportInput{ExportID: e.ID, TTL: ttl}}
+	}
 }
