@@ -10,5 +10,8 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    // make test runs these beside go test -race and the browser tests on two
+    // cores: a test's own pace is not what is under test.
+    testTimeout: 30000,
   },
 })

@@ -1,8 +1,13 @@
 import '@testing-library/jest-dom/vitest'
-import { cleanup } from '@testing-library/react'
+import { cleanup, configure } from '@testing-library/react'
 import { afterEach, vi } from 'vitest'
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
+
+// findBy* and waitFor wait up to 10 s: on a machine shared with go test
+// -race and the browser tests a render can take seconds, and a slow render
+// is not what these tests look for (what they assert stays the same).
+configure({ asyncUtilTimeout: 10000 })
 
 // Tests run in en with every namespace loaded synchronously.
 const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/en/*.json', { eager: true })
