@@ -2,10 +2,15 @@ package kudos
 
 import (
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/google/uuid"
 )
+
+// DeletedAccountName replaces the name of a deleted account (issue 28):
+// its invoices keep the buyer as issued, nothing else names it.
+const DeletedAccountName = "Deleted account"
 
 // AccountNameMinLength is the shortest account or organization name (SPEC §5).
 const AccountNameMinLength = 3
@@ -26,6 +31,9 @@ type Account struct {
 	TestimonialCount     int          `json:"testimonial_count"`
 	RecordingSpacesCount int          `json:"recording_spaces_count"`
 	Subscription         Subscription `json:"subscription"`
+	// DeletionAt is when the account is to be deleted (issue 28), nil
+	// unless its owner scheduled it; the owner can cancel until then.
+	DeletionAt *time.Time `json:"deletion_at"`
 }
 
 // ValidateAccountName reports the field code for an account or organization

@@ -49,12 +49,20 @@ const (
 	EventMemberRemoved        BillingEventType = "member_removed"
 	EventMemberLeft           BillingEventType = "member_left"
 	EventOwnershipTransferred BillingEventType = "ownership_transferred"
+
+	// Account deletion events (issue 28): shown to the owner and admins
+	// like membership events.
+
+	EventDeletionScheduled BillingEventType = "deletion_scheduled"
+	EventDeletionCancelled BillingEventType = "deletion_cancelled"
+	EventDeletionCompleted BillingEventType = "deletion_completed"
 )
 
-// TeamEventTypes are the membership events of the timeline.
+// TeamEventTypes are the membership and deletion events of the timeline
+// (the ones admins see).
 var TeamEventTypes = []BillingEventType{
 	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
-	EventMemberLeft, EventOwnershipTransferred,
+	EventMemberLeft, EventOwnershipTransferred, EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
 }
 
 // BillingEventTypes lists every type, in the order of the issues (the
@@ -67,6 +75,7 @@ var BillingEventTypes = []BillingEventType{
 	EventPaymentMethodRemoved, EventRefund,
 	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
 	EventMemberLeft, EventOwnershipTransferred,
+	EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
 }
 
 // BillingEvent is one row of the append-only billing_events table.

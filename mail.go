@@ -55,6 +55,10 @@ const (
 	// MailOwnershipReceived tells the new owner that the account, with its
 	// billing, is theirs now.
 	MailOwnershipReceived MailPurpose = "ownership_received"
+	// MailAccountDeletionScheduled tells every member that the owner
+	// scheduled the account's deletion on Team.ExpiresAt (the owner: that
+	// it can be cancelled until then).
+	MailAccountDeletionScheduled MailPurpose = "account_deletion_scheduled"
 	// MailDataExportReady tells a user that their data export (or their
 	// account's) can be downloaded until it expires; the link opens the
 	// export's page, which needs the user signed in.
@@ -64,7 +68,8 @@ const (
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).
 func (p MailPurpose) IsTeam() bool {
 	switch p {
-	case MailTeamInvitation, MailTeamInvitationReminder, MailTeamInvitationAccepted, MailOwnershipTransferred, MailOwnershipReceived:
+	case MailTeamInvitation, MailTeamInvitationReminder, MailTeamInvitationAccepted, MailOwnershipTransferred, MailOwnershipReceived,
+		MailAccountDeletionScheduled:
 		return true
 	}
 	return false

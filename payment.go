@@ -189,4 +189,9 @@ type PaymentProvider interface {
 	UseCheckoutMethod(ctx context.Context, accountID uuid.UUID, providerID string) error
 	PaymentMethods(ctx context.Context, accountID uuid.UUID) ([]PaymentMethod, error)
 	DetachPaymentMethod(ctx context.Context, accountID uuid.UUID, id string) error
+	// DeleteCustomer deletes the provider's customer of a deleted account
+	// (issue 28) with its stored payment methods; customerID is the one the
+	// account had (the account's row no longer names it). A customer
+	// already gone, or "" (the account never paid), is no error.
+	DeleteCustomer(ctx context.Context, accountID uuid.UUID, customerID string) error
 }

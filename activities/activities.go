@@ -53,6 +53,9 @@ type Store interface {
 	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error
 	MarkExportExpired(ctx context.Context, id uuid.UUID) error
 	ExportMailFacts(ctx context.Context, e kudos.DataExport) (to, name, language, accountName string, err error)
+
+	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
+	EraseAccount(ctx context.Context, accountID uuid.UUID) (store.ErasedAccount, error)
 }
 
 // Activities holds the dependencies of every activity.
@@ -72,6 +75,11 @@ type Activities struct {
 	// nil: the reconcile activity refuses).
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
+	}
+	// Subscriptions ends a deleted account's subscription workflow
+	// (dispatch.Reconciler; nil: the activity refuses).
+	Subscriptions interface {
+		EndSubscription(ctx context.Context, accountID uuid.UUID) error
 	}
 	// QueueMail queues a mail request in the outbox (a dispatch.Mail
 	// entry), from which the e-mail workflow delivers it, with the billing

@@ -149,6 +149,9 @@ func fmtExpiry(month, year int) string {
 // addPaymentMethod opens a hosted checkout that saves a new payment method
 // (a verification charge of 0.01, refunded at once; Stripe: setup mode).
 func (s *Server) addPaymentMethod(c fiber.Ctx) error {
+	if err := s.notBeingDeleted(c); err != nil {
+		return err
+	}
 	id := accountID(c)
 	email, err := s.DB.OwnerEmail(ctx(c), id)
 	if err != nil {

@@ -57,6 +57,9 @@ var routeRoles = map[string]kudos.Role{
 	// An account's data export holds its billing and every member's
 	// address: the owner's.
 	"POST /v1/accounts/:accountId/export": kudos.RoleOwner,
+	// Deleting the account, and changing one's mind, are the owner's.
+	"DELETE /v1/accounts/:accountId":               kudos.RoleOwner,
+	"POST /v1/accounts/:accountId/deletion/cancel": kudos.RoleOwner,
 }
 
 // RouteRole returns the role a request to an account route needs, by

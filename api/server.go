@@ -112,6 +112,7 @@ func New(s *Server) *fiber.App {
 	s.registerLogoRoutes(acc)
 	s.registerTeamRoutes(v1, acc)
 	s.registerPrivacyRoutes(v1, acc)
+	s.registerDeletionRoutes(v1, acc)
 	if s.Config.IsDevelopment() {
 		// Before any /dev route (the sandbox provider adds some of its own).
 		app.Use("/dev", loopbackOnly)

@@ -113,8 +113,11 @@ type TeamStore interface {
 var _ Store = (*store.DB)(nil)
 
 // PrivacyStore is what the privacy routes need of the store: data exports
-// (issue 28).
+// and account deletion (issue 28).
 type PrivacyStore interface {
 	CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID, start func(kudos.DataExport) store.OutboxEntry) (*kudos.DataExport, bool, error)
 	UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error)
+	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out store.DeletionOutbox) (time.Time, error)
+	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) error
+	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
 }

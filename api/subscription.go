@@ -114,6 +114,11 @@ func (s *Server) checkoutUpdate(c fiber.Ctx, name string, arg any) error {
 
 func (s *Server) setAutoRenewal(on bool) fiber.Handler {
 	return func(c fiber.Ctx) error {
+		if on {
+			if err := s.notBeingDeleted(c); err != nil {
+				return err
+			}
+		}
 		if err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: on}, nil); err != nil {
 			return err
 		}

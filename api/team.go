@@ -127,9 +127,13 @@ func (s *Server) transferOwnership(c fiber.Ctx) error {
 }
 
 // planFits refuses (409 seat_limit, "remove N members first") buying plan
-// for an account that uses more seats than the plan allows, before the
-// subscription workflow is asked.
+// for an account that uses more seats than the plan allows, or (409) for
+// an account whose deletion is scheduled, before the subscription workflow
+// is asked.
 func (s *Server) planFits(c fiber.Ctx, plan kudos.Plan) error {
+	if err := s.notBeingDeleted(c); err != nil {
+		return err
+	}
 	seats, err := s.DB.Seats(ctx(c), accountID(c))
 	if err != nil {
 		return err

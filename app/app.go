@@ -66,12 +66,13 @@ func (s Services) Server() *api.Server {
 // reconciliation of subscription workflows (whose starts go through the
 // outbox; relayKick, when set, delivers them at once).
 func (s Services) Activities(relayKick func()) *activities.Activities {
+	reconciler := &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick,
+		Payments: s.Payments}
 	return &activities.Activities{
 		Store: s.DB, Mailer: s.Mailer, Render: mailer.Render, Payments: s.Payments, Storage: s.Storage,
 		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
-		Reconciler: &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick,
-			Payments: s.Payments},
+		Reconciler: reconciler, Subscriptions: reconciler,
 		QueueMail: func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error {
 			var err error
 			if ev != nil {

@@ -129,6 +129,9 @@ var teamPages = map[kudos.MailPurpose]string{
 	kudos.MailTeamInvitationAccepted: "/team",
 	kudos.MailOwnershipTransferred:   "/team",
 	kudos.MailOwnershipReceived:      "/account-settings/plan",
+	// The dashboard, whose banner tells of the deletion (and lets the
+	// owner cancel it).
+	kudos.MailAccountDeletionScheduled: "",
 }
 
 // teamLink is the link of a team mail: an invitation's accept page, with

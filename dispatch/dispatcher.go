@@ -91,6 +91,8 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		return err
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
+	case KindDeletionStart, KindDeletionCancel:
+		return d.deliverDeletion(ctx, row)
 	case KindExportStart:
 		var in workflows.ExportInput
 		if err := json.Unmarshal(payload, &in); err != nil {
@@ -113,6 +115,20 @@ func (d *Dispatcher) startOnce(ctx context.Context, id string, sa temporal.Searc
 	}, wf, arg)
 	var started *serviceerror.WorkflowExecutionAlreadyStarted
 	if errors.As(err, &started) {
+		return nil
+	}
+	return err
+}
+
+// tell sends a workflow an update about a change Postgres already holds,
+// waited for until accepted; the update id is the outbox key, so a retried
+// delivery is answered, not applied again. A workflow that has ended has
+// nothing left to hear.
+func (d *Dispatcher) tell(ctx context.Context, workflowID, updateID, name string, args ...any) error {
+	_, err := d.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflowID, UpdateID: updateID, UpdateName: name,
+		Args: args, WaitForStage: client.WorkflowUpdateStageAccepted})
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
 		return nil
 	}
 	return err

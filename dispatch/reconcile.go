@@ -2,12 +2,14 @@ package dispatch
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 	"slices"
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/converter"
@@ -212,4 +214,17 @@ func (r *Reconciler) running(ctx context.Context) (map[string]runningWorkflow, e
 			return out, nil
 		}
 	}
+}
+
+// EndSubscription ends a deleted account's subscription workflow (issue
+// 28): terminated, as the account it served is gone (the reconciliation
+// no longer lists it, so nothing starts it again). One that does not run
+// is no error.
+func (r *Reconciler) EndSubscription(ctx context.Context, accountID uuid.UUID) error {
+	err := r.Temporal.TerminateWorkflow(ctx, workflows.SubscriptionWorkflowID(accountID), "", "account deleted")
+	var notFound *serviceerror.NotFound
+	if errors.As(err, &notFound) {
+		return nil
+	}
+	return err
 }

@@ -3,12 +3,9 @@ package dispatch
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 
 	"github.com/google/uuid"
-	"go.temporal.io/api/serviceerror"
-	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -87,12 +84,6 @@ func (d *Dispatcher) deliverInvitation(ctx context.Context, row store.OutboxRow)
 		if p.Resend != nil {
 			args = []any{*p.Resend}
 		}
-		_, err := d.Temporal.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflows.InvitationWorkflowID(p.InvitationID),
-			UpdateID: row.Key, UpdateName: p.Update, Args: args, WaitForStage: client.WorkflowUpdateStageAccepted})
-		var notFound *serviceerror.NotFound
-		if errors.As(err, &notFound) {
-			return nil
-		}
-		return err
+		return d.tell(ctx, workflows.InvitationWorkflowID(p.InvitationID), row.Key, p.Update, args...)
 	}
 }

@@ -49,7 +49,8 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailOwnershipTransferred:   true,
 	kudos.MailOwnershipReceived:      true,
 
-	kudos.MailDataExportReady: true,
+	kudos.MailDataExportReady:          true,
+	kudos.MailAccountDeletionScheduled: true,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail

@@ -17,6 +17,8 @@ type teamView struct {
 	// Role is the role's name in the mail's language.
 	Role      string
 	ExpiresAt string
+	// Owner tells the owner's variant of a mail (account_deletion_scheduled).
+	Owner bool
 }
 
 // roleNames are the roles' names per language.
@@ -43,7 +45,7 @@ func teamFacts(req kudos.MailRequest, lang string) (*teamView, error) {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: team mail %q without its team facts", req.Purpose)
 	}
 	v := &teamView{AccountName: mailName(t.AccountName), Inviter: mailName(t.Inviter), Member: mailName(t.Member),
-		Role: roleNames[lang][t.Role]}
+		Role: roleNames[lang][t.Role], Owner: t.Role == kudos.RoleOwner}
 	if t.ExpiresAt != nil {
 		v.ExpiresAt = formatDate(*t.ExpiresAt, lang)
 	}
@@ -59,6 +61,8 @@ func teamFacts(req kudos.MailRequest, lang string) (*teamView, error) {
 	switch req.Purpose {
 	case kudos.MailTeamInvitation, kudos.MailTeamInvitationReminder:
 		need(v.Inviter != "", "inviter")
+		need(v.ExpiresAt != "", "expires_at")
+	case kudos.MailAccountDeletionScheduled:
 		need(v.ExpiresAt != "", "expires_at")
 	default:
 		need(v.Member != "", "member")

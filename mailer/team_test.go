@@ -33,6 +33,31 @@ func teamCases() []teamCase {
 			Member: "Ada Lovelace", Role: kudos.RoleAdmin}},
 		{kudos.MailOwnershipReceived, app + "/account-settings/plan", kudos.MailTeam{AccountID: billingAccount, AccountName: "Acme Bakery",
 			Member: "Grace Hopper", Role: kudos.RoleOwner}},
+		{kudos.MailAccountDeletionScheduled, app, kudos.MailTeam{AccountID: billingAccount, AccountName: "Acme Bakery",
+			Role: kudos.RoleOwner, ExpiresAt: &march5}},
+	}
+}
+
+// TestAccountDeletionMailOfAMember: a member is told that the owner
+// scheduled the deletion and that their own user stays; only the owner is
+// told how to cancel it and that nothing paid is refunded.
+func TestAccountDeletionMailOfAMember(t *testing.T) {
+	for _, lang := range languages {
+		owner := teamCases()[len(teamCases())-1]
+		member := owner
+		member.team.Role = kudos.RoleMember
+		o, err := Render(owner.request(lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := Render(member.request(lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Text == m.Text || !strings.Contains(m.Text, wantFacts[lang].date) || !strings.Contains(o.Text, wantFacts[lang].date) {
+			t.Errorf("%s: the member's mail\n%s\nthe owner's\n%s", lang, m.Text, o.Text)
+		}
+		checkGolden(t, "account_deletion_scheduled.member."+lang, m)
 	}
 }
 

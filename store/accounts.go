@@ -14,7 +14,7 @@ import (
 // query it starts is completed by a FROM clause naming a (accounts),
 // m (the user's membership of it), s (subscriptions) and u (users).
 const accountViewSelect = `
-	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role,
+	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at,
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login`
@@ -23,7 +23,7 @@ const accountViewSelect = `
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
-	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role},
+	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt},
 		subscriptionFields(&a.Subscription)...)
 	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
 		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin)

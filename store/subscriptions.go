@@ -130,7 +130,8 @@ type SubscriptionStatus struct {
 // SubscriptionStatuses lists every account's plan and shown status, for the
 // reconciliation with the running workflows.
 func (db *DB) SubscriptionStatuses(ctx context.Context) ([]SubscriptionStatus, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT account_id, plan, show_status FROM subscriptions ORDER BY account_id`)
+	rows, err := db.Pool.Query(ctx, `SELECT s.account_id, s.plan, s.show_status FROM subscriptions s
+		JOIN accounts a ON a.id = s.account_id WHERE a.deleted_at IS NULL ORDER BY s.account_id`)
 	if err != nil {
 		return nil, wrapErr(err)
 	}

@@ -42,6 +42,10 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityBuildExport:         workflows.ExportRef{},
 		workflows.ActivityPublishExport:       workflows.ExportPublish{},
 		workflows.ActivityExpireExport:        workflows.ExportExpiry{},
+		workflows.ActivityAccountDeletionAt:   workflows.AccountRef{},
+		workflows.ActivityEraseAccount:        workflows.AccountRef{},
+		workflows.ActivityEndSubscription:     workflows.AccountRef{},
+		workflows.ActivityDeleteCustomer:      workflows.CustomerRef{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

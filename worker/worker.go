@@ -62,6 +62,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.Reconcile)
 	w.RegisterWorkflow(workflows.Invitation)
 	w.RegisterWorkflow(workflows.DataExport)
+	w.RegisterWorkflow(workflows.AccountDeletion)
 	w.RegisterActivity(acts)
 	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
 	logo.RegisterWorkflow(workflows.Logo)

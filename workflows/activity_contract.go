@@ -45,6 +45,10 @@ const (
 	ActivityBuildExport            = "BuildExport"
 	ActivityPublishExport          = "PublishExport"
 	ActivityExpireExport           = "ExpireExport"
+	ActivityAccountDeletionAt      = "AccountDeletionAt"
+	ActivityEraseAccount           = "EraseAccount"
+	ActivityEndSubscription        = "EndSubscription"
+	ActivityDeleteCustomer         = "DeleteCustomer"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -55,6 +59,7 @@ var ActivityNames = []string{
 	ActivityCancelRenewalCharge, ActivityMarkEventsApplied,
 	ActivityQueueInvitationMail, ActivityExpireInvitation,
 	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
+	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -327,4 +332,29 @@ type ExportPublish struct {
 type ExportExpiry struct {
 	ExportID uuid.UUID
 	Key      string
+}
+
+// AccountRef names an account.
+type AccountRef struct {
+	AccountID uuid.UUID
+}
+
+// DeletionDue is when an account's deletion is scheduled (nil: cancelled
+// meanwhile); Deleted when it has been erased already.
+type DeletionDue struct {
+	At      *time.Time
+	Deleted bool `json:",omitempty"`
+}
+
+// AccountErased is what EraseAccount left to remove outside Postgres.
+type AccountErased struct {
+	Already    bool `json:",omitempty"`
+	CustomerID string
+	Objects    []string
+}
+
+// CustomerRef names a deleted account's customer at the payment provider.
+type CustomerRef struct {
+	AccountID  uuid.UUID
+	CustomerID string
 }

@@ -37,6 +37,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.Reconcile)
 			r.RegisterWorkflow(workflows.Invitation)
 			r.RegisterWorkflow(workflows.DataExport)
+			r.RegisterWorkflow(workflows.AccountDeletion)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
@@ -71,7 +72,7 @@ func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
 			seen[h.Events[0].Attrs.WorkflowType.Name] = true
 		}
 	}
-	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport"} {
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport", "AccountDeletion"} {
 		if !seen[name] {
 			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
 		}

@@ -92,3 +92,10 @@ func (p *Provider) DetachPaymentMethod(ctx context.Context, accountID uuid.UUID,
 func (p *Provider) VerifyPaymentMethod(ctx context.Context, req kudos.VerificationRequest) error {
 	return p.verify(ctx, req)
 }
+
+// DeleteCustomer implements kudos.PaymentProvider: the sandbox forgets the
+// account's saved payment methods (it has no customer object of its own).
+func (p *Provider) DeleteCustomer(ctx context.Context, accountID uuid.UUID, _ string) error {
+	_, err := p.DB.Pool.Exec(ctx, `DELETE FROM sandbox_payment_methods WHERE account_id = $1`, accountID)
+	return err
+}

@@ -109,3 +109,15 @@ func (p *Provider) savedMethods(ctx context.Context, customer string) (*stripe.P
 	slices.SortStableFunc(saved, func(a, b *stripe.PaymentMethod) int { return cmp.Compare(b.Created, a.Created) })
 	return def, saved, nil
 }
+
+// DeleteCustomer implements kudos.PaymentProvider: Stripe deletes the
+// customer with its payment methods (an unknown customer is already gone).
+func (p *Provider) DeleteCustomer(ctx context.Context, _ uuid.UUID, customerID string) error {
+	if customerID == "" {
+		return nil
+	}
+	if _, err := p.sc.V1Customers.Delete(ctx, customerID, nil); err != nil && !isNotFound(err) {
+		return fmt.Errorf("stripepay: delete customer %s: %w", customerID, err)
+	}
+	return nil
+}

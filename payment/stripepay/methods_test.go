@@ -103,3 +103,36 @@ func TestDetachPaymentMethod(t *testing.T) {
 		})
 	}
 }
+
+// TestDeleteCustomer: the customer is deleted at Stripe (with its payment
+// methods); one already gone is no error; an outage is one (retried).
+func TestDeleteCustomer(t *testing.T) {
+	const del = "DELETE /v1/customers/cus_test"
+	for _, tc := range []struct {
+		name     string
+		customer string
+		answers  map[string]canned
+		wantErr  bool
+		wantCall bool
+	}{
+		{name: "never paid", customer: ""},
+		{name: "deleted (stripe-mock)", customer: "cus_test", wantCall: true},
+		{name: "already gone", customer: "cus_test", wantCall: true, answers: map[string]canned{
+			del: {404, stripeError("invalid_request_error", "resource_missing", "")},
+		}},
+		{name: "stripe down", customer: "cus_test", wantCall: true, wantErr: true, answers: map[string]canned{
+			del: {500, stripeError("api_error", "", "")},
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p, rec, _ := newTestProvider(t, tc.answers)
+			err := p.DeleteCustomer(context.Background(), uuid.New(), tc.customer)
+			if (err != nil) != tc.wantErr {
+				t.Fatalf("DeleteCustomer: %v, want error %v", err, tc.wantErr)
+			}
+			if n := len(rec.find(http.MethodDelete, "/v1/customers/cus_test")); (n > 0) != tc.wantCall {
+				t.Errorf("%d delete calls, want a call %v", n, tc.wantCall)
+			}
+		})
+	}
+}

@@ -1,0 +1,81 @@
+package api
+
+import (
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+
+	"kudos"
+	"kudos/dispatch"
+	"kudos/workflows"
+)
+
+// registerDeletionRoutes adds account deletion (issue 28): the owner
+// schedules it, re-authenticated, and may cancel it during the grace
+// period.
+func (s *Server) registerDeletionRoutes(v1, acc fiber.Router) {
+	// DELETE /v1/accounts/{id} is not under acc's path prefix handlers
+	// (the account read is served outside the group): it is guarded the
+	// same way.
+	v1.Delete("/accounts/:accountId", s.requireSession, s.requireMember, s.scheduleDeletion)
+	acc.Post("/deletion/cancel", s.cancelDeletion)
+}
+
+// deletionRequest is the body of DELETE /v1/accounts/{id}.
+type deletionRequest struct {
+	CurrentPassword *string `json:"current_password"`
+}
+
+// scheduleDeletion schedules the account's deletion at the end of the
+// grace period: auto-renewal is turned off first (nothing is charged
+// again; what was paid stays paid), then the deletion, its workflow and
+// the members' mails are recorded in one transaction. 202 {deletion_at};
+// asking again answers the deletion already scheduled.
+func (s *Server) scheduleDeletion(c fiber.Ctx) error {
+	var req deletionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	if err := s.reauthenticate(c, u, req.CurrentPassword); err != nil {
+		return err
+	}
+	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}, nil)
+	if err != nil && kudos.ErrorCode(err) != kudos.EConflict { // a trial, or a plan that no longer renews: nothing to stop
+		return err
+	}
+	at, err := s.DB.ScheduleAccountDeletion(ctx(c), accountID(c), u.ID,
+		s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second), dispatch.Deletion())
+	if err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"deletion_at": at})
+}
+
+// cancelDeletion cancels the account's scheduled deletion (409 when none
+// is). Auto-renewal stays off: the owner turns it on again if they wish.
+func (s *Server) cancelDeletion(c fiber.Ctx) error {
+	if err := s.DB.CancelAccountDeletion(ctx(c), accountID(c), session(c).UserID, dispatch.Deletion()); err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.JSON(fiber.Map{})
+}
+
+// notBeingDeleted refuses what would take or commit money from an account
+// whose deletion is scheduled (a plan, a renewal, a payment method): the
+// owner cancels the deletion first.
+func (s *Server) notBeingDeleted(c fiber.Ctx) error {
+	at, err := s.DB.AccountDeletionAt(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	if at != nil {
+		return kudos.Errorf(kudos.EConflict, "This account is scheduled for deletion: cancel the deletion first")
+	}
+	return nil
+}

@@ -1,0 +1,172 @@
+package api_test
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"go.temporal.io/sdk/client"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+// deletionOutcome waits for an account deletion's workflow and returns its
+// result.
+func (h *harness) deletionOutcome(account string, at time.Time) workflows.AccountDeletionResult {
+	h.t.Helper()
+	var res workflows.AccountDeletionResult
+	id := "deletion:account:" + account + ":" + itoa(at.Unix())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	var run client.WorkflowRun
+	eventually(h.t, "the deletion's workflow", func() bool {
+		run = h.srv.Temporal.GetWorkflow(ctx, id, "")
+		_, err := h.srv.Temporal.DescribeWorkflowExecution(ctx, id, "")
+		return err == nil
+	})
+	if err := run.Get(ctx, &res); err != nil {
+		h.t.Fatalf("deletion workflow %s: %v", id, err)
+	}
+	return res
+}
+
+// scheduleDeletion schedules the account's deletion as its owner and
+// returns when it is due.
+func (h *harness) scheduleDeletion(token, account string) time.Time {
+	h.t.Helper()
+	r := h.expect(h.do("DELETE", "/v1/accounts/"+account, map[string]any{"current_password": "Secret1!"}, token), 202)
+	at, err := time.Parse(time.RFC3339, r.str("deletion_at"))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return at
+}
+
+// TestAccountDeletionCancelledWithinTheGrace: only the owner, with their
+// password, schedules the deletion; auto-renewal stops at once, every
+// member is mailed, the account shows when it goes, nothing can be bought
+// meanwhile; a cancel ends the workflow and nothing is erased.
+func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Config.DeletionGrace = time.Hour
+	h = h.withTemporal(time.Hour)
+	const owner = "deleting-owner@example.com"
+	token, account := h.paidWith(owner, "PRO", "4242424242424242")
+	admin, _ := h.join(token, account, "deleting-admin@example.com", "admin")
+	base := "/v1/accounts/" + account
+
+	h.expect(h.do("DELETE", base, map[string]any{"current_password": "Secret1!"}, admin), 403)
+	if r := h.expect(h.do("DELETE", base, map[string]any{}, token), 422); r.field("current_password") == "" {
+		t.Fatalf("no password: %s", r.Raw)
+	}
+	h.expect(h.do("DELETE", base, map[string]any{"current_password": "Wrong1!x"}, token), 422)
+	h.expect(h.do("POST", base+"/deletion/cancel", nil, token), 409) // nothing scheduled yet
+
+	at := h.scheduleDeletion(token, account)
+	if d := time.Until(at); d < 59*time.Minute || d > time.Hour+time.Minute {
+		t.Fatalf("deletion at %v, want in an hour", at)
+	}
+	if again := h.scheduleDeletion(token, account); !again.Equal(at) {
+		t.Fatalf("asking again moved the deletion from %v to %v", at, again)
+	}
+	if got := h.expect(h.do("GET", base, nil, token), 200).Body["account"].(map[string]any)["deletion_at"]; got != at.Format(time.RFC3339) {
+		t.Fatalf("account read deletion_at %v, want %v", got, at)
+	}
+	eventually(t, "auto-renewal to stop", func() bool { return h.subscription(token, account)["start_next_period"] == false })
+	eventually(t, "every member mailed", func() bool {
+		return h.mailsOf(owner, kudos.MailAccountDeletionScheduled) == 1 && h.mailsOf("deleting-admin@example.com", kudos.MailAccountDeletionScheduled) == 1
+	})
+	for _, r := range []response{
+		h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token),
+		h.do("POST", base+"/subscription/restart", nil, token),
+		h.do("POST", base+"/billing/payment-methods", nil, token),
+	} {
+		if r.Status != 409 {
+			t.Errorf("while the deletion is scheduled: %d %s", r.Status, r.Raw)
+		}
+	}
+
+	h.expect(h.do("POST", base+"/deletion/cancel", nil, admin), 403)
+	h.expect(h.do("POST", base+"/deletion/cancel", nil, token), 200)
+	if res := h.deletionOutcome(account, at); res.Outcome != workflows.DeletionOutcomeCancelled {
+		t.Fatalf("workflow %+v", res)
+	}
+	if got := h.expect(h.do("GET", base, nil, token), 200).Body["account"].(map[string]any)["deletion_at"]; got != nil {
+		t.Fatalf("deletion_at %v after the cancel", got)
+	}
+	h.expect(h.do("GET", base, nil, admin), 200)
+	types := h.timelineTypes(token, account)
+	if types["deletion_scheduled"] != 1 || types["deletion_cancelled"] != 1 || types["deletion_completed"] != 0 {
+		t.Fatalf("timeline %v", types)
+	}
+	h.expect(h.do("POST", base+"/subscription/restart", nil, token), 200)
+	h.recordHistory("deletion:account:"+account+":"+itoa(at.Unix()), "", "deletion_cancelled.json")
+}
+
+// TestAccountDeletionErasesPersonalData: at the end of the grace period the
+// workflow erases the account: members lose it, the billing address, the
+// exports and the provider's payment methods go, the subscription workflow
+// ends and is not started again, e-mail addresses leave the timeline; the
+// invoices, their numbers and the money events stay.
+func TestAccountDeletionErasesPersonalData(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Config.DeletionGrace = 3 * time.Second
+	h = h.withTemporal(time.Hour)
+	const owner = "erased-owner@example.com"
+	token, account := h.paidWith(owner, "PRO", "4242424242424242")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	member, _ := h.join(token, account, "erased-member@example.com", "member")
+	exportID := h.expect(h.do("POST", base+"/export", nil, token), 202).str("export_id")
+	h.exportReady(token, owner, exportID)
+	invoicesBefore := h.invoiceCount(account, "number IS NOT NULL")
+	if invoicesBefore == 0 {
+		t.Fatal("no numbered invoice to keep")
+	}
+
+	at := h.scheduleDeletion(token, account)
+	res := h.deletionOutcome(account, at)
+	if res.Outcome != workflows.DeletionOutcomeDeleted || res.Objects != 1 {
+		t.Fatalf("workflow %+v", res)
+	}
+	h.expect(h.do("GET", base, nil, token), 404)
+	h.expect(h.do("GET", base, nil, member), 404)
+	if _, err := h.storage.Stat(context.Background(), "exports/"+exportID+".zip"); kudos.ErrorCode(err) != kudos.ENotFound {
+		t.Fatalf("the account's export is still stored: %v", err)
+	}
+	if n := h.invoiceCount(account, "number IS NOT NULL"); n != invoicesBefore {
+		t.Fatalf("%d numbered invoices after the deletion, %d before", n, invoicesBefore)
+	}
+	for table, where := range map[string]string{
+		"memberships": "true", "billing_addresses": "true", "data_exports": "true", "payment_customers": "true",
+		"sandbox_payment_methods": "true", "billing_events": "member_email IS NOT NULL OR actor_email IS NOT NULL",
+	} {
+		h.wantRows(table, account, where, 0, table+": %d rows left after the deletion")
+	}
+	h.wantRows("billing_events", account, "type = 'payment_succeeded'", 1, "%d payment events kept, want 1")
+	h.wantRows("billing_events", account, "type = 'deletion_completed'", 1, "%d deletion_completed events, want 1")
+	var name string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT name FROM accounts WHERE id = $1`, account).Scan(&name); err != nil || name != kudos.DeletedAccountName {
+		t.Fatalf("account name %q (%v)", name, err)
+	}
+	if h.running("subscription:" + account) {
+		t.Fatal("the subscription workflow still runs")
+	}
+	if _, err := h.acts.ReconcileSubscriptions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if h.running("subscription:" + account) {
+		t.Fatal("the reconciliation started the deleted account's subscription again")
+	}
+	// The members keep their own users: the member signs in to an account of their own.
+	r := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "erased-member@example.com", "password": "Secret1!"}, ""), 201)
+	if r.str("account_id") == account {
+		t.Fatal("sign-in still opens the deleted account")
+	}
+	h.recordHistory("deletion:account:"+account+":"+itoa(at.Unix()), "", "deletion_completed.json")
+}
+
+// itoa writes a Unix time for a workflow id.
+func itoa(n int64) string { return strconv.FormatInt(n, 10) }

@@ -1,0 +1,71 @@
+package dispatch
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+
+	"kudos"
+	"kudos/store"
+	"kudos/workflows"
+)
+
+// Outbox kinds of account deletion (issue 28).
+const (
+	// KindDeletionStart starts a scheduled deletion's workflow.
+	KindDeletionStart = "deletion_start"
+	// KindDeletionCancel tells a deletion's workflow that it was cancelled.
+	KindDeletionCancel = "deletion_cancel"
+)
+
+// deletionPayload is the payload of a KindDeletionCancel entry.
+type deletionPayload struct {
+	AccountID uuid.UUID `json:"account_id"`
+	At        time.Time `json:"at"`
+}
+
+// Deletion is the outbox of account deletion: the workflow's start and
+// cancel, and the members' mails.
+func Deletion() store.DeletionOutbox {
+	return store.DeletionOutbox{
+		Start: func(accountID uuid.UUID, at time.Time) store.OutboxEntry {
+			id := workflows.AccountDeletionWorkflowID(accountID, at)
+			return store.OutboxEntry{Key: "start:" + id, Kind: KindDeletionStart, WorkflowID: id,
+				Payload: workflows.AccountDeletionInput{AccountID: accountID, At: at}}
+		},
+		Cancel: func(accountID uuid.UUID, at time.Time) store.OutboxEntry {
+			id := workflows.AccountDeletionWorkflowID(accountID, at)
+			return store.OutboxEntry{Key: "cancel:" + id, Kind: KindDeletionCancel, WorkflowID: id,
+				Payload: deletionPayload{AccountID: accountID, At: at}}
+		},
+		Mail: func(accountID uuid.UUID, accountName string, at time.Time, to store.DeletionRecipient) store.OutboxEntry {
+			t := at.UTC()
+			return Mail(kudos.MailRequest{Key: fmt.Sprintf("deletion:%s:%d:%s", accountID, at.Unix(), to.Email),
+				Purpose: kudos.MailAccountDeletionScheduled, To: to.Email, Language: to.Language, Name: to.Name,
+				Team: &kudos.MailTeam{AccountID: accountID, AccountName: accountName, Role: to.Role, ExpiresAt: &t}})
+		},
+	}
+}
+
+// deliverDeletion starts a deletion's workflow once, or tells it of its
+// cancel (waited for until accepted; a workflow that has ended has nothing
+// left to hear: it re-reads Postgres before erasing anything).
+func (d *Dispatcher) deliverDeletion(ctx context.Context, row store.OutboxRow) error {
+	if row.Kind == KindDeletionStart {
+		var in workflows.AccountDeletionInput
+		if err := json.Unmarshal(row.Payload, &in); err != nil {
+			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
+		}
+		return d.startOnce(ctx, workflows.AccountDeletionWorkflowID(in.AccountID, in.At),
+			temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())), workflows.AccountDeletion, in)
+	}
+	var p deletionPayload
+	if err := json.Unmarshal(row.Payload, &p); err != nil {
+		return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
+	}
+	return d.tell(ctx, workflows.AccountDeletionWorkflowID(p.AccountID, p.At), row.Key, workflows.UpdateDeletionCancelled)
+}

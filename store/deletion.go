@@ -1,0 +1,201 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// DeletionRecipient is a member told of the account's scheduled deletion.
+type DeletionRecipient struct {
+	Email    string
+	Name     string
+	Language string
+	Role     kudos.Role
+}
+
+// DeletionOutbox are the outbox entries of a scheduled deletion: its
+// workflow's start, and one mail per member; and of a cancelled one: the
+// update that ends the workflow.
+type DeletionOutbox struct {
+	Start  func(accountID uuid.UUID, at time.Time) OutboxEntry
+	Mail   func(accountID uuid.UUID, accountName string, at time.Time, to DeletionRecipient) OutboxEntry
+	Cancel func(accountID uuid.UUID, at time.Time) OutboxEntry
+}
+
+// errNoDeletion answers a cancel when no deletion is scheduled.
+var errNoDeletion = kudos.Errorf(kudos.EConflict, "no deletion of this account is scheduled")
+
+// ScheduleAccountDeletion schedules the account's deletion at at (the
+// grace period's end), with the timeline's event, its workflow's start and
+// a mail to every member, in one transaction. A deletion already scheduled
+// is answered as it stands (its date unchanged: asking twice never delays
+// it, nor mails twice).
+func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out DeletionOutbox) (time.Time, error) {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var name, actor string
+		var current *time.Time
+		if err := tx.QueryRow(ctx, `SELECT a.name, a.deletion_at, u.email FROM accounts a, users u
+			WHERE a.id = $1 AND u.id = $2 AND a.deleted_at IS NULL FOR UPDATE OF a`, accountID, actorID).Scan(&name, &current, &actor); err != nil {
+			return notFound(err)
+		}
+		if current != nil {
+			at = *current
+			return nil
+		}
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = $2, updated_at = $3 WHERE id = $1`, accountID, at, db.Now()); err != nil {
+			return wrapErr(err)
+		}
+		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionScheduled,
+			Key: "deletion_scheduled:" + at.Format(time.RFC3339Nano), ActorEmail: actor}); err != nil {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT u.email, u.firstname, u.preferred_language, m.role FROM memberships m
+			JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 ORDER BY m.created_at`, accountID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		members, err := pgx.CollectRows(rows, pgx.RowToStructByPos[DeletionRecipient])
+		if err != nil {
+			return wrapErr(err)
+		}
+		entries := []OutboxEntry{out.Start(accountID, at)}
+		for _, m := range members {
+			entries = append(entries, out.Mail(accountID, name, at, m))
+		}
+		return insertOutbox(ctx, tx, entries...)
+	})
+	return at, err
+}
+
+// CancelAccountDeletion cancels the account's scheduled deletion, with
+// the timeline's event and the update that ends its workflow (EConflict
+// when none is scheduled).
+func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out DeletionOutbox) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var at *time.Time
+		var actor string
+		if err := tx.QueryRow(ctx, `SELECT a.deletion_at, u.email FROM accounts a, users u
+			WHERE a.id = $1 AND u.id = $2 AND a.deleted_at IS NULL FOR UPDATE OF a`, accountID, actorID).Scan(&at, &actor); err != nil {
+			return notFound(err)
+		}
+		if at == nil {
+			return errNoDeletion
+		}
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = NULL, updated_at = $2 WHERE id = $1`, accountID, db.Now()); err != nil {
+			return wrapErr(err)
+		}
+		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionCancelled,
+			Key: "deletion_cancelled:" + at.Format(time.RFC3339Nano), ActorEmail: actor}); err != nil {
+			return err
+		}
+		return insertOutbox(ctx, tx, out.Cancel(accountID, *at))
+	})
+}
+
+// AccountDeletionAt is when the account is to be deleted (nil: no
+// deletion is scheduled, or it was cancelled); ENotFound once deleted.
+func (db *DB) AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error) {
+	var at *time.Time
+	err := db.Pool.QueryRow(ctx, `SELECT deletion_at FROM accounts WHERE id = $1 AND deleted_at IS NULL`, accountID).Scan(&at)
+	return at, notFound(err)
+}
+
+// ErasedAccount is what EraseAccount leaves for the workflow to remove
+// outside Postgres: the provider's customer and the stored objects (the
+// logo, data exports).
+type ErasedAccount struct {
+	// Already: the account had been erased by an earlier attempt (the
+	// same customer and objects are handed out again).
+	Already    bool
+	CustomerID string
+	Objects    []string
+}
+
+// EraseAccount erases the account's personal data once its deletion is
+// due, in one transaction: the members lose it (memberships, invitations
+// and exports go; a member with no account left gets one of their own at
+// their next sign-in), the billing address and feature requests are
+// deleted, the name and logo are replaced, e-mail addresses leave the
+// timeline, and the account is marked deleted with the timeline's
+// deletion_completed. Invoices (and their PDFs, numbers and amounts), the
+// subscription's read model and the money events stay: the law keeps them
+// 10 years. A deletion cancelled or not yet due is EConflict.
+func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAccount, error) {
+	var out ErasedAccount
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var at, deleted *time.Time
+		var img string
+		err := tx.QueryRow(ctx, `SELECT deletion_at, deleted_at, img_url FROM accounts WHERE id = $1 FOR UPDATE`, accountID).
+			Scan(&at, &deleted, &img)
+		if errors.Is(err, pgx.ErrNoRows) {
+			out.Already = true
+			return nil
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if deleted != nil { // erased by an earlier attempt whose answer was lost: the same work again
+			out.Already = true
+			err := tx.QueryRow(ctx, `SELECT customer_id, objects FROM account_erasures WHERE account_id = $1`, accountID).
+				Scan(&out.CustomerID, &out.Objects)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return wrapErr(err)
+		}
+		if at == nil || at.After(db.Now()) {
+			return kudos.Errorf(kudos.EConflict, "the account's deletion is not due")
+		}
+		if kudos.LogoStateOf(img) == kudos.LogoReady {
+			out.Objects = append(out.Objects, img)
+		}
+		rows, err := tx.Query(ctx, `DELETE FROM data_exports WHERE account_id = $1 AND object_key IS NOT NULL RETURNING object_key`, accountID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		keys, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return wrapErr(err)
+		}
+		out.Objects = append(out.Objects, keys...)
+		if err := tx.QueryRow(ctx, `DELETE FROM payment_customers WHERE account_id = $1 RETURNING customer_id`, accountID).
+			Scan(&out.CustomerID); err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return wrapErr(err)
+		}
+		for _, q := range []string{
+			`DELETE FROM data_exports WHERE account_id = $1`,
+			`DELETE FROM memberships WHERE account_id = $1`,
+			`DELETE FROM invitations WHERE account_id = $1`,
+			`DELETE FROM billing_addresses WHERE account_id = $1`,
+			`DELETE FROM feature_requests WHERE account_id = $1`,
+			`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
+			`UPDATE billing_events SET member_email = NULL, actor_email = NULL
+				WHERE account_id = $1 AND (member_email IS NOT NULL OR actor_email IS NOT NULL)`,
+		} {
+			if _, err := tx.Exec(ctx, q, accountID); err != nil {
+				return wrapErr(err)
+			}
+		}
+		now := db.Now()
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET name = $2, img_url = $3, logo_upload_key = '', logo_error = '',
+			deletion_at = NULL, deleted_at = $4, updated_at = $4 WHERE id = $1`, accountID, kudos.DeletedAccountName, kudos.LogoPlaceholder, now); err != nil {
+			return wrapErr(err)
+		}
+		if out.Objects == nil {
+			out.Objects = []string{}
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO account_erasures (account_id, customer_id, objects, erased_at) VALUES ($1, $2, $3, $4)`,
+			accountID, out.CustomerID, out.Objects, now); err != nil {
+			return wrapErr(err)
+		}
+		_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionCompleted,
+			Key: "deletion_completed:" + accountID.String(), At: now})
+		return err
+	})
+	return out, err
+}

@@ -1,0 +1,113 @@
+package workflows
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// UpdateDeletionCancelled tells an account deletion's workflow that the
+// owner cancelled it (Postgres already says so): the workflow ends.
+const UpdateDeletionCancelled = "deletion_cancelled"
+
+// AccountDeletionWorkflowID is the ID of one scheduled deletion of an
+// account: deletion:account:<account id>:<unix time of its end>, so that a
+// deletion scheduled again after a cancel is a workflow of its own.
+func AccountDeletionWorkflowID(accountID uuid.UUID, at time.Time) string {
+	return fmt.Sprintf("deletion:account:%s:%d", accountID, at.Unix())
+}
+
+// AccountDeletionInput starts an account deletion's workflow: the account
+// and when its grace period ends.
+type AccountDeletionInput struct {
+	AccountID uuid.UUID
+	At        time.Time
+}
+
+// Outcomes of an account deletion (AccountDeletionResult.Outcome).
+const (
+	DeletionOutcomeCancelled = "cancelled"
+	DeletionOutcomeDeleted   = "deleted"
+)
+
+// AccountDeletionResult tells how an account deletion ended.
+type AccountDeletionResult struct {
+	Outcome string
+	// Objects counts the stored files removed (logo, exports).
+	Objects int
+}
+
+// deletionSteps retry for as long as it takes: the provider, storage or
+// Postgres being away delays the erasure, never skips a part of it.
+var deletionSteps = workflow.ActivityOptions{
+	StartToCloseTimeout: time.Minute,
+	RetryPolicy:         &temporal.RetryPolicy{InitialInterval: time.Second, BackoffCoefficient: 2, MaximumInterval: 10 * time.Minute},
+}
+
+// AccountDeletion is the durable deletion of one account (issue 28): it
+// waits out the grace period with a timer (a cancel arrives as an update
+// and ends it), asks Postgres whether the deletion still stands (a cancel
+// whose update was lost is seen there), then erases the account's personal
+// data in Postgres, ends its subscription workflow, deletes the customer
+// and its payment methods at the provider and removes the stored files.
+// Each step is retried until it succeeds; Postgres is erased first, so a
+// deletion that cannot reach the provider for a while has already taken the
+// account from its members.
+func AccountDeletion(ctx workflow.Context, in AccountDeletionInput) (AccountDeletionResult, error) {
+	if err := workflow.UpsertTypedSearchAttributes(ctx, AccountIDKey.ValueSet(in.AccountID.String())); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	ctx = workflow.WithActivityOptions(ctx, deletionSteps)
+	cancelled := false
+	if err := workflow.SetUpdateHandler(ctx, UpdateDeletionCancelled, func(workflow.Context) error {
+		cancelled = true
+		return nil
+	}); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	at := in.At
+	for {
+		if wait := at.Sub(workflow.Now(ctx)); wait > 0 {
+			if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return cancelled }); err != nil {
+				return AccountDeletionResult{}, err
+			}
+		}
+		if cancelled {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
+		}
+		var due DeletionDue
+		if err := workflow.ExecuteActivity(ctx, ActivityAccountDeletionAt, AccountRef{AccountID: in.AccountID}).Get(ctx, &due); err != nil {
+			return AccountDeletionResult{}, err
+		}
+		if due.Deleted {
+			break
+		}
+		if due.At == nil {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
+		}
+		if !due.At.After(workflow.Now(ctx)) {
+			break
+		}
+		at = *due.At // rescheduled later than this run knew: wait for it
+	}
+	var erased AccountErased
+	if err := workflow.ExecuteActivity(ctx, ActivityEraseAccount, AccountRef{AccountID: in.AccountID}).Get(ctx, &erased); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	if err := workflow.ExecuteActivity(ctx, ActivityEndSubscription, AccountRef{AccountID: in.AccountID}).Get(ctx, nil); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	if err := workflow.ExecuteActivity(ctx, ActivityDeleteCustomer,
+		CustomerRef{AccountID: in.AccountID, CustomerID: erased.CustomerID}).Get(ctx, nil); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	for _, key := range erased.Objects {
+		if err := workflow.ExecuteActivity(ctx, ActivityDeleteObject, key).Get(ctx, nil); err != nil {
+			return AccountDeletionResult{}, err
+		}
+	}
+	return AccountDeletionResult{Outcome: DeletionOutcomeDeleted, Objects: len(erased.Objects)}, nil
+}
