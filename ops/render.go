@@ -15,6 +15,12 @@ func WriteText(out io.Writer, r *Report) error {
 	a := r.Account
 	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
 	p("ACCOUNT %s  %q  created %s", a.ID, a.Name, ts(&a.CreatedAt))
+	switch {
+	case a.DeletedAt != nil:
+		p("  DELETED %s (personal data erased; invoices and money events kept)", ts(a.DeletedAt))
+	case a.DeletionAt != nil:
+		p("  DELETION SCHEDULED for %s (workflow deletion:account:%s:%d; the owner can cancel until then)", ts(a.DeletionAt), a.ID, a.DeletionAt.Unix())
+	}
 	for _, m := range a.Members {
 		p("  member\t%s\t%s\tactivated=%t", m.Email, m.Role, m.Activated)
 	}

@@ -2,6 +2,7 @@ package ops_test
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -36,5 +37,27 @@ func TestTextReportOfARenewalInDunning(t *testing.T) {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
+	}
+}
+
+// TestTextReportOfAPendingDeletion: a scheduled deletion shows with its date
+// and workflow, an erased account as deleted.
+func TestTextReportOfAPendingDeletion(t *testing.T) {
+	at := time.Date(2026, 12, 26, 9, 0, 0, 0, time.UTC)
+	id := uuid.New()
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, &ops.Report{Account: &store.OpsAccount{ID: id, Name: "Leaving", DeletionAt: &at}}); err != nil {
+		t.Fatal(err)
+	}
+	want := fmt.Sprintf("DELETION SCHEDULED for 2026-12-26 09:00:00Z (workflow deletion:account:%s:%d", id, at.Unix())
+	if !strings.Contains(out.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, out.String())
+	}
+	out.Reset()
+	if err := ops.WriteText(&out, &ops.Report{Account: &store.OpsAccount{ID: id, Name: "Deleted account", DeletedAt: &at}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "DELETED 2026-12-26 09:00:00Z") {
+		t.Errorf("report of an erased account:\n%s", out.String())
 	}
 }

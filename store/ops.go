@@ -22,6 +22,10 @@ type OpsAccount struct {
 	ID           uuid.UUID           `json:"id"`
 	Name         string              `json:"name"`
 	CreatedAt    time.Time           `json:"created_at"`
+	// DeletionAt is when a scheduled deletion erases the account (issue
+	// 28); DeletedAt when it was erased.
+	DeletionAt *time.Time `json:"deletion_at"`
+	DeletedAt  *time.Time `json:"deleted_at"`
 	Subscription *kudos.Subscription `json:"subscription"`
 	Members      []OpsMember         `json:"members"`
 	Invoices     []OpsInvoice        `json:"invoices"`
@@ -118,8 +122,8 @@ func (db *DB) AccountIDsByEmail(ctx context.Context, email string) ([]uuid.UUID,
 func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount, error) {
 	a := OpsAccount{ID: accountID}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT name, created_at FROM accounts WHERE id = $1`, accountID).
-			Scan(&a.Name, &a.CreatedAt); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT name, created_at, deletion_at, deleted_at FROM accounts WHERE id = $1`, accountID).
+			Scan(&a.Name, &a.CreatedAt, &a.DeletionAt, &a.DeletedAt); err != nil {
 			return notFound(err)
 		}
 		var sub kudos.Subscription
