@@ -40,6 +40,9 @@ type User struct {
 	SocialLogin        bool      `json:"social_login"`
 	PasswordHash       string    `json:"-"`
 	CreatedAt          time.Time `json:"-"`
+	// DeletionAt is when the user's own deletion erases them (issue 28),
+	// nil unless they scheduled it; they can cancel until then.
+	DeletionAt *time.Time `json:"deletion_at"`
 }
 
 // emailPattern is the basic address pattern of SPEC §5: something, an @,

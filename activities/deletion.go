@@ -43,3 +43,23 @@ func (a *Activities) EndSubscription(ctx context.Context, in workflows.AccountRe
 func (a *Activities) DeleteCustomer(ctx context.Context, in workflows.CustomerRef) error {
 	return a.Payments.DeleteCustomer(ctx, in.AccountID, in.CustomerID)
 }
+
+// UserDeletionAt tells a user deletion's workflow whether it still stands
+// (Deleted: the user is erased already).
+func (a *Activities) UserDeletionAt(ctx context.Context, in workflows.UserRef) (workflows.DeletionDue, error) {
+	at, err := a.Store.UserDeletionAt(ctx, in.UserID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return workflows.DeletionDue{Deleted: true}, nil
+	}
+	return workflows.DeletionDue{At: at}, err
+}
+
+// EraseUser erases the user in Postgres (store.EraseUser) and says what is
+// left to remove, or that the user owns an account again.
+func (a *Activities) EraseUser(ctx context.Context, in workflows.UserRef) (workflows.UserErased, error) {
+	e, err := a.Store.EraseUser(ctx, in.UserID)
+	if err != nil {
+		return workflows.UserErased{}, err
+	}
+	return workflows.UserErased{Already: e.Already, Blocked: e.Blocked, Objects: e.Objects}, nil
+}

@@ -79,3 +79,37 @@ func (s *Server) notBeingDeleted(c fiber.Ctx) error {
 	}
 	return nil
 }
+
+// scheduleUserDeletion schedules the caller's own deletion (re-authenticated)
+// at the end of the grace period: 202 {deletion_at}. The owner of an
+// account is refused (409): they transfer it or delete it first. Sign-in
+// keeps working until then, and the user can cancel.
+func (s *Server) scheduleUserDeletion(c fiber.Ctx) error {
+	var req deletionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	if err := s.reauthenticate(c, u, req.CurrentPassword); err != nil {
+		return err
+	}
+	at, err := s.DB.ScheduleUserDeletion(ctx(c), u.ID, s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second),
+		dispatch.UserDeletion())
+	if err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"deletion_at": at})
+}
+
+// cancelUserDeletion cancels the caller's scheduled deletion (409 when none is).
+func (s *Server) cancelUserDeletion(c fiber.Ctx) error {
+	if err := s.DB.CancelUserDeletion(ctx(c), session(c).UserID, dispatch.UserDeletion()); err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.JSON(fiber.Map{})
+}

@@ -170,3 +170,56 @@ func TestAccountDeletionErasesPersonalData(t *testing.T) {
 
 // itoa writes a Unix time for a workflow id.
 func itoa(n int64) string { return strconv.FormatInt(n, 10) }
+
+// TestUserDeletion: a member deletes themself with their password (an owner
+// must first hand the account on); sign-in keeps working during the grace
+// period and shows the date; a cancel undoes it; at its end the user is
+// erased, their address leaves the account's timeline, and it can sign up
+// anew.
+func TestUserDeletion(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Config.DeletionGrace = 3 * time.Second
+	h = h.withTemporal(time.Hour)
+	token, account := h.paidWith("staying-owner@example.com", "PRO", "4242424242424242")
+	const leaving = "leaving-member@example.com"
+	member, memberID := h.join(token, account, leaving, "member")
+
+	if r := h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, token); r.Status != 409 {
+		t.Fatalf("the owner deleting themself: %d %s", r.Status, r.Raw)
+	}
+	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Wrong1!x"}, member), 422)
+	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", nil, member), 409)
+
+	// Scheduled, then cancelled: nothing happens at the date it had.
+	h.srv.Config.DeletionGrace = time.Hour
+	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, member), 202)
+	signin := map[string]any{"email": leaving, "password": "Secret1!"}
+	again := h.expect(h.do("POST", "/v1/auth/signin", signin, ""), 201).str("token")
+	if d := h.expect(h.do("GET", "/v1/accounts/"+account, nil, again), 200).Body["user"].(map[string]any)["deletion_at"]; d == nil {
+		t.Fatal("the account read does not show the user's deletion")
+	}
+	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", nil, again), 200)
+
+	h.srv.Config.DeletionGrace = 3 * time.Second
+	at := h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, again), 202).str("deletion_at")
+	when, _ := time.Parse(time.RFC3339, at)
+	id := "deletion:user:" + memberID + ":" + itoa(when.Unix())
+	eventually(t, "the user to be erased", func() bool {
+		var n int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, memberID).Scan(&n)
+		return n == 0
+	})
+	h.expect(h.do("GET", "/v1/accounts/"+account, nil, again), 401)
+	h.expect(h.do("POST", "/v1/auth/signin", signin, ""), 401) // as any unknown address
+	if r := h.members(token, account); len(r.Body["members"].([]any)) != 1 {
+		t.Fatalf("members after the deletion: %s", r.Raw)
+	}
+	var named int
+	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM billing_events WHERE member_email = $1 OR actor_email = $1`, leaving).Scan(&named)
+	if named != 0 {
+		t.Fatalf("%d timeline events still name the deleted user", named)
+	}
+	h.expect(h.do("POST", "/v1/auth/signup", signupBody(leaving), ""), 201)
+	eventually(t, "a fresh activation mail", func() bool { return h.mailsOf(leaving, kudos.MailActivation) >= 1 })
+	h.recordHistory(id, "", "user_deletion_completed.json")
+}

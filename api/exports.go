@@ -15,13 +15,15 @@ import (
 // browser history, a proxy log) is soon worthless.
 const exportDownloadTTL = 5 * time.Minute
 
-// registerPrivacyRoutes adds the data export routes (issue 28): a user's
-// own export, an account's (its owner), and the export's status with its
-// download link.
+// registerPrivacyRoutes adds the routes of a user's own data (issue 28):
+// exports (one's own, an account's by its owner, and the export's status
+// with its download link) and deleting oneself.
 func (s *Server) registerPrivacyRoutes(v1, acc fiber.Router) {
 	me := v1.Group("/users/me", s.requireSession)
 	me.Post("/export", s.exportUser)
 	me.Get("/exports/:exportId", s.getExport)
+	me.Delete("", s.scheduleUserDeletion)
+	me.Post("/deletion/cancel", s.cancelUserDeletion)
 	acc.Post("/export", s.exportAccount)
 }
 

@@ -20,12 +20,35 @@ const (
 	KindDeletionStart = "deletion_start"
 	// KindDeletionCancel tells a deletion's workflow that it was cancelled.
 	KindDeletionCancel = "deletion_cancel"
+	// KindUserDeletionStart starts a user's scheduled deletion.
+	KindUserDeletionStart = "user_deletion_start"
+	// KindUserDeletionCancel tells a user deletion's workflow that it was
+	// cancelled.
+	KindUserDeletionCancel = "user_deletion_cancel"
 )
 
-// deletionPayload is the payload of a KindDeletionCancel entry.
+// deletionPayload is the payload of a KindDeletionCancel entry (AccountID)
+// or a KindUserDeletionCancel one (UserID).
 type deletionPayload struct {
-	AccountID uuid.UUID `json:"account_id"`
+	AccountID uuid.UUID `json:"account_id,omitempty"`
+	UserID    uuid.UUID `json:"user_id,omitempty"`
 	At        time.Time `json:"at"`
+}
+
+// UserDeletion is the outbox of a user's own deletion.
+func UserDeletion() store.UserDeletionOutbox {
+	return store.UserDeletionOutbox{
+		Start: func(userID uuid.UUID, at time.Time) store.OutboxEntry {
+			id := workflows.UserDeletionWorkflowID(userID, at)
+			return store.OutboxEntry{Key: "start:" + id, Kind: KindUserDeletionStart, WorkflowID: id,
+				Payload: workflows.UserDeletionInput{UserID: userID, At: at}}
+		},
+		Cancel: func(userID uuid.UUID, at time.Time) store.OutboxEntry {
+			id := workflows.UserDeletionWorkflowID(userID, at)
+			return store.OutboxEntry{Key: "cancel:" + id, Kind: KindUserDeletionCancel, WorkflowID: id,
+				Payload: deletionPayload{UserID: userID, At: at}}
+		},
+	}
 }
 
 // Deletion is the outbox of account deletion: the workflow's start and
@@ -52,20 +75,31 @@ func Deletion() store.DeletionOutbox {
 }
 
 // deliverDeletion starts a deletion's workflow once, or tells it of its
-// cancel (waited for until accepted; a workflow that has ended has nothing
-// left to hear: it re-reads Postgres before erasing anything).
+// cancel (a workflow that has ended has nothing left to hear: it re-reads
+// Postgres before erasing anything).
 func (d *Dispatcher) deliverDeletion(ctx context.Context, row store.OutboxRow) error {
-	if row.Kind == KindDeletionStart {
+	switch row.Kind {
+	case KindDeletionStart:
 		var in workflows.AccountDeletionInput
 		if err := json.Unmarshal(row.Payload, &in); err != nil {
 			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
 		}
 		return d.startOnce(ctx, workflows.AccountDeletionWorkflowID(in.AccountID, in.At),
 			temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())), workflows.AccountDeletion, in)
+	case KindUserDeletionStart:
+		var in workflows.UserDeletionInput
+		if err := json.Unmarshal(row.Payload, &in); err != nil {
+			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
+		}
+		return d.startOnce(ctx, workflows.UserDeletionWorkflowID(in.UserID, in.At), temporal.SearchAttributes{}, workflows.UserDeletion, in)
 	}
 	var p deletionPayload
 	if err := json.Unmarshal(row.Payload, &p); err != nil {
 		return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
 	}
-	return d.tell(ctx, workflows.AccountDeletionWorkflowID(p.AccountID, p.At), row.Key, workflows.UpdateDeletionCancelled)
+	id := workflows.AccountDeletionWorkflowID(p.AccountID, p.At)
+	if row.Kind == KindUserDeletionCancel {
+		id = workflows.UserDeletionWorkflowID(p.UserID, p.At)
+	}
+	return d.tell(ctx, id, row.Key, workflows.UpdateDeletionCancelled)
 }

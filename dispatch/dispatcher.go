@@ -91,7 +91,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		return err
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
-	case KindDeletionStart, KindDeletionCancel:
+	case KindDeletionStart, KindDeletionCancel, KindUserDeletionStart, KindUserDeletionCancel:
 		return d.deliverDeletion(ctx, row)
 	case KindExportStart:
 		var in workflows.ExportInput

@@ -17,7 +17,7 @@ const accountViewSelect = `
 	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at,
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
-	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login`
+	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login, u.deletion_at`
 
 // scanAccountView runs an accountViewSelect query; no row is ENotFound.
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
@@ -26,7 +26,7 @@ func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*
 	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt},
 		subscriptionFields(&a.Subscription)...)
 	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
-		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin)
+		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.DeletionAt)
 	if err := db.Pool.QueryRow(ctx, query, args...).Scan(fields...); err != nil {
 		return nil, nil, notFound(err)
 	}

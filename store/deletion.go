@@ -141,7 +141,7 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 		}
 		if deleted != nil { // erased by an earlier attempt whose answer was lost: the same work again
 			out.Already = true
-			err := tx.QueryRow(ctx, `SELECT customer_id, objects FROM account_erasures WHERE account_id = $1`, accountID).
+			err := tx.QueryRow(ctx, `SELECT customer_id, objects FROM erasures WHERE subject = $1`, "account:"+accountID.String()).
 				Scan(&out.CustomerID, &out.Objects)
 			if errors.Is(err, pgx.ErrNoRows) {
 				return nil
@@ -189,13 +189,158 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 		if out.Objects == nil {
 			out.Objects = []string{}
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO account_erasures (account_id, customer_id, objects, erased_at) VALUES ($1, $2, $3, $4)`,
-			accountID, out.CustomerID, out.Objects, now); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO erasures (subject, customer_id, objects, erased_at) VALUES ($1, $2, $3, $4)`,
+			"account:"+accountID.String(), out.CustomerID, out.Objects, now); err != nil {
 			return wrapErr(err)
 		}
 		_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionCompleted,
 			Key: "deletion_completed:" + accountID.String(), At: now})
 		return err
+	})
+	return out, err
+}
+
+// UserDeletionOutbox are the outbox entries of a user's own deletion: its
+// workflow's start, and the update that ends it on a cancel.
+type UserDeletionOutbox struct {
+	Start  func(userID uuid.UUID, at time.Time) OutboxEntry
+	Cancel func(userID uuid.UUID, at time.Time) OutboxEntry
+}
+
+// ownedAccount is the first account userID owns that is neither deleted nor
+// being deleted ("" when none): an owner transfers it or deletes it before
+// leaving.
+func ownedAccount(ctx context.Context, q querier, userID uuid.UUID) (string, error) {
+	var name string
+	err := q.QueryRow(ctx, `SELECT a.name FROM memberships m JOIN accounts a ON a.id = m.account_id
+		WHERE m.user_id = $1 AND m.role = 'owner' AND a.deleted_at IS NULL AND a.deletion_at IS NULL
+		ORDER BY a.created_at LIMIT 1`, userID).Scan(&name)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", nil
+	}
+	return name, wrapErr(err)
+}
+
+// errStillOwner refuses to delete the owner of an account.
+func errStillOwner(account string) error {
+	return kudos.Errorf(kudos.EConflict, "You own %s: transfer its ownership or delete it first", account)
+}
+
+// ScheduleUserDeletion schedules the user's own deletion at at, with the
+// start of its workflow, in one transaction. The owner of an account (not
+// itself being deleted) is refused (EConflict). A deletion already
+// scheduled is answered as it stands.
+func (db *DB) ScheduleUserDeletion(ctx context.Context, userID uuid.UUID, at time.Time, out UserDeletionOutbox) (time.Time, error) {
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var current *time.Time
+		if err := tx.QueryRow(ctx, `SELECT deletion_at FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&current); err != nil {
+			return notFound(err)
+		}
+		if current != nil {
+			at = *current
+			return nil
+		}
+		if owned, err := ownedAccount(ctx, tx, userID); err != nil {
+			return err
+		} else if owned != "" {
+			return errStillOwner(owned)
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET deletion_at = $2, updated_at = $3 WHERE id = $1`, userID, at, db.Now()); err != nil {
+			return wrapErr(err)
+		}
+		return insertOutbox(ctx, tx, out.Start(userID, at))
+	})
+	return at, err
+}
+
+// CancelUserDeletion cancels the user's scheduled deletion (EConflict when
+// none is) and ends its workflow.
+func (db *DB) CancelUserDeletion(ctx context.Context, userID uuid.UUID, out UserDeletionOutbox) error {
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		var at *time.Time
+		if err := tx.QueryRow(ctx, `SELECT deletion_at FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&at); err != nil {
+			return notFound(err)
+		}
+		if at == nil {
+			return kudos.Errorf(kudos.EConflict, "no deletion of this user is scheduled")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE users SET deletion_at = NULL, updated_at = $2 WHERE id = $1`, userID, db.Now()); err != nil {
+			return wrapErr(err)
+		}
+		return insertOutbox(ctx, tx, out.Cancel(userID, *at))
+	})
+}
+
+// UserDeletionAt is when the user is to be deleted (nil: not scheduled, or
+// cancelled); ENotFound once erased.
+func (db *DB) UserDeletionAt(ctx context.Context, userID uuid.UUID) (*time.Time, error) {
+	var at *time.Time
+	err := db.Pool.QueryRow(ctx, `SELECT deletion_at FROM users WHERE id = $1`, userID).Scan(&at)
+	return at, notFound(err)
+}
+
+// ErasedUser is what EraseUser did: Blocked when the user owns an account
+// again (it became theirs during the grace period: the erasure waits),
+// and the stored files (their data exports) left to remove.
+type ErasedUser struct {
+	Already bool
+	Blocked string
+	Objects []string
+}
+
+// EraseUser erases a user whose deletion is due, in one transaction: their
+// e-mail address leaves every timeline that names it, and their row goes
+// with everything that hangs on it (memberships, sessions, tokens, exports,
+// feature requests); the address can sign up anew. A user who owns an
+// account again is Blocked (nothing changes). Not due or cancelled is
+// EConflict.
+func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID) (ErasedUser, error) {
+	var out ErasedUser
+	subject := "user:" + userID.String()
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var at *time.Time
+		var email string
+		err := tx.QueryRow(ctx, `SELECT deletion_at, email FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&at, &email)
+		if errors.Is(err, pgx.ErrNoRows) { // erased by an earlier attempt whose answer was lost: the same work again
+			out.Already = true
+			err := tx.QueryRow(ctx, `SELECT objects FROM erasures WHERE subject = $1`, subject).Scan(&out.Objects)
+			if errors.Is(err, pgx.ErrNoRows) {
+				return nil
+			}
+			return wrapErr(err)
+		} else if err != nil {
+			return wrapErr(err)
+		}
+		if at == nil || at.After(db.Now()) {
+			return kudos.Errorf(kudos.EConflict, "the user's deletion is not due")
+		}
+		if out.Blocked, err = ownedAccount(ctx, tx, userID); err != nil || out.Blocked != "" {
+			return err
+		}
+		rows, err := tx.Query(ctx, `SELECT object_key FROM data_exports WHERE user_id = $1 AND object_key IS NOT NULL`, userID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		if out.Objects, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+			return wrapErr(err)
+		}
+		if out.Objects == nil {
+			out.Objects = []string{}
+		}
+		for _, q := range []string{
+			`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = lower($1)`,
+			`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = lower($1)`,
+			`UPDATE invitations SET email = '' WHERE lower(email) = lower($1) AND status <> 'pending'`,
+		} {
+			if _, err := tx.Exec(ctx, q, email); err != nil {
+				return wrapErr(err)
+			}
+		}
+		if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID); err != nil {
+			return wrapErr(err)
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO erasures (subject, objects, erased_at) VALUES ($1, $2, $3)`, subject, out.Objects, db.Now())
+		return wrapErr(err)
 	})
 	return out, err
 }

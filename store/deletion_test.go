@@ -10,9 +10,9 @@ import (
 )
 
 // TestBillingEventsStayAppendOnly: the only change an event takes is the
-// erasure of its e-mail addresses (a deleted account, issue 28); its type,
-// time, amount or anything else cannot change, nor can an address be
-// written into it afterwards.
+// erasure of an e-mail address (a deleted account or user, issue 28); its
+// type, time, amount or anything else cannot change, nor can an address be
+// written into it.
 func TestBillingEventsStayAppendOnly(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
@@ -27,15 +27,18 @@ func TestBillingEventsStayAppendOnly(t *testing.T) {
 	for _, change := range []string{
 		`UPDATE billing_events SET type = 'member_left' WHERE account_id = $1`,
 		`UPDATE billing_events SET at = at - interval '1 day' WHERE account_id = $1`,
-		`UPDATE billing_events SET member_email = NULL WHERE account_id = $1`, // only one of the two: not an erasure
+		`UPDATE billing_events SET member_email = 'eve@example.com' WHERE account_id = $1`,
 		`UPDATE billing_events SET member_email = NULL, actor_email = NULL, role = 'owner' WHERE account_id = $1`,
 	} {
 		if _, err := db.Pool.Exec(ctx, change, account); err == nil {
 			t.Errorf("%s was allowed", change)
 		}
 	}
-	if _, err := db.Pool.Exec(ctx, `UPDATE billing_events SET member_email = NULL, actor_email = NULL WHERE account_id = $1`, account); err != nil {
-		t.Fatalf("erasing the addresses: %v", err)
+	if _, err := db.Pool.Exec(ctx, `UPDATE billing_events SET member_email = NULL WHERE account_id = $1`, account); err != nil {
+		t.Fatalf("erasing one address: %v", err)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE billing_events SET actor_email = NULL WHERE account_id = $1`, account); err != nil {
+		t.Fatalf("erasing the other: %v", err)
 	}
 	if _, err := db.Pool.Exec(ctx, `UPDATE billing_events SET member_email = 'eve@example.com' WHERE account_id = $1`, account); err == nil {
 		t.Error("an address was written into an erased event")

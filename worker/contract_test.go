@@ -46,6 +46,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityEraseAccount:        workflows.AccountRef{},
 		workflows.ActivityEndSubscription:     workflows.AccountRef{},
 		workflows.ActivityDeleteCustomer:      workflows.CustomerRef{},
+		workflows.ActivityUserDeletionAt:      workflows.UserRef{},
+		workflows.ActivityEraseUser:           workflows.UserRef{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

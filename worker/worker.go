@@ -63,6 +63,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.Invitation)
 	w.RegisterWorkflow(workflows.DataExport)
 	w.RegisterWorkflow(workflows.AccountDeletion)
+	w.RegisterWorkflow(workflows.UserDeletion)
 	w.RegisterActivity(acts)
 	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
 	logo.RegisterWorkflow(workflows.Logo)

@@ -49,6 +49,8 @@ const (
 	ActivityEraseAccount           = "EraseAccount"
 	ActivityEndSubscription        = "EndSubscription"
 	ActivityDeleteCustomer         = "DeleteCustomer"
+	ActivityUserDeletionAt         = "UserDeletionAt"
+	ActivityEraseUser              = "EraseUser"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -60,6 +62,7 @@ var ActivityNames = []string{
 	ActivityQueueInvitationMail, ActivityExpireInvitation,
 	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
+	ActivityUserDeletionAt, ActivityEraseUser,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -357,4 +360,17 @@ type AccountErased struct {
 type CustomerRef struct {
 	AccountID  uuid.UUID
 	CustomerID string
+}
+
+// UserRef names a user.
+type UserRef struct {
+	UserID uuid.UUID
+}
+
+// UserErased is what EraseUser did: Blocked names an account the user owns
+// again (the erasure waits), Objects the stored files left to remove.
+type UserErased struct {
+	Already bool   `json:",omitempty"`
+	Blocked string `json:",omitempty"`
+	Objects []string
 }

@@ -111,3 +111,71 @@ func AccountDeletion(ctx workflow.Context, in AccountDeletionInput) (AccountDele
 	}
 	return AccountDeletionResult{Outcome: DeletionOutcomeDeleted, Objects: len(erased.Objects)}, nil
 }
+
+// UserDeletionWorkflowID is the ID of one scheduled deletion of a user:
+// deletion:user:<user id>:<unix time of its end>.
+func UserDeletionWorkflowID(userID uuid.UUID, at time.Time) string {
+	return fmt.Sprintf("deletion:user:%s:%d", userID, at.Unix())
+}
+
+// UserDeletionInput starts a user deletion's workflow.
+type UserDeletionInput struct {
+	UserID uuid.UUID
+	At     time.Time
+}
+
+// UserDeletionBlockedRetry is how long a due user deletion waits when the
+// user owns an account again (it became theirs during the grace period)
+// before it looks again.
+const UserDeletionBlockedRetry = 24 * time.Hour
+
+// UserDeletion is the durable deletion of a user by themself (issue 28): it
+// waits out the grace period (a cancel is an update), asks Postgres whether
+// the deletion still stands, erases the user (waiting, a day at a time,
+// while they own an account again) and removes their stored files.
+func UserDeletion(ctx workflow.Context, in UserDeletionInput) (AccountDeletionResult, error) {
+	ctx = workflow.WithActivityOptions(ctx, deletionSteps)
+	cancelled := false
+	if err := workflow.SetUpdateHandler(ctx, UpdateDeletionCancelled, func(workflow.Context) error {
+		cancelled = true
+		return nil
+	}); err != nil {
+		return AccountDeletionResult{}, err
+	}
+	at := in.At
+	for {
+		if wait := at.Sub(workflow.Now(ctx)); wait > 0 {
+			if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return cancelled }); err != nil {
+				return AccountDeletionResult{}, err
+			}
+		}
+		if cancelled {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
+		}
+		var due DeletionDue
+		if err := workflow.ExecuteActivity(ctx, ActivityUserDeletionAt, UserRef{UserID: in.UserID}).Get(ctx, &due); err != nil {
+			return AccountDeletionResult{}, err
+		}
+		if due.At == nil && !due.Deleted {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
+		}
+		if !due.Deleted && due.At.After(workflow.Now(ctx)) {
+			at = *due.At
+			continue
+		}
+		var erased UserErased
+		if err := workflow.ExecuteActivity(ctx, ActivityEraseUser, UserRef{UserID: in.UserID}).Get(ctx, &erased); err != nil {
+			return AccountDeletionResult{}, err
+		}
+		if erased.Blocked != "" {
+			at = workflow.Now(ctx).Add(UserDeletionBlockedRetry)
+			continue
+		}
+		for _, key := range erased.Objects {
+			if err := workflow.ExecuteActivity(ctx, ActivityDeleteObject, key).Get(ctx, nil); err != nil {
+				return AccountDeletionResult{}, err
+			}
+		}
+		return AccountDeletionResult{Outcome: DeletionOutcomeDeleted, Objects: len(erased.Objects)}, nil
+	}
+}

@@ -38,6 +38,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.Invitation)
 			r.RegisterWorkflow(workflows.DataExport)
 			r.RegisterWorkflow(workflows.AccountDeletion)
+			r.RegisterWorkflow(workflows.UserDeletion)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
@@ -72,7 +73,7 @@ func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
 			seen[h.Events[0].Attrs.WorkflowType.Name] = true
 		}
 	}
-	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport", "AccountDeletion"} {
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport", "AccountDeletion", "UserDeletion"} {
 		if !seen[name] {
 			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
 		}

@@ -5,11 +5,14 @@
 -- their numbers stay (10 years), with the buyer as the issued PDF shows it;
 -- the timeline keeps its money events without any e-mail address.
 ALTER TABLE accounts ADD COLUMN deletion_at timestamptz, ADD COLUMN deleted_at timestamptz;
--- What an erasure left to remove outside Postgres (the provider's customer,
--- stored files), kept with it so that a retried erasure hands the same
--- work to the workflow however often it runs.
-CREATE TABLE account_erasures (
-    account_id  uuid PRIMARY KEY REFERENCES accounts (id),
+-- A user's own deletion (issue 28): scheduled like an account's; the
+-- erasure deletes the row (the address can sign up anew).
+ALTER TABLE users ADD COLUMN deletion_at timestamptz;
+-- What an erasure ('account:<id>' or 'user:<id>') left to remove outside
+-- Postgres (the provider's customer, stored files), kept with it so that a
+-- retried erasure hands the same work to the workflow however often it runs.
+CREATE TABLE erasures (
+    subject     text PRIMARY KEY,
     customer_id text        NOT NULL DEFAULT '',
     objects     text[]      NOT NULL DEFAULT '{}',
     erased_at   timestamptz NOT NULL
@@ -25,12 +28,14 @@ ALTER TABLE billing_events ADD CONSTRAINT billing_events_type_check CHECK (type 
     'member_left', 'ownership_transferred',
     'deletion_scheduled', 'deletion_cancelled', 'deletion_completed'));
 
--- Append-only but for one change: erasing the e-mail addresses of a deleted
--- account's events (issue 28); every other column stays as written.
+-- Append-only but for one change: erasing e-mail addresses (a deleted
+-- account's events, or a deleted user's in the timelines that name them;
+-- issue 28): an address may become NULL, nothing else changes.
 -- +goose StatementBegin
 CREATE OR REPLACE FUNCTION billing_events_append_only() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.member_email IS NULL AND NEW.actor_email IS NULL
+    IF (NEW.member_email IS NULL OR NEW.member_email IS NOT DISTINCT FROM OLD.member_email)
+       AND (NEW.actor_email IS NULL OR NEW.actor_email IS NOT DISTINCT FROM OLD.actor_email)
        AND (NEW.id, NEW.seq, NEW.account_id, NEW.at, NEW.type, NEW.plan, NEW.amount, NEW.currency, NEW.invoice_id, NEW.key, NEW.role)
            IS NOT DISTINCT FROM
            (OLD.id, OLD.seq, OLD.account_id, OLD.at, OLD.type, OLD.plan, OLD.amount, OLD.currency, OLD.invoice_id, OLD.key, OLD.role) THEN
@@ -59,5 +64,6 @@ ALTER TABLE billing_events ADD CONSTRAINT billing_events_type_check CHECK (type 
     'payment_method_removed', 'refund',
     'member_invited', 'invitation_revoked', 'member_joined', 'member_role_changed', 'member_removed',
     'member_left', 'ownership_transferred'));
-DROP TABLE account_erasures;
+DROP TABLE erasures;
+ALTER TABLE users DROP COLUMN deletion_at;
 ALTER TABLE accounts DROP COLUMN deleted_at, DROP COLUMN deletion_at;
