@@ -32,7 +32,7 @@ import { useDownloadInvoice } from '../api/download-invoice'
 import { billingQueryOptions } from '../api/get-billing'
 import { billingTimelineQueryOptions, type BillingEvent, type BillingEventType } from '../api/get-billing-timeline'
 import { formatInvoiceAmount, planDisplayName } from './billing-format'
-import { LoadFailed } from './load-failed'
+import { LoadFailed } from '@/components/load-failed'
 
 type Tone = 'good' | 'bad' | 'warn' | 'info'
 

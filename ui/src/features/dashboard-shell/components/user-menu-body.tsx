@@ -11,9 +11,9 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import type { User } from '@/lib/api/get-account'
-import { useSignout } from '../api/signout'
+import { useSignout } from '@/lib/api/signout'
 import { USER_MENU_ITEMS } from './nav-items'
-import { displayName } from './shell-rules'
+import { displayName } from '@/lib/names'
 
 /** The user menu itself (loaded on intent by UserMenu, user-menu.tsx). */
 export function UserMenuBody({ accountId, user, trigger, defaultOpen }: { accountId: string; user: User } & MenuBodyProps) {

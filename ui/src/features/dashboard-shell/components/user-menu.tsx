@@ -3,7 +3,8 @@ import { ChevronDown } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { deferredMenu } from '@/components/deferred-menu'
 import type { User } from '@/lib/api/get-account'
-import { displayName, initials } from './shell-rules'
+import { displayName } from '@/lib/names'
+import { initials } from './shell-rules'
 
 const Menu = deferredMenu(() => import('./user-menu-body').then((m) => m.UserMenuBody))
 
