@@ -11,12 +11,19 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import type { User } from '@/lib/api/get-account'
+import type { Role } from '@/lib/roles'
 import { useSignout } from '@/lib/api/signout'
-import { USER_MENU_ITEMS } from './nav-items'
+import { itemsFor, USER_MENU_ITEMS } from './nav-items'
 import { displayName } from '@/lib/names'
 
 /** The user menu itself (loaded on intent by UserMenu, user-menu.tsx). */
-export function UserMenuBody({ accountId, user, trigger, defaultOpen }: { accountId: string; user: User } & MenuBodyProps) {
+export function UserMenuBody({
+  accountId,
+  user,
+  role,
+  trigger,
+  defaultOpen,
+}: { accountId: string; user: User; role: Role } & MenuBodyProps) {
   const { t } = useTranslation('dashboard-shell')
   const signout = useSignout()
   const name = displayName(user)
@@ -27,7 +34,7 @@ export function UserMenuBody({ accountId, user, trigger, defaultOpen }: { accoun
       <DropdownMenuContent align="end" className="w-60">
         <DropdownMenuLabel className="truncate">{name}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        {USER_MENU_ITEMS.map((item) => (
+        {itemsFor(USER_MENU_ITEMS, role).map((item) => (
           <DropdownMenuItem key={item.key} asChild>
             <Link to={item.to} params={{ accountId }}>
               <item.icon aria-hidden="true" />

@@ -6,7 +6,7 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, dunningSubscription, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
+import { accountBody, calls, dunningSubscription, json, mockApi, withRole, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import type { PlansFor } from './plan-actions'
 import { PlansPage, PlansPagePending } from './plans-page'
 
@@ -171,5 +171,18 @@ describe('PlansPage', () => {
     ])
     const subscriptionPosts = fetch.mock.calls.filter(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'POST')
     expect(subscriptionPosts.map(([, init]) => JSON.parse(String(init?.body)))).toEqual([{ plan: 'TEAM' }, { plan: 'TEAM' }])
+  })
+})
+
+describe('PlansPage by role (issue 26)', () => {
+  it.each(['admin', 'member'] as const)('a %s sees the plans without buttons and is told to ask the owner', async (role) => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, withRole(accountBody({ plan: 'PRO' }), role)),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render('plan_upgrade')
+    expect(await screen.findByTestId('plans-ask-owner')).toHaveTextContent('Only the account owner can change the plan.')
+    expect(screen.getByRole('region', { name: 'Team' })).toBeInTheDocument()
+    expect(screen.queryAllByRole('button')).toHaveLength(0)
   })
 })

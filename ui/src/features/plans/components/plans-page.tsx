@@ -11,6 +11,7 @@ import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { PAID_PLANS, type PaidPlan } from '@/lib/constants'
 import { paymentRetry } from '@/lib/dunning'
+import { canManageBilling } from '@/lib/roles'
 import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
@@ -48,6 +49,8 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   }, [])
 
   const current = data.account.subscription.plan
+  // Buying is the owner's (issue 26): others see the plans without buttons, and why.
+  const owner = canManageBilling(data.account.role)
   const variant = plansView(reason, data.account.subscription)
   // While a failed renewal is retried the api refuses upgrades (409): the buttons stay, disabled, with why.
   const upgradeBlocked = paymentRetry(data.account.subscription) !== null
@@ -101,6 +104,11 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         <h1 className="text-3xl font-semibold">{t(`header.${variant}`)}</h1>
         <p className="text-muted-foreground">{t(`subtitle.${variant}`)}</p>
       </header>
+      {!owner && (
+        <p className="rounded-md border bg-muted/50 p-3 text-center text-sm" data-testid="plans-ask-owner">
+          {t('ask_owner')}
+        </p>
+      )}
       {upgradeBlocked && variant === 'plan_upgrade' && (
         <p id={upgradeBlockedId} className="rounded-md border border-amber-300 bg-amber-50 p-3 text-center text-sm text-amber-950">
           {t('common:payment_retry.upgrade_blocked')}
@@ -108,7 +116,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
       )}
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => {
-          const action = planAction(variant, current, plan)
+          const action = owner ? planAction(variant, current, plan) : null
           const blocked = upgradeBlocked && action === 'upgrade'
           return (
             <PlanCard
