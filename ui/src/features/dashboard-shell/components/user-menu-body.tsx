@@ -13,6 +13,7 @@ import {
 import type { User } from '@/lib/api/get-account'
 import type { Role } from '@/lib/roles'
 import { useSignout } from '@/lib/api/signout'
+import { AccountSwitcher } from './account-switcher'
 import { itemsFor, USER_MENU_ITEMS } from './nav-items'
 import { displayName } from '@/lib/names'
 
@@ -31,9 +32,10 @@ export function UserMenuBody({
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-60">
+      <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="truncate">{name}</DropdownMenuLabel>
         <DropdownMenuSeparator />
+        <AccountSwitcher accountId={accountId} />
         {itemsFor(USER_MENU_ITEMS, role).map((item) => (
           <DropdownMenuItem key={item.key} asChild>
             <Link to={item.to} params={{ accountId }}>
