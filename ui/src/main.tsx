@@ -15,7 +15,10 @@ const router = createAppRouter(queryClient)
 // Any 401 on a signed-in call: the session is already cleared, go to sign-in.
 setUnauthorizedHandler(() => {
   queryClient.clear()
-  if (router.state.location.pathname !== '/signin') void router.navigate({ to: '/signin' })
+  const here = router.state.location
+  if (here.pathname === '/signin') return
+  // An invitation's page comes back after signing in; the dashboard opens the last used account anyway.
+  void router.navigate({ to: '/signin', search: here.pathname === '/invitation' ? { redirect: here.href } : {} })
 })
 
 // A popup belongs to the screen it was raised on: a new page clears it.

@@ -10,6 +10,7 @@
 
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
+import { Route as InvitationRouteImport } from './routes/invitation'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
 import { Route as RegisteredRouteImport } from './routes/registered'
 import { Route as SigninRouteImport } from './routes/signin'
@@ -49,6 +50,11 @@ import { Route as DashboardAccountIdSpacesEditRecordingSpaceIdRouteImport } from
 const IndexRoute = IndexRouteImport.update({
   id: '/',
   path: '/',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const InvitationRoute = InvitationRouteImport.update({
+  id: '/invitation',
+  path: '/invitation',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
@@ -251,6 +257,7 @@ const DashboardAccountIdSpacesEditRecordingSpaceIdRoute =
 
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
+  '/invitation': typeof InvitationRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -289,6 +296,7 @@ export interface FileRoutesByFullPath {
 }
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
+  '/invitation': typeof InvitationRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -325,6 +333,7 @@ export interface FileRoutesByTo {
 export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
+  '/invitation': typeof InvitationRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -365,6 +374,7 @@ export interface FileRouteTypes {
   fileRoutesByFullPath: FileRoutesByFullPath
   fullPaths:
     | '/'
+    | '/invitation'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -403,6 +413,7 @@ export interface FileRouteTypes {
   fileRoutesByTo: FileRoutesByTo
   to:
     | '/'
+    | '/invitation'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -438,6 +449,7 @@ export interface FileRouteTypes {
   id:
     | '__root__'
     | '/'
+    | '/invitation'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -477,6 +489,7 @@ export interface FileRouteTypes {
 }
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
+  InvitationRoute: typeof InvitationRoute
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   RegisteredRoute: typeof RegisteredRoute
   SigninRoute: typeof SigninRoute
@@ -497,6 +510,13 @@ declare module '@tanstack/react-router' {
       path: '/'
       fullPath: '/'
       preLoaderRoute: typeof IndexRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/invitation': {
+      id: '/invitation'
+      path: '/invitation'
+      fullPath: '/invitation'
+      preLoaderRoute: typeof InvitationRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/privacy-policy': {
@@ -842,6 +862,7 @@ const DashboardAccountIdRouteWithChildren =
 
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
+  InvitationRoute: InvitationRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
   RegisteredRoute: RegisteredRoute,
   SigninRoute: SigninRoute,

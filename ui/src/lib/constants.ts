@@ -19,6 +19,8 @@ export const PLANS = ['TRIAL', 'STARTER', 'PRO', 'TEAM'] as const
 /** The plans one pays for, in upgrade order (SPEC §4): later is higher. */
 export const PAID_PLANS = ['STARTER', 'PRO', 'TEAM'] as const
 export type PaidPlan = (typeof PAID_PLANS)[number]
+/** How many users each plan allows (SPEC §9; a trial allows Team's). Members and pending invitations take seats. */
+export const PLAN_SEATS: Record<(typeof PLANS)[number], number> = { TRIAL: 10, STARTER: 1, PRO: 2, TEAM: 10 }
 export const SHOW_STATUSES = ['active', 'trial_expired', 'plan_expired', 'processing'] as const
 export const PLANS_FOR = ['trial_expired', 'plan_expired', 'plan_upgrade'] as const
 

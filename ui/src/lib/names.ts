@@ -11,3 +11,14 @@ export function isUnknownName(value: string | null | undefined): boolean {
 export function knownName(value: string | null | undefined): string {
   return isUnknownName(value) ? '' : (value ?? '').trim()
 }
+
+/**
+ * A person's full name, or their e-mail when first or last name is unknown
+ * ('Unknown' or empty): the user menu, the team's members.
+ */
+export function displayName(person: { firstname: string; lastname: string; email: string }): string {
+  const first = person.firstname.trim()
+  const last = person.lastname.trim()
+  if (isUnknownName(first) || isUnknownName(last)) return person.email
+  return [first, last].filter(Boolean).join(' ')
+}

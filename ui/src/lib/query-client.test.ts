@@ -25,6 +25,13 @@ describe('the error popup: one error at a time', () => {
     expect(getReportedError()?.status).toBe(500)
   })
 
+  it('a code the screen explains (shownInlineCodes) raises no popup; another code of that status does', async () => {
+    await run({ shownInlineCodes: ['seat_limit'] }, () => Promise.reject(new ApiError(409, 'seat_limit', 'full')))
+    expect(getReportedError()).toBeNull()
+    await run({ shownInlineCodes: ['seat_limit'] }, () => Promise.reject(new ApiError(409, 'conflict', 'x')))
+    expect(getReportedError()?.status).toBe(409)
+  })
+
   it('a success clears the popup of an earlier failure', async () => {
     reportError({ status: 444, message: 'Passwords do not match' })
     await run(undefined, () => Promise.resolve('ok'))

@@ -12,6 +12,8 @@ declare module '@tanstack/react-query' {
        * state): no popup for those, so the customer sees one error at a time.
        */
       shownInline?: readonly number[]
+      /** Error codes the screen itself explains (e.g. seat_limit on the plans page), whatever their status. */
+      shownInlineCodes?: readonly string[]
     }
   }
 }
@@ -23,6 +25,7 @@ export function createQueryClient(): QueryClient {
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.silent) return
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
+        if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (isApiError(error)) reportError(error)
         else reportError({ status: 500, message: error.message })
       },

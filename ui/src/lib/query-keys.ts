@@ -13,6 +13,17 @@ export const queryKeys = {
   billingTimeline: (accountId: string) => ['billing', accountId, 'timeline'] as const,
   /** GET /v1/users/me/exports/{id}: one data export (issue 28). */
   dataExport: (exportId: string) => ['data-export', exportId] as const,
+  /**
+   * Everything of an account's team: members and seats, and invitations
+   * below it (an invitation takes a seat, so both refresh together).
+   */
+  team: (accountId: string) => ['team', accountId] as const,
+  /** GET /v1/accounts/{id}/members: the members and the seats. */
+  members: (accountId: string) => ['team', accountId, 'members'] as const,
+  /** GET /v1/accounts/{id}/invitations: the pending invitations. */
+  invitations: (accountId: string) => ['team', accountId, 'invitations'] as const,
+  /** GET /v1/accounts: the accounts the user belongs to (the switcher). */
+  accounts: () => ['accounts'] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -20,6 +20,11 @@ export function saveSession(session: Session): void {
   localStorage.setItem(ACCOUNT_KEY, session.account_id)
 }
 
+/** Makes accountId the one `/` opens (the account switcher, an accepted invitation). */
+export function rememberAccount(accountId: string): void {
+  localStorage.setItem(ACCOUNT_KEY, accountId)
+}
+
 export function clearSession(): void {
   localStorage.removeItem(TOKEN_KEY)
   localStorage.removeItem(EXPIRY_KEY)

@@ -45,6 +45,11 @@ export function accountBody(subscription: Record<string, unknown> = {}, name = '
   }
 }
 
+/** An account read (accountBody) as a user of `role` sees it (issue 26). */
+export function withRole<T extends { account: object }>(body: T, role: 'owner' | 'admin' | 'member'): T {
+  return { ...body, account: { ...body.account, role } }
+}
+
 /** The origin checkouts are accepted from in tests (the sandbox's). */
 export const CHECKOUT_ORIGIN = 'http://127.0.0.1:8080'
 

@@ -1,10 +1,12 @@
 import * as React from 'react'
 import * as DropdownMenuPrimitive from '@radix-ui/react-dropdown-menu'
+import { Check } from 'lucide-react'
 import { cn } from '@/lib/utils'
 
 export const DropdownMenu = DropdownMenuPrimitive.Root
 export const DropdownMenuTrigger = DropdownMenuPrimitive.Trigger
 export const DropdownMenuGroup = DropdownMenuPrimitive.Group
+export const DropdownMenuRadioGroup = DropdownMenuPrimitive.RadioGroup
 
 /** The type-ahead search resets after this pause (SPEC §9; Radix's own waits 1000 ms). */
 export const TYPEAHEAD_RESET_MS = 350
@@ -25,7 +27,9 @@ function useTypeahead() {
     window.clearTimeout(timer.current)
     timer.current = window.setTimeout(() => (search.current = ''), TYPEAHEAD_RESET_MS)
     const items = Array.from(
-      event.currentTarget.querySelectorAll<HTMLElement>('[role="menuitem"]:not([data-disabled])'),
+      event.currentTarget.querySelectorAll<HTMLElement>(
+        ':is([role="menuitem"], [role="menuitemradio"]):not([data-disabled])',
+      ),
     )
     const current = items.indexOf(document.activeElement as HTMLElement)
     // One key repeated cycles through the items starting with it; more keys search from the current one.
@@ -68,6 +72,30 @@ export function DropdownMenuItem({ className, ...props }: React.ComponentProps<t
       )}
       {...props}
     />
+  )
+}
+
+/** One choice of a radio group (role menuitemradio, aria-checked): a check mark shows the chosen one. */
+export function DropdownMenuRadioItem({
+  className,
+  children,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.RadioItem>) {
+  return (
+    <DropdownMenuPrimitive.RadioItem
+      className={cn(
+        'relative flex cursor-default select-none items-center gap-2 rounded-sm py-1.5 pl-8 pr-2 text-sm outline-none transition-colors focus:bg-accent focus:text-accent-foreground data-[disabled]:pointer-events-none data-[disabled]:opacity-50 [&_svg]:size-4',
+        className,
+      )}
+      {...props}
+    >
+      <span className="absolute left-2 flex size-4 items-center justify-center">
+        <DropdownMenuPrimitive.ItemIndicator>
+          <Check aria-hidden="true" />
+        </DropdownMenuPrimitive.ItemIndicator>
+      </span>
+      {children}
+    </DropdownMenuPrimitive.RadioItem>
   )
 }
 

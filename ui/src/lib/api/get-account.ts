@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
 import { DUNNING_POLL_MS, LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
 import { queryKeys } from '@/lib/query-keys'
+import { ROLES } from '@/lib/roles'
 
 // GET /v1/accounts/{id}: the account, its subscription and the signed-in user.
 // Shared by the dashboard shell and every dashboard feature.
@@ -39,6 +40,8 @@ export const accountResponseSchema = v.object({
     logo_url: v.optional(v.nullable(v.string()), null),
     /** Why the last upload was refused (LOGO_ERRORS), or ''. */
     logo_error: v.optional(v.nullable(v.string()), null),
+    /** The signed-in user's role in this account (issue 26); an api from before teams had only owners. */
+    role: v.optional(v.picklist(ROLES), 'owner'),
     testimonial_count: v.optional(v.number(), 0),
     recording_spaces_count: v.optional(v.number(), 0),
     subscription: subscriptionSchema,

@@ -15,8 +15,8 @@ import { nameMin3Schema } from '@/lib/validators'
 
 const schema = v.object({ name: nameMin3Schema })
 
-/** 'Account details': the account name, edited inline with save / back. */
-export function AccountNameCard({ accountId, name }: { accountId: string; name: string }) {
+/** 'Account details': the account name, edited inline with save / back (owner and admins; others read it). */
+export function AccountNameCard({ accountId, name, editable = true }: { accountId: string; name: string; editable?: boolean }) {
   const { t } = useTranslation('account')
   const [editing, setEditing] = useState(false)
   const update = useUpdateAccountName(accountId)
@@ -67,10 +67,12 @@ export function AccountNameCard({ accountId, name }: { accountId: string; name: 
                 {name || '-'}
               </p>
             </div>
-            <Button variant="outline" size="sm" onClick={startEditing}>
-              <Pencil aria-hidden="true" />
-              {t('common:actions.edit')}
-            </Button>
+            {editable && (
+              <Button variant="outline" size="sm" onClick={startEditing}>
+                <Pencil aria-hidden="true" />
+                {t('common:actions.edit')}
+              </Button>
+            )}
           </div>
         )}
       </CardContent>

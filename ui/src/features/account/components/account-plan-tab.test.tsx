@@ -3,7 +3,7 @@ import { screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, dunningSubscription, json, mockApi } from '@/test/mock-api'
+import { accountBody, calls, dunningSubscription, json, mockApi, withRole } from '@/test/mock-api'
 import { switchLanguage } from '@/test/i18n'
 import { AccountPlanTab } from './account-plan-tab'
 
@@ -13,9 +13,9 @@ afterEach(async () => {
   restoreLanguage = undefined
 })
 
-async function renderTab(subscription: Record<string, unknown>, title = 'Your plan') {
+async function renderTab(subscription: Record<string, unknown>, title = 'Your plan', role: 'owner' | 'admin' | 'member' = 'owner') {
   const fetch = mockApi({
-    'GET /v1/accounts/a': () => json(200, accountBody(subscription)),
+    'GET /v1/accounts/a': () => json(200, withRole(accountBody(subscription), role)),
     'DELETE /v1/accounts/a/subscription': () => json(200, {}),
   })
   await renderWithProviders(
@@ -83,5 +83,27 @@ describe('AccountPlanTab without dunning', () => {
     await renderTab({ ...dunningSubscription, payment_retry_at: null })
     expect(screen.queryByTestId('plan-payment-retry')).toBeNull()
     expect(screen.getByRole('link', { name: 'Upgrade your plan' })).toBeInTheDocument()
+  })
+})
+
+describe('AccountPlanTab by role (issue 26)', () => {
+  it('a member reads the plan status, is told to ask the owner, and edits neither name nor logo', async () => {
+    await renderTab(dunningSubscription, 'Your plan', 'member')
+    expect(screen.getByTestId('plan-period')).toBeInTheDocument()
+    expect(screen.getByTestId('plan-ask-owner')).toHaveTextContent('Ask the account owner to change the plan.')
+    expect(screen.queryByTestId('plan-payment-retry')).toBeNull()
+    expect(screen.queryByRole('link', { name: /upgrade/i })).toBeNull()
+    expect(screen.queryByRole('button', { name: /auto-renewal/i })).toBeNull()
+    expect(screen.getByTestId('account-name')).toHaveTextContent('Acme')
+    expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull()
+    expect(screen.queryByRole('heading', { name: 'Logo' })).toBeNull()
+  })
+
+  it('an admin edits the name and the logo, not the plan', async () => {
+    await renderTab({}, 'Your plan', 'admin')
+    expect(screen.getByTestId('plan-ask-owner')).toBeInTheDocument()
+    expect(screen.queryByRole('link', { name: /plan/i })).toBeNull()
+    expect(screen.getByRole('button', { name: 'Edit' })).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Logo' })).toBeInTheDocument()
   })
 })

@@ -11,6 +11,7 @@ import { reportError } from '@/lib/error-store'
 import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
 import { paymentRetry } from '@/lib/dunning'
 import { formatDate } from '@/lib/format'
+import { canEditAccount, canManageBilling } from '@/lib/roles'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
 import { LogoCard } from './logo-card'
@@ -25,6 +26,14 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
   const linkClass = 'text-sm font-medium text-primary underline-offset-4 hover:underline'
   const welcome = useCheckoutReturn(accountId, !trial && subscription.show_status === 'active', checkout)
   const planName = t(`common:plans.${subscription.plan}`)
+  // Issue 26: the plan is the owner's; the name and logo the owner's and admins'. Others read.
+  const owner = canManageBilling(data.account.role)
+  const editor = canEditAccount(data.account.role)
+  const askOwner = (
+    <p className="text-muted-foreground" data-testid="plan-ask-owner">
+      {t('plan.ask_owner')}
+    </p>
+  )
   useCheckoutEnded(accountId, checkout)
 
   return (
@@ -56,9 +65,13 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
           {trial ? (
             <>
               <p data-testid="trial-end">{t('plan.trial_ends', { date: formatDate(subscription.trial_expires_at) })}</p>
-              <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
-                {t('plan.ready_to_start')}
-              </Link>
+              {owner ? (
+                <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
+                  {t('plan.ready_to_start')}
+                </Link>
+              ) : (
+                askOwner
+              )}
             </>
           ) : (
             <>
@@ -69,33 +82,39 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                     ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
                     : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
               </p>
-              {retry && (
-                <p data-testid="plan-payment-retry" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
-                  <PaymentRetryMessage accountId={accountId} retry={retry} linkClassName="text-amber-950 hover:text-amber-800" />
-                </p>
-              )}
-              {retry ? (
-                <p className="text-muted-foreground">{t('common:payment_retry.upgrade_blocked')}</p>
+              {owner ? (
+                <>
+                  {retry && (
+                    <p data-testid="plan-payment-retry" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+                      <PaymentRetryMessage accountId={accountId} retry={retry} linkClassName="text-amber-950 hover:text-amber-800" />
+                    </p>
+                  )}
+                  {retry ? (
+                    <p className="text-muted-foreground">{t('common:payment_retry.upgrade_blocked')}</p>
+                  ) : (
+                    <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
+                      {t('plan.upgrade')}
+                    </Link>
+                  )}
+                  <AutoRenewalDialog
+                    accountId={accountId}
+                    renewing={subscription.start_next_period}
+                    plan={t(`common:plans.${subscription.plan}`)}
+                    date={formatDate(subscription.plan_renewal_at)}
+                    unpaid={retry !== null}
+                  />
+                </>
               ) : (
-                <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
-                  {t('plan.upgrade')}
-                </Link>
+                askOwner
               )}
-              <AutoRenewalDialog
-                accountId={accountId}
-                renewing={subscription.start_next_period}
-                plan={t(`common:plans.${subscription.plan}`)}
-                date={formatDate(subscription.plan_renewal_at)}
-                unpaid={retry !== null}
-              />
             </>
           )}
         </CardContent>
       </Card>
 
-      <AccountNameCard accountId={accountId} name={data.account.name} />
+      <AccountNameCard accountId={accountId} name={data.account.name} editable={editor} />
 
-      <LogoCard accountId={accountId} />
+      {editor && <LogoCard accountId={accountId} />}
     </div>
   )
 }

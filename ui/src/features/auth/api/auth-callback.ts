@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { ApiError, apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
-import { takeOidcState } from './oidc-state'
+import { takeOidcInvitation, takeOidcState } from './oidc-state'
 
 // PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id}
 
@@ -19,19 +19,32 @@ export interface CallbackInput {
   state: string
 }
 
-export function completeOidcCallback({ code, state }: CallbackInput) {
+/**
+ * The callback's answer, and the invitation the flow was started from ('' for
+ * none): a sign-up from an invitation is signed in at once (the invitation
+ * proved the address), and a Google user who already had an account goes
+ * back to the invitation to accept it.
+ */
+export async function completeOidcCallback({ code, state }: CallbackInput) {
+  const invitation = takeOidcInvitation()
   if (!takeOidcState(state)) {
-    return Promise.reject(new ApiError(401, 'unauthorized', 'This sign-in was not started in this browser'))
+    throw new ApiError(401, 'unauthorized', 'This sign-in was not started in this browser')
   }
   const query = new URLSearchParams({
     state,
     code,
     redirect_url: `${window.location.origin}/auth/callback`,
   })
-  return apiRequest(`/v1/auth/callback?${query.toString()}`, {
+  const result = await apiRequest(`/v1/auth/callback?${query.toString()}`, {
     method: 'PUT',
     schema: callbackResponseSchema,
   })
+  return { ...result, invitation }
+}
+
+/** Whether the callback signed the user in: a sign-in, or a sign-up from an invitation. */
+export function signedInBy(result: { scope: string; token: string; invitation: string }): boolean {
+  return result.token !== '' && (result.scope === 'signin' || result.invitation !== '')
 }
 
 export function useOidcCallback() {
@@ -39,7 +52,7 @@ export function useOidcCallback() {
     mutationFn: completeOidcCallback,
     onSuccess: (result) => {
       if (result.email) rememberEmail(result.email)
-      if (result.scope === 'signin' && result.token) {
+      if (signedInBy(result)) {
         saveSession({ token: result.token, token_expiry: result.token_expiry, account_id: result.account_id })
       }
     },

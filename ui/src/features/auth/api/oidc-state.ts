@@ -18,3 +18,22 @@ export function takeOidcState(state: string): boolean {
   sessionStorage.removeItem(KEY)
   return started !== null && started === state
 }
+
+const INVITATION_KEY = 'oidc_invitation'
+
+/**
+ * Remembers the invitation a Google sign-up was started from (or forgets an
+ * older one), so that the callback opens the joined account, or, for a user
+ * Google signs in instead, goes back to the invitation to accept it.
+ */
+export function rememberOidcInvitation(token: string | undefined): void {
+  if (token) sessionStorage.setItem(INVITATION_KEY, token)
+  else sessionStorage.removeItem(INVITATION_KEY)
+}
+
+/** The invitation this tab's Google flow was started from, used up; '' for none. */
+export function takeOidcInvitation(): string {
+  const token = sessionStorage.getItem(INVITATION_KEY) ?? ''
+  sessionStorage.removeItem(INVITATION_KEY)
+  return token
+}

@@ -13,3 +13,15 @@ export type SessionResponse = v.InferOutput<typeof sessionResponseSchema>
 export function dashboardHome(accountId: string) {
   return { to: '/dashboard/$accountId/testimonials', params: { accountId } } as const
 }
+
+/**
+ * A path to return to after signing in (?redirect=, e.g. an invitation's
+ * accept page), or null when it is not safe: only a same-origin path, one
+ * that starts with "/" but not "//" or "/\" (which browsers read as another
+ * host), so that a link cannot send a fresh session elsewhere.
+ */
+export function safeRedirect(path: string | undefined): string | null {
+  if (!path || !path.startsWith('/') || path.startsWith('//') || path.startsWith('/\\')) return null
+  // No control characters (a tab or newline inside "/\t/host" is dropped by URL parsing).
+  return [...path].some((c) => c.charCodeAt(0) < 0x20) ? null : path
+}

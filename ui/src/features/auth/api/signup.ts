@@ -2,7 +2,9 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 
-// POST /v1/auth/signup → 201 {email}
+// POST /v1/auth/signup → 201 {email}. With invitation_token (from a team
+// invitation's link) the user joins the inviting account, activated at once,
+// and is signed in: 201 {email, token, token_expiry, account_id}.
 
 export interface SignupInput {
   firstname: string
@@ -13,14 +15,24 @@ export interface SignupInput {
   opt_in_terms_of_use: boolean
   preferred_language: string
   root_domain: string
+  invitation_token?: string
 }
 
-const signupResponseSchema = v.object({ email: v.string() })
+const signupResponseSchema = v.object({
+  email: v.string(),
+  token: v.optional(v.string(), ''),
+  token_expiry: v.optional(v.string(), ''),
+  account_id: v.optional(v.string(), ''),
+})
 
 export function signup(input: SignupInput) {
   return apiRequest('/v1/auth/signup', { method: 'POST', body: input, schema: signupResponseSchema })
 }
 
-export function useSignup() {
-  return useMutation({ mutationFn: signup })
+/**
+ * Signs up; `invited`: the form explains the invitation's refusals itself
+ * (404 no longer valid, 409 a full team or an address that has a user).
+ */
+export function useSignup(invited = false) {
+  return useMutation({ mutationFn: signup, meta: invited ? { shownInline: [403, 404, 409] } : undefined })
 }

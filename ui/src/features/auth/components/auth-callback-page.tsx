@@ -3,7 +3,8 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Loader2, TriangleAlert } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
-import { useOidcCallback } from '../api/auth-callback'
+import { isApiError } from '@/lib/api-client'
+import { signedInBy, useOidcCallback } from '../api/auth-callback'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
@@ -25,7 +26,10 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
       { code, state },
       {
         onSuccess: (result) => {
-          if (result.scope === 'signup') {
+          if (result.invitation && result.scope === 'signin') {
+            // An existing user: back to the invitation, now signed in, to accept it.
+            void navigate({ to: '/invitation', search: { token: result.invitation } })
+          } else if (result.scope === 'signup' && !signedInBy(result)) {
             void navigate({ to: '/registered', search: { created: result.email } })
           } else {
             void navigate(dashboardHome(result.account_id))
@@ -40,7 +44,11 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
       <AuthLayout title={t('callback.failed_title')}>
         <div className="grid gap-4 text-sm">
           <TriangleAlert className="h-10 w-10 text-destructive" aria-hidden="true" />
-          <p role="alert">{t('callback.failed_text')}</p>
+          <p role="alert">
+            {isApiError(callback.error) && callback.error.code === 'invitation_email_mismatch'
+              ? t('callback.invitation_mismatch')
+              : t('callback.failed_text')}
+          </p>
           <Link className={buttonVariants()} to="/signin">{t('back_to_signin')}</Link>
         </div>
       </AuthLayout>

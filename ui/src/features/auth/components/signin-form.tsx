@@ -12,13 +12,14 @@ import { useSchemaForm } from '@/lib/schema-form'
 import { emailSchema, passwordSchema } from '@/lib/validators'
 import { useSignin } from '../api/signin'
 import { useOidcSignin } from '../api/oidc-signin'
-import { dashboardHome } from '../api/session-schema'
+import { dashboardHome, safeRedirect } from '../api/session-schema'
 import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
 
 export const signinSchema = v.object({ email: emailSchema, password: passwordSchema })
 
-export function SigninForm() {
+/** Sign-in; afterwards the dashboard of the last used account, or `redirect` when it is a safe same-origin path. */
+export function SigninForm({ redirect }: { redirect?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
   const signin = useSignin()
@@ -30,7 +31,9 @@ export function SigninForm() {
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       const session = await signin.mutateAsync(values)
-      await navigate(dashboardHome(session.account_id))
+      const back = safeRedirect(redirect)
+      if (back) await navigate({ href: back })
+      else await navigate(dashboardHome(session.account_id))
     } catch (error) {
       applyFieldErrors(error, form.setError, ['email', 'password'])
     }

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { AuthLayout } from './auth-layout'
 import { SigninForm } from './signin-form'
 
-export function SigninPage() {
+export function SigninPage({ redirect }: { redirect?: string }) {
   const { t, i18n } = useTranslation('auth')
   const router = useRouter()
   // While the user types, fetch the dashboard's code (not its data: there is
@@ -22,7 +22,7 @@ export function SigninPage() {
   }, [router, i18n])
   return (
     <AuthLayout title={t('signin.title')} description={t('signin.description')}>
-      <SigninForm />
+      <SigninForm redirect={redirect} />
     </AuthLayout>
   )
 }

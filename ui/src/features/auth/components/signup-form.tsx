@@ -8,12 +8,14 @@ import { Checkbox } from '@/components/ui/checkbox'
 import { Input } from '@/components/ui/input'
 import { FieldError, FormField } from '@/components/form-field'
 import { FormError } from '@/components/form-error'
+import { isApiError } from '@/lib/api-client'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { currentLanguage } from '@/lib/i18n'
-import { rememberEmail } from '@/lib/session'
+import { rememberEmail, saveSession } from '@/lib/session'
 import { emailSchema, passwordSchema, requiredText, termsSchema } from '@/lib/validators'
 import { useSignup } from '../api/signup'
 import { useOidcSignup } from '../api/oidc-signup'
+import { dashboardHome } from '../api/session-schema'
 import { GoogleButton } from './google-button'
 import { OrDivider } from './or-divider'
 
@@ -28,17 +30,41 @@ export const signupSchema = v.object({
 
 const FIELDS = ['firstname', 'lastname', 'email', 'password', 'opt_in_terms_of_use', 'opt_in_marketing'] as const
 
-export function SignupForm() {
+/** A team invitation the form signs up from: its token and the address it was sent to. */
+export interface SignupInvitation {
+  token: string
+  email: string
+}
+
+/**
+ * What an invited sign-up's refusal means, as an auth i18n key (null for the
+ * generic text): the address has a user (sign in instead), the team is full,
+ * or the invitation is no longer valid.
+ */
+export function invitedSignupErrorKey(error: unknown): string | null {
+  if (!isApiError(error)) return null
+  if (error.code === 'seat_limit') return 'auth:invitation.team_full_short'
+  if (error.status === 409) return 'auth:invitation.exists'
+  if (error.status === 404) return 'auth:invitation.invalid_title'
+  return null
+}
+
+/**
+ * Sign-up. With `invitation` (the accept page) the address is the invited
+ * one, read-only; the new user joins the inviting account at once, signed
+ * in, and lands in its dashboard.
+ */
+export function SignupForm({ invitation, signinLink }: { invitation?: SignupInvitation; signinLink?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
-  const signup = useSignup()
+  const signup = useSignup(Boolean(invitation))
   const oidcSignup = useOidcSignup()
   const form = useForm({
     resolver: valibotResolver(signupSchema),
     defaultValues: {
       firstname: '',
       lastname: '',
-      email: '',
+      email: invitation?.email ?? '',
       password: '',
       opt_in_terms_of_use: false,
       opt_in_marketing: false,
@@ -52,8 +78,14 @@ export function SignupForm() {
         ...values,
         preferred_language: currentLanguage(),
         root_domain: window.location.origin,
+        ...(invitation ? { email: invitation.email, invitation_token: invitation.token } : {}),
       })
       rememberEmail(result.email)
+      if (invitation && result.token) {
+        saveSession({ token: result.token, token_expiry: result.token_expiry, account_id: result.account_id })
+        await navigate(dashboardHome(result.account_id))
+        return
+      }
       await navigate({ to: '/registered', search: { created: result.email } })
     } catch (error) {
       applyFieldErrors(error, form.setError, FIELDS)
@@ -69,8 +101,11 @@ export function SignupForm() {
       opt_in_marketing: form.getValues('opt_in_marketing'),
       preferred_language: currentLanguage(),
       root_domain: window.location.origin,
+      invitation_token: invitation?.token,
     })
   }
+
+  const invitedErrorKey = invitation ? invitedSignupErrorKey(signup.error) : null
 
   return (
     <form onSubmit={onSubmit} noValidate className="grid gap-4" aria-label={t('signup.title')}>
@@ -82,8 +117,15 @@ export function SignupForm() {
           {(control) => <Input {...control} autoComplete="family-name" {...form.register('lastname')} />}
         </FormField>
       </div>
-      <FormField id="signup-email" label={t('fields.email')} error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete="email" {...form.register('email')} />}
+      <FormField
+        id="signup-email"
+        label={t('fields.email')}
+        error={errors.email?.message}
+        hint={invitation ? t('invitation.email_locked') : undefined}
+      >
+        {(control) => (
+          <Input {...control} type="email" autoComplete="email" readOnly={Boolean(invitation)} {...form.register('email')} />
+        )}
       </FormField>
       <FormField
         id="signup-password"
@@ -140,7 +182,7 @@ export function SignupForm() {
         )}
       />
 
-      <FormError error={signup.error ?? oidcSignup.error} />
+      <FormError error={signup.error ?? oidcSignup.error} messageKey={invitedErrorKey ?? undefined} />
       <Button type="submit" className="w-full" loading={signup.isPending}>
         {t('signup.submit')}
       </Button>
@@ -148,7 +190,11 @@ export function SignupForm() {
       <GoogleButton label={t('signup.google')} loading={oidcSignup.isPending} onClick={() => void onGoogle()} />
       <p className="text-center text-sm text-muted-foreground">
         {t('signup.have_account')}{' '}
-        <Link to="/signin" className="font-medium text-primary underline-offset-4 hover:underline">
+        <Link
+          to="/signin"
+          search={signinLink ? { redirect: signinLink } : {}}
+          className="font-medium text-primary underline-offset-4 hover:underline"
+        >
           {t('signup.signin_link')}
         </Link>
       </p>

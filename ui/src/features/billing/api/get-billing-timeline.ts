@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { infiniteQueryOptions } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { queryKeys } from '@/lib/query-keys'
+import { ROLES } from '@/lib/roles'
 
 // GET /v1/accounts/{id}/billing/timeline?limit=&before= → a page of billing
 // events, newest first, and the cursor of the next page (null on the last).
@@ -28,6 +29,14 @@ export const BILLING_EVENT_TYPES = [
   'payment_method_added',
   'payment_method_removed',
   'refund',
+  // The team's part (issue 26): who it concerns (member_email), the role, who acted (actor_email).
+  'member_invited',
+  'invitation_revoked',
+  'member_joined',
+  'member_role_changed',
+  'member_removed',
+  'member_left',
+  'ownership_transferred',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 
@@ -42,6 +51,12 @@ const eventSchema = v.object({
   amount: v.optional(v.nullable(v.number()), null),
   currency: v.optional(v.nullable(v.string()), null),
   invoice_id: v.optional(v.nullable(v.string()), null),
+  /** Membership events: who they concern. */
+  member_email: v.optional(v.nullable(v.string()), null),
+  /** Membership events: the role given or held. */
+  role: v.optional(v.nullable(v.picklist(ROLES)), null),
+  /** Membership events: who acted (null when the member acted, or for a join). */
+  actor_email: v.optional(v.nullable(v.string()), null),
 })
 
 const pageSchema = v.object({

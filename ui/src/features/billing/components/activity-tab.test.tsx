@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
+import { switchLanguage } from '@/test/i18n'
 import nlBilling from '@/locales/nl/billing.json'
 import nlCommon from '@/locales/nl/common.json'
 import { fileSaver } from '../api/download-invoice'
@@ -176,5 +177,67 @@ describe('ActivityTab', () => {
     expect(alert).toHaveTextContent('Your billing activity could not be loaded.')
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }))
     expect(retry).toHaveBeenCalledTimes(1)
+  })
+
+  describe('membership events (issue 26)', () => {
+    const team = (id: string, type: string, member_email: string, role: string | null, actor_email: string | null) => ({
+      id,
+      at: '2026-03-06T09:00:00Z',
+      type,
+      plan: null,
+      amount: null,
+      currency: null,
+      invoice_id: null,
+      member_email,
+      role,
+      actor_email,
+    })
+    const events = [
+      team('t7', 'ownership_transferred', 'bob@example.com', 'owner', 'jane@example.com'),
+      team('t6', 'member_left', 'carl@example.com', 'member', null),
+      team('t5', 'member_removed', 'dora@example.com', 'member', 'jane@example.com'),
+      team('t4', 'member_role_changed', 'bob@example.com', 'admin', 'jane@example.com'),
+      team('t3', 'member_joined', 'bob@example.com', 'member', null),
+      team('t2', 'invitation_revoked', 'eve@example.com', 'member', 'jane@example.com'),
+      team('t1', 'member_invited', 'bob@example.com', 'member', 'jane@example.com'),
+    ]
+
+    it('each with its title, who it concerns, the role and who acted', async () => {
+      mockApi({
+        [`GET ${TIMELINE}`]: () => json(200, { events, next_before: null }),
+        'GET /v1/accounts/a/billing': () => json(200, billing),
+      })
+      await render()
+      await screen.findByRole('list', { name: 'Billing activity' })
+      const texts = screen.getAllByRole('listitem').map((li) => li.querySelectorAll('p')[1]?.textContent)
+      expect(texts).toEqual([
+        'jane@example.com transferred the ownership to bob@example.com',
+        'carl@example.com left the team',
+        'jane@example.com removed dora@example.com from the team',
+        'jane@example.com made bob@example.com an admin',
+        'bob@example.com joined as a member',
+        'jane@example.com revoked the invitation to eve@example.com',
+        'jane@example.com invited bob@example.com as a member',
+      ])
+      expect(entry('member_invited').getByText('Member invited')).toBeInTheDocument()
+      expect(entry('ownership_transferred').getByText('Ownership transferred')).toBeInTheDocument()
+    })
+
+    it('in nl and fr', async () => {
+      mockApi({
+        [`GET ${TIMELINE}`]: () => json(200, { events: [events[3], events[6]], next_before: null }),
+        'GET /v1/accounts/a/billing': () => json(200, billing),
+      })
+      const restore = await switchLanguage('nl')
+      await render()
+      expect(await screen.findByText('jane@example.com maakte bob@example.com beheerder')).toBeInTheDocument()
+      expect(screen.getByText('jane@example.com nodigde bob@example.com uit als lid')).toBeInTheDocument()
+      await act(async () => {
+        await switchLanguage('fr')
+      })
+      expect(await screen.findByText('jane@example.com a fait de bob@example.com un administrateur')).toBeInTheDocument()
+      expect(screen.getByText('Membre invité')).toBeInTheDocument()
+      await restore()
+    })
   })
 })

@@ -14,7 +14,11 @@ import {
   CircleX,
   Clock,
   CreditCard,
+  Crown,
   Hourglass,
+  LogOut,
+  MailPlus,
+  MailX,
   RefreshCw,
   Rocket,
   ShoppingCart,
@@ -22,6 +26,9 @@ import {
   Trash2,
   TriangleAlert,
   Undo2,
+  UserCog,
+  UserMinus,
+  UserPlus,
 } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -32,7 +39,7 @@ import { useDownloadInvoice } from '../api/download-invoice'
 import { billingQueryOptions } from '../api/get-billing'
 import { billingTimelineQueryOptions, type BillingEvent, type BillingEventType } from '../api/get-billing-timeline'
 import { formatInvoiceAmount, planDisplayName } from './billing-format'
-import { LoadFailed } from './load-failed'
+import { LoadFailed } from '@/components/load-failed'
 
 type Tone = 'good' | 'bad' | 'warn' | 'info'
 
@@ -58,6 +65,27 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   payment_method_added: { icon: CreditCard, tone: 'info' },
   payment_method_removed: { icon: Trash2, tone: 'info' },
   refund: { icon: Undo2, tone: 'info' },
+  member_invited: { icon: MailPlus, tone: 'info' },
+  invitation_revoked: { icon: MailX, tone: 'warn' },
+  member_joined: { icon: UserPlus, tone: 'good' },
+  member_role_changed: { icon: UserCog, tone: 'info' },
+  member_removed: { icon: UserMinus, tone: 'warn' },
+  member_left: { icon: LogOut, tone: 'warn' },
+  ownership_transferred: { icon: Crown, tone: 'info' },
+}
+
+/**
+ * What a membership event says (issue 26), as a sentence: who it concerns,
+ * the role, and who acted when someone else did; null for other events.
+ */
+export function teamEventText(event: BillingEvent, t: (key: string, values?: Record<string, string>) => string): string | null {
+  if (!event.member_email) return null
+  const values = {
+    member: event.member_email,
+    actor: event.actor_email ?? '',
+    role: event.role ? t(`activity.roles.${event.role}`) : '',
+  }
+  return t(`activity.team.${event.type}${event.actor_email ? '_by' : ''}`, values)
 }
 
 const TONE: Record<Tone, string> = {
@@ -166,6 +194,7 @@ export function ActivityTab({ accountId }: { accountId: string }) {
         <ol aria-label={t('activity.list')} className="relative grid gap-6 border-s border-border ps-6">
           {events.map((event) => {
             const { icon: Icon, tone } = LOOK[event.type]
+            const team = teamEventText(event, t)
             const details = [
               event.plan ? t('activity.plan', { plan: planDisplayName(event.plan, t) }) : '',
               event.amount !== null && event.currency
@@ -184,6 +213,7 @@ export function ActivityTab({ accountId }: { accountId: string }) {
                   <Icon />
                 </span>
                 <p className="font-medium">{t(`activity.types.${event.type}`)}</p>
+                {team && <p className="text-sm break-words">{team}</p>}
                 <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
                   <time dateTime={event.at}>{formatWhen(event.at, language)}</time>
                   {details.map((detail) => (

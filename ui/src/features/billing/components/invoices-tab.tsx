@@ -12,7 +12,7 @@ import { useDownloadInvoice } from '../api/download-invoice'
 import { billingQueryOptions, type Invoice, type InvoiceStatus } from '../api/get-billing'
 import { usePayInvoice } from '../api/pay-invoice'
 import { formatInvoiceAmount, invoiceDescriptionText } from './billing-format'
-import { LoadFailed } from './load-failed'
+import { LoadFailed } from '@/components/load-failed'
 import { useBusyUntilLeave } from './use-busy-until-leave'
 
 const COLUMNS = ['number', 'date', 'description', 'amount', 'status'] as const

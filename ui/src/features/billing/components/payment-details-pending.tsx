@@ -1,6 +1,6 @@
 import { Card, CardContent, CardHeader } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
-import { LoadFailed } from './load-failed'
+import { LoadFailed } from '@/components/load-failed'
 import { useTranslation } from 'react-i18next'
 
 /** While the route loader fetches the account and GET billing: two skeleton cards. */

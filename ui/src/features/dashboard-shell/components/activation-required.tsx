@@ -13,7 +13,7 @@ import { useRequestActivationToken } from '@/lib/api/activation-token'
 import { RESEND_SENT_MS } from '@/lib/constants'
 import { rememberedEmail } from '@/lib/session'
 import { emailSchema } from '@/lib/validators'
-import { useSignout } from '../api/signout'
+import { useSignout } from '@/lib/api/signout'
 
 const schema = v.object({ email: emailSchema })
 

@@ -21,10 +21,13 @@ export function BlockingOverlay({
   kind,
   accountId,
   sidebarHidden,
+  owner,
 }: {
   kind: OverlayKind
   accountId: string
   sidebarHidden: boolean
+  /** The signed-in user owns the account: only they choose a plan or cancel a payment (issue 26). */
+  owner: boolean
 }) {
   const { t } = useTranslation('dashboard-shell')
   const titleId = useId()
@@ -51,8 +54,15 @@ export function BlockingOverlay({
           <CardTitle id={titleId}>{t(`overlay.${kind}.title`)}</CardTitle>
           <CardDescription id={textId}>{t(`overlay.${kind}.text`)}</CardDescription>
         </CardHeader>
-        {kind === 'processing' && <ProcessingWayOut accountId={accountId} />}
-        {kind !== 'processing' && (
+        {kind === 'processing' && owner && <ProcessingWayOut accountId={accountId} />}
+        {kind !== 'processing' && !owner && (
+          <CardContent>
+            <p className="text-sm" data-testid="overlay-ask-owner">
+              {t('overlay.ask_owner')}
+            </p>
+          </CardContent>
+        )}
+        {kind !== 'processing' && owner && (
           <CardContent>
             <Link className={buttonVariants()} to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: kind }} autoFocus>
               {t(`overlay.${kind}.cta`)}

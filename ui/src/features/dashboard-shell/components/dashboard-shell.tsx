@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { Brand } from '@/components/brand'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isLanguage, setLanguage } from '@/lib/i18n'
+import { canManageBilling } from '@/lib/roles'
 import { ActivationRequiredLazy } from './activation-required-lazy'
 import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
@@ -34,6 +35,7 @@ export function DashboardShell({
   const { data, error } = useSuspenseQuery(accountQueryOptions(accountId))
   const pathname = useLocation({ select: (location) => location.pathname })
   const { account, user } = data
+  const owner = canManageBilling(account.role)
   const subscription = account.subscription
   const preferred = user.preferred_language
 
@@ -66,10 +68,15 @@ export function DashboardShell({
         >
           {t(`common:plans.${subscription.plan}`, { defaultValue: planLabel(subscription.plan) })}
         </span>
-        <SubscriptionNotice accountId={accountId} subscription={subscription} className="ml-2 hidden lg:flex" />
+        <SubscriptionNotice
+          accountId={accountId}
+          subscription={subscription}
+          owner={owner}
+          className="ml-2 hidden lg:flex"
+        />
         <div className="ml-auto flex items-center gap-1">
           <HelpMenu />
-          <UserMenu accountId={accountId} user={user} />
+          <UserMenu accountId={accountId} user={user} role={account.role} />
         </div>
       </header>
 
@@ -85,16 +92,18 @@ export function DashboardShell({
         <SubscriptionNotice
           accountId={accountId}
           subscription={subscription}
+          owner={owner}
           className="flex flex-wrap border-b bg-accent/50 px-4 py-2 lg:hidden"
         />
-        <PaymentRetryBanner accountId={accountId} subscription={subscription} />
+        {/* A renewal payment being retried is the owner's business (billing). */}
+        {owner && <PaymentRetryBanner accountId={accountId} subscription={subscription} />}
         <div className="flex flex-1 flex-col" inert={overlay ? true : undefined}>
           {children}
         </div>
         <ShellFooter />
       </main>
 
-      {overlay && <BlockingOverlay kind={overlay} accountId={accountId} sidebarHidden={sidebarHidden} />}
+      {overlay && <BlockingOverlay kind={overlay} accountId={accountId} sidebarHidden={sidebarHidden} owner={owner} />}
       {!overlay && extra}
     </div>
   )

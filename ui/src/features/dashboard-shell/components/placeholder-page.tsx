@@ -11,7 +11,6 @@ export type PlaceholderArea =
   | 'showcase_detail'
   | 'reels'
   | 'reel_detail'
-  | 'team'
   | 'integrations'
 
 /** Areas whose content is not specified yet: a title and a short text. */

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { displayName, initials, isSidebarHidden, overlayFor, planLabel } from './shell-rules'
+import { displayName } from '@/lib/names'
+import { initials, isSidebarHidden, overlayFor, planLabel } from './shell-rules'
 
 describe('displayName', () => {
   const user = { firstname: 'Jane', lastname: 'Doe', email: 'jane@example.com' }

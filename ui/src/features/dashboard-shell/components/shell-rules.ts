@@ -1,15 +1,7 @@
 import type { Subscription, User } from '@/lib/api/get-account'
-import { isUnknownName } from '@/lib/names'
+import { displayName } from '@/lib/names'
 
 // Pure display rules of the dashboard shell (SPEC §2 and §4).
-
-/** The user's full name, or the e-mail when first or last name is unknown ('Unknown' or empty). */
-export function displayName(user: Pick<User, 'firstname' | 'lastname' | 'email'>): string {
-  const first = user.firstname.trim()
-  const last = user.lastname.trim()
-  if (isUnknownName(first) || isUnknownName(last)) return user.email
-  return [first, last].filter(Boolean).join(' ')
-}
 
 /** Initials for the avatar. */
 export function initials(user: Pick<User, 'firstname' | 'lastname' | 'email'>): string {

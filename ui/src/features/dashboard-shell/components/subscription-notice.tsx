@@ -6,14 +6,18 @@ import { cn } from '@/lib/utils'
 /**
  * Notice per subscription status (SPEC §4): trial → free recordings left and
  * a 'looking to upgrade' link; trial/plan expired → a link to the plans page.
+ * The links are the owner's (issue 26): others read the status only.
  */
 export function SubscriptionNotice({
   accountId,
   subscription,
+  owner,
   className,
 }: {
   accountId: string
   subscription: Subscription
+  /** The signed-in user owns the account (may buy plans). */
+  owner: boolean
   className?: string
 }) {
   const { t } = useTranslation('dashboard-shell')
@@ -24,14 +28,16 @@ export function SubscriptionNotice({
     return (
       <p className={cn('items-center gap-2 text-sm', className)} data-testid="trial-banner">
         <span>{t('notice.trials_left', { count: subscription.trials_left })}</span>
-        <Link
+        {owner && (
+          <Link
           to="/dashboard/$accountId/plans"
           params={{ accountId }}
           search={{ for: 'plan_upgrade' }}
           className={linkClass}
         >
           {t('notice.looking_to_upgrade')}
-        </Link>
+          </Link>
+        )}
       </p>
     )
   }
@@ -39,9 +45,11 @@ export function SubscriptionNotice({
     return (
       <p className={cn('items-center gap-2 text-sm', className)} role="status">
         <span className="text-destructive">{t(`notice.${status}`)}</span>
-        <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: status }} className={linkClass}>
-          {t(`notice.${status}_link`)}
-        </Link>
+        {owner && (
+          <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: status }} className={linkClass}>
+            {t(`notice.${status}_link`)}
+          </Link>
+        )}
       </p>
     )
   }

@@ -11,12 +11,20 @@ import {
   DropdownMenuTrigger,
 } from '@/components/ui/dropdown-menu'
 import type { User } from '@/lib/api/get-account'
-import { useSignout } from '../api/signout'
-import { USER_MENU_ITEMS } from './nav-items'
-import { displayName } from './shell-rules'
+import type { Role } from '@/lib/roles'
+import { useSignout } from '@/lib/api/signout'
+import { AccountSwitcher } from './account-switcher'
+import { itemsFor, USER_MENU_ITEMS } from './nav-items'
+import { displayName } from '@/lib/names'
 
 /** The user menu itself (loaded on intent by UserMenu, user-menu.tsx). */
-export function UserMenuBody({ accountId, user, trigger, defaultOpen }: { accountId: string; user: User } & MenuBodyProps) {
+export function UserMenuBody({
+  accountId,
+  user,
+  role,
+  trigger,
+  defaultOpen,
+}: { accountId: string; user: User; role: Role } & MenuBodyProps) {
   const { t } = useTranslation('dashboard-shell')
   const signout = useSignout()
   const name = displayName(user)
@@ -24,10 +32,11 @@ export function UserMenuBody({ accountId, user, trigger, defaultOpen }: { accoun
   return (
     <DropdownMenu defaultOpen={defaultOpen}>
       <DropdownMenuTrigger asChild>{trigger}</DropdownMenuTrigger>
-      <DropdownMenuContent align="end" className="w-60">
+      <DropdownMenuContent align="end" className="w-64">
         <DropdownMenuLabel className="truncate">{name}</DropdownMenuLabel>
         <DropdownMenuSeparator />
-        {USER_MENU_ITEMS.map((item) => (
+        <AccountSwitcher accountId={accountId} />
+        {itemsFor(USER_MENU_ITEMS, role).map((item) => (
           <DropdownMenuItem key={item.key} asChild>
             <Link to={item.to} params={{ accountId }}>
               <item.icon aria-hidden="true" />

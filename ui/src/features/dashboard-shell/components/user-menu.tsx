@@ -3,21 +3,25 @@ import { ChevronDown } from 'lucide-react'
 import { Button } from '@/components/ui/button'
 import { deferredMenu } from '@/components/deferred-menu'
 import type { User } from '@/lib/api/get-account'
-import { displayName, initials } from './shell-rules'
+import type { Role } from '@/lib/roles'
+import { displayName } from '@/lib/names'
+import { initials } from './shell-rules'
 
 const Menu = deferredMenu(() => import('./user-menu-body').then((m) => m.UserMenuBody))
 
 /**
- * User menu: account settings, billing, preferences, request feature, sign
- * out. The trigger is drawn with the shell; the menu's code loads on intent.
+ * User menu: the account switcher (with more than one account), account
+ * settings, billing (the owner's), preferences, request feature, sign out.
+ * The trigger is drawn with the shell; the menu's code loads on intent.
  */
-export function UserMenu({ accountId, user }: { accountId: string; user: User }) {
+export function UserMenu({ accountId, user, role }: { accountId: string; user: User; role: Role }) {
   const { t } = useTranslation('dashboard-shell')
   const name = displayName(user)
   return (
     <Menu
       accountId={accountId}
       user={user}
+      role={role}
       trigger={
         // Named by what it shows (the name), then what it is: no label that hides the visible text.
         <Button variant="ghost" size="sm">

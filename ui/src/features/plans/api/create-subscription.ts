@@ -44,5 +44,7 @@ export function useCreateSubscription(accountId: string) {
       return 'checkout'
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
+    // A plan smaller than the team (409 seat_limit) is said on that plan's card.
+    meta: { shownInlineCodes: ['seat_limit'] },
   })
 }

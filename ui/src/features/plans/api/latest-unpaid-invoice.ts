@@ -30,5 +30,7 @@ export function usePayLatestUnpaidInvoice(accountId: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
       ]),
+    // A plan smaller than the team (409 seat_limit) is said on that plan's card.
+    meta: { shownInlineCodes: ['seat_limit'] },
   })
 }

@@ -25,5 +25,7 @@ export function useUpgradeSubscription(accountId: string) {
       await goToCheckout(queryClient, accountId, checkout_href)
     },
     onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
+    // A plan smaller than the team (409 seat_limit) is said on that plan's card.
+    meta: { shownInlineCodes: ['seat_limit'] },
   })
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Check } from 'lucide-react'
 import { Button } from '@/components/ui/button'
@@ -25,6 +26,7 @@ export function PlanCard({
   busy,
   disabled,
   describedBy,
+  notice,
   onAction,
 }: {
   plan: PaidPlan
@@ -36,6 +38,8 @@ export function PlanCard({
   disabled: boolean
   /** id of the text that says why the button is disabled. */
   describedBy?: string
+  /** Said on the card above its button (the team is too large for this plan); give it the id of describedBy. */
+  notice?: ReactNode
   onAction: (action: PlanAction, plan: PaidPlan) => void
 }) {
   const { t } = useTranslation('plans')
@@ -79,7 +83,8 @@ export function PlanCard({
         </ul>
       </CardContent>
       {action && (
-        <CardFooter>
+        <CardFooter className="grid gap-3">
+          {notice}
           <Button
             className="w-full"
             // Only the most popular plan's button is solid: one emphasis per page.

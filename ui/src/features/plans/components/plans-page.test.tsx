@@ -6,7 +6,7 @@ import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
-import { accountBody, calls, dunningSubscription, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
+import { accountBody, calls, dunningSubscription, json, mockApi, withRole, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import type { PlansFor } from './plan-actions'
 import { PlansPage, PlansPagePending } from './plans-page'
 
@@ -171,5 +171,76 @@ describe('PlansPage', () => {
     ])
     const subscriptionPosts = fetch.mock.calls.filter(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'POST')
     expect(subscriptionPosts.map(([, init]) => JSON.parse(String(init?.body)))).toEqual([{ plan: 'TEAM' }, { plan: 'TEAM' }])
+  })
+})
+
+describe('PlansPage by role (issue 26)', () => {
+  it.each(['admin', 'member'] as const)('a %s sees the plans without buttons and is told to ask the owner', async (role) => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, withRole(accountBody({ plan: 'PRO' }), role)),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render('plan_upgrade')
+    expect(await screen.findByTestId('plans-ask-owner')).toHaveTextContent('Only the account owner can change the plan.')
+    expect(screen.getByRole('region', { name: 'Team' })).toBeInTheDocument()
+    expect(screen.queryAllByRole('button')).toHaveLength(0)
+  })
+})
+
+describe('PlansPage: plans smaller than the team (issue 26)', () => {
+  const members = (used: number) => ({ members: [], seats: { used, limit: 10 } })
+
+  it('says on each too-small card how many members to remove, before the click, and disables its button', async () => {
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'GET /v1/accounts/a/members': () => json(200, members(3)),
+    })
+    await render('trial_expired')
+    await screen.findByRole('heading', { level: 1 })
+    const starter = screen.getByRole('region', { name: 'Starter' })
+    expect(await within(starter).findByTestId('plan-too-small')).toHaveTextContent(
+      'Remove 2 members first: the Starter plan allows 1 users and your team uses 3 seats (members and pending invitations).',
+    )
+    const startStarter = within(starter).getByRole('button', { name: 'Start with Starter' })
+    expect(startStarter).toBeDisabled()
+    expect(startStarter).toHaveAccessibleDescription(/Remove 2 members first/)
+    const pro = screen.getByRole('region', { name: 'Pro' })
+    expect(within(pro).getByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first: the Pro plan allows 2 users')
+    expect(within(pro).getByRole('link', { name: 'Go to the team' })).toHaveAttribute('href', '/dashboard/a/team')
+    const team = screen.getByRole('region', { name: 'Team' })
+    expect(within(team).queryByTestId('plan-too-small')).toBeNull()
+    expect(within(team).getByRole('button', { name: 'Start with Team' })).toBeEnabled()
+    expect(calls(fetch)).not.toContain('POST /v1/accounts/a/subscription')
+  })
+
+  it('a 409 seat_limit all the same (seats unknown before) is said on that card, not in a popup', async () => {
+    let used = 0
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'GET /v1/accounts/a/members': () => (used ? json(200, members(used)) : json(503, {})),
+      'POST /v1/accounts/a/subscription': () => {
+        used = 2
+        return json(409, { error: { status: 409, code: 'seat_limit', message: 'remove 1 member first' } })
+      },
+    })
+    await render('trial_expired')
+    await screen.findByRole('heading', { level: 1 })
+    const starter = screen.getByRole('region', { name: 'Starter' })
+    await userEvent.click(within(starter).getByRole('button', { name: 'Start with Starter' }))
+    expect(await within(starter).findByText(/Remove 1 member first: the Starter plan allows 1 users/)).toBeInTheDocument()
+    expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
+    expect(within(starter).getByRole('button', { name: 'Start with Starter' })).toBeDisabled()
+  })
+
+  it('a member is not asked for the seats (billing is the owner’s)', async () => {
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () => json(200, withRole(accountBody(), 'member')),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render('trial_expired')
+    await screen.findByTestId('plans-ask-owner')
+    expect(calls(fetch)).not.toContain('GET /v1/accounts/a/members')
   })
 })

@@ -1,16 +1,20 @@
 import { useEffect, useId, useState } from 'react'
 import { Link } from '@tanstack/react-router'
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { ArrowLeft } from 'lucide-react'
 import type { BillingAddressValues } from '@/components/billing-address-form'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
+import { isApiError } from '@/lib/api-client'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { membersQueryOptions } from '@/lib/api/get-members'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
-import { PAID_PLANS, type PaidPlan } from '@/lib/constants'
+import { PAID_PLANS, PLAN_SEATS, type PaidPlan } from '@/lib/constants'
+import { queryKeys } from '@/lib/query-keys'
 import { paymentRetry } from '@/lib/dunning'
+import { canManageBilling } from '@/lib/roles'
 import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
@@ -48,15 +52,31 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   }, [])
 
   const current = data.account.subscription.plan
+  // Buying is the owner's (issue 26): others see the plans without buttons, and why.
+  const owner = canManageBilling(data.account.role)
   const variant = plansView(reason, data.account.subscription)
   // While a failed renewal is retried the api refuses upgrades (409): the buttons stay, disabled, with why.
   const upgradeBlocked = paymentRetry(data.account.subscription) !== null
   const upgradeBlockedId = useId()
-  const clearBusy = { onError: () => setBusyPlan(null) }
+  const seatsId = useId()
+  // Issue 26: a plan smaller than the team is refused (409 seat_limit); the owner reads the seats
+  // to say so on that card before the click, and a refusal all the same says it there too.
+  const queryClient = useQueryClient()
+  const seats = useQuery({ ...membersQueryOptions(accountId), enabled: owner }).data?.seats
+  const [seatRefused, setSeatRefused] = useState<PaidPlan | null>(null)
 
   const runAction = (action: PlanAction, plan: PaidPlan) => {
     if (action === 'current') return
+    const clearBusy = {
+      onError: (error: unknown) => {
+        setBusyPlan(null)
+        if (!isApiError(error) || error.code !== 'seat_limit') return
+        setSeatRefused(plan)
+        void queryClient.invalidateQueries({ queryKey: queryKeys.members(accountId) })
+      },
+    }
     setBusyPlan(plan)
+    setSeatRefused(null)
     if (action === 'start') {
       start.mutate(plan, {
         ...clearBusy,
@@ -101,6 +121,11 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         <h1 className="text-3xl font-semibold">{t(`header.${variant}`)}</h1>
         <p className="text-muted-foreground">{t(`subtitle.${variant}`)}</p>
       </header>
+      {!owner && (
+        <p className="rounded-md border bg-muted/50 p-3 text-center text-sm" data-testid="plans-ask-owner">
+          {t('ask_owner')}
+        </p>
+      )}
       {upgradeBlocked && variant === 'plan_upgrade' && (
         <p id={upgradeBlockedId} className="rounded-md border border-amber-300 bg-amber-50 p-3 text-center text-sm text-amber-950">
           {t('common:payment_retry.upgrade_blocked')}
@@ -108,8 +133,12 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
       )}
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => {
-          const action = planAction(variant, current, plan)
+          const action = owner ? planAction(variant, current, plan) : null
           const blocked = upgradeBlocked && action === 'upgrade'
+          // Members and pending invitations beyond what this plan allows.
+          const over = seats ? seats.used - PLAN_SEATS[plan] : 0
+          const tooSmall = action !== null && action !== 'current' && (over > 0 || seatRefused === plan)
+          const seatsNoticeId = `${seatsId}-${plan}`
           return (
             <PlanCard
               key={plan}
@@ -118,8 +147,20 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
               current={current === plan}
               action={action}
               busy={busyPlan === plan}
-              disabled={busyPlan !== null || billingFor !== null || blocked}
-              describedBy={blocked ? upgradeBlockedId : undefined}
+              disabled={busyPlan !== null || billingFor !== null || blocked || tooSmall}
+              describedBy={tooSmall ? seatsNoticeId : blocked ? upgradeBlockedId : undefined}
+              notice={
+                tooSmall && (
+                  <p id={seatsNoticeId} role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="plan-too-small">
+                    {over > 0
+                      ? t('seats.too_small', { count: over, plan: t(`plan.${plan}`), limit: PLAN_SEATS[plan], used: seats?.used })
+                      : t('seats.too_small_unknown')}{' '}
+                    <Link to="/dashboard/$accountId/team" params={{ accountId }} className="font-medium underline underline-offset-4">
+                      {t('seats.team_link')}
+                    </Link>
+                  </p>
+                )
+              }
               onAction={runAction}
             />
           )

@@ -1,8 +1,15 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
+import { RoleAwareErrorPage } from '@/components/role-required-page'
 import { RouteTabs } from '@/components/route-tabs'
+import { requireRole } from '@/lib/api/require-role'
+import { canManageBilling } from '@/lib/roles'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing')({
+  // Billing is the owner's (issue 26): anyone else gets a friendly page, and no tab's loader runs.
+  beforeLoad: ({ context: { queryClient }, params: { accountId } }) =>
+    requireRole(queryClient, accountId, 'billing', canManageBilling),
+  errorComponent: RoleAwareErrorPage,
   component: BillingRoute,
 })
 

@@ -4,14 +4,15 @@ import { apiRequest } from '@/lib/api-client'
 import { clearSession } from '@/lib/session'
 
 // POST /v1/auth/signout → 204. Whatever the answer, the session is cleared and
-// the browser goes to sign-in; the cache is dropped only after leaving the
+// the browser goes to sign-in (or wherever `leave` takes it: the invitation
+// page stays, signed out); the cache is dropped only after leaving the
 // dashboard so that no mounted query refetches without a token.
 
 export function signout(): Promise<undefined> {
   return apiRequest('/v1/auth/signout', { method: 'POST', auth: true })
 }
 
-export function useSignout() {
+export function useSignout(leave?: () => Promise<unknown> | void) {
   const queryClient = useQueryClient()
   const navigate = useNavigate()
   return useMutation({
@@ -19,7 +20,7 @@ export function useSignout() {
     meta: { silent: true },
     onSettled: async () => {
       clearSession()
-      await navigate({ to: '/signin' })
+      await (leave ? leave() : navigate({ to: '/signin' }))
       queryClient.clear()
     },
   })

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 
-/** A billing section that could not be loaded, with a retry. */
+/** A section that could not be loaded: what failed, with a retry. */
 export function LoadFailed({ message, retrying, onRetry }: { message: string; retrying: boolean; onRetry: () => void }) {
   const { t } = useTranslation('common')
   return (
