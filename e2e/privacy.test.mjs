@@ -47,3 +47,26 @@ test('a user exports their data: the page follows it to ready, the download is a
   assert.deepEqual(page.consoleErrors, []);
   await page.close();
 });
+
+test('the owner schedules the account\'s deletion with their password, sees the banner everywhere, and cancels it', async () => {
+  const page = await openPage(browser.context);
+  const user = await apiUser('deleting');
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/account-settings/personal-details`);
+  await page.getByRole('button', { name: 'Delete this account' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this account?' });
+  await dialog.getByLabel('Current password').fill('Secret1!');
+  await dialog.getByRole('button', { name: 'Delete the account' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const banner = page.getByTestId('deletion-banner');
+  await banner.waitFor();
+  assert.match(await banner.innerText(), /This account will be deleted on/);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/testimonials`);
+  await banner.waitFor();
+  await banner.getByRole('button', { name: 'Cancel the deletion' }).click();
+  await banner.waitFor({ state: 'detached' });
+  const account = await fetch(`${BASE}/v1/accounts/${user.account_id}`, { headers: { Authorization: `Bearer ${user.token}` } });
+  assert.equal((await account.json()).account.deletion_at, null);
+  assert.deepEqual(page.consoleErrors, []);
+  await page.close();
+});

@@ -45,6 +45,8 @@ export const accountResponseSchema = v.object({
     testimonial_count: v.optional(v.number(), 0),
     recording_spaces_count: v.optional(v.number(), 0),
     subscription: subscriptionSchema,
+    /** When the account is to be deleted (issue 28); null unless its owner scheduled it. */
+    deletion_at: nullableDate,
   }),
   user: v.object({
     firstname: v.optional(v.string(), ''),
@@ -56,6 +58,8 @@ export const accountResponseSchema = v.object({
     opt_in_marketing: v.optional(v.boolean(), false),
     opt_in_terms_of_use: v.optional(v.boolean(), false),
     social_login: v.optional(v.boolean(), false),
+    /** When the user's own deletion erases them (issue 28); null unless they scheduled it. */
+    deletion_at: nullableDate,
   }),
 })
 

@@ -37,6 +37,10 @@ export const BILLING_EVENT_TYPES = [
   'member_removed',
   'member_left',
   'ownership_transferred',
+  // The account's deletion (issue 28): scheduled and cancelled by its owner (actor_email), then done.
+  'deletion_scheduled',
+  'deletion_cancelled',
+  'deletion_completed',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

@@ -72,6 +72,9 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   member_removed: { icon: UserMinus, tone: 'warn' },
   member_left: { icon: LogOut, tone: 'warn' },
   ownership_transferred: { icon: Crown, tone: 'info' },
+  deletion_scheduled: { icon: CalendarX, tone: 'warn' },
+  deletion_cancelled: { icon: Undo2, tone: 'info' },
+  deletion_completed: { icon: Trash2, tone: 'bad' },
 }
 
 /**

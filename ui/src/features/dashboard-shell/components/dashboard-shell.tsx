@@ -11,6 +11,7 @@ import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
 import { MobileNav } from './mobile-nav'
 import { PaymentRetryBanner } from './payment-retry-banner'
+import { DeletionBanner } from './deletion-banner'
 import { ShellFooter } from './shell-footer'
 import { Sidebar } from './sidebar'
 import { SubscriptionNotice } from './subscription-notice'
@@ -97,6 +98,7 @@ export function DashboardShell({
         />
         {/* A renewal payment being retried is the owner's business (billing). */}
         {owner && <PaymentRetryBanner accountId={accountId} subscription={subscription} />}
+        <DeletionBanner accountId={accountId} data={data} />
         <div className="flex flex-1 flex-col" inert={overlay ? true : undefined}>
           {children}
         </div>

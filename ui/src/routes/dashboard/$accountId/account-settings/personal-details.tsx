@@ -1,7 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { PersonalDetailsTab } from '@/features/account/components/personal-details-tab'
 import { DataExportCard } from '@/features/privacy/components/data-export-card'
+import { DeletionCard } from '@/features/privacy/components/deletion-card'
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/personal-details')({
   loader: ({ context: { queryClient }, params: { accountId } }) =>
@@ -9,12 +11,20 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/per
   component: PersonalDetailsRoute,
 })
 
+// Personal details, then "your data": exports, and deleting oneself (and,
+// for the owner, the account).
 function PersonalDetailsRoute() {
   const { accountId } = Route.useParams()
+  const { data } = useSuspenseQuery(accountQueryOptions(accountId))
+  const owner = data.account.role === 'owner'
   return (
     <div className="grid gap-4">
       <PersonalDetailsTab accountId={accountId} />
-      <DataExportCard accountId={accountId} isOwner={false} />
+      <DataExportCard accountId={accountId} isOwner={owner} />
+      <DeletionCard accountId={accountId} kind="user" deletionAt={data.user.deletion_at} socialLogin={data.user.social_login} />
+      {owner ? (
+        <DeletionCard accountId={accountId} kind="account" deletionAt={data.account.deletion_at} socialLogin={data.user.social_login} />
+      ) : null}
     </div>
   )
 }
