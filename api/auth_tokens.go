@@ -102,11 +102,11 @@ func (s *Server) requestPasswordReset(c fiber.Ctx) error {
 // mailToken is the shared body of the "mail me a link" routes: validate the
 // address, find the user, let make build the token (nil: nothing to send),
 // store it with its mail, and answer 202 in every case, so the answer tells
-// nothing about which addresses exist. Mails per address are rate limited
-// silently for the same reason.
+// nothing about which addresses exist. Mails are rate limited silently for
+// the same reason (mailAllowed: per purpose and recipient).
 func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
 	make func(u *kudos.User, key string) (*store.NewToken, error)) error {
-	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
+	if err := allow(c, s.limits.publicIP, s.clientKey(c)); err != nil {
 		return err
 	}
 	var req emailRequest
@@ -120,21 +120,22 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 	u, err := find(email)
 	switch kudos.ErrorCode(err) {
 	case "":
-		if ok, err := allowed(c, s.limits.mailEmail, email); err != nil {
-			return err
-		} else if !ok {
-			break
-		}
 		t, err := make(u, auth.NewKey())
 		if err != nil {
 			return err
 		}
-		if t != nil {
-			if err := s.DB.CreateToken(ctx(c), u.ID, *t); err != nil {
-				return err
-			}
-			s.Outbox.Kick()
+		if t == nil {
+			break
 		}
+		if ok, err := s.mailAllowed(ctx(c), t.Mail); err != nil {
+			return err
+		} else if !ok {
+			break
+		}
+		if err := s.DB.CreateToken(ctx(c), u.ID, *t); err != nil {
+			return err
+		}
+		s.Outbox.Kick()
 	case kudos.ENotFound:
 	default:
 		return err
@@ -146,7 +147,7 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 // session. It is limited per client, and the token is looked up before the
 // new password is hashed, so that junk tokens cost no argon2id time.
 func (s *Server) resetPassword(c fiber.Ctx) error {
-	if err := allow(c, s.limits.resetIP, s.clientIP(c)); err != nil {
+	if err := allow(c, s.limits.resetIP, s.clientKey(c)); err != nil {
 		return err
 	}
 	var req resetPasswordRequest

@@ -339,3 +339,6 @@ func newHarnessFrom(t *testing.T, h *harness) *harness {
 	srv.Registry = nil
 	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}
 }
+
+// deliverQueued does the api's own queued work (none yet).
+func (h *harness) deliverQueued() { h.t.Helper() }

@@ -63,6 +63,7 @@ type Server struct {
 
 	metrics *metrics
 	limits  limits
+	devices *auth.Devices
 	csp     string
 	hsts    bool
 }
@@ -77,6 +78,7 @@ func New(s *Server) *fiber.App {
 		_ = s.Registry.Register(dispatch.NewOutboxCollector(s.DB))
 	}
 	s.limits = newLimits(s.DB)
+	s.devices = auth.NewDevices(s.Config.JWTSecret)
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{
