@@ -32,6 +32,8 @@ type limits struct {
 	reauth            *store.Limiter // current-password checks per user
 	mail              *store.Limiter // mails triggered per (purpose, recipient) (silently dropped beyond)
 	invitations       *store.Limiter // invitations sent and resent per account
+	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
+	pmCheckoutDay     *store.Limiter // and per day
 }
 
 func newLimits(db AuthStore) limits {
@@ -44,6 +46,8 @@ func newLimits(db AuthStore) limits {
 		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
 		mail:              db.NewLimiter("mail_purpose_to", 5, time.Hour),
 		invitations:       db.NewLimiter("invitations", 20, time.Hour),
+		pmCheckoutHour:    db.NewLimiter("pm_checkout_hour", 5, time.Hour),
+		pmCheckoutDay:     db.NewLimiter("pm_checkout_day", 20, 24*time.Hour),
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/cors"
 	"github.com/gofiber/fiber/v3/middleware/recover"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
 
@@ -64,6 +65,7 @@ type Server struct {
 	metrics *metrics
 	limits  limits
 	devices *auth.Devices
+	methods *methodsCache
 	csp     string
 	hsts    bool
 }
@@ -79,6 +81,7 @@ func New(s *Server) *fiber.App {
 	}
 	s.limits = newLimits(s.DB)
 	s.devices = auth.NewDevices(s.Config.JWTSecret)
+	s.methods = &methodsCache{entries: map[uuid.UUID]cachedMethods{}}
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{

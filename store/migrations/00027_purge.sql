@@ -8,8 +8,11 @@ CREATE INDEX rate_limits_expires_idx ON rate_limits (expires_at);
 CREATE INDEX sessions_expires_idx ON sessions (expires_at);
 CREATE INDEX user_tokens_expires_idx ON user_tokens (expires_at);
 CREATE INDEX oidc_flows_expires_idx ON oidc_flows (expires_at);
+-- The stamp of an account's cached payment methods (PaymentMethodsStamp).
+CREATE INDEX payment_events_account_idx ON payment_events (account_id, received_at);
 
 -- +goose Down
+DROP INDEX payment_events_account_idx;
 DROP INDEX oidc_flows_expires_idx;
 DROP INDEX user_tokens_expires_idx;
 DROP INDEX sessions_expires_idx;
