@@ -24,11 +24,11 @@ import (
 // so a browser that signed in as the owner before (its device cookie) is
 // exempt from it, and the owner keeps getting in.
 type limits struct {
-	signinIP          *store.Limiter // sign-in attempts per client address
-	signinEmailClient *store.Limiter // sign-in attempts per (e-mail, client address)
-	signinEmail       *store.Limiter // sign-in attempts per e-mail, from all clients
-	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client address
-	resetIP           *store.Limiter // new passwords set with a reset link, per client address
+	signinIP          *store.Limiter // sign-in attempts per client
+	signinEmailClient *store.Limiter // sign-in attempts per (e-mail, client)
+	signinEmail       *store.Limiter // sign-in attempts per e-mail, from all clients but known devices
+	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client
+	resetIP           *store.Limiter // new passwords set with a reset link, per client
 	reauth            *store.Limiter // current-password checks per user
 	mail              *store.Limiter // mails triggered per (purpose, recipient) (silently dropped beyond)
 	invitations       *store.Limiter // invitations sent and resent per account
