@@ -35,7 +35,7 @@ func ValidateAccountName(name string) string {
 	switch n := utf8.RuneCountInString(name); {
 	case n == 0:
 		return FRequired
-	case !validText(name):
+	case !lineText(name):
 		return FInvalidValue
 	case n < AccountNameMinLength:
 		return FTooShort

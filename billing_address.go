@@ -51,14 +51,14 @@ func (a *BillingAddress) Validate() error {
 		switch {
 		case v == "":
 			fe.Add(field, FRequired)
-		case !validText(v):
+		case !lineText(v):
 			fe.Add(field, FInvalidValue)
 		case utf8.RuneCountInString(v) > NameMaxLength:
 			fe.Add(field, FTooLong)
 		}
 	}
 	switch {
-	case !validText(a.StreetAdditional):
+	case !lineText(a.StreetAdditional):
 		fe.Add("street_additional", FInvalidValue)
 	case utf8.RuneCountInString(a.StreetAdditional) > NameMaxLength:
 		fe.Add("street_additional", FTooLong)

@@ -55,6 +55,10 @@ const (
 	// MailOwnershipReceived tells the new owner that the account, with its
 	// billing, is theirs now.
 	MailOwnershipReceived MailPurpose = "ownership_received"
+	// MailDataExportReady tells a user that their data export (or their
+	// account's) can be downloaded until it expires; the link opens the
+	// export's page, which needs the user signed in.
+	MailDataExportReady MailPurpose = "data_export_ready"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).
@@ -138,6 +142,8 @@ type MailRequest struct {
 	Billing *MailBilling `json:"billing,omitempty"`
 	// Team carries the facts of a team mail (nil for the others).
 	Team *MailTeam `json:"team,omitempty"`
+	// Export carries the facts of a data_export_ready mail.
+	Export *MailExport `json:"export,omitempty"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

@@ -102,7 +102,7 @@ func ValidateName(name string) string {
 	switch n := utf8.RuneCountInString(name); {
 	case strings.TrimSpace(name) == "":
 		return FRequired
-	case !validText(name) || hasControl(name):
+	case !lineText(name):
 		return FInvalidValue
 	case n > NameMaxLength:
 		return FTooLong
@@ -115,6 +115,11 @@ func ValidateName(name string) string {
 func validText(s string) bool {
 	return utf8.ValidString(s) && !strings.ContainsRune(s, 0)
 }
+
+// lineText reports whether s can be kept as one line of text shown to
+// others (names, the account name, billing-address fields): validText and no
+// control, format or line-separator character.
+func lineText(s string) bool { return validText(s) && !hasControl(s) }
 
 // hasControl reports whether s holds a control, format or line-separator
 // character: a name shows in mails sent to any address (sign-up takes

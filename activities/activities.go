@@ -47,6 +47,12 @@ type Store interface {
 
 	InvitationMail(ctx context.Context, id uuid.UUID) (*store.InvitationMailFacts, error)
 	ExpireInvitation(ctx context.Context, id uuid.UUID) (kudos.InvitationStatus, time.Time, error)
+
+	Export(ctx context.Context, id uuid.UUID) (*kudos.DataExport, error)
+	ExportFiles(ctx context.Context, e kudos.DataExport) ([]kudos.ExportFile, error)
+	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error
+	MarkExportExpired(ctx context.Context, id uuid.UUID) error
+	ExportMailFacts(ctx context.Context, e kudos.DataExport) (to, name, language, accountName string, err error)
 }
 
 // Activities holds the dependencies of every activity.

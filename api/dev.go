@@ -1,6 +1,10 @@
 package api
 
 import (
+	"net"
+	"net/netip"
+	"strings"
+
 	"github.com/gofiber/fiber/v3"
 
 	"kudos"
@@ -58,4 +62,39 @@ func (s *Server) registerDevRoutes(r fiber.Router) {
 		s.DevOIDC.QueueIdentity(req.Subject, req.Email, req.EmailVerified)
 		return c.SendStatus(fiber.StatusNoContent)
 	})
+}
+
+// forwardingHeaders are the headers a proxy adds: a request carrying one did
+// not come straight from the developer's machine.
+var forwardingHeaders = []string{fiber.HeaderXForwardedFor, "Forwarded", fiber.HeaderXForwardedHost,
+	fiber.HeaderXForwardedProto, "X-Real-Ip"}
+
+// loopbackOnly lets through only a request addressed to a loopback name
+// (localhost, 127.0.0.0/8, ::1) that no proxy forwarded: a page on another
+// site that rebinds its DNS name to 127.0.0.1 still sends its own Host, and
+// a development instance put behind a proxy by mistake keeps its mailbox to
+// itself. Anything else is 404, as in production.
+func loopbackOnly(c fiber.Ctx) error {
+	for _, h := range forwardingHeaders {
+		if len(c.Request().Header.Peek(h)) > 0 {
+			return kudos.NotFound()
+		}
+	}
+	if !loopbackHost(string(c.Request().Host())) {
+		return kudos.NotFound()
+	}
+	return c.Next()
+}
+
+// loopbackHost reports whether a Host header names this machine's loopback.
+func loopbackHost(host string) bool {
+	if h, _, err := net.SplitHostPort(host); err == nil {
+		host = h
+	}
+	host = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]")
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	a, err := netip.ParseAddr(host)
+	return err == nil && a.Unmap().IsLoopback()
 }

@@ -142,6 +142,10 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		if body.Message == "" {
 			body.Message = Message(body.Status)
 		}
+		// Also for errors raised before the middleware ran (a body or
+		// header refused by the server itself): no answer of the api is
+		// cached.
+		c.Set(fiber.HeaderCacheControl, "no-store")
 		return c.Status(body.Status).JSON(errorBody{Error: body})
 	}
 }

@@ -34,6 +34,7 @@ type limits struct {
 	invitations       *store.Limiter // invitations sent and resent per account
 	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
 	pmCheckoutDay     *store.Limiter // and per day
+	exports           *store.Limiter // data exports asked for per user and per account
 }
 
 func newLimits(db AuthStore) limits {
@@ -48,6 +49,7 @@ func newLimits(db AuthStore) limits {
 		invitations:       db.NewLimiter("invitations", 20, time.Hour),
 		pmCheckoutHour:    db.NewLimiter("pm_checkout_hour", 5, time.Hour),
 		pmCheckoutDay:     db.NewLimiter("pm_checkout_day", 20, 24*time.Hour),
+		exports:           db.NewLimiter("exports", 5, 24*time.Hour),
 	}
 }
 
@@ -92,26 +94,45 @@ func (s *Server) clientKey(c fiber.Ctx) string {
 
 // clientIP is the address of the client: the peer's, or, when the peer is a
 // trusted proxy (KUDOS_TRUSTED_PROXIES), the last address of
-// X-Forwarded-For that is not a trusted proxy itself. The addresses left of
-// it were written by the client and prove nothing.
+// X-Forwarded-For that is not a trusted proxy itself. Every line of the
+// header is read, joined in order (a proxy may append its hop as a line of
+// its own), from the right; an entry may carry a port ("ip:port",
+// "[ipv6]:port") or quotes. The addresses left of the client's were written
+// by the client and prove nothing.
 func (s *Server) clientIP(c fiber.Ctx) string {
 	peer, _ := netip.AddrFromSlice(c.RequestCtx().RemoteIP())
 	peer = peer.Unmap()
 	if !s.trusted(peer) {
 		return peer.String()
 	}
-	hops := strings.Split(c.Get(fiber.HeaderXForwardedFor), ",")
+	var hops []string
+	for _, line := range c.Request().Header.PeekAll(fiber.HeaderXForwardedFor) {
+		hops = append(hops, strings.Split(string(line), ",")...)
+	}
 	for i := len(hops) - 1; i >= 0; i-- {
-		a, err := netip.ParseAddr(strings.TrimSpace(hops[i]))
-		if err != nil {
+		a, ok := parseHop(hops[i])
+		if !ok {
 			break // a forged or broken header: trust what we know
 		}
-		if a = a.Unmap(); !s.trusted(a) {
+		if !s.trusted(a) {
 			return a.String()
 		}
 		peer = a
 	}
 	return peer.String()
+}
+
+// parseHop reads one X-Forwarded-For entry: an address, optionally quoted,
+// bracketed or with a port.
+func parseHop(hop string) (netip.Addr, bool) {
+	hop = strings.Trim(strings.TrimSpace(hop), `"`)
+	if a, err := netip.ParseAddr(strings.TrimSuffix(strings.TrimPrefix(hop, "["), "]")); err == nil {
+		return a.Unmap(), true
+	}
+	if ap, err := netip.ParseAddrPort(hop); err == nil {
+		return ap.Addr().Unmap(), true
+	}
+	return netip.Addr{}, false
 }
 
 func (s *Server) trusted(a netip.Addr) bool {

@@ -149,6 +149,12 @@ func (s *Server) securityHeaders(c fiber.Ctx) error {
 	if s.hsts {
 		c.Set("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
 	}
+	if p := c.Path(); isAPIPath(p) || p == "/healthz" || p == "/readyz" {
+		// Tokens, personal data and billing (and health, which a cache would
+		// make lie): never kept by a browser or a shared cache (the UI's
+		// pages set their own policy in spa.go).
+		c.Set(fiber.HeaderCacheControl, "no-store")
+	}
 	return c.Next()
 }
 

@@ -72,6 +72,9 @@ func (h *harness) checkContract(method, target string, header http.Header, body 
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	if cc := r.Header.Get("Cache-Control"); cc != "no-store" {
+		h.t.Errorf("%s %s → %d: Cache-Control %q, want no-store on every api answer", method, target, r.Status, cc)
+	}
 	if err := spec.check(method, target, header, body, r); err != nil {
 		h.t.Errorf("api/openapi.yaml: %s %s → %d: %v\n%.500s", method, target, r.Status, err, r.Raw)
 	}

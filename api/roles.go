@@ -54,6 +54,9 @@ var routeRoles = map[string]kudos.Role{
 	"GET /v1/accounts/:accountId/billing":                       kudos.RoleOwner,
 	"POST /v1/accounts/:accountId/billing/payment-methods":      kudos.RoleOwner,
 	"DELETE /v1/accounts/:accountId/billing/payment-methods":    kudos.RoleOwner,
+	// An account's data export holds its billing and every member's
+	// address: the owner's.
+	"POST /v1/accounts/:accountId/export": kudos.RoleOwner,
 }
 
 // RouteRole returns the role a request to an account route needs, by

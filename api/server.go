@@ -116,6 +116,11 @@ func New(s *Server) *fiber.App {
 	s.registerBillingRoutes(acc)
 	s.registerLogoRoutes(acc)
 	s.registerTeamRoutes(v1, acc)
+	s.registerPrivacyRoutes(v1, acc)
+	if s.Config.IsDevelopment() {
+		// Before any /dev route (the sandbox provider adds some of its own).
+		app.Use("/dev", loopbackOnly)
+	}
 	s.registerPaymentRoutes(app)
 	v1.Use(func(c fiber.Ctx) error { return fiber.ErrNotFound })
 	if s.Config.IsDevelopment() {

@@ -19,6 +19,7 @@ type Store interface {
 	BillingStore
 	LogoStore
 	TeamStore
+	PrivacyStore
 	// Now is the store's clock (tests move it).
 	Now() time.Time
 	// Ping checks that Postgres answers (readiness).
@@ -111,3 +112,10 @@ type TeamStore interface {
 }
 
 var _ Store = (*store.DB)(nil)
+
+// PrivacyStore is what the privacy routes need of the store: data exports
+// (issue 28).
+type PrivacyStore interface {
+	CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID, start func(kudos.DataExport) store.OutboxEntry) (*kudos.DataExport, bool, error)
+	UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error)
+}

@@ -96,6 +96,12 @@ func (m *MailTokens) MailLink(root string, req kudos.MailRequest) (string, error
 	if req.Purpose.IsTeam() {
 		return m.teamLink(root, req)
 	}
+	if req.Purpose == kudos.MailDataExportReady {
+		if req.Export == nil || req.Export.ExportID == uuid.Nil {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no export", req.Purpose)
+		}
+		return root + ExportPath + req.Export.ExportID.String(), nil
+	}
 	if l, ok := mailLinks[req.Purpose]; ok && l.token != "" && m == nil {
 		return "", kudos.Errorf(kudos.EInvalid, "mail: no token secret for a %q link", req.Purpose)
 	}
@@ -143,6 +149,10 @@ func (m *MailTokens) teamLink(root string, req kudos.MailRequest) (string, error
 	}
 	return root + "/dashboard/" + t.AccountID.String() + teamPages[req.Purpose], nil
 }
+
+// ExportPath is the page of a data export (it needs its user signed in),
+// under the public URL, before the export's id.
+const ExportPath = "/exports/"
 
 // InvitationPath is the accept page of an invitation, under the public
 // URL, before its token.

@@ -68,6 +68,9 @@ type Config struct {
 	// Invitation is how long team invitations last and when they are
 	// reminded of.
 	Invitation kudos.InvitationTiming
+	// ExportTTL is how long a data export can be downloaded before its
+	// workflow deletes it.
+	ExportTTL time.Duration
 
 	// SMTPURL is smtp://user:pass@host:port (or smtps://). Empty in
 	// development means the capture inbox on DevSMTPAddr.
@@ -150,6 +153,7 @@ var Vars = []Var{
 	{"KUDOS_PENDING_LIMIT", "336h", "how long a payment may settle before it counts as failed (a renewal charge is then cancelled at the provider if it can be, else waited for)", false},
 	{"KUDOS_TRIAL_RECORDINGS", "10", "free recordings in a trial", false},
 	{"KUDOS_INVITATION_TTL", "168h", "how long a team invitation stays valid (a resend renews it)", false},
+	{"KUDOS_EXPORT_TTL", "168h", "how long a data export can be downloaded before its workflow deletes the file", false},
 	{"KUDOS_INVITATION_REMINDER", "120h", "how long after an invitation's mail the `team_invitation_reminder` goes out, if it is still pending and before it expires (`0` for none)", false},
 	{"SMTP_URL", "", "smtp://user:pass@host:port or smtps://… (default in development: the capture inbox)", true},
 	{"KUDOS_SMTP_ALLOW_INSECURE", "false", "`true` lets production send mail over SMTP without TLS (refused by default: STARTTLS is required)", false},
@@ -247,6 +251,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Lifecycle.Trial = c.TrialDuration
 	c.Lifecycle.PendingCheck, c.Lifecycle.PendingLimit = dur("KUDOS_PENDING_CHECK"), dur("KUDOS_PENDING_LIMIT")
 	c.Invitation.TTL = dur("KUDOS_INVITATION_TTL")
+	c.ExportTTL = dur("KUDOS_EXPORT_TTL")
 	c.Invitation.Reminder = optionalDur(get("KUDOS_INVITATION_REMINDER"), "KUDOS_INVITATION_REMINDER", &errs)
 	errs = append(errs, c.loadTemporalConn(get)...)
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {

@@ -52,17 +52,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		if err != nil {
 			return err
 		}
-		_, err = d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: workflows.EmailWorkflowID(req), TaskQueue: d.TaskQueue,
-			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-			TypedSearchAttributes:    sa,
-		}, workflows.Email, req)
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
-			return nil
-		}
-		return err
+		return d.startOnce(ctx, workflows.EmailWorkflowID(req), sa, workflows.Email, req)
 	case KindSubscriptionStart:
 		var in accountPayload
 		if err := json.Unmarshal(payload, &in); err != nil {
@@ -101,9 +91,31 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		return err
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
+	case KindExportStart:
+		var in workflows.ExportInput
+		if err := json.Unmarshal(payload, &in); err != nil {
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
+		}
+		return d.startOnce(ctx, workflows.ExportWorkflowID(in.ExportID), temporal.SearchAttributes{}, workflows.DataExport, in)
 	default:
 		return Permanent(fmt.Errorf("outbox %s: unknown kind %q", key, row.Kind))
 	}
+}
+
+// startOnce starts the workflow id once: a second delivery of the entry
+// finds it running, or ended, and is done (the id is never reused).
+func (d *Dispatcher) startOnce(ctx context.Context, id string, sa temporal.SearchAttributes, wf, arg any) error {
+	_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+		ID: id, TaskQueue: d.TaskQueue,
+		WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
+		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+		TypedSearchAttributes:    sa,
+	}, wf, arg)
+	var started *serviceerror.WorkflowExecutionAlreadyStarted
+	if errors.As(err, &started) {
+		return nil
+	}
+	return err
 }
 
 // deliverPaymentEvent hands a payment event to the account's subscription

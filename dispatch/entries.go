@@ -34,6 +34,8 @@ const (
 	// api does it itself, off the request (api.Server.Deliver), so that the
 	// request does the same work for a registered and an unknown address.
 	KindPasswordResetRequest = "password_reset_request"
+	// KindExportStart starts a data export's workflow.
+	KindExportStart = "export_start"
 )
 
 // ResetRequest is the payload of a KindPasswordResetRequest entry: the
@@ -111,4 +113,13 @@ func ReconcileStart(accountID uuid.UUID, at time.Time) store.OutboxEntry {
 	e := SubscriptionStart(accountID)
 	e.Key = "reconcile:" + accountID.String() + ":" + at.UTC().Format(time.RFC3339)
 	return e
+}
+
+// ExportStart is the entry that starts a data export's workflow, whose file
+// can be downloaded for ttl once built.
+func ExportStart(ttl time.Duration) func(kudos.DataExport) store.OutboxEntry {
+	return func(e kudos.DataExport) store.OutboxEntry {
+		return store.OutboxEntry{Key: "export_start:" + e.ID.String(), Kind: KindExportStart,
+			WorkflowID: workflows.ExportWorkflowID(e.ID), Payload: workflows.ExportInput{ExportID: e.ID, TTL: ttl}}
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/google/uuid"
-	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/serviceerror"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/temporal"
@@ -77,17 +76,8 @@ func (d *Dispatcher) deliverInvitation(ctx context.Context, row store.OutboxRow)
 		if err := json.Unmarshal(row.Payload, &in); err != nil {
 			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
 		}
-		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-			ID: workflows.InvitationWorkflowID(in.InvitationID), TaskQueue: d.TaskQueue,
-			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_REJECT_DUPLICATE,
-			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
-			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
-		}, workflows.Invitation, in)
-		var started *serviceerror.WorkflowExecutionAlreadyStarted
-		if errors.As(err, &started) {
-			return nil
-		}
-		return err
+		return d.startOnce(ctx, workflows.InvitationWorkflowID(in.InvitationID),
+			temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())), workflows.Invitation, in)
 	default:
 		var p invitationUpdatePayload
 		if err := json.Unmarshal(row.Payload, &p); err != nil || p.Update == "" {

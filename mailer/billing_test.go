@@ -2,8 +2,6 @@ package mailer
 
 import (
 	"flag"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -171,21 +169,7 @@ func TestBillingGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "Subject: " + msg.Subject + "\n\n" + msg.Text
-			path := filepath.Join("testdata", "golden", c.file+"."+lang+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./mailer -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the rendered mail (go test ./mailer -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-			}
+			checkGolden(t, c.file+"."+lang, msg)
 		}
 	}
 }

@@ -48,6 +48,8 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailTeamInvitationAccepted: true,
 	kudos.MailOwnershipTransferred:   true,
 	kudos.MailOwnershipReceived:      true,
+
+	kudos.MailDataExportReady: true,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail
@@ -97,6 +99,8 @@ type templateData struct {
 	// Team are the facts of a team mail, written in Lang (nil for the
 	// other mails).
 	Team *teamView
+	// Export are the facts of a data_export_ready mail.
+	Export *exportView
 	// Body is the already escaped output of a purpose's HTML template,
 	// wrapped by the layout.
 	Body htmltemplate.HTML
@@ -125,6 +129,10 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	if err != nil {
 		return kudos.Message{}, err
 	}
+	export, err := exportFacts(req, lang)
+	if err != nil {
+		return kudos.Message{}, err
+	}
 	t := templates[lang]
 	data := templateData{
 		Lang:        lang,
@@ -134,6 +142,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 		ButtonStyle: htmltemplate.CSS(buttonStyle),
 		Billing:     billing,
 		Team:        team,
+		Export:      export,
 	}
 	name := string(req.Purpose)
 
@@ -163,8 +172,11 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 }
 
 // linkLike matches what a mail client would turn into a link: a URL, an
-// address, or a lower-case domain name.
-var linkLike = regexp.MustCompile(`\S*(://|www\.|@)\S*|\S*[\p{L}\p{N}-]\.[a-z]{2,}\S*`)
+// address, or a domain name, in any case, with an international top-level
+// domain in its own script or in punycode, and with the full stops that
+// IDNA treats as dots (ideographic, full-width, half-width).
+var linkLike = regexp.MustCompile(`(?i)\S*(://|www[.\x{3002}\x{ff0e}\x{ff61}]|[@\x{ff20}])\S*|` +
+	`\S*[\p{L}\p{N}-][.\x{3002}\x{ff0e}\x{ff61}]\p{L}[\p{L}\p{N}-]+\S*`)
 
 // mailName is a name as it may appear in a mail: without anything a mail
 // client would make clickable (a sign-up can name itself "visit evil.example"

@@ -180,6 +180,32 @@ func TestRenderErrors(t *testing.T) {
 	}
 }
 
+// TestNamesCarryNoLinksInAnyCase: mail clients link domains and schemes
+// whatever their case, and international domains in their own script, in
+// punycode or with an ideographic full stop (issue 27 item 10: only lower
+// case was stripped).
+func TestNamesCarryNoLinksInAnyCase(t *testing.T) {
+	for _, name := range []string{"Ann EVIL.EXAMPLE", "Ann Visit Evil.Com", "Ann WWW.EVIL.EXAMPLE", "Ann HTTPS://EVIL.EXAMPLE",
+		"Ann Mail@EVIL.EXAMPLE", "Ann evil.рф", "Ann EVIL.XN--P1AI", "Ann evil.xn--p1ai", "Ann evil。example",
+		"Ann evil．example", "Ann bücher.de"} {
+		req := request(kudos.MailEmailChanged, "en")
+		req.Name = name
+		msg, err := Render(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lower := strings.ToLower(msg.Text + msg.HTML)
+		if strings.Contains(lower, "evil") || strings.Contains(lower, "bücher") || !strings.Contains(msg.Text, "Ann") {
+			t.Errorf("%q rendered as:\n%s", name, msg.Text)
+		}
+	}
+	for _, name := range []string{"J.R.R. Tolkien", "Zoë O'Brien-Smith"} {
+		if got := mailName(name); got != name {
+			t.Errorf("mailName(%q) = %q, want it unchanged", name, got)
+		}
+	}
+}
+
 // TestNamesCarryNoLinks: a name is shown in mails sent to any address (a
 // sign-up takes anyone's), so nothing in it may become a link.
 func TestNamesCarryNoLinks(t *testing.T) {

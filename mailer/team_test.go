@@ -100,22 +100,29 @@ func TestTeamGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got := "Subject: " + msg.Subject + "\n\n" + msg.Text
-			path := filepath.Join("testdata", "golden", string(c.purpose)+"."+lang+".txt")
-			if *update {
-				if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				continue
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run go test ./mailer -update to write it)", err)
-			}
-			if got != string(want) {
-				t.Errorf("%s differs from the rendered mail (go test ./mailer -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
-			}
+			checkGolden(t, string(c.purpose)+"."+lang, msg)
 		}
+	}
+}
+
+// checkGolden compares subject and text body of msg with
+// testdata/golden/<name>.txt; go test ./mailer -update rewrites it.
+func checkGolden(t *testing.T, name string, msg kudos.Message) {
+	t.Helper()
+	got := "Subject: " + msg.Subject + "\n\n" + msg.Text
+	path := filepath.Join("testdata", "golden", name+".txt")
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./mailer -update to write it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from the rendered mail (go test ./mailer -update rewrites it):\n--- got\n%s\n--- want\n%s", path, got, want)
 	}
 }
 

@@ -39,6 +39,9 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityMarkEventsApplied:   workflows.MarkEventsAppliedInput{},
 		workflows.ActivityQueueInvitationMail: workflows.InvitationMailInput{},
 		workflows.ActivityExpireInvitation:    workflows.InvitationRef{},
+		workflows.ActivityBuildExport:         workflows.ExportRef{},
+		workflows.ActivityPublishExport:       workflows.ExportPublish{},
+		workflows.ActivityExpireExport:        workflows.ExportExpiry{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

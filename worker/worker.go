@@ -61,6 +61,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterWorkflow(workflows.Reconcile)
 	w.RegisterWorkflow(workflows.Invitation)
+	w.RegisterWorkflow(workflows.DataExport)
 	w.RegisterActivity(acts)
 	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
 	logo.RegisterWorkflow(workflows.Logo)

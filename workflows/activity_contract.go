@@ -42,6 +42,9 @@ const (
 	ActivityMarkEventsApplied      = "MarkEventsApplied"
 	ActivityQueueInvitationMail    = "QueueInvitationMail"
 	ActivityExpireInvitation       = "ExpireInvitation"
+	ActivityBuildExport            = "BuildExport"
+	ActivityPublishExport          = "PublishExport"
+	ActivityExpireExport           = "ExpireExport"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -51,6 +54,7 @@ var ActivityNames = []string{
 	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivitySettlePayment, ActivityQueueBillingMail, ActivityLoadLifecycle,
 	ActivityCancelRenewalCharge, ActivityMarkEventsApplied,
 	ActivityQueueInvitationMail, ActivityExpireInvitation,
+	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -294,4 +298,33 @@ type InvitationRef struct {
 type InvitationExpiry struct {
 	Status    kudos.InvitationStatus
 	ExpiresAt time.Time
+}
+
+// ExportRef names a data export.
+type ExportRef struct {
+	ExportID uuid.UUID
+}
+
+// ExportBuilt is where BuildExport stored an export's ZIP (Gone: the export
+// no longer exists, its user or account was deleted meanwhile).
+type ExportBuilt struct {
+	Key   string
+	Size  int64
+	Files int
+	Gone  bool `json:",omitempty"`
+}
+
+// ExportPublish marks a built export ready until ExpiresAt and mails its
+// user.
+type ExportPublish struct {
+	ExportID  uuid.UUID
+	Key       string
+	Size      int64
+	ExpiresAt time.Time
+}
+
+// ExportExpiry deletes an export's file and marks it expired.
+type ExportExpiry struct {
+	ExportID uuid.UUID
+	Key      string
 }

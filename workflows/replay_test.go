@@ -36,6 +36,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.Logo)
 			r.RegisterWorkflow(workflows.Reconcile)
 			r.RegisterWorkflow(workflows.Invitation)
+			r.RegisterWorkflow(workflows.DataExport)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
 			seen[h.Events[0].Attrs.WorkflowType.Name] = true
 		}
 	}
-	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation"} {
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport"} {
 		if !seen[name] {
 			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
 		}

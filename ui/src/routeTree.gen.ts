@@ -20,6 +20,7 @@ import { Route as AuthConfirmEmailRouteImport } from './routes/auth/confirm-emai
 import { Route as AuthRequestPasswordResetRouteImport } from './routes/auth/request-password-reset'
 import { Route as AuthResetPasswordRouteImport } from './routes/auth/reset-password'
 import { Route as DashboardAccountIdRouteImport } from './routes/dashboard/$accountId'
+import { Route as ExportsExportIdRouteImport } from './routes/exports/$exportId'
 import { Route as DashboardAccountIdIndexRouteImport } from './routes/dashboard/$accountId/index'
 import { Route as DashboardAccountIdAccountSettingsRouteImport } from './routes/dashboard/$accountId/account-settings'
 import { Route as DashboardAccountIdBillingRouteImport } from './routes/dashboard/$accountId/billing'
@@ -35,6 +36,7 @@ import { Route as DashboardAccountIdBillingIndexRouteImport } from './routes/das
 import { Route as DashboardAccountIdBillingActivityRouteImport } from './routes/dashboard/$accountId/billing/activity'
 import { Route as DashboardAccountIdBillingInvoicesRouteImport } from './routes/dashboard/$accountId/billing/invoices'
 import { Route as DashboardAccountIdBillingPaymentDetailsRouteImport } from './routes/dashboard/$accountId/billing/payment-details'
+import { Route as DashboardAccountIdExportsExportIdRouteImport } from './routes/dashboard/$accountId/exports/$exportId'
 import { Route as DashboardAccountIdReelsIndexRouteImport } from './routes/dashboard/$accountId/reels/index'
 import { Route as DashboardAccountIdReelsReelIdRouteImport } from './routes/dashboard/$accountId/reels/$reelId'
 import { Route as DashboardAccountIdShowcasesIndexRouteImport } from './routes/dashboard/$accountId/showcases/index'
@@ -98,6 +100,11 @@ const AuthResetPasswordRoute = AuthResetPasswordRouteImport.update({
 const DashboardAccountIdRoute = DashboardAccountIdRouteImport.update({
   id: '/dashboard/$accountId',
   path: '/dashboard/$accountId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const ExportsExportIdRoute = ExportsExportIdRouteImport.update({
+  id: '/exports/$exportId',
+  path: '/exports/$exportId',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DashboardAccountIdIndexRoute = DashboardAccountIdIndexRouteImport.update({
@@ -187,6 +194,12 @@ const DashboardAccountIdBillingPaymentDetailsRoute =
     path: '/payment-details',
     getParentRoute: () => DashboardAccountIdBillingRoute,
   } as any)
+const DashboardAccountIdExportsExportIdRoute =
+  DashboardAccountIdExportsExportIdRouteImport.update({
+    id: '/exports/$exportId',
+    path: '/exports/$exportId',
+    getParentRoute: () => DashboardAccountIdRoute,
+  } as any)
 const DashboardAccountIdReelsIndexRoute =
   DashboardAccountIdReelsIndexRouteImport.update({
     id: '/reels/',
@@ -248,6 +261,7 @@ export interface FileRoutesByFullPath {
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
   '/auth/reset-password': typeof AuthResetPasswordRoute
   '/dashboard/$accountId': typeof DashboardAccountIdRouteWithChildren
+  '/exports/$exportId': typeof ExportsExportIdRoute
   '/dashboard/$accountId/account-settings': typeof DashboardAccountIdAccountSettingsRouteWithChildren
   '/dashboard/$accountId/billing': typeof DashboardAccountIdBillingRouteWithChildren
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
@@ -261,6 +275,7 @@ export interface FileRoutesByFullPath {
   '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
+  '/dashboard/$accountId/exports/$exportId': typeof DashboardAccountIdExportsExportIdRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
   '/dashboard/$accountId/showcases/$showcaseId': typeof DashboardAccountIdShowcasesShowcaseIdRoute
   '/dashboard/$accountId/testimonials/$recordingSessionId': typeof DashboardAccountIdTestimonialsRecordingSessionIdRoute
@@ -283,6 +298,7 @@ export interface FileRoutesByTo {
   '/auth/confirm-email': typeof AuthConfirmEmailRoute
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
   '/auth/reset-password': typeof AuthResetPasswordRoute
+  '/exports/$exportId': typeof ExportsExportIdRoute
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
   '/dashboard/$accountId/plans': typeof DashboardAccountIdPlansRoute
   '/dashboard/$accountId/preferences': typeof DashboardAccountIdPreferencesRoute
@@ -294,6 +310,7 @@ export interface FileRoutesByTo {
   '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
+  '/dashboard/$accountId/exports/$exportId': typeof DashboardAccountIdExportsExportIdRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
   '/dashboard/$accountId/showcases/$showcaseId': typeof DashboardAccountIdShowcasesShowcaseIdRoute
   '/dashboard/$accountId/testimonials/$recordingSessionId': typeof DashboardAccountIdTestimonialsRecordingSessionIdRoute
@@ -318,6 +335,7 @@ export interface FileRoutesById {
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
   '/auth/reset-password': typeof AuthResetPasswordRoute
   '/dashboard/$accountId': typeof DashboardAccountIdRouteWithChildren
+  '/exports/$exportId': typeof ExportsExportIdRoute
   '/dashboard/$accountId/account-settings': typeof DashboardAccountIdAccountSettingsRouteWithChildren
   '/dashboard/$accountId/billing': typeof DashboardAccountIdBillingRouteWithChildren
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
@@ -331,6 +349,7 @@ export interface FileRoutesById {
   '/dashboard/$accountId/billing/activity': typeof DashboardAccountIdBillingActivityRoute
   '/dashboard/$accountId/billing/invoices': typeof DashboardAccountIdBillingInvoicesRoute
   '/dashboard/$accountId/billing/payment-details': typeof DashboardAccountIdBillingPaymentDetailsRoute
+  '/dashboard/$accountId/exports/$exportId': typeof DashboardAccountIdExportsExportIdRoute
   '/dashboard/$accountId/reels/$reelId': typeof DashboardAccountIdReelsReelIdRoute
   '/dashboard/$accountId/showcases/$showcaseId': typeof DashboardAccountIdShowcasesShowcaseIdRoute
   '/dashboard/$accountId/testimonials/$recordingSessionId': typeof DashboardAccountIdTestimonialsRecordingSessionIdRoute
@@ -356,6 +375,7 @@ export interface FileRouteTypes {
     | '/auth/request-password-reset'
     | '/auth/reset-password'
     | '/dashboard/$accountId'
+    | '/exports/$exportId'
     | '/dashboard/$accountId/account-settings'
     | '/dashboard/$accountId/billing'
     | '/dashboard/$accountId/integrations'
@@ -369,6 +389,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
+    | '/dashboard/$accountId/exports/$exportId'
     | '/dashboard/$accountId/reels/$reelId'
     | '/dashboard/$accountId/showcases/$showcaseId'
     | '/dashboard/$accountId/testimonials/$recordingSessionId'
@@ -391,6 +412,7 @@ export interface FileRouteTypes {
     | '/auth/confirm-email'
     | '/auth/request-password-reset'
     | '/auth/reset-password'
+    | '/exports/$exportId'
     | '/dashboard/$accountId/integrations'
     | '/dashboard/$accountId/plans'
     | '/dashboard/$accountId/preferences'
@@ -402,6 +424,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
+    | '/dashboard/$accountId/exports/$exportId'
     | '/dashboard/$accountId/reels/$reelId'
     | '/dashboard/$accountId/showcases/$showcaseId'
     | '/dashboard/$accountId/testimonials/$recordingSessionId'
@@ -425,6 +448,7 @@ export interface FileRouteTypes {
     | '/auth/request-password-reset'
     | '/auth/reset-password'
     | '/dashboard/$accountId'
+    | '/exports/$exportId'
     | '/dashboard/$accountId/account-settings'
     | '/dashboard/$accountId/billing'
     | '/dashboard/$accountId/integrations'
@@ -438,6 +462,7 @@ export interface FileRouteTypes {
     | '/dashboard/$accountId/billing/activity'
     | '/dashboard/$accountId/billing/invoices'
     | '/dashboard/$accountId/billing/payment-details'
+    | '/dashboard/$accountId/exports/$exportId'
     | '/dashboard/$accountId/reels/$reelId'
     | '/dashboard/$accountId/showcases/$showcaseId'
     | '/dashboard/$accountId/testimonials/$recordingSessionId'
@@ -462,6 +487,7 @@ export interface RootRouteChildren {
   AuthRequestPasswordResetRoute: typeof AuthRequestPasswordResetRoute
   AuthResetPasswordRoute: typeof AuthResetPasswordRoute
   DashboardAccountIdRoute: typeof DashboardAccountIdRouteWithChildren
+  ExportsExportIdRoute: typeof ExportsExportIdRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -541,6 +567,13 @@ declare module '@tanstack/react-router' {
       path: '/dashboard/$accountId'
       fullPath: '/dashboard/$accountId'
       preLoaderRoute: typeof DashboardAccountIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/exports/$exportId': {
+      id: '/exports/$exportId'
+      path: '/exports/$exportId'
+      fullPath: '/exports/$exportId'
+      preLoaderRoute: typeof ExportsExportIdRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/dashboard/$accountId/': {
@@ -647,6 +680,13 @@ declare module '@tanstack/react-router' {
       fullPath: '/dashboard/$accountId/billing/payment-details'
       preLoaderRoute: typeof DashboardAccountIdBillingPaymentDetailsRouteImport
       parentRoute: typeof DashboardAccountIdBillingRoute
+    }
+    '/dashboard/$accountId/exports/$exportId': {
+      id: '/dashboard/$accountId/exports/$exportId'
+      path: '/exports/$exportId'
+      fullPath: '/dashboard/$accountId/exports/$exportId'
+      preLoaderRoute: typeof DashboardAccountIdExportsExportIdRouteImport
+      parentRoute: typeof DashboardAccountIdRoute
     }
     '/dashboard/$accountId/reels/': {
       id: '/dashboard/$accountId/reels/'
@@ -760,6 +800,7 @@ interface DashboardAccountIdRouteChildren {
   DashboardAccountIdRequestFeatureRoute: typeof DashboardAccountIdRequestFeatureRoute
   DashboardAccountIdTeamRoute: typeof DashboardAccountIdTeamRoute
   DashboardAccountIdIndexRoute: typeof DashboardAccountIdIndexRoute
+  DashboardAccountIdExportsExportIdRoute: typeof DashboardAccountIdExportsExportIdRoute
   DashboardAccountIdReelsReelIdRoute: typeof DashboardAccountIdReelsReelIdRoute
   DashboardAccountIdShowcasesShowcaseIdRoute: typeof DashboardAccountIdShowcasesShowcaseIdRoute
   DashboardAccountIdTestimonialsRecordingSessionIdRoute: typeof DashboardAccountIdTestimonialsRecordingSessionIdRoute
@@ -780,6 +821,8 @@ const DashboardAccountIdRouteChildren: DashboardAccountIdRouteChildren = {
   DashboardAccountIdRequestFeatureRoute: DashboardAccountIdRequestFeatureRoute,
   DashboardAccountIdTeamRoute: DashboardAccountIdTeamRoute,
   DashboardAccountIdIndexRoute: DashboardAccountIdIndexRoute,
+  DashboardAccountIdExportsExportIdRoute:
+    DashboardAccountIdExportsExportIdRoute,
   DashboardAccountIdReelsReelIdRoute: DashboardAccountIdReelsReelIdRoute,
   DashboardAccountIdShowcasesShowcaseIdRoute:
     DashboardAccountIdShowcasesShowcaseIdRoute,
@@ -809,6 +852,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthRequestPasswordResetRoute: AuthRequestPasswordResetRoute,
   AuthResetPasswordRoute: AuthResetPasswordRoute,
   DashboardAccountIdRoute: DashboardAccountIdRouteWithChildren,
+  ExportsExportIdRoute: ExportsExportIdRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -11,6 +11,8 @@ export const queryKeys = {
    * key, so that whatever invalidates billing refreshes the timeline too.
    */
   billingTimeline: (accountId: string) => ['billing', accountId, 'timeline'] as const,
+  /** GET /v1/users/me/exports/{id}: one data export (issue 28). */
+  dataExport: (exportId: string) => ['data-export', exportId] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -1,0 +1,49 @@
+// Data exports of issue 28 in a real browser: asked for from personal
+// details, followed on the export's page (preparing, then ready) and
+// downloaded; the mail's link opens the same page; axe finds nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { BASE, launch, openPage, apiUser, useSession, waitForLink } from './lib.mjs';
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('a user exports their data: the page follows it to ready, the download is a ZIP, the mail links back', async () => {
+  const page = await openPage(browser.context);
+  const user = await apiUser('export');
+  await useSession(page, user);
+  await page.goto(`${BASE}/dashboard/${user.account_id}/account-settings/personal-details`);
+  await page.getByRole('button', { name: 'Export my data' }).click();
+  await page.waitForURL(/\/exports\//);
+  const exportUrl = page.url();
+  await page.getByRole('heading', { level: 1, name: 'Your data export' }).waitFor();
+  const download = page.getByRole('link', { name: 'Download' });
+  await download.waitFor({ timeout: 30000 });
+  assert.match(await page.getByRole('status').last().innerText(), /You can download it until/);
+
+  const href = await download.getAttribute('href');
+  const res = await fetch(href);
+  const zip = Buffer.from(await res.arrayBuffer());
+  assert.equal(res.status, 200);
+  assert.equal(zip.subarray(0, 2).toString(), 'PK', 'the download is a ZIP');
+
+  const { link } = await waitForLink(user.email, '/exports/');
+  assert.equal(new URL(link).pathname, new URL(exportUrl).pathname.replace(/^\/dashboard\/[^/]+/, ''), 'the mail links to the export');
+  await page.goto(link);
+  await page.waitForURL(exportUrl);
+  await download.waitFor();
+
+  await page.evaluate(AXE);
+  const result = await page.evaluate(() =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } }));
+  assert.deepEqual(result.violations.map((v) => v.id), []);
+  assert.deepEqual(page.consoleErrors, []);
+  await page.close();
+});

@@ -1,0 +1,187 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// exportColumns are the columns scanExport reads.
+const exportColumns = `id, user_id, account_id, status, coalesce(object_key, ''), coalesce(size_bytes, 0), created_at, ready_at, expires_at`
+
+func scanExport(row pgx.Row) (*kudos.DataExport, error) {
+	var e kudos.DataExport
+	err := row.Scan(&e.ID, &e.UserID, &e.AccountID, &e.Status, &e.ObjectKey, &e.SizeBytes, &e.CreatedAt, &e.ReadyAt, &e.ExpiresAt)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, kudos.NotFound()
+	}
+	return &e, wrapErr(err)
+}
+
+// CreateExport records an export that userID asked for (of accountID, or
+// of their own data when it is nil) with the start of its workflow, in one
+// transaction. One export is prepared at a time: while one is, asking
+// again answers that one (created false) and starts nothing.
+func (db *DB) CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID,
+	start func(kudos.DataExport) OutboxEntry) (exp *kudos.DataExport, created bool, err error) {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		// The user's row lock orders two requests of the same user; the
+		// partial unique indexes keep the rule whatever the order.
+		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
+			return wrapErr(err)
+		}
+		q := `SELECT ` + exportColumns + ` FROM data_exports WHERE status = 'preparing' AND `
+		args := []any{userID}
+		if accountID == nil {
+			q += `user_id = $1 AND account_id IS NULL`
+		} else {
+			q += `account_id = $1`
+			args = []any{*accountID}
+		}
+		e, err := scanExport(tx.QueryRow(ctx, q, args...))
+		if err == nil {
+			exp = e
+			return nil
+		} else if kudos.ErrorCode(err) != kudos.ENotFound {
+			return err
+		}
+		e = &kudos.DataExport{ID: uuid.New(), UserID: userID, AccountID: accountID, Status: kudos.ExportPreparing, CreatedAt: db.Now()}
+		if _, err := tx.Exec(ctx, `INSERT INTO data_exports (id, user_id, account_id, created_at) VALUES ($1, $2, $3, $4)`,
+			e.ID, userID, accountID, e.CreatedAt); err != nil {
+			return wrapErr(err)
+		}
+		exp, created = e, true
+		return insertOutbox(ctx, tx, start(*e))
+	})
+	return exp, created, err
+}
+
+// UserExport is an export that userID asked for (ENotFound for anyone
+// else's: one cannot tell another's export exists).
+func (db *DB) UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error) {
+	return scanExport(db.Pool.QueryRow(ctx, `SELECT `+exportColumns+` FROM data_exports WHERE id = $1 AND user_id = $2`, id, userID))
+}
+
+// Export is an export by its id (the workflow's view).
+func (db *DB) Export(ctx context.Context, id uuid.UUID) (*kudos.DataExport, error) {
+	return scanExport(db.Pool.QueryRow(ctx, `SELECT `+exportColumns+` FROM data_exports WHERE id = $1`, id))
+}
+
+// MarkExportReady records that an export's file is stored under key until
+// expiresAt. Only a preparing export becomes ready (a retried activity
+// finds it ready and changes nothing).
+func (db *DB) MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE data_exports SET status = 'ready', object_key = $2, size_bytes = $3, ready_at = $4, expires_at = $5
+		WHERE id = $1 AND status = 'preparing'`, id, key, size, db.Now(), expiresAt)
+	return wrapErr(err)
+}
+
+// MarkExportExpired records that an export's file was deleted.
+func (db *DB) MarkExportExpired(ctx context.Context, id uuid.UUID) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE data_exports SET status = 'expired' WHERE id = $1`, id)
+	return wrapErr(err)
+}
+
+// exportQueries are the JSON documents of an export, each one query that
+// returns one JSON value for its parameter ($1: the user's id for the
+// user's files, the account's id for the account's). Columns are named
+// one by one: a password hash, a token hash or a provider's secret never
+// leaves the database this way.
+var (
+	userExportQueries = []struct{ name, sql string }{
+		{"user.json", `SELECT jsonb_build_object('id', id, 'email', email, 'firstname', firstname, 'lastname', lastname,
+			'activated', activated, 'signed_up_with_google', social_login, 'google_linked', oidc_subject IS NOT NULL,
+			'created_at', created_at, 'updated_at', updated_at) FROM users WHERE id = $1`},
+		{"preferences.json", `SELECT jsonb_build_object('preferred_language', preferred_language,
+			'opt_in_notifications', opt_in_notifications, 'opt_in_marketing', opt_in_marketing,
+			'opt_in_terms_of_use', opt_in_terms_of_use) FROM users WHERE id = $1`},
+		{"memberships.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('account_id', a.id, 'account_name', a.name,
+			'role', m.role, 'joined_at', m.created_at) ORDER BY m.created_at), '[]')
+			FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = $1`},
+		{"sessions.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at,
+			'last_seen_at', last_seen_at, 'user_agent', user_agent, 'expires_at', expires_at, 'ended_at', revoked_at)
+			ORDER BY created_at), '[]') FROM sessions WHERE user_id = $1`},
+		{"feature_requests.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('account_id', account_id, 'area', area,
+			'profile', profile, 'description', description, 'created_at', created_at) ORDER BY created_at), '[]')
+			FROM feature_requests WHERE user_id = $1`},
+	}
+	accountExportQueries = []struct{ name, sql string }{
+		{"account.json", `SELECT jsonb_build_object('id', id, 'name', name, 'logo', img_url, 'created_at', created_at)
+			FROM accounts WHERE id = $1`},
+		{"members.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('email', u.email, 'firstname', u.firstname,
+			'lastname', u.lastname, 'role', m.role, 'joined_at', m.created_at) ORDER BY m.created_at), '[]')
+			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1`},
+		{"subscription.json", `SELECT coalesce((SELECT jsonb_build_object('plan', plan, 'status', show_status,
+			'renews_at', plan_renewal_at, 'trial_expires_at', trial_expires_at, 'updated_at', updated_at)
+			FROM subscriptions WHERE account_id = $1), 'null')`},
+		{"billing_address.json", `SELECT coalesce((SELECT jsonb_build_object('organization_name', organization_name,
+			'street_and_number', street_and_number, 'street_additional', street_additional, 'postal_code', postal_code,
+			'city', city, 'region', region, 'country', country, 'vat_id', vat_id, 'updated_at', updated_at)
+			FROM billing_addresses WHERE account_id = $1), 'null')`},
+		{"invoices.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'number', number, 'kind', kind,
+			'plan', plan, 'description', description, 'net_amount', net_amount, 'vat_amount', vat_amount,
+			'vat_rate', vat_rate, 'total_amount', total_amount, 'currency', currency, 'status', status,
+			'created_at', created_at, 'paid_at', paid_at, 'pdf', CASE WHEN pdf_key IS NULL THEN NULL ELSE 'invoices/' || number || '.pdf' END)
+			ORDER BY created_at), '[]') FROM invoices WHERE account_id = $1 AND number IS NOT NULL`},
+		{"billing_timeline.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('at', at, 'type', type, 'plan', plan,
+			'amount', amount, 'currency', currency, 'invoice_id', invoice_id) ORDER BY at, seq), '[]')
+			FROM billing_events WHERE account_id = $1`},
+		{"feature_requests.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('area', f.area, 'profile', f.profile,
+			'description', f.description, 'created_at', f.created_at, 'by', u.email) ORDER BY f.created_at), '[]')
+			FROM feature_requests f JOIN users u ON u.id = f.user_id WHERE f.account_id = $1`},
+	}
+)
+
+// ExportFiles are the files of an export: its JSON documents, read in one
+// repeatable-read snapshot, and the stored invoice PDFs of an account's.
+func (db *DB) ExportFiles(ctx context.Context, e kudos.DataExport) ([]kudos.ExportFile, error) {
+	queries, param := userExportQueries, e.UserID
+	if e.AccountID != nil {
+		queries, param = accountExportQueries, *e.AccountID
+	}
+	var files []kudos.ExportFile
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		for _, q := range queries {
+			var doc []byte
+			if err := tx.QueryRow(ctx, q.sql, param).Scan(&doc); err != nil {
+				return wrapErr(err)
+			}
+			files = append(files, kudos.ExportFile{Name: q.name, JSON: doc})
+		}
+		if e.AccountID == nil {
+			return nil
+		}
+		rows, err := tx.Query(ctx, `SELECT number, pdf_key FROM invoices
+			WHERE account_id = $1 AND number IS NOT NULL AND pdf_key IS NOT NULL ORDER BY created_at`, param)
+		if err != nil {
+			return wrapErr(err)
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var number, key string
+			if err := rows.Scan(&number, &key); err != nil {
+				return wrapErr(err)
+			}
+			files = append(files, kudos.ExportFile{Name: "invoices/" + number + ".pdf", ObjectKey: key})
+		}
+		return wrapErr(rows.Err())
+	}, pgx.TxOptions{IsoLevel: pgx.RepeatableRead, AccessMode: pgx.ReadOnly})
+	return files, err
+}
+
+// ExportMailFacts are what the data_export_ready mail needs: the
+// recipient's address, name and language, and the account's name for an
+// account's export.
+func (db *DB) ExportMailFacts(ctx context.Context, e kudos.DataExport) (to, name, language, accountName string, err error) {
+	err = db.Pool.QueryRow(ctx, `SELECT u.email, u.firstname, u.preferred_language, coalesce(a.name, '')
+		FROM users u LEFT JOIN accounts a ON a.id = $2 WHERE u.id = $1`, e.UserID, e.AccountID).Scan(&to, &name, &language, &accountName)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", "", "", "", kudos.NotFound()
+	}
+	return to, name, language, accountName, wrapErr(err)
+}
