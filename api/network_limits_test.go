@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"kudos/api"
 )
 
 // TestIPv6ClientsAreLimitedByTheirSlash64: a client holds a whole /64 and
@@ -94,4 +96,13 @@ func TestDeviceCookieLetsTheOwnerInDuringAFlood(t *testing.T) {
 		h.do("POST", "/v1/auth/signin", wrong, "", "X-Forwarded-For", "192.0.2.5", "Cookie", "kudos_device="+dc.Value)
 	}
 	h.expect(fresh("192.0.2.5", "kudos_device="+dc.Value), 429)
+	// In production the cookie goes over https only.
+	production := *h.srv.Config
+	production.Env = "production"
+	prod := *h.srv
+	prod.Config, prod.Registry = &production, nil
+	h.app = api.New(&prod)
+	if c := deviceCookie(t, h.expect(fresh("192.0.2.9", "kudos_device="+dc.Value), 201)); c == nil || !c.Secure {
+		t.Fatalf("a production device cookie %+v, want Secure", c)
+	}
 }
