@@ -55,7 +55,7 @@ type sessionResponse struct {
 }
 
 func (s *Server) signup(c fiber.Ctx) error {
-	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
+	if err := allow(c, s.limits.publicIP, s.clientKey(c)); err != nil {
 		return err
 	}
 	var req signupRequest
@@ -113,12 +113,12 @@ func (s *Server) noticeExistingUser(c fiber.Ctx, email string) error {
 	if err != nil {
 		return err
 	}
-	if ok, err := allowed(c, s.limits.mailEmail, email); !ok || err != nil {
+	m := dispatch.Mail(kudos.MailRequest{Key: auth.NewKey(), Purpose: kudos.MailSignupExisting, To: u.Email,
+		Language: u.PreferredLanguage, Name: u.Firstname})
+	if ok, err := s.mailAllowed(ctx(c), m); !ok || err != nil {
 		return err
 	}
-	key := auth.NewKey()
-	return s.DB.Enqueue(ctx(c), dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: u.Email,
-		Language: u.PreferredLanguage, Name: u.Firstname}))
+	return s.DB.Enqueue(ctx(c), m)
 }
 
 // newTrial is the subscription of a new account (the subscription workflow
@@ -147,7 +147,7 @@ type signinRequest struct {
 }
 
 func (s *Server) signin(c fiber.Ctx) error {
-	ip := s.clientIP(c)
+	ip := s.clientKey(c)
 	if err := allow(c, s.limits.signinIP, ip); err != nil {
 		return err
 	}
@@ -171,9 +171,6 @@ func (s *Server) signin(c fiber.Ctx) error {
 	if err := allow(c, s.limits.signinEmailClient, req.Email+"\x00"+ip); err != nil {
 		return err
 	}
-	if err := allow(c, s.limits.signinEmail, req.Email); err != nil {
-		return err
-	}
 	hash := ""
 	u, err := s.DB.UserByEmail(ctx(c), req.Email)
 	switch kudos.ErrorCode(err) {
@@ -182,6 +179,13 @@ func (s *Server) signin(c fiber.Ctx) error {
 	case kudos.ENotFound: // verify against the dummy hash: same time, same answer
 	default:
 		return err
+	}
+	// The shared ceiling of the e-mail, but for a browser that signed in
+	// as its owner before: a few networks flooding it cannot lock them out.
+	if u == nil || !s.knownDevice(c, u.ID) {
+		if err := allow(c, s.limits.signinEmail, req.Email); err != nil {
+			return err
+		}
 	}
 	ok, err := s.Hasher.Verify(ctx(c), req.Password, hash)
 	if err != nil {
@@ -211,7 +215,8 @@ func (s *Server) signedIn(c fiber.Ctx, in *store.SignedIn) error {
 	return c.Status(fiber.StatusCreated).JSON(sr)
 }
 
-// sessionAnswer signs the token of a new session. A user who belongs to no
+// sessionAnswer signs the token of a new session and renews the browser's
+// device cookie (setDeviceCookie). A user who belongs to no
 // account (they left or were removed from their only team) is given one
 // of their own, on a trial, to open.
 func (s *Server) sessionAnswer(c fiber.Ctx, in *store.SignedIn) (sessionResponse, error) {
@@ -225,6 +230,9 @@ func (s *Server) sessionAnswer(c fiber.Ctx, in *store.SignedIn) (sessionResponse
 		s.Outbox.Kick()
 	}
 	token, err := s.Sessions.Issue(in.Session)
+	if err == nil {
+		s.setDeviceCookie(c, in.UserID)
+	}
 	return sessionResponse{Token: token, TokenExpiry: in.Session.ExpiresAt.Format(time.RFC3339), AccountID: in.AccountID.String()}, err
 }
 

@@ -212,6 +212,7 @@ func TestTokensRefused(t *testing.T) {
 	h := newHarness(t)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("t@example.com"), ""), 201)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "t@example.com"}, ""), 202)
+	h.deliverQueued()
 	reset := tokenFrom(h.lastMail("t@example.com").Link)
 	// A reset token is not an activation token, and vice versa.
 	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": reset}, ""), 404)
@@ -229,6 +230,7 @@ func TestPasswordReset(t *testing.T) {
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "p@example.com"}, ""), 202)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "ghost@example.com"}, ""), 202)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "bad"}, ""), 422)
+	h.deliverQueued()
 	mail := h.lastMail("p@example.com")
 	if mail.Purpose != kudos.MailPasswordReset || !strings.Contains(mail.Link, "/auth/reset-password?token=") {
 		t.Fatalf("reset mail %+v", mail)

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+
 	"github.com/gofiber/fiber/v3"
 
 	"kudos"
@@ -84,56 +86,92 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 	})
 }
 
-// requestPasswordReset mails a reset link. The answer is 202 whether or not
-// the address is known.
+// requestPasswordReset queues a reset link for the address and answers
+// 202. The request does the same work whether or not the address is
+// registered (one outbox entry), so neither its answer nor its timing tells
+// which addresses exist; the relay does the rest (issuePasswordReset).
 func (s *Server) requestPasswordReset(c fiber.Ctx) error {
-	find := func(email string) (*kudos.User, error) { return s.DB.UserByEmail(ctx(c), email) }
-	return s.mailToken(c, find, func(u *kudos.User, key string) (*store.NewToken, error) {
-		token := s.Tokens.Token(kudos.TokenPasswordReset, key)
-		return &store.NewToken{
-			Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
-			ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
-			Mail: dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailPasswordReset, To: u.Email,
-				Language: u.PreferredLanguage, Name: u.Firstname}),
-		}, nil
+	email, err := s.mailRequestEmail(c)
+	if err != nil {
+		return err
+	}
+	if err := s.DB.Enqueue(ctx(c), dispatch.PasswordResetRequest(email, auth.NewKey())); err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{})
+}
+
+// issuePasswordReset does a queued reset request: a registered address gets
+// a reset link (within its mail limit); an unknown one nothing.
+func (s *Server) issuePasswordReset(ctx context.Context, req dispatch.ResetRequest) error {
+	u, err := s.DB.UserByEmail(ctx, req.Email)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	token := s.Tokens.Token(kudos.TokenPasswordReset, req.Key)
+	return s.issueToken(ctx, u, store.NewToken{
+		Hash: auth.HashToken(token), Purpose: kudos.TokenPasswordReset,
+		ExpiresAt: s.DB.Now().Add(kudos.TokenTTL[kudos.TokenPasswordReset]),
+		Mail: dispatch.Mail(kudos.MailRequest{Key: req.Key, Purpose: kudos.MailPasswordReset, To: u.Email,
+			Language: u.PreferredLanguage, Name: u.Firstname}),
 	})
+}
+
+// issueToken stores a token for u with its mail, unless the mail's limit
+// (mailAllowed) drops it silently.
+func (s *Server) issueToken(ctx context.Context, u *kudos.User, t store.NewToken) error {
+	if ok, err := s.mailAllowed(ctx, t.Mail); err != nil || !ok {
+		return err
+	}
+	if err := s.DB.CreateToken(ctx, u.ID, t); err != nil {
+		return err
+	}
+	s.Outbox.Kick()
+	return nil
+}
+
+// mailRequestEmail limits a "mail me a link" request per client and reads
+// its valid, normalised address.
+func (s *Server) mailRequestEmail(c fiber.Ctx) (string, error) {
+	if err := allow(c, s.limits.publicIP, s.clientKey(c)); err != nil {
+		return "", err
+	}
+	var req emailRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return "", err
+	}
+	email := kudos.NormalizeEmail(req.Email)
+	if code := kudos.ValidateEmail(email); code != "" {
+		return "", kudos.FieldErrors{"email": code}.Err()
+	}
+	return email, nil
 }
 
 // mailToken is the shared body of the "mail me a link" routes: validate the
 // address, find the user, let make build the token (nil: nothing to send),
 // store it with its mail, and answer 202 in every case, so the answer tells
-// nothing about which addresses exist. Mails per address are rate limited
-// silently for the same reason.
+// nothing about which addresses exist. Mails are rate limited silently for
+// the same reason (mailAllowed: per purpose and recipient).
 func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
 	make func(u *kudos.User, key string) (*store.NewToken, error)) error {
-	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
+	email, err := s.mailRequestEmail(c)
+	if err != nil {
 		return err
-	}
-	var req emailRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	email := kudos.NormalizeEmail(req.Email)
-	if code := kudos.ValidateEmail(email); code != "" {
-		return kudos.FieldErrors{"email": code}.Err()
 	}
 	u, err := find(email)
 	switch kudos.ErrorCode(err) {
 	case "":
-		if ok, err := allowed(c, s.limits.mailEmail, email); err != nil {
-			return err
-		} else if !ok {
-			break
-		}
 		t, err := make(u, auth.NewKey())
 		if err != nil {
 			return err
 		}
 		if t != nil {
-			if err := s.DB.CreateToken(ctx(c), u.ID, *t); err != nil {
+			if err := s.issueToken(ctx(c), u, *t); err != nil {
 				return err
 			}
-			s.Outbox.Kick()
 		}
 	case kudos.ENotFound:
 	default:
@@ -146,7 +184,7 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 // session. It is limited per client, and the token is looked up before the
 // new password is hashed, so that junk tokens cost no argon2id time.
 func (s *Server) resetPassword(c fiber.Ctx) error {
-	if err := allow(c, s.limits.resetIP, s.clientIP(c)); err != nil {
+	if err := allow(c, s.limits.resetIP, s.clientKey(c)); err != nil {
 		return err
 	}
 	var req resetPasswordRequest

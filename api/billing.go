@@ -111,7 +111,7 @@ func (s *Server) billing(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	methods, err := s.Payments.PaymentMethods(ctx(c), id)
+	methods, err := s.paymentMethods(ctx(c), id)
 	if err != nil {
 		return err
 	}
@@ -148,11 +148,19 @@ func fmtExpiry(month, year int) string {
 
 // addPaymentMethod opens a hosted checkout that saves a new payment method
 // (a verification charge of 0.01, refunded at once; Stripe: setup mode).
+// An account opens at most 5 an hour and 20 a day (429 beyond): each is a
+// call to the provider and a charge.
 func (s *Server) addPaymentMethod(c fiber.Ctx) error {
 	if err := s.notBeingDeleted(c); err != nil {
 		return err
 	}
 	id := accountID(c)
+	if err := allow(c, s.limits.pmCheckoutHour, id.String()); err != nil {
+		return err
+	}
+	if err := allow(c, s.limits.pmCheckoutDay, id.String()); err != nil {
+		return err
+	}
 	email, err := s.DB.OwnerEmail(ctx(c), id)
 	if err != nil {
 		return err
@@ -208,6 +216,7 @@ func (s *Server) removePaymentMethod(c fiber.Ctx) error {
 	if err := s.Payments.DetachPaymentMethod(ctx(c), id, req.MandateID); err != nil {
 		return err
 	}
+	s.forgetPaymentMethods(id)
 	// The provider holds payment methods, not Postgres: the removal is
 	// recorded once it is done there (once per method).
 	if err := s.DB.RecordBillingEvent(ctx(c), kudos.BillingEvent{AccountID: id, Type: kudos.EventPaymentMethodRemoved,

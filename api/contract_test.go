@@ -59,6 +59,7 @@ func TestContractResponses(t *testing.T) {
 	h.expect(h.do("GET", "/v1/accounts/"+strings.Repeat("0", 8)+"-0000-0000-0000-000000000000", nil, token), 404)
 	h.expect(h.do("POST", "/v1/auth/activation-token", map[string]any{"email": email}, ""), 202)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": email}, ""), 202)
+	h.deliverQueued()
 	reset := tokenFrom(h.lastMail(email).Link)
 	h.expect(h.do("POST", "/v1/auth/reset-password", map[string]any{"token": reset, "password": "Newpass1!"}, ""), 200)
 	h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": true}, ""), 201)

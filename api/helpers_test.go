@@ -16,6 +16,7 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/client"
 	"go.temporal.io/sdk/worker"
 
@@ -108,7 +109,7 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	services := app.Services{Config: &cfg, Log: h.srv.Log, DB: h.db, Temporal: tc, Payments: h.srv.Payments, Storage: storage,
 		Mailer: h.sent}
 	h.srv.Temporal, h.srv.Storage, h.srv.Dispatcher = tc, storage, services.Dispatcher()
-	relay := dispatch.NewRelay(h.db, h.srv.Dispatcher.Deliver, h.srv.Log)
+	relay := dispatch.NewRelay(h.db, h.srv.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond
 	acts := services.Activities(relay.Kick)
 	h.tc, h.queue, h.acts, h.storage = tc, queue, acts, storage
@@ -351,4 +352,38 @@ func newHarnessFrom(t *testing.T, h *harness) *harness {
 	srv := *h.srv
 	srv.Registry = nil
 	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}
+}
+
+// deliverQueued does the api's own queued work (Server.Deliver: reset
+// requests) in a harness whose relay does not run (entries for Temporal
+// stay where they are), or waits for the running relay to do it.
+func (h *harness) deliverQueued() {
+	h.t.Helper()
+	ctx := context.Background()
+	if h.tc != nil {
+		eventually(h.t, "the relay to do the queued reset requests", func() bool {
+			var n int
+			_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE kind = $1 AND delivered_at IS NULL`,
+				dispatch.KindPasswordResetRequest).Scan(&n)
+			return n == 0
+		})
+		return
+	}
+	rows, err := h.db.Pool.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox
+		WHERE kind = $1 AND delivered_at IS NULL ORDER BY id`, dispatch.KindPasswordResetRequest)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	queued, err := pgx.CollectRows(rows, pgx.RowToStructByPos[store.OutboxRow])
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, row := range queued {
+		if err := h.srv.Deliver(ctx, row); err != nil {
+			h.t.Fatalf("queued %s: %v", row.Key, err)
+		}
+		if _, err := h.db.Pool.Exec(ctx, `UPDATE outbox SET delivered_at = now() WHERE id = $1`, row.ID); err != nil {
+			h.t.Fatal(err)
+		}
+	}
 }

@@ -1,6 +1,8 @@
 package api
 
 import (
+	"context"
+	"fmt"
 	"math"
 	"net/netip"
 	"strings"
@@ -14,20 +16,24 @@ import (
 
 // limits are the rate limits on credential and mail-sending routes, kept in
 // Postgres so that they hold across api replicas. Per-client limits slow
-// one client. Sign-in is also limited per (e-mail, client), so that a flood
-// of wrong passwords from one client slows that client only, and per e-mail
-// with a looser ceiling, which one client cannot reach alone: guessing one
-// account's password from many addresses stays slow, while the owner, on
-// another address, can still sign in.
+// one client (clientKey: an IPv4 address or an IPv6 /64). Sign-in is also
+// limited per (e-mail, client), so that a flood of wrong passwords from one
+// client slows that client only, and per e-mail with a looser ceiling,
+// which one client cannot reach alone: guessing one account's password from
+// many networks stays slow. A handful of networks can reach the ceiling,
+// so a browser that signed in as the owner before (its device cookie) is
+// exempt from it, and the owner keeps getting in.
 type limits struct {
-	signinIP          *store.Limiter // sign-in attempts per client address
-	signinEmailClient *store.Limiter // sign-in attempts per (e-mail, client address)
-	signinEmail       *store.Limiter // sign-in attempts per e-mail, from all clients
-	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client address
-	resetIP           *store.Limiter // new passwords set with a reset link, per client address
+	signinIP          *store.Limiter // sign-in attempts per client
+	signinEmailClient *store.Limiter // sign-in attempts per (e-mail, client)
+	signinEmail       *store.Limiter // sign-in attempts per e-mail, from all clients but known devices
+	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client
+	resetIP           *store.Limiter // new passwords set with a reset link, per client
 	reauth            *store.Limiter // current-password checks per user
-	mailEmail         *store.Limiter // mails triggered per e-mail (silently dropped beyond)
+	mail              *store.Limiter // mails triggered per (purpose, recipient) (silently dropped beyond)
 	invitations       *store.Limiter // invitations sent and resent per account
+	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
+	pmCheckoutDay     *store.Limiter // and per day
 	exports           *store.Limiter // data exports asked for per user and per account
 }
 
@@ -39,8 +45,10 @@ func newLimits(db AuthStore) limits {
 		publicIP:          db.NewLimiter("public_ip", 20, 10*time.Minute),
 		resetIP:           db.NewLimiter("reset_ip", 10, 10*time.Minute),
 		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
-		mailEmail:         db.NewLimiter("mail_email", 5, time.Hour),
+		mail:              db.NewLimiter("mail_purpose_to", 5, time.Hour),
 		invitations:       db.NewLimiter("invitations", 20, time.Hour),
+		pmCheckoutHour:    db.NewLimiter("pm_checkout_hour", 5, time.Hour),
+		pmCheckoutDay:     db.NewLimiter("pm_checkout_day", 20, 24*time.Hour),
 		exports:           db.NewLimiter("exports", 5, 24*time.Hour),
 	}
 }
@@ -57,10 +65,31 @@ func allow(c fiber.Ctx, l *store.Limiter, key string) error {
 	return nil
 }
 
-// allowed reports whether l lets key through (for limits that drop silently).
-func allowed(c fiber.Ctx, l *store.Limiter, key string) (bool, error) {
-	ok, _, err := l.Allow(ctx(c), key)
+// mailAllowed reports whether the mail that a public request triggers may
+// go: each purpose has its own bucket per recipient, so that sign-up
+// notices sent to an address never use up its owner's reset mails, and a
+// mail is counted by the address it goes to, whichever address was typed.
+// Beyond the limit the mail is dropped silently (the answer tells nothing).
+func (s *Server) mailAllowed(ctx context.Context, m store.OutboxEntry) (bool, error) {
+	req, ok := m.Payload.(kudos.MailRequest)
+	if !ok {
+		return false, fmt.Errorf("mail limit: outbox entry %s is no mail", m.Key)
+	}
+	ok, _, err := s.limits.mail.Allow(ctx, string(req.Purpose)+"\x00"+kudos.NormalizeEmail(req.To))
 	return ok, err
+}
+
+// clientKey is the client in per-client rate limits: its IPv4 address, or
+// the /64 of its IPv6 address (one subscriber's network: a client holding
+// a /64 can speak from a new address at every request).
+func (s *Server) clientKey(c fiber.Ctx) string {
+	ip := s.clientIP(c)
+	a, err := netip.ParseAddr(ip)
+	if err != nil || !a.Is6() {
+		return ip
+	}
+	p, _ := a.Prefix(64)
+	return p.String()
 }
 
 // clientIP is the address of the client: the peer's, or, when the peer is a

@@ -90,7 +90,7 @@ func (s *Server) oidcSignin(c fiber.Ctx) error {
 // startOIDC stores a new flow (state hashed, nonce, PKCE verifier) and answers
 // with the provider URL to send the browser to.
 func (s *Server) startOIDC(c fiber.Ctx, f store.OIDCFlow, root string) error {
-	if err := allow(c, s.limits.publicIP, s.clientIP(c)); err != nil {
+	if err := allow(c, s.limits.publicIP, s.clientKey(c)); err != nil {
 		return err
 	}
 	state, nonce, verifier := randomString(), randomString(), randomString()

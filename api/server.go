@@ -15,6 +15,7 @@ import (
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/cors"
 	"github.com/gofiber/fiber/v3/middleware/recover"
+	"github.com/google/uuid"
 	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
 
@@ -63,6 +64,8 @@ type Server struct {
 
 	metrics *metrics
 	limits  limits
+	devices *auth.Devices
+	methods *methodsCache
 	csp     string
 	hsts    bool
 }
@@ -77,6 +80,8 @@ func New(s *Server) *fiber.App {
 		_ = s.Registry.Register(dispatch.NewOutboxCollector(s.DB))
 	}
 	s.limits = newLimits(s.DB)
+	s.devices = auth.NewDevices(s.Config.JWTSecret)
+	s.methods = &methodsCache{entries: map[uuid.UUID]cachedMethods{}}
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{

@@ -71,6 +71,7 @@ type AuthStore interface {
 // checkouts, payment events and the billing timeline.
 type BillingStore interface {
 	Invoices(ctx context.Context, accountID uuid.UUID) ([]kudos.Invoice, error)
+	PaymentMethodsStamp(ctx context.Context, accountID uuid.UUID) (string, error)
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)

@@ -27,6 +27,7 @@ func TestNoMailTokenStoredInClear(t *testing.T) {
 	signup := h.lastMail("leak@example.com")
 	act := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": h.srv.Tokens.Token(kudos.TokenActivation, signup.Key)}, ""), 201)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "leak@example.com"}, ""), 202)
+	h.deliverQueued()
 	reset := h.lastMail("leak@example.com")
 	h.expect(h.do("PATCH", "/v1/accounts/"+act.str("account_id")+"/user", changeEmailBody("moved@example.com"), act.str("token")), 200)
 	change := h.lastMail("moved@example.com")

@@ -46,7 +46,7 @@ func (s Services) Dispatcher() *dispatch.Dispatcher {
 
 // Server is the api's server: the auth services from the configuration,
 // the dispatcher, and an outbox relay (started by the caller with Run) that
-// delivers through it. The caller adds what only it has (the UI, the
+// delivers through it (and does the api's own queued work: Server.Deliver). The caller adds what only it has (the UI, the
 // development stand-ins).
 func (s Services) Server() *api.Server {
 	srv := &api.Server{
@@ -58,7 +58,7 @@ func (s Services) Server() *api.Server {
 		Payments: s.Payments, Webhooks: s.Webhooks, Storage: s.Storage,
 	}
 	srv.Dispatcher = s.Dispatcher()
-	srv.Outbox = dispatch.NewRelay(s.DB, srv.Dispatcher.Deliver, s.Log.With("component", "outbox"))
+	srv.Outbox = dispatch.NewRelay(s.DB, srv.Deliver, s.Log.With("component", "outbox"))
 	return srv
 }
 

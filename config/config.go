@@ -176,7 +176,7 @@ var Vars = []Var{
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
-	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not", false},
+	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not (and purges expired rate limits, sign-in flows, sessions and mailed tokens)", false},
 	{"KUDOS_S3_ENDPOINT", "", "S3-compatible endpoint URL (empty: AWS in production, the local S3 in development)", false},
 	{"KUDOS_S3_BUCKET", "kudos", "bucket of invoices and logos", false},
 	{"KUDOS_S3_REGION", "us-east-1", "S3 region", false},

@@ -30,9 +30,27 @@ const (
 	KindPaymentEvent = "payment_event"
 	// KindLogoStart starts the logo workflow for one upload.
 	KindLogoStart = "logo_start"
+	// KindPasswordResetRequest is a reset link asked for an address: the
+	// api does it itself, off the request (api.Server.Deliver), so that the
+	// request does the same work for a registered and an unknown address.
+	KindPasswordResetRequest = "password_reset_request"
 	// KindExportStart starts a data export's workflow.
 	KindExportStart = "export_start"
 )
+
+// ResetRequest is the payload of a KindPasswordResetRequest entry: the
+// address typed and the request key of the mail that answers it.
+type ResetRequest struct {
+	Email string `json:"email"`
+	Key   string `json:"key"`
+}
+
+// PasswordResetRequest is the entry of a reset link asked for email, whose
+// mail (if the address is registered) gets request key key.
+func PasswordResetRequest(email, key string) store.OutboxEntry {
+	return store.OutboxEntry{Key: "password_reset_request:" + key, Kind: KindPasswordResetRequest,
+		WorkflowID: "password_reset:" + email, Payload: ResetRequest{Email: email, Key: key}}
+}
 
 // accountPayload is the payload of the entries that only name an account.
 type accountPayload struct {

@@ -27,6 +27,7 @@ type ReconcileStore interface {
 	AbandonedCheckouts(ctx context.Context, purpose kudos.CheckoutPurpose, before time.Time) ([]kudos.CheckoutRecord, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
+	PurgeExpired(ctx context.Context) (store.Purged, error)
 }
 
 // Reconciler compares the read model with the running subscription
@@ -64,7 +65,18 @@ func needsWorkflow(s kudos.ShowStatus) bool {
 // needs one and has none running, and reports the rows whose running
 // workflow shows another plan or status (visibility lags a few seconds, so
 // a report right after a change is expected now and then).
+//
+// It also purges the expired rows of the store (store.PurgeExpired): the
+// Schedule is the one periodic beat every deployment runs once.
 func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, error) {
+	purged, err := r.DB.PurgeExpired(ctx)
+	if err != nil {
+		return workflows.ReconcileReport{}, err
+	}
+	if purged.Total() > 0 {
+		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows,
+			"sessions", purged.Sessions, "user_tokens", purged.UserTokens)
+	}
 	running, err := r.running(ctx)
 	if err != nil {
 		return workflows.ReconcileReport{}, err
@@ -73,7 +85,7 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	if err != nil {
 		return workflows.ReconcileReport{}, err
 	}
-	var rep workflows.ReconcileReport
+	rep := workflows.ReconcileReport{Purged: purged.Total()}
 	var starts []store.OutboxEntry
 	now := time.Now()
 	for _, row := range rows {

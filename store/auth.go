@@ -178,7 +178,10 @@ func insertToken(ctx context.Context, tx pgx.Tx, userID uuid.UUID, t NewToken) e
 	if t.NewEmail != "" {
 		newEmail = &t.NewEmail
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at) VALUES ($1, $2, $3, $4, $5)`,
+	// A token of the same key is the same token (a queued request done
+	// again): stored once.
+	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (hash) DO NOTHING`,
 		t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt); err != nil {
 		return wrapErr(err)
 	}

@@ -36,11 +36,7 @@ func (db *DB) CreateOIDCFlow(ctx context.Context, f OIDCFlow) error {
 		opt_in_terms_of_use, preferred_language, expires_at, invitation_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
 		f.StateHash, f.Scope, f.Nonce, f.Verifier, f.RedirectURL, f.OptInMarketing, f.OptInTermsOfUse, f.PreferredLanguage, f.ExpiresAt,
 		f.InvitationHash)
-	if err == nil {
-		// Expired flows are of no use to anyone: drop them as we go.
-		_, err = db.Pool.Exec(ctx, `DELETE FROM oidc_flows WHERE expires_at < $1`, db.Now().Add(-time.Hour))
-	}
-	return wrapErr(err)
+	return wrapErr(err) // expired flows go with the periodic purge (PurgeExpired)
 }
 
 // TakeOIDCFlow removes and returns the live flow with this state hash: a

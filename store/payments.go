@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -364,4 +365,26 @@ func (db *DB) AbandonedCheckouts(ctx context.Context, purpose kudos.CheckoutPurp
 		return c, err
 	})
 	return out, wrapErr(err)
+}
+
+// PaymentMethodsStamp changes whenever an account's payment methods may
+// have changed: a payment event received (a checkout paid saves a method)
+// or a billing event recorded (a method added or removed, a plan paid). A
+// cache of the provider's list is good while the stamp stays the same.
+func (db *DB) PaymentMethodsStamp(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var received *time.Time
+	var seq *int64
+	err := db.Pool.QueryRow(ctx, `SELECT (SELECT max(received_at) FROM payment_events WHERE account_id = $1),
+		(SELECT max(seq) FROM billing_events WHERE account_id = $1)`, accountID).Scan(&received, &seq)
+	if err != nil {
+		return "", wrapErr(err)
+	}
+	s := ""
+	if received != nil {
+		s = received.UTC().Format(time.RFC3339Nano)
+	}
+	if seq != nil {
+		s += "/" + strconv.FormatInt(*seq, 10)
+	}
+	return s, nil
 }

@@ -27,9 +27,13 @@ type ReconcileReport struct {
 	Redelivered []string `json:",omitempty"`
 	// Closed lists the abandoned payment-method checkouts closed.
 	Closed []string `json:",omitempty"`
+	// Purged is how many expired rows (rate-limit buckets, Google sign-in
+	// flows, sessions, mailed tokens) were deleted.
+	Purged int64 `json:",omitempty"`
 }
 
-// Reconcile compares the read model with the running subscription workflows:
+// Reconcile compares the read model with the running subscription workflows
+// (and purges expired rows on the way: dispatch.Reconciler):
 // every account that should have one running and has none gets it started
 // again from Postgres, and rows that disagree with their workflow are
 // reported (log, the result shown in the Web UI). A Temporal Schedule runs

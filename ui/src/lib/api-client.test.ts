@@ -66,6 +66,12 @@ describe('apiRequest', () => {
     expect(init.body).toBe('{"a":1}')
     expect((init.headers as Record<string, string>).Authorization).toBe('Bearer tok')
   })
+  it('sends the cookies of its own origin (the device cookie of the sign-in)', async () => {
+    const fetch = mockFetch(201, { token: 't', token_expiry: '2099-01-01T00:00:00Z', account_id: 'a' })
+    await apiRequest('/v1/auth/signin', { method: 'POST', body: { email: 'a@b.co', password: 'x' } })
+    const [, init] = fetch.mock.calls[0] as unknown as [string, RequestInit]
+    expect(init.credentials).toBe('same-origin')
+  })
   it('returns undefined for 204', async () => {
     mockFetch(204, undefined)
     await expect(apiRequest('/v1/auth/signout', { method: 'POST' })).resolves.toBeUndefined()

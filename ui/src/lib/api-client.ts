@@ -119,6 +119,9 @@ export async function apiRequest<TSchema extends v.GenericSchema | undefined = u
     response = await fetch(path, {
       method: options.method ?? 'GET',
       headers,
+      // The sign-in sends the browser's device cookie (HttpOnly, Path=/v1/auth),
+      // which exempts it from an e-mail's shared sign-in ceiling.
+      credentials: 'same-origin',
       body: options.body === undefined ? undefined : JSON.stringify(options.body),
       signal: options.signal,
     })

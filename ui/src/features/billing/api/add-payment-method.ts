@@ -5,6 +5,7 @@ import { checkoutSchema } from '@/lib/api/pay-invoice'
 
 // POST /v1/accounts/{id}/billing/payment-methods → 201 {checkout_href}: the
 // provider verifies the new method with a 0.01 charge, refunded at once.
+// 429 (with Retry-After) beyond 5 an hour or 20 a day per account.
 
 export function addPaymentMethod(accountId: string) {
   return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing/payment-methods`, {
@@ -21,5 +22,8 @@ export function useAddPaymentMethod(accountId: string) {
       const { checkout_href } = await addPaymentMethod(accountId)
       await goToCheckout(queryClient, accountId, checkout_href, { forPlan: false })
     },
+    // 429: an account opens at most 5 of these checkouts an hour, 20 a day;
+    // the dialog says when to try again.
+    meta: { shownInline: [429] },
   })
 }

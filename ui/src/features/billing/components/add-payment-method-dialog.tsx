@@ -12,6 +12,7 @@ import {
   DialogTitle,
   DialogTrigger,
 } from '@/components/ui/dialog'
+import { isApiError } from '@/lib/api-client'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { useAddPaymentMethod } from '../api/add-payment-method'
 import { formatInvoiceAmount } from './billing-format'
@@ -29,6 +30,8 @@ export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
   const pricing = useQuery({ ...pricingQueryOptions(accountId), enabled: open })
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
   const amount = formatInvoiceAmount(VERIFICATION_CHARGE, pricing.data?.currency ?? '', language)
+  const limited = isApiError(add.error) && add.error.status === 429 ? add.error : null
+  const minutes = limited ? Math.max(1, Math.ceil((limited.retryAfter ?? 3600) / 60)) : 0
 
   const confirm = () => {
     setBusy(true)
@@ -36,7 +39,14 @@ export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
   }
 
   return (
-    <Dialog open={open} onOpenChange={(next) => busy === null && setOpen(next)}>
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (busy !== null) return
+        if (next) add.reset()
+        setOpen(next)
+      }}
+    >
       <DialogTrigger asChild>
         <Button variant="outline" size="sm" className="w-fit">
           <Plus aria-hidden="true" />
@@ -51,6 +61,11 @@ export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
         <p className="rounded-md border bg-muted/50 px-3 py-2 text-sm" data-testid="verification-charge">
           {t('payment_details.methods.add_dialog.charge', { amount })}
         </p>
+        {limited && (
+          <p role="alert" className="rounded-md border border-destructive/50 px-3 py-2 text-sm text-destructive">
+            {t('payment_details.methods.add_dialog.rate_limited', { minutes })}
+          </p>
+        )}
         <DialogFooter>
           <Button variant="outline" onClick={() => setOpen(false)} disabled={busy !== null}>
             {t('payment_details.methods.add_dialog.cancel')}

@@ -125,6 +125,31 @@ describe('PaymentDetailsTab', () => {
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/pm`))
   })
 
+  it('add payment method says when to try again once the account opened too many checkouts', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    mockApi({
+      'GET /v1/accounts/a': paidAccount,
+      'GET /v1/accounts/a/billing': () => json(200, billing([card])),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'POST /v1/accounts/a/billing/payment-methods': () =>
+        new Response(JSON.stringify({ error: { status: 429, code: 'too_many_requests', message: 'Too many requests' } }), {
+          status: 429,
+          headers: { 'Retry-After': '540' },
+        }),
+    })
+    await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Add payment method' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Add a payment method' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Continue to the payment provider' }))
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      'You have started adding a payment method several times in a short while. Please try again in 9 min.',
+    )
+    // Shown in the dialog only: no error popup on top of it.
+    expect(screen.queryByText('Too many requests')).toBeNull()
+    expect(assign).not.toHaveBeenCalled()
+    expect(within(dialog).getByRole('button', { name: 'Continue to the payment provider' })).toBeEnabled()
+  })
+
   it('saves the billing address with the loaded version', async () => {
     const fetch = mockApi({
       'GET /v1/accounts/a': paidAccount,

@@ -1,0 +1,66 @@
+package api_test
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"testing"
+	"time"
+
+	"kudos/dispatch"
+)
+
+// expiredAndLive counts the rows of a table that cond (SQL over the
+// table's columns, $1 the time) calls expired at now, and the others.
+func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, live int) {
+	h.t.Helper()
+	err := h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FILTER (WHERE `+cond+`), count(*) FILTER (WHERE NOT (`+cond+`))
+		FROM `+table, now).Scan(&expired, &live)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return expired, live
+}
+
+// TestReconcilePurgesExpiredRows: the reconciliation, which a Temporal
+// Schedule runs, deletes expired rate-limit buckets, Google sign-in flows,
+// sessions and mailed tokens, and leaves the live ones (issue 27 item 2:
+// they were kept forever).
+func TestReconcilePurgesExpiredRows(t *testing.T) {
+	h := trustingHarness(t).withTemporal(time.Hour)
+	// A month ago: a sign-up (its activation token), a sign-in (its session
+	// and rate-limit buckets) and a Google sign-in started.
+	h.db.Clock = func() time.Time { return time.Now().Add(-30 * 24 * time.Hour) }
+	h.signedUpUser("old@example.com")
+	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.1"), 201)
+	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.1"), 201)
+	// Now: the same, live.
+	h.db.Clock = time.Now
+	h.expect(h.do("POST", "/v1/auth/signup", signupBody("new@example.com"), "", "X-Forwarded-For", "192.0.2.2"), 201)
+	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.2"), 201)
+	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.2"), 201)
+
+	tables := []struct{ table, expired string }{
+		{"rate_limits", "at < $1::timestamptz - interval '1 day'"},
+		{"oidc_flows", "expires_at <= $1::timestamptz"},
+		{"sessions", "expires_at <= $1::timestamptz"},
+		{"user_tokens", "expires_at <= $1::timestamptz"},
+	}
+	live := map[string]int{}
+	for _, tb := range tables {
+		expired, n := h.expiredAndLive(tb.table, tb.expired, time.Now())
+		if expired == 0 || n == 0 {
+			t.Fatalf("%s: %d expired and %d live rows before the purge, want some of each", tb.table, expired, n)
+		}
+		live[tb.table] = n
+	}
+	r := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := r.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tb := range tables {
+		if expired, n := h.expiredAndLive(tb.table, tb.expired, time.Now()); expired != 0 || n != live[tb.table] {
+			t.Errorf("%s after the purge: %d expired rows (want 0) and %d live (want %d)", tb.table, expired, n, live[tb.table])
+		}
+	}
+}
