@@ -50,6 +50,8 @@ type ExportFile struct {
 type MailExport struct {
 	ExportID  uuid.UUID `json:"export_id"`
 	ExpiresAt time.Time `json:"expires_at"`
-	// AccountName names the account exported ("" for the user's own data).
-	AccountName string `json:"account_name,omitempty"`
+	// AccountName names the account exported ("" for the user's own data),
+	// AccountID is its id.
+	AccountName string     `json:"account_name,omitempty"`
+	AccountID   *uuid.UUID `json:"account_id,omitempty"`
 }

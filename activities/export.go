@@ -119,7 +119,8 @@ func (a *Activities) PublishExport(ctx context.Context, in workflows.ExportPubli
 		return err
 	}
 	req := kudos.MailRequest{Key: "data_export:" + e.ID.String(), Purpose: kudos.MailDataExportReady, To: to, Language: lang, Name: name,
-		Export: &kudos.MailExport{ExportID: e.ID, ExpiresAt: in.ExpiresAt.UTC().Truncate(time.Second), AccountName: accountName}}
+		Export: &kudos.MailExport{ExportID: e.ID, ExpiresAt: in.ExpiresAt.UTC().Truncate(time.Second), AccountName: accountName,
+			AccountID: e.AccountID}}
 	if a.QueueMail == nil {
 		return temporal.NewNonRetryableApplicationError("no mail queue configured", workflows.ErrTypeBadMail, nil)
 	}

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -117,16 +118,35 @@ func TestAccountDeletionErasesPersonalData(t *testing.T) {
 	const owner = "erased-owner@example.com"
 	token, account := h.paidWith(owner, "PRO", "4242424242424242")
 	base := "/v1/accounts/" + account
-	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
-	member, _ := h.join(token, account, "erased-member@example.com", "member")
+	// Personal data of the account that nothing may keep: its name, its
+	// billing address, a feature request, a member's address.
+	const name, org, street, wish, memberEmail = "Erasable Bakery", "Erasable Holding BV", "Forgotten Lane 7",
+		"please keep my secret wish", "erased-member@example.com"
+	h.expect(h.do("PATCH", base, map[string]any{"name": name}, token), 200)
+	address := validAddress()
+	address["organization_name"], address["street_and_number"] = org, street
+	h.expect(h.do("PATCH", base+"/billing-address", address, token), 200)
+	h.expect(h.do("POST", base+"/feature-request", featureRequest("feature_description", wish), token), 200)
+	member, _ := h.join(token, account, memberEmail, "member")
 	exportID := h.expect(h.do("POST", base+"/export", nil, token), 202).str("export_id")
 	h.exportReady(token, owner, exportID)
 	invoicesBefore := h.invoiceCount(account, "number IS NOT NULL")
 	if invoicesBefore == 0 {
 		t.Fatal("no numbered invoice to keep")
 	}
+	var pdfKey string
+	eventually(t, "the invoice's PDF", func() bool {
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT coalesce(pdf_key, '') FROM invoices WHERE account_id = $1 AND number IS NOT NULL`,
+			account).Scan(&pdfKey)
+		return pdfKey != ""
+	})
 
 	at := h.scheduleDeletion(token, account)
+	// The worker dies while the deletion waits out its grace; another one,
+	// started after the due time, finishes it from the workflow's timer.
+	h.worker.Stop()
+	time.Sleep(time.Until(at) + time.Second)
+	h.worker = h.startWorker(h.acts)
 	res := h.deletionOutcome(account, at)
 	if res.Outcome != workflows.DeletionOutcomeDeleted || res.Objects != 1 {
 		t.Fatalf("workflow %+v", res)
@@ -146,10 +166,22 @@ func TestAccountDeletionErasesPersonalData(t *testing.T) {
 		h.wantRows(table, account, where, 0, table+": %d rows left after the deletion")
 	}
 	h.wantRows("billing_events", account, "type = 'payment_succeeded'", 1, "%d payment events kept, want 1")
+	for _, hit := range h.rowsHolding(name, org, street, wish) {
+		t.Errorf("after the deletion %s", hit)
+	}
+	for _, hit := range h.rowsHolding(memberEmail) {
+		if !strings.HasPrefix(hit, "table users ") { // the member's own user stays
+			t.Errorf("after the deletion %s", hit)
+		}
+	}
+	if _, err := h.storage.Stat(context.Background(), pdfKey); err != nil {
+		t.Fatalf("the invoice's PDF is gone: %v", err)
+	}
 	h.wantRows("billing_events", account, "type = 'deletion_completed'", 1, "%d deletion_completed events, want 1")
-	var name string
-	if err := h.db.Pool.QueryRow(context.Background(), `SELECT name FROM accounts WHERE id = $1`, account).Scan(&name); err != nil || name != kudos.DeletedAccountName {
-		t.Fatalf("account name %q (%v)", name, err)
+	var erasedName string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT name FROM accounts WHERE id = $1`, account).Scan(&erasedName); err != nil ||
+		erasedName != kudos.DeletedAccountName {
+		t.Fatalf("account name %q (%v)", erasedName, err)
 	}
 	if h.running("subscription:" + account) {
 		t.Fatal("the subscription workflow still runs")
@@ -218,6 +250,9 @@ func TestUserDeletion(t *testing.T) {
 	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM billing_events WHERE member_email = $1 OR actor_email = $1`, leaving).Scan(&named)
 	if named != 0 {
 		t.Fatalf("%d timeline events still name the deleted user", named)
+	}
+	for _, hit := range h.rowsHolding(leaving) {
+		t.Errorf("after the deletion %s", hit)
 	}
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(leaving), ""), 201)
 	eventually(t, "a fresh activation mail", func() bool { return h.mailsOf(leaving, kudos.MailActivation) >= 1 })

@@ -92,6 +92,9 @@ func TestDataExportOfAUser(t *testing.T) {
 		t.Fatalf("feature requests %s, memberships %s", files["feature_requests.json"], files["memberships.json"])
 	}
 	for name, b := range files {
+		if bytes.Contains(b, []byte("export-other@example.com")) {
+			t.Errorf("%s holds another user's data: %s", name, b)
+		}
 		if bytes.Contains(bytes.ToLower(b), []byte("argon2")) || bytes.Contains(b, []byte("password_hash")) || bytes.Contains(b, []byte("token_hash")) {
 			t.Errorf("%s carries a secret: %s", name, b)
 		}

@@ -67,7 +67,7 @@ func Deletion() store.DeletionOutbox {
 		},
 		Mail: func(accountID uuid.UUID, accountName string, at time.Time, to store.DeletionRecipient) store.OutboxEntry {
 			t := at.UTC()
-			return Mail(kudos.MailRequest{Key: fmt.Sprintf("deletion:%s:%d:%s", accountID, at.Unix(), to.Email),
+			return Mail(kudos.MailRequest{Key: fmt.Sprintf("deletion:%s:%d:%s", accountID, at.Unix(), to.UserID),
 				Purpose: kudos.MailAccountDeletionScheduled, To: to.Email, Language: to.Language, Name: to.Name,
 				Team: &kudos.MailTeam{AccountID: accountID, AccountName: accountName, Role: to.Role, ExpiresAt: &t}})
 		},

@@ -13,6 +13,7 @@ import (
 
 // DeletionRecipient is a member told of the account's scheduled deletion.
 type DeletionRecipient struct {
+	UserID   uuid.UUID
 	Email    string
 	Name     string
 	Language string
@@ -55,7 +56,7 @@ func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uu
 			Key: "deletion_scheduled:" + at.Format(time.RFC3339Nano), ActorEmail: actor}); err != nil {
 			return err
 		}
-		rows, err := tx.Query(ctx, `SELECT u.email, u.firstname, u.preferred_language, m.role FROM memberships m
+		rows, err := tx.Query(ctx, `SELECT u.id, u.email, u.firstname, u.preferred_language, m.role FROM memberships m
 			JOIN users u ON u.id = m.user_id WHERE m.account_id = $1 ORDER BY m.created_at`, accountID)
 		if err != nil {
 			return wrapErr(err)
@@ -174,6 +175,9 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 			`DELETE FROM billing_addresses WHERE account_id = $1`,
 			`DELETE FROM feature_requests WHERE account_id = $1`,
 			`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
+			// Delivered outbox entries that name the account (its mails, with
+			// names and addresses) go now rather than at the next prune.
+			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(payload::text, $1::text) > 0`,
 			`UPDATE billing_events SET member_email = NULL, actor_email = NULL
 				WHERE account_id = $1 AND (member_email IS NOT NULL OR actor_email IS NOT NULL)`,
 		} {
@@ -331,6 +335,8 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID) (ErasedUser, erro
 			`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = lower($1)`,
 			`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = lower($1)`,
 			`UPDATE invitations SET email = '' WHERE lower(email) = lower($1) AND status <> 'pending'`,
+			// Delivered mails to the address go now rather than at the next prune.
+			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(lower(payload::text), lower($1)) > 0`,
 		} {
 			if _, err := tx.Exec(ctx, q, email); err != nil {
 				return wrapErr(err)

@@ -2,10 +2,14 @@ package store_test
 
 import (
 	"context"
+	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
+	"kudos"
 	"kudos/internal/testenv"
 )
 
@@ -42,5 +46,48 @@ func TestBillingEventsStayAppendOnly(t *testing.T) {
 	}
 	if _, err := db.Pool.Exec(ctx, `UPDATE billing_events SET member_email = 'eve@example.com' WHERE account_id = $1`, account); err == nil {
 		t.Error("an address was written into an erased event")
+	}
+}
+
+// TestErasingTwiceHandsTheSameWork: an erasure whose answer was lost (the
+// worker died after the commit) runs again and hands the workflow the same
+// customer and files to delete, changing nothing more.
+func TestErasingTwiceHandsTheSameWork(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := uuid.New()
+	past := time.Now().Add(-time.Minute)
+	for _, q := range []string{
+		`INSERT INTO accounts (id, name, img_url, deletion_at) VALUES ($1, 'Leaving', 'public/logos/x/y.png', $2)`,
+		`INSERT INTO payment_customers (account_id, provider, customer_id) VALUES ($1, 'stripe', 'cus_leaving')`,
+	} {
+		args := []any{account}
+		if strings.Contains(q, "$2") {
+			args = append(args, past)
+		}
+		if _, err := db.Pool.Exec(ctx, q, args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := db.EraseAccount(ctx, account)
+	if err != nil || first.Already || first.CustomerID != "cus_leaving" || len(first.Objects) != 1 {
+		t.Fatalf("first erasure %+v, %v", first, err)
+	}
+	again, err := db.EraseAccount(ctx, account)
+	if err != nil || !again.Already || again.CustomerID != first.CustomerID || !slices.Equal(again.Objects, first.Objects) {
+		t.Fatalf("second erasure %+v (first %+v), %v", again, first, err)
+	}
+	var events int
+	_ = db.Pool.QueryRow(ctx, `SELECT count(*) FROM billing_events WHERE account_id = $1 AND type = 'deletion_completed'`, account).Scan(&events)
+	if events != 1 {
+		t.Fatalf("%d deletion_completed events", events)
+	}
+	// A deletion not due (or cancelled) erases nothing.
+	other := uuid.New()
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO accounts (id, name, deletion_at) VALUES ($1, 'Staying', $2)`, other, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EraseAccount(ctx, other); kudos.ErrorCode(err) != kudos.EConflict {
+		t.Fatalf("erasing a deletion not due: %v", err)
 	}
 }

@@ -19,13 +19,13 @@ const OpsRecentRows = 20
 // account` shows it: the rows an operator would otherwise SELECT one by one
 // following docs/runbook-payments.md.
 type OpsAccount struct {
-	ID           uuid.UUID           `json:"id"`
-	Name         string              `json:"name"`
-	CreatedAt    time.Time           `json:"created_at"`
+	ID        uuid.UUID `json:"id"`
+	Name      string    `json:"name"`
+	CreatedAt time.Time `json:"created_at"`
 	// DeletionAt is when a scheduled deletion erases the account (issue
 	// 28); DeletedAt when it was erased.
-	DeletionAt *time.Time `json:"deletion_at"`
-	DeletedAt  *time.Time `json:"deleted_at"`
+	DeletionAt   *time.Time          `json:"deletion_at"`
+	DeletedAt    *time.Time          `json:"deleted_at"`
 	Subscription *kudos.Subscription `json:"subscription"`
 	Members      []OpsMember         `json:"members"`
 	Invoices     []OpsInvoice        `json:"invoices"`
