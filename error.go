@@ -26,6 +26,9 @@ const (
 	// EInvitationEmailMismatch (403): the invitation was sent to another
 	// address than the signed-in user's.
 	EInvitationEmailMismatch = "invitation_email_mismatch"
+	// EEmailNotVerified (403): the identity provider has not verified the
+	// e-mail address of the identity, which therefore proves nothing.
+	EEmailNotVerified = "email_not_verified"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

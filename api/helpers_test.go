@@ -339,3 +339,8 @@ func newHarnessFrom(t *testing.T, h *harness) *harness {
 	srv.Registry = nil
 	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}
 }
+
+// activationBody is the body of PUT /v1/auth/activate-user for token.
+func activationBody(token string) map[string]any {
+	return map[string]any{"token": token}
+}

@@ -133,6 +133,12 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 		s.Log.Warn("google sign-in failed", "request_id", requestID(c), "err", err)
 		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
+	// An address Google has not verified proves nothing: it neither signs
+	// anyone in nor creates or links a user, and the answer is the same
+	// whether or not it is registered (issue 27).
+	if !id.EmailVerified {
+		return kudos.Errorf(kudos.EEmailNotVerified, "Google has not verified this e-mail address")
+	}
 	email := kudos.NormalizeEmail(id.Email)
 	if kudos.ValidateEmail(email) != "" {
 		return kudos.Errorf(kudos.EUnauthorized, "Google did not share a usable e-mail address")
@@ -141,10 +147,6 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 	if kudos.ErrorCode(err) == kudos.ENotFound {
 		u, err = s.DB.UserByEmail(ctx(c), email)
 		switch {
-		case err == nil && !id.EmailVerified:
-			// Linking on an unverified address would hand the account to
-			// whoever typed it into Google.
-			return kudos.Errorf(kudos.EForbidden, "this e-mail address is registered; sign in with your password")
 		case err == nil:
 			in, err := s.DB.LinkOIDC(ctx(c), u.ID, id.Issuer, id.Subject, s.Config.SessionTTL)
 			if err != nil {
@@ -212,12 +214,9 @@ func oidcName(id *auth.Identity) (first, last string) {
 
 // oidcInvitedUser signs up u from a Google sign-up started on an
 // invitation's accept page: it joins the inviting account like a sign-up
-// from the link (invitedSignup), when Google vouches for the invited
-// address: an unverified one proves nothing (403, whatever the address).
+// from the link (invitedSignup); oidcCallback has refused an address Google
+// did not verify.
 func (s *Server) oidcInvitedUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, u kudos.User) error {
-	if !id.EmailVerified {
-		return kudos.Errorf(kudos.EForbidden, "Google has not verified this e-mail address")
-	}
 	in, err := s.DB.CreateInvitedUser(ctx(c), store.InvitedUser{User: u, OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
 		InvitationHash: f.InvitationHash, SessionTTL: s.Config.SessionTTL, Outbox: s.team()})
 	if err != nil {

@@ -8,7 +8,14 @@ import (
 // development provider for subject and email, and returns the callback answer.
 func (h *harness) googleCallback(scope, subject, email string) response {
 	h.t.Helper()
-	h.oidc.QueueIdentity(subject, email, true)
+	return h.googleFlow(scope, subject, email, true)
+}
+
+// googleFlow is googleCallback for an identity whose address Google has
+// verified or not.
+func (h *harness) googleFlow(scope, subject, email string, verified bool) response {
+	h.t.Helper()
+	h.oidc.QueueIdentity(subject, email, verified)
 	body := map[string]any{"root_domain": "http://127.0.0.1:8080"}
 	if scope == "signup" {
 		body["opt_in_terms_of_use"] = true

@@ -223,7 +223,8 @@ type SignedIn struct {
 }
 
 // Activate consumes an activation token: the user is activated (with the new
-// address, for an e-mail change), and a session is created.
+// address, for an e-mail change; a Google link made before the sign-up's
+// address was proved is dropped, dropUnprovenLink), and a session is created.
 func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*SignedIn, error) {
 	now := db.Now()
 	var out SignedIn
@@ -238,6 +239,9 @@ func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duratio
 				return kudos.Errorf(kudos.EConflict, "this e-mail address is already in use")
 			}
 		} else {
+			if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
+				return err
+			}
 			_, err = tx.Exec(ctx, `UPDATE users SET activated = true, updated_at = $2 WHERE id = $1`, userID, now)
 		}
 		if err != nil {
@@ -264,13 +268,31 @@ func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl
 	return signInAccountID(ctx, tx, userID, &out.AccountID)
 }
 
+// dropUnprovenLink unlinks the Google identity of a user who has not
+// proved the address yet and ends every session, as the owner proves it
+// (activation of the sign-up's address, password reset): a link made
+// before then may be a stranger's (issue 27). A verified identity of the
+// owner links again at its next sign-in (LinkOIDC).
+func dropUnprovenLink(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	tag, err := tx.Exec(ctx, `UPDATE users SET oidc_issuer = NULL, oidc_subject = NULL, updated_at = $2
+		WHERE id = $1 AND NOT activated AND oidc_subject IS NOT NULL`, userID, now)
+	if err != nil || tag.RowsAffected() == 0 {
+		return wrapErr(err)
+	}
+	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
+}
+
 // ResetPassword consumes a reset token, sets the new password hash, marks
-// the address confirmed (the mail reached it) and ends every session.
+// the address confirmed (the mail reached it) and ends every session; a
+// Google link made before the address was proved is dropped.
 func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		userID, _, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
 		if err != nil {
+			return err
+		}
+		if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, passwordHash, now); err != nil {

@@ -31,3 +31,17 @@ describe('AuthCallbackPage: login CSRF', () => {
     expect(sessionStorage.getItem('oidc_state')).toBeNull()
   })
 })
+
+describe('AuthCallbackPage: an address Google has not verified', () => {
+  it('says so instead of the generic failure', async () => {
+    rememberOidcState('https://accounts.example.com/auth?client_id=x&state=st-2&nonce=n')
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(403, { error: { status: 403, code: 'email_not_verified', message: 'Google has not verified this e-mail address' } }),
+      ),
+    )
+    await renderWithProviders(<AuthCallbackPage code="c" state="st-2" />, '/auth/callback')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Google has not verified this e-mail address')
+  })
+})

@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Loader2, TriangleAlert } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
+import { ApiError } from '@/lib/api-client'
 import { useOidcCallback } from '../api/auth-callback'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
@@ -36,11 +37,13 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
   }, [code, state, mutate, navigate])
 
   if (missing || callback.isError) {
+    // An address Google has not verified is refused (403 email_not_verified): say so.
+    const unverified = callback.error instanceof ApiError && callback.error.code === 'email_not_verified'
     return (
       <AuthLayout title={t('callback.failed_title')}>
         <div className="grid gap-4 text-sm">
           <TriangleAlert className="h-10 w-10 text-destructive" aria-hidden="true" />
-          <p role="alert">{t('callback.failed_text')}</p>
+          <p role="alert">{t(unverified ? 'callback.email_not_verified' : 'callback.failed_text')}</p>
           <Link className={buttonVariants()} to="/signin">{t('back_to_signin')}</Link>
         </div>
       </AuthLayout>
