@@ -31,6 +31,8 @@ type oidcSignupRequest struct {
 	// InvitationToken, from a team invitation's link, makes a new user
 	// join that account (oidcInvitedUser).
 	InvitationToken string `json:"invitation_token"`
+	// BrowserKey binds the activation link to this browser (signupRequest).
+	BrowserKey string `json:"browser_key"`
 }
 
 type oidcSigninRequest struct {
@@ -66,11 +68,12 @@ func (s *Server) oidcSignup(c fiber.Ctx) error {
 		}
 		invitation = auth.HashToken(req.InvitationToken)
 	}
+	browser := browserHash(fe, req.BrowserKey)
 	if err := fe.Err(); err != nil {
 		return err
 	}
 	return s.startOIDC(c, store.OIDCFlow{Scope: scopeSignup, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true,
-		PreferredLanguage: lang, InvitationHash: invitation}, root)
+		PreferredLanguage: lang, InvitationHash: invitation, BrowserHash: browser}, root)
 }
 
 func (s *Server) oidcSignin(c fiber.Ctx) error {
@@ -174,6 +177,8 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 // opens.
 func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
 	first, last := oidcName(id)
+	token := s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, "")
+	token.BrowserHash = f.BrowserHash
 	if f.InvitationHash != nil {
 		return s.oidcInvitedUser(c, f, id, kudos.User{Email: email, Firstname: first, Lastname: last,
 			PreferredLanguage: f.PreferredLanguage, OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true})
@@ -183,7 +188,7 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},
 		AccountName: accountName(first, last), Trial: s.newTrial(),
 		OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
-		Token:             s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, ""),
+		Token:             token,
 		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if err != nil {

@@ -48,7 +48,8 @@ type AuthStore interface {
 	SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*store.SignedIn, error)
 	RevokeSession(ctx context.Context, id uuid.UUID) error
 	UserByEmail(ctx context.Context, email string) (*kudos.User, error)
-	Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*store.SignedIn, error)
+	Activate(ctx context.Context, hash, browserHash []byte, sessionTTL time.Duration) (*store.SignedIn, error)
+	SignupBrowserHash(ctx context.Context, userID uuid.UUID) ([]byte, error)
 	CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash []byte) error
 	CreateToken(ctx context.Context, userID uuid.UUID, t store.NewToken) error
 	PendingEmail(ctx context.Context, userID uuid.UUID) (string, error)

@@ -19,6 +19,17 @@ async function dismissOnboarding(page) {
   await welcome.waitFor({ state: 'hidden' });
 }
 
+/** Fills the sign-up form (on /signup) for email and sends it. */
+async function fillSignup(page, email) {
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Secret1!');
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(/\/registered\?created=/);
+}
+
 async function signOut(page) {
   await dismissOnboarding(page);
   await page.getByRole('button', { name: /User menu/ }).click();
@@ -44,13 +55,7 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
   await page.getByText('*email is required').waitFor();
   await page.getByText('*please accept Terms of Use to continue').waitFor();
 
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Secret1!');
-  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/\/registered\?created=/);
+  await fillSignup(page, email);
   await page.getByText(email).waitFor();
 
   // Resend works and says so.
@@ -128,6 +133,36 @@ test('Google sign-up and sign-in through the local OIDC provider', async () => {
   assert.equal((await queue()).status, 204);
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 15000 });
+  await page.close();
+});
+
+test('an activation link opened in another browser confirms the address but signs no one in there', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('elsewhere');
+  await page.goto(`${BASE}/signup`);
+  await fillSignup(page, email);
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+
+  const other = await openPage(browser.context); // a context of its own: another browser
+  await other.goto(link);
+  await other.getByText('Your e-mail address is confirmed. Sign in to continue.').waitFor();
+  assert.equal(await other.evaluate(() => localStorage.getItem('auth_token')), null);
+  await other.getByRole('link', { name: 'Sign in' }).click();
+  await signIn(other, email, 'Secret1!');
+  await other.close();
+  await page.close();
+});
+
+test('Google without a verified address: the callback says so, and no user is made', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('unverified');
+  assert.equal((await api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: false })).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByText('Google has not verified this e-mail address.', { exact: false }).waitFor({ timeout: 15000 });
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' })).status, 401);
   await page.close();
 });
 

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"time"
 
@@ -33,7 +34,10 @@ type NewToken struct {
 	ExpiresAt time.Time
 	// NewEmail is the address an e-mail-change token confirms.
 	NewEmail string
-	Mail     OutboxEntry
+	// BrowserHash is the hash of the key the signing-up browser sent: an
+	// activation token with it signs in only that browser (nil: none).
+	BrowserHash []byte
+	Mail        OutboxEntry
 }
 
 // CreateUser stores a new user with an account they own and its trial
@@ -178,11 +182,23 @@ func insertToken(ctx context.Context, tx pgx.Tx, userID uuid.UUID, t NewToken) e
 	if t.NewEmail != "" {
 		newEmail = &t.NewEmail
 	}
-	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at) VALUES ($1, $2, $3, $4, $5)`,
-		t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at, browser_hash)
+		VALUES ($1, $2, $3, $4, $5, $6)`, t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt, t.BrowserHash); err != nil {
 		return wrapErr(err)
 	}
 	return insertOutbox(ctx, tx, t.Mail)
+}
+
+// SignupBrowserHash is the browser hash the user's sign-up bound its
+// activation link to (nil for none): a resent link is bound to it too.
+func (db *DB) SignupBrowserHash(ctx context.Context, userID uuid.UUID) ([]byte, error) {
+	var h []byte
+	err := db.Pool.QueryRow(ctx, `SELECT browser_hash FROM user_tokens WHERE user_id = $1 AND purpose = 'activation'
+		AND new_email IS NULL AND browser_hash IS NOT NULL ORDER BY created_at DESC LIMIT 1`, userID).Scan(&h)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return h, wrapErr(err)
 }
 
 // CreateToken stores a token and its mail for an existing user.
@@ -190,17 +206,23 @@ func (db *DB) CreateToken(ctx context.Context, userID uuid.UUID, t NewToken) err
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertToken(ctx, tx, userID, t) })
 }
 
-// consumeToken marks a live token of purpose used and returns its user and
-// new e-mail. A missing, used or expired token is ENotFound.
-func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, hash []byte, now time.Time) (uuid.UUID, *string, error) {
-	var userID uuid.UUID
-	var newEmail *string
+// consumedToken is what a used token names.
+type consumedToken struct {
+	userID      uuid.UUID
+	newEmail    *string
+	browserHash []byte
+}
+
+// consumeToken marks a live token of purpose used and returns its user,
+// new e-mail and browser hash. A missing, used or expired token is ENotFound.
+func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, hash []byte, now time.Time) (consumedToken, error) {
+	var t consumedToken
 	err := tx.QueryRow(ctx, `UPDATE user_tokens SET used_at = $3 WHERE hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
-		RETURNING user_id, new_email`, hash, purpose, now).Scan(&userID, &newEmail)
+		RETURNING user_id, new_email, browser_hash`, hash, purpose, now).Scan(&t.userID, &t.newEmail, &t.browserHash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return uuid.Nil, nil, kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+		return t, kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
 	}
-	return userID, newEmail, wrapErr(err)
+	return t, wrapErr(err)
 }
 
 // CheckToken reports whether a live token of purpose has this hash:
@@ -224,15 +246,19 @@ type SignedIn struct {
 
 // Activate consumes an activation token: the user is activated (with the new
 // address, for an e-mail change; a Google link made before the sign-up's
-// address was proved is dropped, dropUnprovenLink), and a session is created.
-func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*SignedIn, error) {
+// address was proved is dropped, dropUnprovenLink). A session is created
+// only when browserHash is the one the token was bound to at sign-up (the
+// link is opened in the browser that signed up); otherwise out.Session is
+// nil (issue 27).
+func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL time.Duration) (*SignedIn, error) {
 	now := db.Now()
 	var out SignedIn
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		userID, newEmail, err := consumeToken(ctx, tx, kudos.TokenActivation, hash, now)
+		t, err := consumeToken(ctx, tx, kudos.TokenActivation, hash, now)
 		if err != nil {
 			return err
 		}
+		userID, newEmail := t.userID, t.newEmail
 		if newEmail != nil {
 			_, err = tx.Exec(ctx, `UPDATE users SET email = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, *newEmail, now)
 			if isUniqueViolation(err) {
@@ -250,6 +276,10 @@ func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duratio
 		// The other activation links of the user have served their purpose.
 		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'activation' AND used_at IS NULL`, userID, now); err != nil {
 			return wrapErr(err)
+		}
+		out.UserID = userID
+		if t.browserHash == nil || subtle.ConstantTimeCompare(t.browserHash, browserHash) != 1 {
+			return nil
 		}
 		return signIn(ctx, tx, userID, now, sessionTTL, &out)
 	})
@@ -288,10 +318,11 @@ func dropUnprovenLink(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time
 func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		userID, _, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
+		t, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
 		if err != nil {
 			return err
 		}
+		userID := t.userID
 		if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
 			return err
 		}

@@ -28,14 +28,18 @@ type OIDCFlow struct {
 	// InvitationHash is the hash of the invitation token a sign-up was
 	// started from (nil for none): the new user joins that account.
 	InvitationHash []byte
+	// BrowserHash is the hash of the browser key a sign-up was started
+	// with: its activation link signs in that browser only (NewToken).
+	BrowserHash []byte
 }
 
 // CreateOIDCFlow stores a flow.
 func (db *DB) CreateOIDCFlow(ctx context.Context, f OIDCFlow) error {
 	_, err := db.Pool.Exec(ctx, `INSERT INTO oidc_flows (state_hash, scope, nonce, verifier, redirect_url, opt_in_marketing,
-		opt_in_terms_of_use, preferred_language, expires_at, invitation_hash) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+		opt_in_terms_of_use, preferred_language, expires_at, invitation_hash, browser_hash)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
 		f.StateHash, f.Scope, f.Nonce, f.Verifier, f.RedirectURL, f.OptInMarketing, f.OptInTermsOfUse, f.PreferredLanguage, f.ExpiresAt,
-		f.InvitationHash)
+		f.InvitationHash, f.BrowserHash)
 	if err == nil {
 		// Expired flows are of no use to anyone: drop them as we go.
 		_, err = db.Pool.Exec(ctx, `DELETE FROM oidc_flows WHERE expires_at < $1`, db.Now().Add(-time.Hour))
@@ -48,9 +52,9 @@ func (db *DB) CreateOIDCFlow(ctx context.Context, f OIDCFlow) error {
 func (db *DB) TakeOIDCFlow(ctx context.Context, stateHash []byte) (*OIDCFlow, error) {
 	f := OIDCFlow{StateHash: stateHash}
 	err := db.Pool.QueryRow(ctx, `DELETE FROM oidc_flows WHERE state_hash = $1 RETURNING scope, nonce, verifier, redirect_url,
-		opt_in_marketing, opt_in_terms_of_use, preferred_language, expires_at, invitation_hash`, stateHash).Scan(
+		opt_in_marketing, opt_in_terms_of_use, preferred_language, expires_at, invitation_hash, browser_hash`, stateHash).Scan(
 		&f.Scope, &f.Nonce, &f.Verifier, &f.RedirectURL, &f.OptInMarketing, &f.OptInTermsOfUse, &f.PreferredLanguage, &f.ExpiresAt,
-		&f.InvitationHash)
+		&f.InvitationHash, &f.BrowserHash)
 	if errors.Is(err, pgx.ErrNoRows) || (err == nil && !f.ExpiresAt.After(db.Now())) {
 		return nil, kudos.Errorf(kudos.ENotFound, "this sign-in attempt is unknown or has expired")
 	}

@@ -1,8 +1,9 @@
 import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { signupBrowserKey } from './browser-key'
 
-// POST /v1/auth/signup → 201 {email}
+// POST /v1/auth/signup → 201 {email}; browser_key binds the activation link to this browser.
 
 export interface SignupInput {
   firstname: string
@@ -18,7 +19,11 @@ export interface SignupInput {
 const signupResponseSchema = v.object({ email: v.string() })
 
 export function signup(input: SignupInput) {
-  return apiRequest('/v1/auth/signup', { method: 'POST', body: input, schema: signupResponseSchema })
+  return apiRequest('/v1/auth/signup', {
+    method: 'POST',
+    body: { ...input, browser_key: signupBrowserKey() },
+    schema: signupResponseSchema,
+  })
 }
 
 export function useSignup() {
