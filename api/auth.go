@@ -26,6 +26,7 @@ func (s *Server) registerAuthRoutes(r fiber.Router) {
 	r.Post("/reset-password", s.resetPassword)
 	r.Post("/oidc-signup", s.oidcSignup)
 	r.Post("/oidc-signin", s.oidcSignin)
+	r.Post("/oidc-reauth", s.requireSession, s.oidcReauth)
 	r.Put("/callback", s.oidcCallback)
 }
 

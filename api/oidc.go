@@ -21,6 +21,9 @@ const oidcFlowTTL = 10 * time.Minute
 const (
 	scopeSignup = "signup"
 	scopeSignin = "signin"
+	// scopeReauth is a step-up: a signed-in user without a password signs
+	// in with Google again before a sensitive change (stepUp).
+	scopeReauth = "reauth"
 )
 
 type oidcSignupRequest struct {
@@ -103,7 +106,11 @@ func (s *Server) startOIDC(c fiber.Ctx, f store.OIDCFlow, root string) error {
 	if err := s.DB.CreateOIDCFlow(ctx(c), f); err != nil {
 		return err
 	}
-	u, err := s.OIDC.AuthURL(ctx(c), f.RedirectURL, state, nonce, verifier)
+	var maxAge time.Duration
+	if f.Scope == scopeReauth {
+		maxAge = stepUpMaxAge
+	}
+	u, err := s.OIDC.AuthURL(ctx(c), f.RedirectURL, state, nonce, verifier, maxAge)
 	if err != nil {
 		s.Log.Error("google sign-in unavailable", "err", err)
 		return kudos.Errorf(kudos.EUnavailable, "Google sign-in is unavailable right now, please try again later")
@@ -145,6 +152,9 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 	email := kudos.NormalizeEmail(id.Email)
 	if kudos.ValidateEmail(email) != "" {
 		return kudos.Errorf(kudos.EUnauthorized, "Google did not share a usable e-mail address")
+	}
+	if f.Scope == scopeReauth {
+		return s.finishStepUp(c, f, id, email)
 	}
 	u, err := s.DB.UserByOIDC(ctx(c), id.Issuer, id.Subject)
 	if kudos.ErrorCode(err) == kudos.ENotFound {

@@ -58,6 +58,8 @@ type AuthStore interface {
 	UserByPendingEmail(ctx context.Context, email string) (*kudos.User, error)
 	CreateOIDCFlow(ctx context.Context, f store.OIDCFlow) error
 	TakeOIDCFlow(ctx context.Context, stateHash []byte) (*store.OIDCFlow, error)
+	StepUp(ctx context.Context, sessionID uuid.UUID, issuer, subject, email string) error
+	ReauthenticatedAt(ctx context.Context, sessionID uuid.UUID) (time.Time, error)
 	LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string, ttl time.Duration) (*store.SignedIn, error)
 	UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.User, error)
 	ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, error)

@@ -2,7 +2,7 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { signupBrowserKey } from './browser-key'
-import { rememberOidcState } from './oidc-state'
+import { rememberOidcState } from '@/lib/oidc-state'
 
 // POST /v1/auth/oidc-signup → 201 {auth_url}; the browser is then sent there.
 // browser_key binds the activation link to this browser (browser-key.ts).

@@ -5,10 +5,11 @@ import { Loader2, TriangleAlert } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
 import { ApiError } from '@/lib/api-client'
 import { useOidcCallback } from '../api/auth-callback'
+import { takeStepUpReturn } from '@/lib/step-up'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
-/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard. */
+/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard, reauth → back. */
 export function AuthCallbackPage({ code, state }: { code?: string; state?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
@@ -26,7 +27,10 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
       { code, state },
       {
         onSuccess: (result) => {
-          if (result.scope === 'signup') {
+          if (result.scope === 'reauth') {
+            // A step-up: back to the page that asked for it, to make the change.
+            void navigate({ to: takeStepUpReturn() })
+          } else if (result.scope === 'signup') {
             void navigate({ to: '/registered', search: { created: result.email } })
           } else {
             void navigate(dashboardHome(result.account_id))
