@@ -187,12 +187,13 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 // opens.
 func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
 	first, last := oidcName(id)
-	token := s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, "")
-	token.BrowserHash = f.BrowserHash
 	if f.InvitationHash != nil {
 		return s.oidcInvitedUser(c, f, id, kudos.User{Email: email, Firstname: first, Lastname: last,
 			PreferredLanguage: f.PreferredLanguage, OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true})
 	}
+	// The activation link signs in the browser that started the sign-up.
+	token := s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, "")
+	token.BrowserHash = f.BrowserHash
 	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,
 			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},

@@ -167,8 +167,13 @@ func (db *DB) StepUp(ctx context.Context, sessionID uuid.UUID, issuer, subject, 
 func (db *DB) ReauthenticatedAt(ctx context.Context, sessionID uuid.UUID) (time.Time, error) {
 	var at *time.Time
 	err := db.Pool.QueryRow(ctx, `SELECT reauthenticated_at FROM sessions WHERE id = $1`, sessionID).Scan(&at)
-	if errors.Is(err, pgx.ErrNoRows) || at == nil {
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return time.Time{}, nil
+	case err != nil:
+		return time.Time{}, wrapErr(err)
+	case at == nil:
 		return time.Time{}, nil
 	}
-	return *at, wrapErr(err)
+	return *at, nil
 }
