@@ -166,6 +166,42 @@ test('Google without a verified address: the callback says so, and no user is ma
   await page.close();
 });
 
+test('a Google-only user sets a password after signing in with Google again (step-up)', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('stepup');
+  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
+  assert.equal((await queue()).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+  await page.goto(link);
+  await page.waitForURL(/\/dashboard\/([0-9a-f-]{36})\/testimonials/, { timeout: 10000 });
+  await page.getByLabel('Your first name').fill('Grace');
+  await page.getByLabel('Your last name').fill('Hopper');
+  await dismissOnboarding(page);
+  const account = page.url().match(/dashboard\/([0-9a-f-]{36})/)[1];
+
+  const setPassword = async () => {
+    await page.getByLabel('New password').fill('Chosen1!x');
+    await page.getByLabel('Repeat password').fill('Chosen1!x');
+    await page.getByRole('button', { name: 'Change password' }).click();
+  };
+  await page.goto(`${BASE}/dashboard/${account}/account-settings/personal-details`);
+  await setPassword();
+  await page.getByText('For your security, confirm it is you').waitFor();
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Chosen1!x' })).status, 401);
+
+  assert.equal((await queue()).status, 204);
+  await page.getByRole('button', { name: 'Confirm with Google' }).click();
+  await page.waitForURL(/\/account-settings\/personal-details/, { timeout: 15000 });
+  await setPassword();
+  await page.getByText('Your password has been changed.').waitFor();
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Chosen1!x' })).status, 201);
+  await page.close();
+});
+
 test('the callback without code or state says something went wrong', async () => {
   const page = await openPage(browser.context);
   await page.goto(`${BASE}/auth/callback`);

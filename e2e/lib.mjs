@@ -76,6 +76,15 @@ export async function api(method, path, body, token, base = BASE) {
 export const API_BROWSER_KEY = 'ZTJlLWFwaS11c2VyLWUyZS1hcGktdXNlci1lMmUtYXA';
 
 /**
+ * Makes page's browser the one that signed the apiUser users up: an
+ * activation link opened there then signs in (issue 27).
+ */
+export async function asSigningUpBrowser(page, base = BASE) {
+  await page.goto(`${base}/signin`);
+  await page.evaluate((key) => localStorage.setItem('signup_browser_key', key), API_BROWSER_KEY);
+}
+
+/**
  * Makes a user through the API: signed up, activated (unless `activate` is
  * false) and with the account named, so onboarding is done. Returns the
  * session and the e-mail.
