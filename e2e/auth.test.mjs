@@ -30,6 +30,20 @@ async function fillSignup(page, email) {
   await page.waitForURL(/\/registered\?created=/);
 }
 
+/**
+ * Signs up on /signup with Google as email (a verified identity of the local
+ * provider) and returns the function that queues that identity again.
+ */
+async function googleSignup(page, email) {
+  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
+  assert.equal((await queue()).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  return queue;
+}
+
 async function signOut(page) {
   await dismissOnboarding(page);
   await page.getByRole('button', { name: /User menu/ }).click();
@@ -107,13 +121,7 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
 test('Google sign-up and sign-in through the local OIDC provider', async () => {
   const page = await openPage(browser.context);
   const email = uniqueEmail('google');
-  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
-
-  assert.equal((await queue()).status, 204);
-  await page.goto(`${BASE}/signup`);
-  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  const queue = await googleSignup(page, email);
   assert.match(page.url(), new RegExp(encodeURIComponent(email).replace(/\./g, '\\.')));
 
   const { link, message } = await waitForLink(email, 'confirm-email?token=');
@@ -169,12 +177,7 @@ test('Google without a verified address: the callback says so, and no user is ma
 test('a Google-only user sets a password after signing in with Google again (step-up)', async () => {
   const page = await openPage(browser.context);
   const email = uniqueEmail('stepup');
-  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
-  assert.equal((await queue()).status, 204);
-  await page.goto(`${BASE}/signup`);
-  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  const queue = await googleSignup(page, email);
   const { link } = await waitForLink(email, 'confirm-email?token=');
   await page.goto(link);
   await page.waitForURL(/\/dashboard\/([0-9a-f-]{36})\/testimonials/, { timeout: 10000 });
@@ -194,7 +197,10 @@ test('a Google-only user sets a password after signing in with Google again (ste
   assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Chosen1!x' })).status, 401);
 
   assert.equal((await queue()).status, 204);
+  // Google, then the callback, bring the browser back to this page.
+  const stepUp = page.waitForResponse((r) => r.url().includes('/v1/auth/callback'), { timeout: 15000 });
   await page.getByRole('button', { name: 'Confirm with Google' }).click();
+  assert.equal((await stepUp).status(), 200);
   await page.waitForURL(/\/account-settings\/personal-details/, { timeout: 15000 });
   await setPassword();
   await page.getByText('Your password has been changed.').waitFor();
