@@ -26,6 +26,12 @@ const (
 	// EInvitationEmailMismatch (403): the invitation was sent to another
 	// address than the signed-in user's.
 	EInvitationEmailMismatch = "invitation_email_mismatch"
+	// EEmailNotVerified (403): the identity provider has not verified the
+	// e-mail address of the identity, which therefore proves nothing.
+	EEmailNotVerified = "email_not_verified"
+	// EReauthRequired (403): a sensitive change of a user without a
+	// password needs a fresh sign-in with Google first (a step-up).
+	EReauthRequired = "reauthentication_required"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

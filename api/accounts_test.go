@@ -165,8 +165,13 @@ func TestEmailChangeNeedsConfirmation(t *testing.T) {
 	if h.mailCount("new@example.com") != 3 || h.lastMail("new@example.com").Key == first.Key {
 		t.Fatalf("%d mails to the new address, want 3", h.mailCount("new@example.com"))
 	}
-	a := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMail("new@example.com").Link)}, ""), 201)
-	u := h.expect(h.do("GET", "/v1/accounts/"+account, nil, a.str("token")), 200).Body["user"].(map[string]any)
+	// Confirming the new address starts no session (issue 27 item 4): the
+	// session that made the change opens the account again.
+	a := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMail("new@example.com").Link)), ""), 200)
+	if a.str("token") != "" {
+		t.Fatalf("confirming an e-mail change signed in: %s", a.Raw)
+	}
+	u := h.expect(h.do("GET", "/v1/accounts/"+account, nil, token), 200).Body["user"].(map[string]any)
 	if u["email"] != "new@example.com" || u["activated"] != true {
 		t.Fatalf("user %v", u)
 	}
@@ -177,9 +182,9 @@ func TestEmailChangeNeedsConfirmation(t *testing.T) {
 func TestGoogleUsersCannotChangeEmail(t *testing.T) {
 	h := newHarness(t)
 	h.oidc.QueueIdentity("g-1", "g@example.com", true)
-	start := h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": true}, ""), 201)
+	start := h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": true, "browser_key": testBrowserKey}, ""), 201)
 	h.expect(h.do("PUT", callbackPath(authorize(t, start.str("auth_url"))), nil, ""), 201)
-	a := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMail("g@example.com").Link)}, ""), 201)
+	a := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMail("g@example.com").Link)), ""), 201)
 	r := h.expect(h.do("PATCH", "/v1/accounts/"+a.str("account_id")+"/user", map[string]any{"email": "other@example.com"}, a.str("token")), 403)
 	if !strings.Contains(r.Raw, "Google") {
 		t.Fatal(r.Raw)

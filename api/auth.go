@@ -26,6 +26,7 @@ func (s *Server) registerAuthRoutes(r fiber.Router) {
 	r.Post("/reset-password", s.resetPassword)
 	r.Post("/oidc-signup", s.oidcSignup)
 	r.Post("/oidc-signin", s.oidcSignin)
+	r.Post("/oidc-reauth", s.requireSession, s.oidcReauth)
 	r.Put("/callback", s.oidcCallback)
 }
 
@@ -41,6 +42,9 @@ type signupRequest struct {
 	// InvitationToken, from an invitation's link, makes the sign-up join
 	// that account (invitedSignup).
 	InvitationToken string `json:"invitation_token"`
+	// BrowserKey is a random key the signing-up browser keeps: the
+	// activation link signs in only a browser that sends it again.
+	BrowserKey string `json:"browser_key"`
 }
 
 type emailResponse struct {
@@ -74,6 +78,7 @@ func (s *Server) signup(c fiber.Ctx) error {
 	}
 	lang := s.language(fe, req.PreferredLanguage)
 	s.rootDomain(fe, req.RootDomain) // checked for the contract; mail links use KUDOS_PUBLIC_URL
+	browser := browserHash(fe, req.BrowserKey)
 	if err := fe.Err(); err != nil {
 		return err
 	}
@@ -88,12 +93,13 @@ func (s *Server) signup(c fiber.Ctx) error {
 	if req.InvitationToken != "" {
 		return s.invitedSignup(c, u, req.InvitationToken)
 	}
-	key := auth.NewKey()
+	token := s.activationToken(auth.NewKey(), req.Email, lang, req.Firstname, "")
+	token.BrowserHash = browser
 	_, _, err = s.DB.CreateUser(ctx(c), store.NewUser{
 		User:              u,
 		AccountName:       accountName(req.Firstname, req.Lastname),
 		Trial:             s.newTrial(),
-		Token:             s.activationToken(key, req.Email, lang, req.Firstname, ""),
+		Token:             token,
 		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if kudos.ErrorCode(err) == kudos.EConflict {
@@ -241,6 +247,19 @@ func (s *Server) signout(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// browserHash validates a browser_key (the random key a signing-up browser
+// keeps, of a token's shape; empty for none) and returns its hash.
+func browserHash(fe kudos.FieldErrors, key string) []byte {
+	if key == "" {
+		return nil
+	}
+	if !auth.ValidTokenShape(key) {
+		fe.Add("browser_key", kudos.FInvalidValue)
+		return nil
+	}
+	return auth.HashToken(key)
 }
 
 // addIf records code for field when it is not empty.

@@ -46,7 +46,7 @@ func TestSignupActivateSignin(t *testing.T) {
 		t.Fatalf("code = %s", acc.errorCode())
 	}
 
-	a := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(mail.Link)}, ""), 201)
+	a := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(mail.Link)), ""), 201)
 	if a.str("account_id") != s.str("account_id") || a.str("token") == "" {
 		t.Fatalf("activation answer %s", a.Raw)
 	}
@@ -197,7 +197,7 @@ func TestResendActivation(t *testing.T) {
 	if second.Key == first.Key {
 		t.Fatal("no new activation mail")
 	}
-	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(second.Link)}, ""), 201)
+	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(second.Link)), ""), 201)
 	// Activation retires the user's other activation links.
 	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(first.Link)}, ""), 404)
 	// An activated user gets no more activation mails.

@@ -11,8 +11,10 @@ import (
 	"kudos/store"
 )
 
-type tokenRequest struct {
+type activateRequest struct {
 	Token string `json:"token"`
+	// BrowserKey is the key the signing-up browser kept (signupRequest).
+	BrowserKey string `json:"browser_key"`
 }
 
 type emailRequest struct {
@@ -24,21 +26,32 @@ type resetPasswordRequest struct {
 	Token    string `json:"token"`
 }
 
-// activateUser consumes an activation token and signs the user in.
+// activateUser consumes an activation token: the address is confirmed
+// wherever the link is opened, but the user is signed in (201) only in the
+// browser that signed up, which sends its browser key again; anywhere else
+// the answer is 200 without a session, and the user signs in (issue 27).
 func (s *Server) activateUser(c fiber.Ctx) error {
-	var req tokenRequest
+	var req activateRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
+	fe := kudos.FieldErrors{}
 	if req.Token == "" {
-		return kudos.FieldErrors{"token": kudos.FRequired}.Err()
+		fe.Add("token", kudos.FRequired)
+	}
+	browser := browserHash(fe, req.BrowserKey)
+	if err := fe.Err(); err != nil {
+		return err
 	}
 	if !auth.ValidTokenShape(req.Token) {
 		return kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
 	}
-	in, err := s.DB.Activate(ctx(c), auth.HashToken(req.Token), s.Config.SessionTTL)
+	in, err := s.DB.Activate(ctx(c), auth.HashToken(req.Token), browser, s.Config.SessionTTL)
 	if err != nil {
 		return err
+	}
+	if in.Session == nil {
+		return c.JSON(fiber.Map{})
 	}
 	return s.signedIn(c, in)
 }
@@ -68,6 +81,12 @@ func (s *Server) resendActivation(c fiber.Ctx) error {
 			to = pending
 		}
 		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, pending)
+		if pending == "" {
+			// Opened in the browser that signed up, the new link signs it in.
+			if t.BrowserHash, err = s.DB.SignupBrowserHash(ctx(c), u.ID); err != nil {
+				return nil, err
+			}
+		}
 		if pending != "" {
 			// A pending address that belongs to someone else gets the notice,
 			// never a link (the change was answered as if it were free).

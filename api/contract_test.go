@@ -50,7 +50,7 @@ func TestContractResponses(t *testing.T) {
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(email), ""), 201)
 	h.expect(h.do("POST", "/v1/auth/signup", map[string]any{"email": "x"}, ""), 422)
 	tok := tokenFrom(h.lastMail(email).Link)
-	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tok}, ""), 201)
+	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tok), ""), 201)
 	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tok}, ""), 404)
 	r := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": email, "password": "Secret1!"}, ""), 201)
 	token, account := r.str("token"), r.str("account_id")

@@ -32,6 +32,8 @@ var statusOf = map[string]int{
 	kudos.EConflict:                fiber.StatusConflict,
 	kudos.ESeatLimit:               fiber.StatusConflict,
 	kudos.EInvitationEmailMismatch: fiber.StatusForbidden,
+	kudos.EEmailNotVerified:        fiber.StatusForbidden,
+	kudos.EReauthRequired:          fiber.StatusForbidden,
 	kudos.ETooLarge:                fiber.StatusRequestEntityTooLarge,
 	kudos.EInvalid:                 fiber.StatusUnprocessableEntity,
 	kudos.ERateLimited:             fiber.StatusTooManyRequests,
@@ -65,7 +67,8 @@ var codeOfStatus = map[int]string{}
 
 // refinedCodes are the codes that narrow another code's status (403, 409):
 // never the default code of a bare status.
-var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EInvitationEmailMismatch: true}
+var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EInvitationEmailMismatch: true,
+	kudos.EEmailNotVerified: true, kudos.EReauthRequired: true}
 
 func init() {
 	for code, status := range statusOf {

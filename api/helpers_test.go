@@ -295,8 +295,13 @@ func (h *harness) expect(r response, status int) response {
 // signupBody is a valid sign-up payload for email.
 func signupBody(email string) map[string]any {
 	return map[string]any{"firstname": "Ada", "lastname": "Lovelace", "email": email, "password": "Secret1!",
-		"opt_in_marketing": false, "opt_in_terms_of_use": true, "preferred_language": "en", "root_domain": "http://127.0.0.1:8080"}
+		"opt_in_marketing": false, "opt_in_terms_of_use": true, "preferred_language": "en", "root_domain": "http://127.0.0.1:8080",
+		"browser_key": testBrowserKey}
 }
+
+// testBrowserKey is the browser key of the test's "browser": sent with its
+// sign-ups and activations, so that activating signs it in (issue 27 item 4).
+const testBrowserKey = "dGVzdC1icm93c2VyLXRlc3QtYnJvd3Nlci10ZXN0LWI"
 
 // lastMail returns the newest queued mail request to address (from the
 // outbox), with the link the mail activity will build for it.
@@ -338,7 +343,7 @@ func tokenFrom(link string) string {
 func (h *harness) signedUpUser(email string) (token, accountID string) {
 	h.t.Helper()
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(email), ""), 201)
-	r := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(h.lastMailOf(email, kudos.MailActivation).Link)}, ""), 201)
+	r := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMailOf(email, kudos.MailActivation).Link)), ""), 201)
 	return r.str("token"), r.str("account_id")
 }
 
@@ -386,4 +391,10 @@ func (h *harness) deliverQueued() {
 			h.t.Fatal(err)
 		}
 	}
+}
+
+// activationBody is the body of PUT /v1/auth/activate-user for token,
+// opened in the browser that signed up.
+func activationBody(token string) map[string]any {
+	return map[string]any{"token": token, "browser_key": testBrowserKey}
 }

@@ -21,6 +21,9 @@ const oidcFlowTTL = 10 * time.Minute
 const (
 	scopeSignup = "signup"
 	scopeSignin = "signin"
+	// scopeReauth is a step-up: a signed-in user without a password signs
+	// in with Google again before a sensitive change (stepUp).
+	scopeReauth = "reauth"
 )
 
 type oidcSignupRequest struct {
@@ -31,6 +34,8 @@ type oidcSignupRequest struct {
 	// InvitationToken, from a team invitation's link, makes a new user
 	// join that account (oidcInvitedUser).
 	InvitationToken string `json:"invitation_token"`
+	// BrowserKey binds the activation link to this browser (signupRequest).
+	BrowserKey string `json:"browser_key"`
 }
 
 type oidcSigninRequest struct {
@@ -66,11 +71,12 @@ func (s *Server) oidcSignup(c fiber.Ctx) error {
 		}
 		invitation = auth.HashToken(req.InvitationToken)
 	}
+	browser := browserHash(fe, req.BrowserKey)
 	if err := fe.Err(); err != nil {
 		return err
 	}
 	return s.startOIDC(c, store.OIDCFlow{Scope: scopeSignup, OptInMarketing: req.OptInMarketing, OptInTermsOfUse: true,
-		PreferredLanguage: lang, InvitationHash: invitation}, root)
+		PreferredLanguage: lang, InvitationHash: invitation, BrowserHash: browser}, root)
 }
 
 func (s *Server) oidcSignin(c fiber.Ctx) error {
@@ -100,7 +106,11 @@ func (s *Server) startOIDC(c fiber.Ctx, f store.OIDCFlow, root string) error {
 	if err := s.DB.CreateOIDCFlow(ctx(c), f); err != nil {
 		return err
 	}
-	u, err := s.OIDC.AuthURL(ctx(c), f.RedirectURL, state, nonce, verifier)
+	var maxAge time.Duration
+	if f.Scope == scopeReauth {
+		maxAge = stepUpMaxAge
+	}
+	u, err := s.OIDC.AuthURL(ctx(c), f.RedirectURL, state, nonce, verifier, maxAge)
 	if err != nil {
 		s.Log.Error("google sign-in unavailable", "err", err)
 		return kudos.Errorf(kudos.EUnavailable, "Google sign-in is unavailable right now, please try again later")
@@ -133,18 +143,23 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 		s.Log.Warn("google sign-in failed", "request_id", requestID(c), "err", err)
 		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
+	// An address Google has not verified proves nothing: it neither signs
+	// anyone in nor creates or links a user, and the answer is the same
+	// whether or not it is registered (issue 27).
+	if !id.EmailVerified {
+		return kudos.Errorf(kudos.EEmailNotVerified, "Google has not verified this e-mail address")
+	}
 	email := kudos.NormalizeEmail(id.Email)
 	if kudos.ValidateEmail(email) != "" {
 		return kudos.Errorf(kudos.EUnauthorized, "Google did not share a usable e-mail address")
+	}
+	if f.Scope == scopeReauth {
+		return s.finishStepUp(c, f, id, email)
 	}
 	u, err := s.DB.UserByOIDC(ctx(c), id.Issuer, id.Subject)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
 		u, err = s.DB.UserByEmail(ctx(c), email)
 		switch {
-		case err == nil && !id.EmailVerified:
-			// Linking on an unverified address would hand the account to
-			// whoever typed it into Google.
-			return kudos.Errorf(kudos.EForbidden, "this e-mail address is registered; sign in with your password")
 		case err == nil:
 			in, err := s.DB.LinkOIDC(ctx(c), u.ID, id.Issuer, id.Subject, s.Config.SessionTTL)
 			if err != nil {
@@ -176,12 +191,15 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 		return s.oidcInvitedUser(c, f, id, kudos.User{Email: email, Firstname: first, Lastname: last,
 			PreferredLanguage: f.PreferredLanguage, OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true})
 	}
+	// The activation link signs in the browser that started the sign-up.
+	token := s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, "")
+	token.BrowserHash = f.BrowserHash
 	userID, _, err := s.DB.CreateUser(ctx(c), store.NewUser{
 		User: kudos.User{Email: email, Firstname: first, Lastname: last, PreferredLanguage: f.PreferredLanguage,
 			OptInMarketing: f.OptInMarketing, OptInTermsOfUse: true, SocialLogin: true},
 		AccountName: accountName(first, last), Trial: s.newTrial(),
 		OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
-		Token:             s.activationToken(auth.NewKey(), email, f.PreferredLanguage, first, ""),
+		Token:             token,
 		StartSubscription: dispatch.SubscriptionStart,
 	})
 	if err != nil {
@@ -212,12 +230,9 @@ func oidcName(id *auth.Identity) (first, last string) {
 
 // oidcInvitedUser signs up u from a Google sign-up started on an
 // invitation's accept page: it joins the inviting account like a sign-up
-// from the link (invitedSignup), when Google vouches for the invited
-// address: an unverified one proves nothing (403, whatever the address).
+// from the link (invitedSignup); oidcCallback has refused an address Google
+// did not verify.
 func (s *Server) oidcInvitedUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, u kudos.User) error {
-	if !id.EmailVerified {
-		return kudos.Errorf(kudos.EForbidden, "Google has not verified this e-mail address")
-	}
 	in, err := s.DB.CreateInvitedUser(ctx(c), store.InvitedUser{User: u, OIDCIssuer: id.Issuer, OIDCSubject: id.Subject,
 		InvitationHash: f.InvitationHash, SessionTTL: s.Config.SessionTTL, Outbox: s.team()})
 	if err != nil {

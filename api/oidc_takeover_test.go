@@ -8,10 +8,17 @@ import (
 // development provider for subject and email, and returns the callback answer.
 func (h *harness) googleCallback(scope, subject, email string) response {
 	h.t.Helper()
-	h.oidc.QueueIdentity(subject, email, true)
+	return h.googleFlow(scope, subject, email, true)
+}
+
+// googleFlow is googleCallback for an identity whose address Google has
+// verified or not.
+func (h *harness) googleFlow(scope, subject, email string, verified bool) response {
+	h.t.Helper()
+	h.oidc.QueueIdentity(subject, email, verified)
 	body := map[string]any{"root_domain": "http://127.0.0.1:8080"}
 	if scope == "signup" {
-		body["opt_in_terms_of_use"] = true
+		body["opt_in_terms_of_use"], body["browser_key"] = true, testBrowserKey
 	}
 	start := h.expect(h.do("POST", "/v1/auth/oidc-"+scope, body, ""), 201)
 	return h.do("PUT", callbackPath(authorize(h.t, start.str("auth_url"))), nil, "")
@@ -33,7 +40,7 @@ func TestGooglePreAccountTakeover(t *testing.T) {
 		t.Fatalf("Google opened another account: %s", cb.Raw)
 	}
 	// The victim confirms the address with the mail in their inbox.
-	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": confirm}, ""), 201)
+	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(confirm), ""), 201)
 
 	// The attacker's session and password are dead.
 	h.expect(h.do("GET", "/v1/accounts/"+att.str("account_id"), nil, att.str("token")), 401)

@@ -45,7 +45,7 @@ func TestGoogleSignupThenSignin(t *testing.T) {
 
 	h.oidc.QueueIdentity("google-sub-1", "Grace@Example.com", true)
 	start := h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": true, "opt_in_marketing": true,
-		"preferred_language": "nl", "root_domain": "http://127.0.0.1:8080"}, ""), 201)
+		"preferred_language": "nl", "root_domain": "http://127.0.0.1:8080", "browser_key": testBrowserKey}, ""), 201)
 	authURL, _ := url.Parse(start.str("auth_url"))
 	if q := authURL.Query(); q.Get("code_challenge_method") != "S256" || q.Get("nonce") == "" || q.Get("state") == "" {
 		t.Fatalf("auth_url lacks PKCE/nonce/state: %s", authURL)
@@ -63,7 +63,7 @@ func TestGoogleSignupThenSignin(t *testing.T) {
 	if mail.Purpose != kudos.MailActivation || mail.Language != "nl" || mail.Name != "" {
 		t.Fatalf("mail %+v", mail)
 	}
-	act := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": tokenFrom(mail.Link)}, ""), 201)
+	act := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(mail.Link)), ""), 201)
 	acc := h.expect(h.do("GET", "/v1/accounts/"+act.str("account_id"), nil, act.str("token")), 200)
 	user := acc.Body["user"].(map[string]any)
 	if user["social_login"] != true || user["firstname"] != "" || user["lastname"] != "" || user["opt_in_marketing"] != true || user["preferred_language"] != "nl" {

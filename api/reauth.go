@@ -1,9 +1,13 @@
 package api
 
 import (
+	"time"
+
 	"github.com/gofiber/fiber/v3"
 
 	"kudos"
+	"kudos/auth"
+	"kudos/store"
 )
 
 // reauthenticate is the one re-authentication of a sensitive change
@@ -19,8 +23,67 @@ func (s *Server) reauthenticate(c fiber.Ctx, u *kudos.User, currentPassword *str
 	return s.stepUp(c, u)
 }
 
+// Step-up timings: the Google sign-in of a step-up must have happened at
+// most stepUpMaxAge before the callback (auth_time, asked for with max_age
+// and prompt=login), and it allows sensitive changes from that session for
+// stepUpWindow.
+const (
+	stepUpMaxAge = 5 * time.Minute
+	stepUpWindow = 5 * time.Minute
+)
+
 // stepUp re-authenticates a user who has no password (Google sign-in
-// only). It is the seam of issue 27's step-up (a fresh Google sign-in):
-// until that lands such a user is taken on their session, as PATCH …/user
-// has always done for them.
-func (s *Server) stepUp(fiber.Ctx, *kudos.User) error { return nil }
+// only): their session must have signed in with Google again, freshly,
+// within stepUpWindow (POST /v1/auth/oidc-reauth, then the callback);
+// otherwise 403 reauthentication_required, which the UI answers by
+// starting that flow.
+func (s *Server) stepUp(c fiber.Ctx, _ *kudos.User) error {
+	at, err := s.DB.ReauthenticatedAt(ctx(c), session(c).ID)
+	if err != nil {
+		return err
+	}
+	if at.IsZero() || s.DB.Now().Sub(at) > stepUpWindow {
+		return kudos.Errorf(kudos.EReauthRequired, "please confirm it is you: sign in with Google again")
+	}
+	return nil
+}
+
+type oidcReauthRequest struct {
+	RootDomain string `json:"root_domain"`
+}
+
+// oidcReauth starts a step-up for the caller's session: the provider is
+// asked to authenticate the person again (prompt=login, max_age).
+func (s *Server) oidcReauth(c fiber.Ctx) error {
+	var req oidcReauthRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	fe := kudos.FieldErrors{}
+	root := s.rootDomain(fe, req.RootDomain)
+	if err := fe.Err(); err != nil {
+		return err
+	}
+	sid := session(c).ID
+	return s.startOIDC(c, store.OIDCFlow{Scope: scopeReauth, PreferredLanguage: kudos.Languages[0], SessionID: &sid}, root)
+}
+
+type stepUpResponse struct {
+	Scope string `json:"scope"`
+	Email string `json:"email"`
+}
+
+// finishStepUp is the callback of a step-up: the provider must say when
+// the person authenticated (auth_time), no longer than stepUpMaxAge ago,
+// and the identity must be the user's own Google account (store.StepUp).
+// The session that started the flow may then make sensitive changes.
+func (s *Server) finishStepUp(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identity, email string) error {
+	now := s.DB.Now()
+	if f.SessionID == nil || id.AuthTime.IsZero() || now.Sub(id.AuthTime) > stepUpMaxAge || id.AuthTime.Sub(now) > time.Minute {
+		return kudos.Errorf(kudos.EReauthRequired, "Google did not confirm a fresh sign-in; please try again")
+	}
+	if err := s.DB.StepUp(ctx(c), *f.SessionID, id.Issuer, id.Subject, email); err != nil {
+		return err
+	}
+	return c.JSON(stepUpResponse{Scope: scopeReauth, Email: email})
+}

@@ -49,7 +49,8 @@ type AuthStore interface {
 	SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*store.SignedIn, error)
 	RevokeSession(ctx context.Context, id uuid.UUID) error
 	UserByEmail(ctx context.Context, email string) (*kudos.User, error)
-	Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*store.SignedIn, error)
+	Activate(ctx context.Context, hash, browserHash []byte, sessionTTL time.Duration) (*store.SignedIn, error)
+	SignupBrowserHash(ctx context.Context, userID uuid.UUID) ([]byte, error)
 	CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash []byte) error
 	CreateToken(ctx context.Context, userID uuid.UUID, t store.NewToken) error
 	PendingEmail(ctx context.Context, userID uuid.UUID) (string, error)
@@ -58,6 +59,8 @@ type AuthStore interface {
 	UserByPendingEmail(ctx context.Context, email string) (*kudos.User, error)
 	CreateOIDCFlow(ctx context.Context, f store.OIDCFlow) error
 	TakeOIDCFlow(ctx context.Context, stateHash []byte) (*store.OIDCFlow, error)
+	StepUp(ctx context.Context, sessionID uuid.UUID, issuer, subject, email string) error
+	ReauthenticatedAt(ctx context.Context, sessionID uuid.UUID) (time.Time, error)
 	LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string, ttl time.Duration) (*store.SignedIn, error)
 	UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.User, error)
 	ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, error)

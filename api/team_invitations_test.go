@@ -363,7 +363,7 @@ func TestGoogleSignupFromAnInvitation(t *testing.T) {
 	h.expect(h.invite(owner, account, "google-invited@example.com", "admin"), 201)
 	token := h.invitationToken("google-invited@example.com")
 
-	if r := h.expect(h.googleInvited(token, "g-unverified", "google-invited@example.com", false), 403); r.errorCode() != "forbidden" {
+	if r := h.expect(h.googleInvited(token, "g-unverified", "google-invited@example.com", false), 403); r.errorCode() != "email_not_verified" {
 		t.Fatalf("unverified: %s", r.Raw)
 	}
 	if r := h.expect(h.googleInvited(token, "g-other", "google-other@example.com", true), 403); r.errorCode() != "invitation_email_mismatch" {

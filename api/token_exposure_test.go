@@ -26,7 +26,7 @@ func TestNoMailTokenStoredInClear(t *testing.T) {
 	ctx := context.Background()
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("leak@example.com"), ""), 201)
 	signup := h.lastMail("leak@example.com")
-	act := h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": h.srv.Tokens.Token(kudos.TokenActivation, signup.Key)}, ""), 201)
+	act := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(h.srv.Tokens.Token(kudos.TokenActivation, signup.Key)), ""), 201)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "leak@example.com"}, ""), 202)
 	h.deliverQueued()
 	reset := h.lastMail("leak@example.com")

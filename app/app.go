@@ -52,7 +52,7 @@ func (s Services) Server() *api.Server {
 	srv := &api.Server{
 		Config: s.Config, DB: s.DB, Temporal: s.Temporal, Log: s.Log,
 		Hasher:   auth.NewHasher(0),
-		Sessions: auth.NewSessions(s.Config.JWTSecret, nil),
+		Sessions: auth.NewSessions(s.Config.JWTSecret, nil, s.Config.JWTPreviousSecrets...),
 		Tokens:   auth.NewMailTokens(s.Config.JWTSecret),
 		OIDC:     &auth.OIDC{Issuer: s.Config.OIDCIssuer, ClientID: s.Config.GoogleClientID, ClientSecret: s.Config.GoogleClientSecret},
 		Payments: s.Payments, Webhooks: s.Webhooks, Storage: s.Storage,

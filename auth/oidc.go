@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strconv"
 	"sync"
+	"time"
 
 	"github.com/coreos/go-oidc/v3/oidc"
 	"golang.org/x/oauth2"
@@ -16,6 +18,9 @@ type Identity struct {
 	Email                 string
 	EmailVerified         bool
 	GivenName, FamilyName string
+	// AuthTime is when the person last authenticated at the provider
+	// (auth_time; zero when the token does not say).
+	AuthTime time.Time
 }
 
 // OIDC is the OpenID Connect client for Google sign-in (or the development
@@ -50,14 +55,21 @@ func (o *OIDC) config(p *oidc.Provider, redirectURL string) *oauth2.Config {
 }
 
 // AuthURL returns the provider URL the browser is sent to, bound to state,
-// nonce and the PKCE verifier.
-func (o *OIDC) AuthURL(ctx context.Context, redirectURL, state, nonce, verifier string) (string, error) {
+// nonce and the PKCE verifier. With maxAge (a step-up) the provider is
+// asked to authenticate the person again (prompt=login, max_age), and the
+// ID token then says when it did (auth_time).
+func (o *OIDC) AuthURL(ctx context.Context, redirectURL, state, nonce, verifier string, maxAge time.Duration) (string, error) {
 	p, err := o.discover(ctx)
 	if err != nil {
 		return "", err
 	}
-	return o.config(p, redirectURL).AuthCodeURL(state, oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier),
-		oauth2.SetAuthURLParam("prompt", "select_account")), nil
+	opts := []oauth2.AuthCodeOption{oidc.Nonce(nonce), oauth2.S256ChallengeOption(verifier),
+		oauth2.SetAuthURLParam("prompt", "select_account")}
+	if maxAge > 0 {
+		opts = append(opts, oauth2.SetAuthURLParam("prompt", "login"),
+			oauth2.SetAuthURLParam("max_age", strconv.Itoa(int(maxAge/time.Second))))
+	}
+	return o.config(p, redirectURL).AuthCodeURL(state, opts...), nil
 }
 
 // ErrBadIDToken marks an answer of the provider that does not verify.
@@ -87,6 +99,7 @@ func (o *OIDC) Exchange(ctx context.Context, redirectURL, code, verifier, nonce 
 		EmailVerified any    `json:"email_verified"`
 		GivenName     string `json:"given_name"`
 		FamilyName    string `json:"family_name"`
+		AuthTime      int64  `json:"auth_time"`
 	}
 	if err := idt.Claims(&claims); err != nil {
 		return nil, ErrBadIDToken
@@ -96,5 +109,14 @@ func (o *OIDC) Exchange(ctx context.Context, redirectURL, code, verifier, nonce 
 		// Some providers send the flag as a string.
 		EmailVerified: claims.EmailVerified == true || claims.EmailVerified == "true",
 		GivenName:     claims.GivenName, FamilyName: claims.FamilyName,
+		AuthTime: authTime(claims.AuthTime),
 	}, nil
+}
+
+// authTime is the time of an auth_time claim (zero for none).
+func authTime(unix int64) time.Time {
+	if unix <= 0 {
+		return time.Time{}
+	}
+	return time.Unix(unix, 0)
 }

@@ -136,3 +136,85 @@ func FuzzSessionsRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestSessionsKeyRotation is issue 27's item 12: a session token names
+// its key (kid); a key rotated out is still accepted while it is listed
+// as a previous key, new tokens are signed with the current one, and a
+// kid that names no key is refused.
+func TestSessionsKeyRotation(t *testing.T) {
+	const oldKey, newKey = testSecret, "fedcba9876543210fedcba9876543210"
+	sess := &kudos.Session{ID: uuid.New(), UserID: uuid.New(), ExpiresAt: time.Now().Add(time.Hour)}
+	before := NewSessions(oldKey, nil)
+	old, err := before.Issue(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	header := func(tok string) map[string]any {
+		var h map[string]any
+		p, _, _ := jwt.NewParser().ParseUnverified(tok, &jwt.RegisteredClaims{})
+		if p != nil {
+			h = p.Header
+		}
+		return h
+	}
+	if kid, _ := header(old)["kid"].(string); kid == "" || kid != KeyID(oldKey) {
+		t.Fatalf("kid %q, want %q", kid, KeyID(oldKey))
+	}
+	if KeyID(oldKey) == KeyID(newKey) || strings.Contains(KeyID(oldKey), oldKey[:8]) {
+		t.Fatalf("key ids %q %q", KeyID(oldKey), KeyID(newKey))
+	}
+
+	rotating := NewSessions(newKey, nil, oldKey)
+	if sid, uid, err := rotating.Parse(old); err != nil || sid != sess.ID || uid != sess.UserID {
+		t.Fatalf("a token of the previous key during the window: %v", err)
+	}
+	fresh, err := rotating.Issue(sess)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kid, _ := header(fresh)["kid"].(string); kid != KeyID(newKey) {
+		t.Fatalf("new tokens signed with kid %q, want the current %q", kid, KeyID(newKey))
+	}
+	if _, _, err := before.Parse(fresh); err == nil {
+		t.Fatal("a token of the current key verified with the previous one alone")
+	}
+	after := NewSessions(newKey, nil)
+	if _, _, err := after.Parse(old); kudos.ErrorCode(err) != kudos.EUnauthorized {
+		t.Fatalf("a token of a key no longer listed: %v", err)
+	}
+	if _, _, err := after.Parse(fresh); err != nil {
+		t.Fatalf("current token after the window: %v", err)
+	}
+
+	claims := jwt.RegisteredClaims{Issuer: tokenIssuer, Subject: sess.UserID.String(), Audience: jwt.ClaimStrings{tokenAudience},
+		ExpiresAt: jwt.NewNumericDate(time.Now().Add(time.Hour)), IssuedAt: jwt.NewNumericDate(time.Now()), ID: sess.ID.String()}
+	sign := func(kid any, key string) string {
+		tok := jwt.NewWithClaims(jwt.SigningMethodHS256, claims)
+		if kid != nil {
+			tok.Header["kid"] = kid
+		}
+		s, err := tok.SignedString([]byte(key))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	refused := map[string]string{
+		"unknown kid, current key":         sign("unknown", newKey),
+		"kid of no listed key":             sign(KeyID("another-secret-another-secret-xx"), "another-secret-another-secret-xx"),
+		"kid of the current, previous key": sign(KeyID(newKey), oldKey),
+		"kid of a previous, current key":   sign(KeyID(oldKey), newKey),
+		"kid not a string":                 sign(7, newKey),
+		"no kid, previous key":             sign(nil, oldKey),
+	}
+	for name, tok := range refused {
+		if _, _, err := rotating.Parse(tok); kudos.ErrorCode(err) != kudos.EUnauthorized {
+			t.Errorf("%s: %v, want unauthorized", name, err)
+		}
+	}
+	// Tokens issued before key ids (no kid) verify with the current key
+	// only, so that deploying key ids signs nobody out.
+	if _, _, err := rotating.Parse(sign(nil, newKey)); err != nil {
+		t.Fatalf("a token without kid, current key: %v", err)
+	}
+}

@@ -55,8 +55,11 @@ type Config struct {
 	Temporal  TemporalConn
 	TaskQueue string
 
-	JWTSecret  string
-	SessionTTL time.Duration
+	JWTSecret string
+	// JWTPreviousSecrets are the secrets JWTSecret had before a rotation:
+	// they still verify the session tokens they signed (auth.Sessions).
+	JWTPreviousSecrets []string
+	SessionTTL         time.Duration
 	// SessionIdle ends a session unused for this long.
 	SessionIdle time.Duration
 
@@ -144,7 +147,8 @@ var Vars = []Var{
 	{"TEMPORAL_API_KEY", "", "Temporal Cloud API key, sent as a bearer token over TLS", true},
 	{"KUDOS_TEMPORAL_COMPRESSION", "auto", "gzip of the gRPC messages to Temporal: `gzip`, `none`, or `auto` (none when Temporal is on loopback, where it only costs CPU; gzip beyond)", false},
 	{"KUDOS_TEMPORAL_ALLOW_PLAINTEXT", "false", "`true` lets production reach a Temporal beyond this machine without TLS (refused by default)", false},
-	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production)", true},
+	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production); tokens name it by a key id (`kid`), see KUDOS_JWT_PREVIOUS_SECRETS to rotate it", true},
+	{"KUDOS_JWT_PREVIOUS_SECRETS", "", "comma-separated former values of KUDOS_JWT_SECRET, each at least 32 bytes: session tokens they signed are still accepted, new ones are signed with KUDOS_JWT_SECRET; remove them once KUDOS_SESSION_TTL has passed since the rotation", true},
 	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},
 	{"KUDOS_SESSION_IDLE", "24h", "a session unused for this long ends (idle timeout)", false},
 	{"KUDOS_TRIAL_DURATION", "336h", "length of the free trial", false},
@@ -398,6 +402,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	if len(c.JWTSecret) < 32 {
 		errs = append(errs, errors.New("KUDOS_JWT_SECRET: want at least 32 bytes"))
 	}
+	errs = append(errs, c.loadPreviousSecrets(get("KUDOS_JWT_PREVIOUS_SECRETS"))...)
 	if c.SMTPURL != "" {
 		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
 			errs = append(errs, errors.New("SMTP_URL: want smtp://[user:pass@]host:port or smtps://…"))
@@ -445,6 +450,30 @@ func (c *Config) LogValue() slog.Value {
 		slog.Duration("trial", c.TrialDuration),
 		slog.Duration("billing_period", c.BillingPeriod),
 	)
+}
+
+// loadPreviousSecrets parses KUDOS_JWT_PREVIOUS_SECRETS: each at least 32
+// bytes, none the current secret, and never the development secret in
+// production.
+func (c *Config) loadPreviousSecrets(v string) []error {
+	if v == "" {
+		return nil
+	}
+	var errs []error
+	for i, p := range strings.Split(v, ",") {
+		p = strings.TrimSpace(p)
+		switch {
+		case len(p) < 32:
+			errs = append(errs, fmt.Errorf("KUDOS_JWT_PREVIOUS_SECRETS: entry %d: want at least 32 bytes", i+1))
+		case p == c.JWTSecret:
+			errs = append(errs, fmt.Errorf("KUDOS_JWT_PREVIOUS_SECRETS: entry %d is KUDOS_JWT_SECRET itself", i+1))
+		case p == devJWTSecret && c.Env == Production:
+			errs = append(errs, fmt.Errorf("KUDOS_JWT_PREVIOUS_SECRETS: entry %d is the development secret", i+1))
+		default:
+			c.JWTPreviousSecrets = append(c.JWTPreviousSecrets, p)
+		}
+	}
+	return errs
 }
 
 // optionalDur parses a duration that may be 0 (off).

@@ -45,18 +45,20 @@ func TestProductionRefusesStandIns(t *testing.T) {
 
 func TestInvalidValues(t *testing.T) {
 	for name, kv := range map[string]map[string]string{
-		"env":      {"KUDOS_ENV": "staging"},
-		"duration": {"KUDOS_TRIAL_DURATION": "two weeks"},
-		"negative": {"KUDOS_BILLING_PERIOD": "-1h"},
-		"origin":   {"KUDOS_UI_ORIGINS": "javascript:alert(1)"},
-		"smtp":     {"SMTP_URL": "http://x"},
-		"short":    {"KUDOS_JWT_SECRET": "short"},
-		"level":    {"KUDOS_LOG_LEVEL": "loud"},
-		"price":    {"KUDOS_PRICE_PRO": "-5"},
-		"order":    {"KUDOS_PRICE_PRO": "1"},
-		"currency": {"KUDOS_CURRENCY": "EURO"},
-		"provider": {"KUDOS_PAYMENT_PROVIDER": "paypal"},
-		"stripe":   {"KUDOS_PAYMENT_PROVIDER": "stripe"},
+		"env":                 {"KUDOS_ENV": "staging"},
+		"duration":            {"KUDOS_TRIAL_DURATION": "two weeks"},
+		"negative":            {"KUDOS_BILLING_PERIOD": "-1h"},
+		"origin":              {"KUDOS_UI_ORIGINS": "javascript:alert(1)"},
+		"smtp":                {"SMTP_URL": "http://x"},
+		"short":               {"KUDOS_JWT_SECRET": "short"},
+		"previous short":      {"KUDOS_JWT_PREVIOUS_SECRETS": strings.Repeat("p", 40) + ",short"},
+		"previous is current": {"KUDOS_JWT_SECRET": strings.Repeat("s", 40), "KUDOS_JWT_PREVIOUS_SECRETS": strings.Repeat("s", 40)},
+		"level":               {"KUDOS_LOG_LEVEL": "loud"},
+		"price":               {"KUDOS_PRICE_PRO": "-5"},
+		"order":               {"KUDOS_PRICE_PRO": "1"},
+		"currency":            {"KUDOS_CURRENCY": "EURO"},
+		"provider":            {"KUDOS_PAYMENT_PROVIDER": "paypal"},
+		"stripe":              {"KUDOS_PAYMENT_PROVIDER": "stripe"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := LoadFrom(env(kv)); err == nil {
@@ -89,5 +91,21 @@ func TestREADMEListsEveryVariable(t *testing.T) {
 		if !strings.Contains(string(readme), "| `"+v.Name+"` |") {
 			t.Errorf("README.md has no configuration row for %s", v.Name)
 		}
+	}
+}
+
+// TestPreviousJWTSecrets: the former secrets of a rotation are read as a
+// list and never logged.
+func TestPreviousJWTSecrets(t *testing.T) {
+	a, b := strings.Repeat("a", 32), strings.Repeat("b", 40)
+	c, err := LoadFrom(env(map[string]string{"KUDOS_JWT_PREVIOUS_SECRETS": a + ", " + b}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.JWTPreviousSecrets) != 2 || c.JWTPreviousSecrets[0] != a || c.JWTPreviousSecrets[1] != b {
+		t.Fatalf("previous secrets %q", c.JWTPreviousSecrets)
+	}
+	if out := c.LogValue().String(); strings.Contains(out, a) || strings.Contains(out, b) {
+		t.Fatalf("log value leaks a previous secret: %s", out)
 	}
 }

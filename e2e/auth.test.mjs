@@ -19,6 +19,31 @@ async function dismissOnboarding(page) {
   await welcome.waitFor({ state: 'hidden' });
 }
 
+/** Fills the sign-up form (on /signup) for email and sends it. */
+async function fillSignup(page, email) {
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('E-mail').fill(email);
+  await page.getByLabel('Password').fill('Secret1!');
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Sign up' }).click();
+  await page.waitForURL(/\/registered\?created=/);
+}
+
+/**
+ * Signs up on /signup with Google as email (a verified identity of the local
+ * provider) and returns the function that queues that identity again.
+ */
+async function googleSignup(page, email) {
+  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
+  assert.equal((await queue()).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  return queue;
+}
+
 async function signOut(page) {
   await dismissOnboarding(page);
   await page.getByRole('button', { name: /User menu/ }).click();
@@ -44,13 +69,7 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
   await page.getByText('*email is required').waitFor();
   await page.getByText('*please accept Terms of Use to continue').waitFor();
 
-  await page.getByLabel('First name').fill('Ada');
-  await page.getByLabel('Last name').fill('Lovelace');
-  await page.getByLabel('E-mail').fill(email);
-  await page.getByLabel('Password').fill('Secret1!');
-  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
-  await page.getByRole('button', { name: 'Sign up' }).click();
-  await page.waitForURL(/\/registered\?created=/);
+  await fillSignup(page, email);
   await page.getByText(email).waitFor();
 
   // Resend works and says so.
@@ -102,13 +121,7 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
 test('Google sign-up and sign-in through the local OIDC provider', async () => {
   const page = await openPage(browser.context);
   const email = uniqueEmail('google');
-  const queue = () => api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: true });
-
-  assert.equal((await queue()).status, 204);
-  await page.goto(`${BASE}/signup`);
-  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
-  await page.getByRole('button', { name: 'Continue with Google' }).click();
-  await page.waitForURL(/\/registered\?created=/, { timeout: 15000 });
+  const queue = await googleSignup(page, email);
   assert.match(page.url(), new RegExp(encodeURIComponent(email).replace(/\./g, '\\.')));
 
   const { link, message } = await waitForLink(email, 'confirm-email?token=');
@@ -128,6 +141,70 @@ test('Google sign-up and sign-in through the local OIDC provider', async () => {
   assert.equal((await queue()).status, 204);
   await page.getByRole('button', { name: 'Continue with Google' }).click();
   await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/, { timeout: 15000 });
+  await page.close();
+});
+
+test('an activation link opened in another browser confirms the address but signs no one in there', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('elsewhere');
+  await page.goto(`${BASE}/signup`);
+  await fillSignup(page, email);
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+
+  const other = await openPage(browser.context); // a context of its own: another browser
+  await other.goto(link);
+  await other.getByText('Your e-mail address is confirmed. Sign in to continue.').waitFor();
+  assert.equal(await other.evaluate(() => localStorage.getItem('auth_token')), null);
+  await other.getByRole('link', { name: 'Sign in' }).click();
+  await signIn(other, email, 'Secret1!');
+  await other.close();
+  await page.close();
+});
+
+test('Google without a verified address: the callback says so, and no user is made', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('unverified');
+  assert.equal((await api('POST', '/dev/oidc/identities', { subject: `sub-${email}`, email, email_verified: false })).status, 204);
+  await page.goto(`${BASE}/signup`);
+  await page.getByRole('checkbox', { name: /Terms of Use/ }).check();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await page.getByText('Google has not verified this e-mail address.', { exact: false }).waitFor({ timeout: 15000 });
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' })).status, 401);
+  await page.close();
+});
+
+test('a Google-only user sets a password after signing in with Google again (step-up)', async () => {
+  const page = await openPage(browser.context);
+  const email = uniqueEmail('stepup');
+  const queue = await googleSignup(page, email);
+  const { link } = await waitForLink(email, 'confirm-email?token=');
+  await page.goto(link);
+  await page.waitForURL(/\/dashboard\/([0-9a-f-]{36})\/testimonials/, { timeout: 10000 });
+  await page.getByLabel('Your first name').fill('Grace');
+  await page.getByLabel('Your last name').fill('Hopper');
+  await dismissOnboarding(page);
+  const account = page.url().match(/dashboard\/([0-9a-f-]{36})/)[1];
+
+  const setPassword = async () => {
+    await page.getByLabel('New password').fill('Chosen1!x');
+    await page.getByLabel('Repeat password').fill('Chosen1!x');
+    await page.getByRole('button', { name: 'Change password' }).click();
+  };
+  await page.goto(`${BASE}/dashboard/${account}/account-settings/personal-details`);
+  await setPassword();
+  await page.getByText('For your security, confirm it is you').waitFor();
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Chosen1!x' })).status, 401);
+
+  assert.equal((await queue()).status, 204);
+  // Google, then the callback, bring the browser back to this page.
+  const stepUp = page.waitForResponse((r) => r.url().includes('/v1/auth/callback'), { timeout: 15000 });
+  await page.getByRole('button', { name: 'Confirm with Google' }).click();
+  assert.equal((await stepUp).status(), 200);
+  await page.waitForURL(/\/account-settings\/personal-details/, { timeout: 15000 });
+  await setPassword();
+  await page.getByText('Your password has been changed.').waitFor();
+  assert.equal((await api('POST', '/v1/auth/signin', { email, password: 'Chosen1!x' })).status, 201);
   await page.close();
 });
 

@@ -70,6 +70,21 @@ export async function api(method, path, body, token, base = BASE) {
 }
 
 /**
+ * The browser key of the users apiUser makes: activating with it signs in,
+ * as the browser that signed up would be (issue 27).
+ */
+export const API_BROWSER_KEY = 'ZTJlLWFwaS11c2VyLWUyZS1hcGktdXNlci1lMmUtYXA';
+
+/**
+ * Makes page's browser the one that signed the apiUser users up: an
+ * activation link opened there then signs in (issue 27).
+ */
+export async function asSigningUpBrowser(page, base = BASE) {
+  await page.goto(`${base}/signin`);
+  await page.evaluate((key) => localStorage.setItem('signup_browser_key', key), API_BROWSER_KEY);
+}
+
+/**
  * Makes a user through the API: signed up, activated (unless `activate` is
  * false) and with the account named, so onboarding is done. Returns the
  * session and the e-mail.
@@ -77,12 +92,14 @@ export async function api(method, path, body, token, base = BASE) {
 export async function apiUser(prefix, { activate = true, base = BASE } = {}) {
   const email = uniqueEmail(prefix);
   const signup = await api('POST', '/v1/auth/signup', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
-    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base }, undefined, base);
+    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base, browser_key: API_BROWSER_KEY },
+  undefined, base);
   if (signup.status !== 201) throw new Error(`signup: ${signup.status}`);
   let session;
   if (activate) {
     const { link } = await waitForLink(email, 'confirm-email?token=', { base });
-    session = (await api('PUT', '/v1/auth/activate-user', { token: new URL(link).searchParams.get('token') }, undefined, base)).body;
+    session = (await api('PUT', '/v1/auth/activate-user', { token: new URL(link).searchParams.get('token'), browser_key: API_BROWSER_KEY },
+      undefined, base)).body;
     await api('PATCH', `/v1/accounts/${session.account_id}`, { name: 'Analytical Engines' }, session.token, base);
   } else {
     session = (await api('POST', '/v1/auth/signin', { email, password: 'Secret1!' }, undefined, base)).body;

@@ -2,7 +2,7 @@
 // 1280 and 390 px wide.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage, apiUser, useSession, api, waitForLink } from './lib.mjs';
+import { BASE, launch, openPage, apiUser, useSession, api, waitForLink, asSigningUpBrowser } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -45,6 +45,7 @@ for (const { name, width } of widths) {
     const page = await pageAt(width);
     const user = await apiUser('onboarding', { activate: false });
     const { link } = await waitForLink(user.email, 'confirm-email?token=');
+    await asSigningUpBrowser(page);
     await page.goto(link);
     await page.waitForURL(/\/testimonials/, { timeout: 10000 });
     await page.getByRole('heading', { name: 'Welcome to Kudos!' }).waitFor();

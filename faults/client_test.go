@@ -124,12 +124,16 @@ func linkIn(text, marker string) string {
 	return ""
 }
 
+// browserKey is the browser key the tests' sign-ups send: activating with
+// it again signs in, as in the browser that signed up.
+const browserKey = "ZmF1bHRzLWJyb3dzZXItZmF1bHRzLWJyb3dzZXItZmE"
+
 func signup(t *testing.T, prefix string) string {
 	t.Helper()
 	email := fmt.Sprintf("%s-%d-%d@example.com", prefix, time.Now().UnixNano(), userSeq.Add(1))
 	must(t, 201, "POST", "/v1/auth/signup", map[string]any{"firstname": "Ada", "lastname": "Lovelace", "email": email,
 		"password": "Secret1!", "opt_in_marketing": false, "opt_in_terms_of_use": true, "preferred_language": "en",
-		"root_domain": st.baseURL}, "")
+		"root_domain": st.baseURL, "browser_key": browserKey}, "")
 	return email
 }
 
@@ -152,7 +156,7 @@ func activateWithin(t *testing.T, email string, limit time.Duration) user {
 		return false
 	})
 	u, _ := url.Parse(link)
-	a := must(t, 201, "PUT", "/v1/auth/activate-user", map[string]any{"token": u.Query().Get("token")}, "")
+	a := must(t, 201, "PUT", "/v1/auth/activate-user", map[string]any{"token": u.Query().Get("token"), "browser_key": browserKey}, "")
 	usr := user{email: email, token: a.str("token"), accountID: a.str("account_id")}
 	must(t, 200, "PATCH", "/v1/accounts/"+usr.accountID, map[string]any{"name": "Analytical Engines"}, usr.token)
 	must(t, 200, "PATCH", "/v1/accounts/"+usr.accountID+"/billing-address", map[string]any{

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"crypto/subtle"
 	"errors"
 	"time"
 
@@ -33,7 +34,10 @@ type NewToken struct {
 	ExpiresAt time.Time
 	// NewEmail is the address an e-mail-change token confirms.
 	NewEmail string
-	Mail     OutboxEntry
+	// BrowserHash is the hash of the key the signing-up browser sent: an
+	// activation token with it signs in only that browser (nil: none).
+	BrowserHash []byte
+	Mail        OutboxEntry
 }
 
 // CreateUser stores a new user with an account they own and its trial
@@ -180,12 +184,23 @@ func insertToken(ctx context.Context, tx pgx.Tx, userID uuid.UUID, t NewToken) e
 	}
 	// A token of the same key is the same token (a queued request done
 	// again): stored once.
-	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at) VALUES ($1, $2, $3, $4, $5)
-		ON CONFLICT (hash) DO NOTHING`,
-		t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt); err != nil {
+	if _, err := tx.Exec(ctx, `INSERT INTO user_tokens (hash, user_id, purpose, new_email, expires_at, browser_hash)
+		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (hash) DO NOTHING`, t.Hash, userID, t.Purpose, newEmail, t.ExpiresAt, t.BrowserHash); err != nil {
 		return wrapErr(err)
 	}
 	return insertOutbox(ctx, tx, t.Mail)
+}
+
+// SignupBrowserHash is the browser hash the user's sign-up bound its
+// activation link to (nil for none): a resent link is bound to it too.
+func (db *DB) SignupBrowserHash(ctx context.Context, userID uuid.UUID) ([]byte, error) {
+	var h []byte
+	err := db.Pool.QueryRow(ctx, `SELECT browser_hash FROM user_tokens WHERE user_id = $1 AND purpose = 'activation'
+		AND new_email IS NULL AND browser_hash IS NOT NULL ORDER BY created_at DESC LIMIT 1`, userID).Scan(&h)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, nil
+	}
+	return h, wrapErr(err)
 }
 
 // CreateToken stores a token and its mail for an existing user.
@@ -193,17 +208,23 @@ func (db *DB) CreateToken(ctx context.Context, userID uuid.UUID, t NewToken) err
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertToken(ctx, tx, userID, t) })
 }
 
-// consumeToken marks a live token of purpose used and returns its user and
-// new e-mail. A missing, used or expired token is ENotFound.
-func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, hash []byte, now time.Time) (uuid.UUID, *string, error) {
-	var userID uuid.UUID
-	var newEmail *string
+// consumedToken is what a used token names.
+type consumedToken struct {
+	userID      uuid.UUID
+	newEmail    *string
+	browserHash []byte
+}
+
+// consumeToken marks a live token of purpose used and returns its user,
+// new e-mail and browser hash. A missing, used or expired token is ENotFound.
+func consumeToken(ctx context.Context, tx pgx.Tx, purpose kudos.TokenPurpose, hash []byte, now time.Time) (consumedToken, error) {
+	var t consumedToken
 	err := tx.QueryRow(ctx, `UPDATE user_tokens SET used_at = $3 WHERE hash = $1 AND purpose = $2 AND used_at IS NULL AND expires_at > $3
-		RETURNING user_id, new_email`, hash, purpose, now).Scan(&userID, &newEmail)
+		RETURNING user_id, new_email, browser_hash`, hash, purpose, now).Scan(&t.userID, &t.newEmail, &t.browserHash)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return uuid.Nil, nil, kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
+		return t, kudos.Errorf(kudos.ENotFound, "this link is invalid or has expired")
 	}
-	return userID, newEmail, wrapErr(err)
+	return t, wrapErr(err)
 }
 
 // CheckToken reports whether a live token of purpose has this hash:
@@ -226,21 +247,29 @@ type SignedIn struct {
 }
 
 // Activate consumes an activation token: the user is activated (with the new
-// address, for an e-mail change), and a session is created.
-func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duration) (*SignedIn, error) {
+// address, for an e-mail change; a Google link made before the sign-up's
+// address was proved is dropped, dropUnprovenLink). A session is created
+// only when browserHash is the one the token was bound to at sign-up (the
+// link is opened in the browser that signed up); otherwise out.Session is
+// nil (issue 27).
+func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL time.Duration) (*SignedIn, error) {
 	now := db.Now()
 	var out SignedIn
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		userID, newEmail, err := consumeToken(ctx, tx, kudos.TokenActivation, hash, now)
+		t, err := consumeToken(ctx, tx, kudos.TokenActivation, hash, now)
 		if err != nil {
 			return err
 		}
+		userID, newEmail := t.userID, t.newEmail
 		if newEmail != nil {
 			_, err = tx.Exec(ctx, `UPDATE users SET email = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, *newEmail, now)
 			if isUniqueViolation(err) {
 				return kudos.Errorf(kudos.EConflict, "this e-mail address is already in use")
 			}
 		} else {
+			if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
+				return err
+			}
 			_, err = tx.Exec(ctx, `UPDATE users SET activated = true, updated_at = $2 WHERE id = $1`, userID, now)
 		}
 		if err != nil {
@@ -249,6 +278,10 @@ func (db *DB) Activate(ctx context.Context, hash []byte, sessionTTL time.Duratio
 		// The other activation links of the user have served their purpose.
 		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'activation' AND used_at IS NULL`, userID, now); err != nil {
 			return wrapErr(err)
+		}
+		out.UserID = userID
+		if t.browserHash == nil || subtle.ConstantTimeCompare(t.browserHash, browserHash) != 1 {
+			return nil
 		}
 		return signIn(ctx, tx, userID, now, sessionTTL, &out)
 	})
@@ -267,13 +300,32 @@ func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl
 	return signInAccountID(ctx, tx, userID, &out.AccountID)
 }
 
+// dropUnprovenLink unlinks the Google identity of a user who has not
+// proved the address yet and ends every session, as the owner proves it
+// (activation of the sign-up's address, password reset): a link made
+// before then may be a stranger's (issue 27). A verified identity of the
+// owner links again at its next sign-in (LinkOIDC).
+func dropUnprovenLink(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	tag, err := tx.Exec(ctx, `UPDATE users SET oidc_issuer = NULL, oidc_subject = NULL, updated_at = $2
+		WHERE id = $1 AND NOT activated AND oidc_subject IS NOT NULL`, userID, now)
+	if err != nil || tag.RowsAffected() == 0 {
+		return wrapErr(err)
+	}
+	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
+}
+
 // ResetPassword consumes a reset token, sets the new password hash, marks
-// the address confirmed (the mail reached it) and ends every session.
+// the address confirmed (the mail reached it) and ends every session; a
+// Google link made before the address was proved is dropped.
 func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
-		userID, _, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
+		t, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
 		if err != nil {
+			return err
+		}
+		userID := t.userID
+		if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, passwordHash, now); err != nil {

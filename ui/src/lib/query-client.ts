@@ -24,6 +24,8 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError: (error, _variables, _context, mutation) => {
         if (mutation.meta?.silent) return
+        // A step-up is asked for by the screen itself (StepUpPrompt).
+        if (isApiError(error) && error.code === 'reauthentication_required') return
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (isApiError(error)) reportError(error)

@@ -63,3 +63,20 @@ export function rememberEmail(email: string): void {
 export function rememberedEmail(): string {
   return localStorage.getItem(EMAIL_KEY) ?? ''
 }
+
+/**
+ * The user a session token names (its JWT `sub`), read without verifying
+ * it: only to tell whether two sessions are of the same user. null when it
+ * cannot be read.
+ */
+export function tokenSubject(token: string | null): string | null {
+  const payload = token?.split('.')[1]
+  if (!payload) return null
+  try {
+    const json = atob(payload.replace(/-/g, '+').replace(/_/g, '/'))
+    const sub = (JSON.parse(json) as { sub?: unknown }).sub
+    return typeof sub === 'string' ? sub : null
+  } catch {
+    return null
+  }
+}

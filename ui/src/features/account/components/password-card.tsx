@@ -10,6 +10,7 @@ import { Input } from '@/components/ui/input'
 import { useUpdateUser } from '@/lib/api/update-user'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { msg, passwordPairSchema } from '@/lib/validators'
+import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
 
 // The current password is asked for (ARCHITECTURE §4, re-authentication); a
 // Google user may have none, so for them it is optional and the server says
@@ -66,7 +67,8 @@ export function PasswordCard({ accountId, socialLogin = false }: { accountId: st
               )}
             </FormField>
           </div>
-          <FormError error={update.error} />
+          {/* A user without a password signs in with Google again first (a step-up). */}
+          {needsStepUp(update.error) ? <StepUpPrompt /> : <FormError error={update.error} />}
           <div className="flex flex-wrap items-center gap-3">
             {/* Solid only once there is something to save. */}
             <Button type="submit" variant={form.formState.isDirty ? 'default' : 'outline'} loading={update.isPending}>

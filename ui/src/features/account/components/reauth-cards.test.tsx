@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
+import { browserLocation } from '@/lib/checkout'
 import { PasswordCard } from './password-card'
 import { SessionsCard } from './sessions-card'
 
@@ -40,6 +41,36 @@ describe('PasswordCard: re-authentication', () => {
     await userEvent.type(screen.getByLabelText('Repeat password'), 'Changed1!')
     await userEvent.click(screen.getByRole('button', { name: 'Change password' }))
     expect(await screen.findByText('*the current password is wrong')).toBeInTheDocument()
+  })
+})
+
+describe('PasswordCard: step-up of a user without a password', () => {
+  afterEach(() => {
+    sessionStorage.clear()
+    vi.restoreAllMocks()
+  })
+
+  it('asks to sign in with Google again, and starts that flow from this page', async () => {
+    const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
+    const authUrl = 'http://127.0.0.1:9999/oidc/authorize?state=st-up&prompt=login&max_age=300'
+    const fetch = mockApi({
+      'PATCH /v1/accounts/a/user': () =>
+        json(403, { error: { status: 403, code: 'reauthentication_required', message: 'please confirm it is you' } }),
+      'POST /v1/auth/oidc-reauth': () => json(201, { auth_url: authUrl }),
+    })
+    localStorage.setItem('auth_token', 'tok')
+    await renderWithProviders(<PasswordCard accountId="a" socialLogin />, '/dashboard/a/settings')
+    await userEvent.type(screen.getByLabelText('New password'), 'Chosen12!')
+    await userEvent.type(screen.getByLabelText('Repeat password'), 'Chosen12!')
+    await userEvent.click(screen.getByRole('button', { name: 'Change password' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('sign in with Google again')
+    await userEvent.click(screen.getByRole('button', { name: 'Confirm with Google' }))
+    await waitFor(() => expect(assign).toHaveBeenCalledWith(authUrl))
+    const start = fetch.mock.calls.find(([url]) => url === '/v1/auth/oidc-reauth')?.[1]
+    expect((start?.headers as Record<string, string>).Authorization).toBe('Bearer tok')
+    expect(sessionStorage.getItem('oidc_state')).toBe('st-up')
+    expect(sessionStorage.getItem('oidc_return_to')).toBe(window.location.pathname + window.location.search)
+    localStorage.clear()
   })
 })
 

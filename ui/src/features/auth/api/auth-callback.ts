@@ -2,12 +2,13 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { ApiError, apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
-import { takeOidcInvitation, takeOidcState } from './oidc-state'
+import { takeOidcInvitation, takeOidcState } from '@/lib/oidc-state'
 
-// PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id}
+// PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id},
+// or 200 {scope: reauth, email} for a step-up (the session stays).
 
 const callbackResponseSchema = v.object({
-  scope: v.picklist(['signup', 'signin']),
+  scope: v.picklist(['signup', 'signin', 'reauth']),
   email: v.optional(v.string(), ''),
   token: v.optional(v.string(), ''),
   token_expiry: v.optional(v.string(), ''),

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { authUrlSchema } from './oidc-signup'
-import { rememberOidcState } from './oidc-state'
+import { rememberOidcState } from '@/lib/oidc-state'
 
 // POST /v1/auth/oidc-signin → 201 {auth_url}
 

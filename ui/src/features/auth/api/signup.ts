@@ -1,10 +1,12 @@
 import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { signupBrowserKey } from './browser-key'
 
-// POST /v1/auth/signup → 201 {email}. With invitation_token (from a team
-// invitation's link) the user joins the inviting account, activated at once,
-// and is signed in: 201 {email, token, token_expiry, account_id}.
+// POST /v1/auth/signup → 201 {email}; browser_key binds the activation link to
+// this browser. With invitation_token (from a team invitation's link) the user
+// joins the inviting account, activated at once, and is signed in:
+// 201 {email, token, token_expiry, account_id}.
 
 export interface SignupInput {
   firstname: string
@@ -26,7 +28,11 @@ const signupResponseSchema = v.object({
 })
 
 export function signup(input: SignupInput) {
-  return apiRequest('/v1/auth/signup', { method: 'POST', body: input, schema: signupResponseSchema })
+  return apiRequest('/v1/auth/signup', {
+    method: 'POST',
+    body: { ...input, browser_key: signupBrowserKey() },
+    schema: signupResponseSchema,
+  })
 }
 
 /**

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { dismissError } from '@/lib/error-store'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
-import { rememberOidcState } from '../api/oidc-state'
+import { rememberOidcState } from '@/lib/oidc-state'
 import { AuthCallbackPage } from './auth-callback-page'
 
 afterEach(() => {
@@ -29,5 +29,33 @@ describe('AuthCallbackPage: login CSRF', () => {
     await renderWithProviders(<AuthCallbackPage code="c" state="st-1" />, '/auth/callback')
     await waitFor(() => expect(fetch.mock.calls.some(([url]) => String(url).startsWith('/v1/auth/callback?state=st-1'))).toBe(true))
     expect(sessionStorage.getItem('oidc_state')).toBeNull()
+  })
+})
+
+describe('AuthCallbackPage: a step-up', () => {
+  it('goes back to the page that asked for it, keeping the session', async () => {
+    rememberOidcState('https://accounts.example.com/auth?client_id=x&state=st-3&nonce=n')
+    sessionStorage.setItem('oidc_return_to', '/dashboard/a/settings')
+    localStorage.setItem('auth_token', 'kept')
+    vi.stubGlobal('fetch', vi.fn(async () => json(200, { scope: 'reauth', email: 'g@example.com' })))
+    const { router } = await renderWithProviders(<AuthCallbackPage code="c" state="st-3" />, '/auth/callback')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/a/settings'))
+    expect(localStorage.getItem('auth_token')).toBe('kept')
+    expect(sessionStorage.getItem('oidc_return_to')).toBeNull()
+    localStorage.clear()
+  })
+})
+
+describe('AuthCallbackPage: an address Google has not verified', () => {
+  it('says so instead of the generic failure', async () => {
+    rememberOidcState('https://accounts.example.com/auth?client_id=x&state=st-2&nonce=n')
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(403, { error: { status: 403, code: 'email_not_verified', message: 'Google has not verified this e-mail address' } }),
+      ),
+    )
+    await renderWithProviders(<AuthCallbackPage code="c" state="st-2" />, '/auth/callback')
+    expect(await screen.findByRole('alert')).toHaveTextContent('Google has not verified this e-mail address')
   })
 })

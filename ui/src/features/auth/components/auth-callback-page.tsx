@@ -5,10 +5,11 @@ import { Loader2, TriangleAlert } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
 import { isApiError } from '@/lib/api-client'
 import { signedInBy, useOidcCallback } from '../api/auth-callback'
+import { takeStepUpReturn } from '@/lib/step-up'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
-/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard. */
+/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard, reauth → back. */
 export function AuthCallbackPage({ code, state }: { code?: string; state?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
@@ -26,7 +27,10 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
       { code, state },
       {
         onSuccess: (result) => {
-          if (result.invitation && result.scope === 'signin') {
+          if (result.scope === 'reauth') {
+            // A step-up: back to the page that asked for it, to make the change.
+            void navigate({ to: takeStepUpReturn() })
+          } else if (result.invitation && result.scope === 'signin') {
             // An existing user: back to the invitation, now signed in, to accept it.
             void navigate({ to: '/invitation', search: { token: result.invitation } })
           } else if (result.scope === 'signup' && !signedInBy(result)) {
@@ -40,6 +44,8 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
   }, [code, state, mutate, navigate])
 
   if (missing || callback.isError) {
+    // An address Google has not verified is refused (403 email_not_verified): say so.
+    const unverified = isApiError(callback.error) && callback.error.code === 'email_not_verified'
     return (
       <AuthLayout title={t('callback.failed_title')}>
         <div className="grid gap-4 text-sm">
@@ -47,7 +53,7 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
           <p role="alert">
             {isApiError(callback.error) && callback.error.code === 'invitation_email_mismatch'
               ? t('callback.invitation_mismatch')
-              : t('callback.failed_text')}
+              : t(unverified ? 'callback.email_not_verified' : 'callback.failed_text')}
           </p>
           <Link className={buttonVariants()} to="/signin">{t('back_to_signin')}</Link>
         </div>

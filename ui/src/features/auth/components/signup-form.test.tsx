@@ -71,7 +71,10 @@ describe('SignupForm', () => {
       opt_in_marketing: false,
       preferred_language: 'en',
       root_domain: window.location.origin,
+      // The key this browser keeps: the activation link signs in only here.
+      browser_key: localStorage.getItem('signup_browser_key'),
     })
+    expect(localStorage.getItem('signup_browser_key')).toMatch(/^[A-Za-z0-9_-]{43}$/)
     expect(await screen.findByText('*please provide a valid email')).toBeInTheDocument()
     expect(screen.getByText('Wrong data submitted.')).toBeInTheDocument()
   })
