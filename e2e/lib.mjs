@@ -84,8 +84,16 @@ export async function api(method, path, body, token, base = BASE) {
  */
 export async function apiUser(prefix, { activate = true, base = BASE } = {}) {
   const email = uniqueEmail(prefix);
-  const signup = await api('POST', '/v1/auth/signup', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
-    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base }, undefined, base);
+  const body = JSON.stringify({ firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
+    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base });
+  // Sign-ups share one per-client budget (20, one more every 30 s) across a whole lane of files:
+  // a 429 is waited out for as long as its Retry-After says, then tried again.
+  let signup;
+  for (let attempt = 0; ; attempt++) {
+    signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    if (signup.status !== 429 || attempt === 3) break;
+    await new Promise((r) => setTimeout(r, (Number(signup.headers.get('Retry-After')) || 30) * 1000));
+  }
   if (signup.status !== 201) throw new Error(`signup: ${signup.status}`);
   let session;
   if (activate) {

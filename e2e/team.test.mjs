@@ -23,11 +23,24 @@ async function invitationLink(to, after = 0) {
   return link;
 }
 
-/** An owner whose account has a name of its own (apiUser names every account alike). */
-async function owner(prefix, name) {
-  const user = await apiUser(prefix);
-  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}`, { name }, user.token)).status, 200);
+// Sign-ups share one per-client budget across the lane's files: these tests
+// make two users, and the tests run in order on the same owner's account.
+let boss;
+let existing;
+
+/** The owner, made once; their account has a name of its own (apiUser names every account alike). */
+async function theOwner() {
+  if (boss) return boss;
+  const user = await apiUser('team-owner');
+  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}`, { name: 'Babbage and Co' }, user.token)).status, 200);
+  boss = user;
   return user;
+}
+
+/** A user with an account of their own, made once. */
+async function theExisting() {
+  existing ??= await apiUser('team-existing');
+  return existing;
 }
 
 /** Fails with the page's axe violations, if any. */
@@ -47,7 +60,7 @@ async function memberRows(page) {
 }
 
 test('a new address: invited from the team page, signs up on the accept page with the address locked, joins as a member without billing; made admin, then removed', { timeout: 300000 }, async () => {
-  const boss = await owner('team-owner', 'Babbage and Co');
+  const boss = await theOwner();
   const invitee = uniqueEmail('team-new');
   const teamUrl = `${BASE}/dashboard/${boss.account_id}/team`;
 
@@ -141,8 +154,8 @@ test('a new address: invited from the team page, signs up on the accept page wit
 });
 
 test('an existing user: signs in from the accept page, accepts, and switches accounts with the user menu', { timeout: 300000 }, async () => {
-  const boss = await owner('team-owner2', 'Babbage and Co');
-  const existing = await apiUser('team-existing');
+  const boss = await theOwner();
+  const existing = await theExisting();
   const sentAt = Date.now() - 1000;
   const invited = await api('POST', `/v1/accounts/${boss.account_id}/invitations`, { email: existing.email, role: 'admin' }, boss.token);
   assert.equal(invited.status, 201, JSON.stringify(invited.body));
@@ -189,12 +202,13 @@ test('an existing user: signs in from the accept page, accepts, and switches acc
 });
 
 test('signed in as another address: the accept page says so, and Sign out and continue offers the sign-up', { timeout: 300000 }, async () => {
-  const boss = await owner('team-owner3', 'Babbage and Co');
+  const boss = await theOwner();
   const invitee = uniqueEmail('team-mismatch');
   const sentAt = Date.now() - 1000;
   assert.equal((await api('POST', `/v1/accounts/${boss.account_id}/invitations`, { email: invitee, role: 'member' }, boss.token)).status, 201);
   const link = await invitationLink(invitee, sentAt);
-  const someone = await apiUser('team-someone');
+  // Signed in as someone else: the existing user (a member of the owner's account by now, or not).
+  const someone = await theExisting();
 
   for (const width of [390, 1280]) {
     const page = await openPage(browser.context);
