@@ -30,7 +30,7 @@ export const Route = createFileRoute('/dashboard/$accountId')({
     try {
       // A stale read is refreshed in the background: a member removed meanwhile sees it at their next step.
       const data = await queryClient.ensureQueryData({ ...accountQueryOptions(accountId), revalidateIfStale: true })
-      openOnboardingIfNeeded(accountId, data.account.subscription.show_onboarding)
+      openOnboardingIfNeeded(accountId, data.account.subscription.show_onboarding, data.account.role)
       if (isOnboardingOpen(accountId)) void loadOnboardingWizard()
       const preferred = data.user.preferred_language
       if (isLanguage(preferred)) await setLanguage(preferred)
