@@ -2,7 +2,11 @@
 // by playwright-core, the app's base URL, and the dev mailbox.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { chromium } from 'playwright-core';
+
+const AXE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 export const BASE = process.env.KUDOS_E2E_URL ?? 'http://127.0.0.1:18080';
 /** The fast instance: a 20 s trial and a 45 s billing period. */
@@ -42,13 +46,17 @@ export function uniqueEmail(prefix) {
   return `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
-/** Waits for a mail to `to` whose text contains `marker`, and returns its link. */
-export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0, base = BASE } = {}) {
+/**
+ * Waits for a mail to `to` whose text contains `marker` (and, given
+ * `purpose`, of that purpose, e.g. team_invitation), and returns its link.
+ */
+export async function waitForLink(to, marker, { timeoutMs = 30000, after = 0, base = BASE, purpose } = {}) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const res = await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(to)}`);
     const { messages } = await res.json();
-    const hit = messages.find((m) => m.text.includes(marker) && Date.parse(m.received_at) >= after);
+    const hit = messages.find((m) => m.text.includes(marker) && Date.parse(m.received_at) >= after
+      && (!purpose || m.purpose === purpose));
     if (hit) {
       const link = hit.text.split(/\s+/).find((w) => w.includes(marker));
       return { link, message: hit, count: messages.length };
@@ -91,9 +99,17 @@ export async function asSigningUpBrowser(page, base = BASE) {
  */
 export async function apiUser(prefix, { activate = true, base = BASE } = {}) {
   const email = uniqueEmail(prefix);
-  const signup = await api('POST', '/v1/auth/signup', { firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
-    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base, browser_key: API_BROWSER_KEY },
-  undefined, base);
+  const body = JSON.stringify({ firstname: 'Ada', lastname: 'Lovelace', email, password: 'Secret1!',
+    opt_in_marketing: false, opt_in_terms_of_use: true, preferred_language: 'en', root_domain: base,
+    browser_key: API_BROWSER_KEY });
+  // Sign-ups share one per-client budget (20, one more every 30 s) across a whole lane of files:
+  // a 429 is waited out for as long as its Retry-After says, then tried again.
+  let signup;
+  for (let attempt = 0; ; attempt++) {
+    signup = await fetch(`${base}/v1/auth/signup`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+    if (signup.status !== 429 || attempt === 3) break;
+    await new Promise((r) => setTimeout(r, (Number(signup.headers.get('Retry-After')) || 30) * 1000));
+  }
   if (signup.status !== 201) throw new Error(`signup: ${signup.status}`);
   let session;
   if (activate) {
@@ -130,3 +146,18 @@ export async function until(what, cond, timeoutMs = 90000) {
 
 /** Kills or starts the fast instance's worker (scripts/e2e-worker.sh kill|start). */
 export const worker = (action) => execFileSync('scripts/e2e-worker.sh', [action], { cwd: new URL('..', import.meta.url).pathname });
+
+const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+/** Best practices the review found too: one h1 and one main landmark per page. */
+const ALSO = ['page-has-heading-one', 'landmark-one-main'];
+
+/** axe-core over the page (WCAG 2.1 A and AA, plus ALSO): the violations, as readable lines. */
+export async function axeViolations(page) {
+  await page.evaluate(AXE);
+  const result = await page.evaluate((tags) =>
+    // eslint-disable-next-line no-undef
+    axe.run(document, { runOnly: { type: 'tag', values: tags } }), [...WCAG, 'best-practice']);
+  return result.violations
+    .filter((v) => ALSO.includes(v.id) || v.tags.some((t) => WCAG.includes(t)))
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}

@@ -6,11 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { BASE, launch, openPage, apiUser, useSession, api, waitForLink, until } from './lib.mjs';
-
-const require = createRequire(import.meta.url);
-const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+import { BASE, launch, openPage, apiUser, useSession, api, waitForLink, until, axeViolations } from './lib.mjs';
 
 let browser;
 let paid; // a Pro customer with a paid invoice, shared by the page sweeps
@@ -64,20 +60,6 @@ async function settle(page) {
   await page.waitForTimeout(300);
 }
 
-const WCAG = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
-/** Best practices the review found too: one h1 and one main landmark per page. */
-const ALSO = ['page-has-heading-one', 'landmark-one-main'];
-
-/** axe-core over the page (WCAG 2.1 A and AA, plus ALSO): the violations, as readable lines. */
-async function axeViolations(page) {
-  await page.evaluate(AXE);
-  const result = await page.evaluate((tags) =>
-    // eslint-disable-next-line no-undef
-    axe.run(document, { runOnly: { type: 'tag', values: tags } }), [...WCAG, 'best-practice']);
-  return result.violations
-    .filter((v) => ALSO.includes(v.id) || v.tags.some((t) => WCAG.includes(t)))
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-}
 
 /** How far the page scrolls sideways (0 when it does not). */
 const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react'
-import { createFileRoute, Outlet, redirect } from '@tanstack/react-router'
+import { createFileRoute, Outlet, redirect, type ErrorComponentProps } from '@tanstack/react-router'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isApiError } from '@/lib/api-client'
 import { i18n, isLanguage, setLanguage } from '@/lib/i18n'
@@ -11,6 +11,7 @@ import {
   loadActivationRequired,
 } from '@/features/dashboard-shell/components/activation-required-lazy'
 import { ShellSkeleton } from '@/features/dashboard-shell/components/shell-skeleton'
+import { DashboardErrorPage } from '@/features/dashboard-shell/components/no-access-page'
 
 // The onboarding wizard (forms, a country select) is a chunk of its own,
 // downloaded only when onboarding is open: most dashboard loads skip it.
@@ -27,8 +28,9 @@ export const Route = createFileRoute('/dashboard/$accountId')({
   },
   loader: async ({ context: { queryClient }, params: { accountId } }) => {
     try {
-      const data = await queryClient.ensureQueryData(accountQueryOptions(accountId))
-      openOnboardingIfNeeded(accountId, data.account.subscription.show_onboarding)
+      // A stale read is refreshed in the background: a member removed meanwhile sees it at their next step.
+      const data = await queryClient.ensureQueryData({ ...accountQueryOptions(accountId), revalidateIfStale: true })
+      openOnboardingIfNeeded(accountId, data.account.subscription.show_onboarding, data.account.role)
       if (isOnboardingOpen(accountId)) void loadOnboardingWizard()
       const preferred = data.user.preferred_language
       if (isLanguage(preferred)) await setLanguage(preferred)
@@ -46,8 +48,15 @@ export const Route = createFileRoute('/dashboard/$accountId')({
   },
   // The frame shows at once (the router's pendingMs) while the account loads.
   pendingComponent: ShellSkeleton,
+  // A 404 is an account the user does not (or no longer) belong to: a page that says so.
+  errorComponent: DashboardError,
   component: DashboardLayout,
 })
+
+function DashboardError(props: ErrorComponentProps) {
+  const { accountId } = Route.useParams()
+  return <DashboardErrorPage {...props} accountId={accountId} />
+}
 
 function DashboardLayout() {
   const { accountId } = Route.useParams()

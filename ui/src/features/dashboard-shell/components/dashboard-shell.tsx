@@ -6,10 +6,12 @@ import { Brand } from '@/components/brand'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isLanguage, setLanguage } from '@/lib/i18n'
 import { canManageBilling } from '@/lib/roles'
+import { isApiError } from '@/lib/api-client'
 import { ActivationRequiredLazy } from './activation-required-lazy'
 import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
 import { MobileNav } from './mobile-nav'
+import { NoAccessPage } from './no-access-page'
 import { PaymentRetryBanner } from './payment-retry-banner'
 import { DeletionBanner } from './deletion-banner'
 import { ShellFooter } from './shell-footer'
@@ -47,6 +49,8 @@ export function DashboardShell({
 
   // The e-mail was changed and not confirmed yet: a refetch answers 403.
   if (isUserNotActivated(error)) return <ActivationRequiredLazy email={user.email} />
+  // Removed from the account meanwhile (issue 26): a refetch answers 404.
+  if (isApiError(error) && error.status === 404) return <NoAccessPage accountId={accountId} />
 
   const sidebarHidden = isSidebarHidden(pathname)
   const overlay = overlayFor(subscription.show_status, pathname)

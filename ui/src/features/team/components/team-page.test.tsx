@@ -272,6 +272,43 @@ describe('Transfer ownership', () => {
   })
 })
 
+describe('Leaving the account', () => {
+  const me = { ...bob, email: 'jane@example.com' }
+  const leave = (accounts: unknown[]) =>
+    api('member', [{ ...owner, email: 'boss@example.com' }, me], {
+      extra: {
+        'DELETE /v1/accounts/a/members/u2': () => new Response(null, { status: 204 }),
+        'GET /v1/accounts': () => json(200, { accounts }),
+        'POST /v1/auth/signout': () => new Response(null, { status: 204 }),
+      },
+    })
+
+  it('asks first, then goes to another account the user belongs to', async () => {
+    const fetch = leave([{ id: 'own', name: 'Own', role: 'owner', plan: 'TRIAL', last_used: false }])
+    const { router } = await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave Acme' }))
+    const dialog = await screen.findByRole('alertdialog', { name: 'Leave Acme?' })
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Stay' }))
+    expect(calls(fetch)).not.toContain('DELETE /v1/accounts/a/members/u2')
+    await userEvent.click(screen.getByRole('button', { name: 'Leave Acme' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/own/testimonials'))
+    expect(calls(fetch)).toContain('DELETE /v1/accounts/a/members/u2')
+    expect(localStorage.getItem('account_id')).toBe('own')
+  })
+
+  it('with no other account, signs out to the sign-in page', async () => {
+    localStorage.setItem('auth_token', 't')
+    const fetch = leave([])
+    const { router } = await render()
+    await userEvent.click(await screen.findByRole('button', { name: 'Leave Acme' }))
+    await userEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Leave' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin'))
+    expect(calls(fetch)).toContain('POST /v1/auth/signout')
+    expect(localStorage.getItem('auth_token')).toBeNull()
+  })
+})
+
 describe('TeamPageFailed', () => {
   it('says the team could not be loaded, with a retry', async () => {
     let retried = 0

@@ -2,13 +2,14 @@ import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { RoleAwareErrorPage } from '@/components/role-required-page'
 import { RouteTabs } from '@/components/route-tabs'
-import { requireRole } from '@/lib/api/require-role'
-import { canManageBilling } from '@/lib/roles'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing')({
   // Billing is the owner's (issue 26): anyone else gets a friendly page, and no tab's loader runs.
-  beforeLoad: ({ context: { queryClient }, params: { accountId } }) =>
-    requireRole(queryClient, accountId, 'billing', canManageBilling),
+  // Imported on demand: beforeLoad is not code-split, and /signin's bundle has no room for the account schema.
+  beforeLoad: async ({ context: { queryClient }, params: { accountId } }) => {
+    const { requireRole } = await import('@/lib/api/require-role')
+    await requireRole(queryClient, accountId, 'billing', 'owner')
+  },
   errorComponent: RoleAwareErrorPage,
   component: BillingRoute,
 })
