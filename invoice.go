@@ -59,4 +59,8 @@ type Invoice struct {
 	Currency    string        `json:"currency"`
 	Status      InvoiceStatus `json:"status"`
 	CreatedAt   time.Time     `json:"created_at"`
+	// Buyer is the billing address as it was when the invoice got its
+	// number (a snapshot: later edits of the address never change it); nil
+	// before then, or when the account had no billing address.
+	Buyer *BillingAddress `json:"-"`
 }

@@ -140,7 +140,7 @@ func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePayme
 	if err != nil { // no owner: neither the PDF nor the receipt can be addressed
 		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF+", "+workflows.ActivityQueueBillingMail, in.InvoiceID, err)
 	}
-	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
+	addr, err := invoicepdf.BuyerOf(ctx, a.Store, *inv)
 	if err != nil {
 		return err
 	}

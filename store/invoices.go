@@ -123,6 +123,9 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 			return nil, err
 		}
 		r.number = &n
+		if err := snapshotBuyer(ctx, tx, r.id); err != nil {
+			return nil, err
+		}
 	}
 	var paidAt *time.Time
 	if status == kudos.InvoicePaid {
@@ -132,6 +135,16 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt))
 	r.status = status
 	return inv, err
+}
+
+// snapshotBuyer copies the account's billing address as it is now onto
+// invoice id (all NULL when it has none): the buyer its document shows for
+// good.
+func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+	_, err := tx.Exec(ctx, `UPDATE invoices i SET (`+buyerColumns+`) = (SELECT organization_name, street_and_number,
+		street_additional, postal_code, city, region, country, vat_id FROM billing_addresses b WHERE b.account_id = i.account_id)
+		WHERE i.id = $1`, id)
+	return wrapErr(err)
 }
 
 // nextInvoiceNumber takes the next number of year. The counter row stays
@@ -155,14 +168,48 @@ func (db *DB) DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error {
 	return wrapErr(err)
 }
 
+// buyerColumns are an invoice's buyer snapshot, in kudos.BillingAddress's
+// field order.
+const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_street_additional, buyer_postal_code,
+	buyer_city, buyer_region, buyer_country, buyer_vat_id`
+
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
-	total_amount, currency, status, created_at`
+	total_amount, currency, status, created_at, ` + buyerColumns
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
-	err := row.Scan(&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
-		&i.Total, &i.Currency, &i.Status, &i.CreatedAt)
+	var b buyerSnapshot
+	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, b.dest()...)...)
+	i.Buyer = b.address()
 	return &i, notFound(err)
+}
+
+// buyerSnapshot scans buyerColumns (each NULL when there is no snapshot).
+type buyerSnapshot [8]*string
+
+// dest is where Scan writes buyerColumns.
+func (b *buyerSnapshot) dest() []any {
+	out := make([]any, len(b))
+	for i := range b {
+		out[i] = &b[i]
+	}
+	return out
+}
+
+// address is the snapshot as a billing address, nil when there is none.
+func (b *buyerSnapshot) address() *kudos.BillingAddress {
+	if b[0] == nil {
+		return nil
+	}
+	v := func(i int) string {
+		if b[i] == nil {
+			return ""
+		}
+		return *b[i]
+	}
+	return &kudos.BillingAddress{OrganizationName: v(0), StreetAndNumber: v(1), StreetAdditional: v(2), PostalCode: v(3),
+		City: v(4), Region: v(5), Country: v(6), VATID: v(7)}
 }
 
 // Invoice returns the account's invoice id; another account's is ENotFound.

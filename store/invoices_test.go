@@ -1,9 +1,11 @@
 package store_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -12,6 +14,7 @@ import (
 
 	"kudos"
 	"kudos/internal/testenv"
+	"kudos/invoicepdf"
 )
 
 // TestInvoiceNumbersAreUniqueAndGapFree finalises invoices concurrently:
@@ -74,5 +77,78 @@ func TestInvoiceNumbersAreUniqueAndGapFree(t *testing.T) {
 	}
 	if inv, _ := db.Invoice(ctx, account, ids[1]); inv.Status != kudos.InvoicePaid || inv.Number == "" {
 		t.Fatalf("invoice %+v", inv)
+	}
+}
+
+// TestInvoiceKeepsItsBuyerAfterAnAddressEdit issues an invoice, edits the
+// billing address, and renders the invoice again: it is still made out to
+// the buyer as it was when it got its number. A pro-forma (not numbered)
+// shows the address as it is now.
+func TestInvoiceKeepsItsBuyerAfterAnAddressEdit(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account, owner := uuid.New(), uuid.New()
+	for _, q := range []string{`INSERT INTO accounts (id, name) VALUES ($1, 'Acme')`,
+		`INSERT INTO users (id, email, firstname, lastname) VALUES ($1, 'owner@acme.example', 'Owner', 'Acme')`,
+		`INSERT INTO memberships (account_id, user_id, role) SELECT $1, id, 'owner' FROM users WHERE email = 'owner@acme.example'`} {
+		id := account
+		if strings.Contains(q, "INTO users") {
+			id = owner
+		}
+		if _, err := db.Pool.Exec(ctx, q, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old := kudos.BillingAddress{OrganizationName: "Old Buyer BV", StreetAndNumber: "Oude Markt 1", PostalCode: "3000",
+		City: "Leuven", Region: "Vlaams-Brabant", Country: "nl_BE", VATID: "BE0999999999"}
+	saved, err := db.SaveBillingAddress(ctx, account, old, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	issued, draft := uuid.New(), uuid.New()
+	for _, id := range []uuid.UUID{issued, draft} {
+		if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro,
+			Net: 100, VAT: 21, VATRate: 21, Total: 121, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := db.SetInvoiceStatus(ctx, issued, kudos.InvoiceDue); err != nil {
+		t.Fatal(err)
+	}
+	edited := old
+	edited.OrganizationName, edited.StreetAndNumber, edited.VATID = "New Owner NV", "Nieuwstraat 9", "BE0888888888"
+	if _, err := db.SaveBillingAddress(ctx, account, edited, saved.Version); err != nil {
+		t.Fatal(err)
+	}
+	// Paid later (DUE_PAYMENT → PAID keeps its number): the buyer stays.
+	if err := db.SetInvoiceStatus(ctx, issued, kudos.InvoicePaid); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := db.Invoice(ctx, account, issued)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if inv.Buyer == nil || inv.Buyer.OrganizationName != old.OrganizationName || inv.Buyer.VATID != old.VATID ||
+		inv.Buyer.StreetAndNumber != old.StreetAndNumber || inv.Buyer.Country != old.Country {
+		t.Fatalf("the issued invoice's buyer is %+v, want the address as it was numbered %+v", inv.Buyer, old)
+	}
+	pdf, err := invoicepdf.RenderFrom(ctx, db, *inv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Contains(pdf, []byte("Old Buyer BV")) || !bytes.Contains(pdf, []byte("BE0999999999")) ||
+		bytes.Contains(pdf, []byte("New Owner NV")) || bytes.Contains(pdf, []byte("Nieuwstraat")) {
+		t.Fatal("the issued invoice's PDF is not made out to the buyer it was numbered for")
+	}
+	pro, err := db.Invoice(ctx, account, draft)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pro.Buyer != nil {
+		t.Fatalf("an invoice without a number has a buyer snapshot %+v", pro.Buyer)
+	}
+	pdf, err = invoicepdf.RenderFrom(ctx, db, *pro)
+	if err != nil || !bytes.Contains(pdf, []byte("New Owner NV")) {
+		t.Fatalf("the pro-forma is not made out to the address as it is now (%v)", err)
 	}
 }
