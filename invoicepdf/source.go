@@ -2,6 +2,7 @@ package invoicepdf
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -50,4 +51,10 @@ func BuyerOf(ctx context.Context, src Source, inv kudos.Invoice) (*kudos.Billing
 		return inv.Buyer, nil
 	}
 	return src.BillingAddress(ctx, inv.AccountID)
+}
+
+// Key is where the PDF of the account's numbered invoice or credit note
+// is stored.
+func Key(accountID uuid.UUID, number string) string {
+	return fmt.Sprintf("invoices/%s/%s", accountID, number+".pdf")
 }

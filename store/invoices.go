@@ -118,7 +118,7 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 // the invoice as written.
 func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
 	if r.number == nil {
-		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
+		n, err := nextNumber(ctx, tx, InvoiceNumberPrefix, now.UTC().Year())
 		if err != nil {
 			return nil, err
 		}
@@ -147,18 +147,20 @@ func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	return wrapErr(err)
 }
 
-// nextInvoiceNumber takes the next number of year. The counter row stays
-// locked until the transaction ends, so concurrent finalisations queue and
-// numbers are unique and gap-free (a rolled-back transaction gives its
-// number back).
-func nextInvoiceNumber(ctx context.Context, tx pgx.Tx, year int) (string, error) {
+// nextNumber takes the next number of series (InvoiceNumberPrefix,
+// CreditNoteNumberPrefix) in year: "<series>-<year>-<6 digits>". The
+// counter row stays locked until the transaction ends, so concurrent
+// numberings queue and numbers are unique and gap-free (a rolled-back
+// transaction gives its number back). Every numbered document takes its
+// number here.
+func nextNumber(ctx context.Context, tx pgx.Tx, series string, year int) (string, error) {
 	var n int
-	err := tx.QueryRow(ctx, `INSERT INTO invoice_counters (year, last) VALUES ($1, 1)
-		ON CONFLICT (year) DO UPDATE SET last = invoice_counters.last + 1 RETURNING last`, year).Scan(&n)
+	err := tx.QueryRow(ctx, `INSERT INTO invoice_counters (series, year, last) VALUES ($1, $2, 1)
+		ON CONFLICT (series, year) DO UPDATE SET last = invoice_counters.last + 1 RETURNING last`, series, year).Scan(&n)
 	if err != nil {
 		return "", wrapErr(err)
 	}
-	return fmt.Sprintf("%s-%d-%06d", InvoiceNumberPrefix, year, n), nil
+	return fmt.Sprintf("%s-%d-%06d", series, year, n), nil
 }
 
 // DeleteDraftInvoice drops an invoice whose checkout failed before it was
@@ -174,13 +176,14 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 	buyer_city, buyer_region, buyer_country, buyer_vat_id`
 
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
-	total_amount, currency, status, created_at, ` + buyerColumns
+	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
+	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), '')`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
 	var b buyerSnapshot
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
-		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, b.dest()...)...)
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber)...)...)
 	i.Buyer = b.address()
 	return &i, notFound(err)
 }

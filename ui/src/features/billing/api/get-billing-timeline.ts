@@ -28,6 +28,7 @@ export const BILLING_EVENT_TYPES = [
   'payment_method_added',
   'payment_method_removed',
   'refund',
+  'credit_note_issued',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

@@ -14,6 +14,7 @@ import {
   CircleX,
   Clock,
   CreditCard,
+  FileMinus,
   Hourglass,
   RefreshCw,
   Rocket,
@@ -58,6 +59,7 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   payment_method_added: { icon: CreditCard, tone: 'info' },
   payment_method_removed: { icon: Trash2, tone: 'info' },
   refund: { icon: Undo2, tone: 'info' },
+  credit_note_issued: { icon: FileMinus, tone: 'info' },
 }
 
 const TONE: Record<Tone, string> = {
