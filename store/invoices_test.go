@@ -11,10 +11,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5/stdlib"
+	"github.com/pressly/goose/v3"
 
 	"kudos"
 	"kudos/internal/testenv"
 	"kudos/invoicepdf"
+	"kudos/store"
 )
 
 // TestInvoiceNumbersAreUniqueAndGapFree finalises invoices concurrently:
@@ -150,5 +153,53 @@ func TestInvoiceKeepsItsBuyerAfterAnAddressEdit(t *testing.T) {
 	pdf, err = invoicepdf.RenderFrom(ctx, db, *pro)
 	if err != nil || !bytes.Contains(pdf, []byte("New Owner NV")) {
 		t.Fatalf("the pro-forma is not made out to the address as it is now (%v)", err)
+	}
+}
+
+// TestBuyerSnapshotBackfill migrates a database whose numbered invoices
+// predate the buyer snapshot: each takes the billing address as it is at
+// the migration; an unnumbered one, or one of an account without an
+// address, has no snapshot.
+func TestBuyerSnapshotBackfill(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	goosed, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), store.Migrations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := goosed.DownTo(ctx, 59); err != nil {
+		t.Fatal(err)
+	}
+	withAddress, without := uuid.New(), uuid.New()
+	numbered, draft, bare := uuid.New(), uuid.New(), uuid.New()
+	for _, q := range []struct {
+		sql  string
+		args []any
+	}{
+		{`INSERT INTO accounts (id, name) VALUES ($1, 'Acme'), ($2, 'Bare')`, []any{withAddress, without}},
+		{`INSERT INTO billing_addresses (account_id, organization_name, street_and_number, postal_code, city, region, country, vat_id)
+			VALUES ($1, 'Acme BV', 'Markt 1', '3500', 'Hasselt', 'Limburg', 'nl_BE', 'BE0999999999')`, []any{withAddress}},
+		{`INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount, vat_rate, total_amount, currency, status)
+			VALUES ($1, $4, 'KUD-2025-000001', 'SUBSCRIPTION', 'PRO', 'PRO', 100, 21, 21, 121, 'EUR', 'PAID'),
+			($2, $4, NULL, 'SUBSCRIPTION', 'PRO', 'PRO', 100, 21, 21, 121, 'EUR', 'PROCESSING'),
+			($3, $5, 'KUD-2025-000002', 'SUBSCRIPTION', 'PRO', 'PRO', 100, 21, 21, 121, 'EUR', 'PAID')`,
+			[]any{numbered, draft, bare, withAddress, without}},
+	} {
+		if _, err := db.Pool.Exec(ctx, q.sql, q.args...); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := goosed.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	inv, err := db.Invoice(ctx, withAddress, numbered)
+	if err != nil || inv.Buyer == nil || inv.Buyer.OrganizationName != "Acme BV" || inv.Buyer.VATID != "BE0999999999" ||
+		inv.Buyer.Country != "nl_BE" || inv.Buyer.City != "Hasselt" {
+		t.Fatalf("a numbered invoice after the migration: %+v (%v)", inv, err)
+	}
+	for _, c := range []struct{ account, id uuid.UUID }{{withAddress, draft}, {without, bare}} {
+		if inv, err := db.Invoice(ctx, c.account, c.id); err != nil || inv.Buyer != nil {
+			t.Fatalf("invoice %s has a snapshot %+v (%v), want none", c.id, inv, err)
+		}
 	}
 }
