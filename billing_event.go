@@ -38,6 +38,7 @@ const (
 	EventPaymentMethodAdded    BillingEventType = "payment_method_added"
 	EventPaymentMethodRemoved  BillingEventType = "payment_method_removed"
 	EventRefund                BillingEventType = "refund"
+	EventCreditNoteIssued      BillingEventType = "credit_note_issued"
 
 	// Membership events (issue 26): shown to the owner and the admins,
 	// who see none of the money events above unless they own the account.
@@ -76,6 +77,7 @@ var BillingEventTypes = []BillingEventType{
 	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
 	EventMemberLeft, EventOwnershipTransferred,
 	EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
+	EventCreditNoteIssued,
 }
 
 // BillingEvent is one row of the append-only billing_events table.

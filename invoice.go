@@ -14,6 +14,8 @@ const (
 	InvoicePaid       InvoiceStatus = "PAID"
 	InvoiceProcessing InvoiceStatus = "PROCESSING"
 	InvoiceDue        InvoiceStatus = "DUE_PAYMENT"
+	// InvoiceCredited is the status of every credit note (issue 30).
+	InvoiceCredited InvoiceStatus = "CREDITED"
 )
 
 // InvoiceKind says what an invoice bills; it decides the description
@@ -27,6 +29,9 @@ const (
 	InvoiceUpgrade      InvoiceKind = "UPGRADE"
 	InvoiceRenewal      InvoiceKind = "RENEWAL"
 	InvoicePaymentDue   InvoiceKind = "PAYMENTDUE"
+	// InvoiceCreditNote is a credit note: it gives back (negative amounts)
+	// what the invoice it corrects billed, numbered in its own series.
+	InvoiceCreditNote InvoiceKind = "CREDIT_NOTE"
 )
 
 // InvoiceDescription is the description SPEC §4 renders for kind and plan.
@@ -38,6 +43,8 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 		return "Renewal " + string(plan)
 	case InvoicePaymentDue:
 		return "PAYMENTDUE_" + string(plan)
+	case InvoiceCreditNote:
+		return "CREDITNOTE_" + string(plan)
 	}
 	return string(plan)
 }
@@ -59,4 +66,15 @@ type Invoice struct {
 	Currency    string        `json:"currency"`
 	Status      InvoiceStatus `json:"status"`
 	CreatedAt   time.Time     `json:"created_at"`
+	// Buyer is the billing address as it was when the invoice got its
+	// number (a snapshot: later edits of the address never change it); nil
+	// before then, or when the account had no billing address.
+	Buyer *BillingAddress `json:"-"`
+	// Corrects is, on a credit note, the invoice it corrects (nil on an
+	// invoice), and CorrectsNumber that invoice's number.
+	Corrects       *uuid.UUID `json:"-"`
+	CorrectsNumber string     `json:"-"`
 }
+
+// IsCreditNote reports whether the document is a credit note.
+func (i Invoice) IsCreditNote() bool { return i.Kind == InvoiceCreditNote }

@@ -3,19 +3,12 @@ package activities
 import (
 	"context"
 	"errors"
-	"fmt"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos/invoicepdf"
 	"kudos/workflows"
 )
-
-// InvoicePDFKey is where an invoice's PDF is stored.
-func InvoicePDFKey(accountID uuid.UUID, number string) string {
-	return fmt.Sprintf("invoices/%s/%s", accountID, number+".pdf")
-}
 
 // RenderInvoicePDF renders a finalised invoice (seller, buyer with billing
 // address and VAT id, lines, VAT, totals; in the owner's language) and
@@ -44,7 +37,7 @@ func (a *Activities) storeInvoicePDF(ctx context.Context, in invoicepdf.Input) e
 	} else if err != nil {
 		return err
 	}
-	key := InvoicePDFKey(in.Invoice.AccountID, in.Invoice.Number)
+	key := invoicepdf.Key(in.Invoice.AccountID, in.Invoice.Number)
 	if err := a.Storage.Put(ctx, key, pdf, "application/pdf"); err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"kudos"
 	"kudos/activities"
 	"kudos/dispatch"
+	"kudos/invoicepdf"
 	"kudos/workflows"
 )
 
@@ -92,7 +93,7 @@ func TestSettlePaymentOnce(t *testing.T) {
 		t.Fatalf("invoice %+v (%v), want PAID with a number", inv, err)
 	}
 	key, err := e.db.InvoicePDF(context.Background(), e.account, buy.InvoiceID)
-	if err != nil || key != activities.InvoicePDFKey(e.account, inv.Number) || len(storage.objects[key]) == 0 {
+	if err != nil || key != invoicepdf.Key(e.account, inv.Number) || len(storage.objects[key]) == 0 {
 		t.Fatalf("PDF key %q (%v), %d objects stored: want the invoice's PDF", key, err, len(storage.objects))
 	}
 	var n int

@@ -140,7 +140,7 @@ func (a *Activities) SettlePayment(ctx context.Context, in workflows.SettlePayme
 	if err != nil { // no owner: neither the PDF nor the receipt can be addressed
 		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF+", "+workflows.ActivityQueueBillingMail, in.InvoiceID, err)
 	}
-	addr, err := a.Store.BillingAddress(ctx, in.AccountID)
+	addr, err := invoicepdf.BuyerOf(ctx, a.Store, *inv)
 	if err != nil {
 		return err
 	}
@@ -212,7 +212,8 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 
 // RefundCheckout gives back the whole payment of a checkout that was paid
 // when nothing was owed any more (idempotent: one refund per checkout), and
-// records it. A refusal for good is recorded for an operator; one the
+// records it with its credit note (a checkout that paid a numbered
+// invoice), whose PDF it then stores. A refusal for good is recorded for an operator; one the
 // provider says is temporary is, when the input is Deferrable, returned as
 // ErrTypeRefundDeferred for the workflow to try again later (not recorded).
 func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInput) error {
@@ -241,7 +242,31 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 		}
 		return err
 	}
-	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount)
+	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
+		return err
+	}
+	return a.storeCreditNotePDF(ctx, in.AccountID, refundID)
+}
+
+// storeCreditNotePDF renders and stores the PDF of the credit note that
+// recording refund refundID issued, if it issued one (a refund of an
+// invoiced sale). A retry renders the same bytes to the same key; a PDF
+// refused for good is logged and the refund stands without it.
+func (a *Activities) storeCreditNotePDF(ctx context.Context, accountID uuid.UUID, refundID string) error {
+	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	in, err := invoicepdf.InputFrom(ctx, a.Store, *cn)
+	if kudos.ErrorCode(err) == kudos.ENotFound { // no owner to address it to
+		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, cn.ID,
+			temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeInvoiceNotFinal, err))
+	} else if err != nil {
+		return err
+	}
+	return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, cn.ID, a.storeInvoicePDF(ctx, in))
 }
 
 // VerifyPaymentMethod verifies the payment method a payment-method checkout

@@ -28,31 +28,55 @@ const InvoiceDownloadTTL = 5 * time.Minute
 // "{invoice number}.pdf". Another account's invoice is 404. An invoice not
 // final yet (its checkout is open, SPEC §2 still shows a download icon)
 // gets a pro-forma, rendered now: marked as not yet paid, without a number.
+// A credit note downloads like an invoice.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
 	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
 	if inv.Number == "" && inv.Status == kudos.InvoiceProcessing {
-		return s.downloadProForma(c, inv)
+		key := fmt.Sprintf("invoices/%s/pro-forma-%s.pdf", inv.AccountID, inv.ID)
+		if err := s.renderAndStore(c, inv, key); err != nil {
+			return err
+		}
+		return s.link(c, inv, key)
 	}
 	key, err := s.DB.InvoicePDF(ctx(c), accountID(c), inv.ID)
 	if err != nil {
 		return err
 	}
+	if key == "" && inv.IsCreditNote() {
+		// A credit note of a refund made by hand (kudos mark-refund-made)
+		// has no worker to render it: drawn now from its snapshot, the
+		// same bytes at the same key as the worker's.
+		key = invoicepdf.Key(inv.AccountID, inv.Number)
+		if err := s.renderAndStore(c, inv, key); err != nil {
+			return err
+		}
+		if err := s.DB.SetInvoicePDF(ctx(c), inv.ID, key); err != nil {
+			return err
+		}
+	}
 	if key == "" || s.Storage == nil {
 		return kudos.Errorf(kudos.EConflict, "the PDF of this invoice is being prepared, please try again in a moment")
 	}
-	u, err := s.Storage.PresignGet(ctx(c), key, inv.Number+".pdf", InvoiceDownloadTTL)
+	return s.link(c, inv, key)
+}
+
+// link answers a short-lived link to the stored PDF key of inv, saved as
+// invoicepdf.Filename names it.
+func (s *Server) link(c fiber.Ctx, inv *kudos.Invoice, key string) error {
+	u, err := s.Storage.PresignGet(ctx(c), key, invoicepdf.Filename(*inv), InvoiceDownloadTTL)
 	if err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"presigned_url": u})
 }
 
-// downloadProForma renders the pro-forma of an invoice whose payment is not
-// settled, stores it (replacing the previous one) and links to it.
-func (s *Server) downloadProForma(c fiber.Ctx, inv *kudos.Invoice) error {
+// renderAndStore renders inv now (a pro-forma of an invoice whose payment
+// is not settled, or a credit note not rendered yet) and stores it at key,
+// replacing what was there.
+func (s *Server) renderAndStore(c fiber.Ctx, inv *kudos.Invoice, key string) error {
 	if s.Storage == nil {
 		return kudos.Errorf(kudos.EUnavailable, "downloads are unavailable right now")
 	}
@@ -60,15 +84,7 @@ func (s *Server) downloadProForma(c fiber.Ctx, inv *kudos.Invoice) error {
 	if err != nil {
 		return err
 	}
-	key := fmt.Sprintf("invoices/%s/pro-forma-%s.pdf", inv.AccountID, inv.ID)
-	if err := s.Storage.Put(ctx(c), key, pdf, "application/pdf"); err != nil {
-		return err
-	}
-	u, err := s.Storage.PresignGet(ctx(c), key, invoicepdf.Filename(*inv), InvoiceDownloadTTL)
-	if err != nil {
-		return err
-	}
-	return c.JSON(fiber.Map{"presigned_url": u})
+	return s.Storage.Put(ctx(c), key, pdf, "application/pdf")
 }
 
 // invoiceView is an invoice as SPEC §3 names its fields.
@@ -80,6 +96,26 @@ type invoiceView struct {
 	Amount      float64             `json:"amount"`
 	Currency    string              `json:"currency"`
 	Status      kudos.InvoiceStatus `json:"status"`
+	// Kind is invoice or credit_note (issue 30); Corrects is, on a credit
+	// note only, the id of the invoice it corrects.
+	Kind     string     `json:"kind"`
+	Corrects *uuid.UUID `json:"corrects,omitempty"`
+}
+
+// Document kinds of the billing read's items.
+const (
+	kindInvoice    = "invoice"
+	kindCreditNote = "credit_note"
+)
+
+// newInvoiceView is inv as the billing read lists it.
+func newInvoiceView(inv kudos.Invoice) invoiceView {
+	v := invoiceView{ID: inv.ID, InvoiceURL: inv.Number, CreatedAt: inv.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
+		Description: inv.Description, Amount: float64(inv.Total) / 100, Currency: inv.Currency, Status: inv.Status, Kind: kindInvoice}
+	if inv.IsCreditNote() {
+		v.Kind, v.Corrects = kindCreditNote, inv.Corrects
+	}
+	return v
 }
 
 // mandateView is a payment method as SPEC §3 names its fields.
@@ -121,8 +157,7 @@ func (s *Server) billing(c fiber.Ctx) error {
 	}
 	out := billingResponse{Invoices: []invoiceView{}, Mandates: []mandateView{}, AccountBillingAddress: addr}
 	for _, inv := range invoices {
-		out.Invoices = append(out.Invoices, invoiceView{ID: inv.ID, InvoiceURL: inv.Number, CreatedAt: inv.CreatedAt.UTC().Format("2006-01-02T15:04:05Z"),
-			Description: inv.Description, Amount: float64(inv.Total) / 100, Currency: inv.Currency, Status: inv.Status})
+		out.Invoices = append(out.Invoices, newInvoiceView(inv))
 	}
 	for _, pm := range methods {
 		v := mandateView{ID: pm.ID, Method: pm.Method}

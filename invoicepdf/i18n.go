@@ -37,7 +37,14 @@ const (
 	lRenewalOf // %s: plan name
 	lProForma
 	lNoteProForma
-	labelCount // keep last: the number of labels
+	lCreditNote       // credit notes (issue 30): the title,
+	lCreditNoteNumber // its number's label,
+	lStatusCredited   // its status,
+	lCorrects         // the label of the invoice it corrects,
+	lCreditOf         // %s: the corrected invoice's number
+	lTotalCredited
+	lNoteCredited // %s: the corrected invoice's number
+	labelCount    // keep last: the number of labels
 )
 
 // labels holds every text of the invoice in each supported language. The
@@ -55,6 +62,9 @@ var labels = map[string]map[label]string{
 		lPlanYear: "%s plan — 1 year", lUpgradeTo: "Upgrade to %s", lRenewalOf: "Renewal of the %s plan",
 		lProForma:     "Pro forma invoice",
 		lNoteProForma: "Pro forma: not yet paid, and not an invoice. The invoice with its number follows the payment.",
+		lCreditNote:   "Credit note", lCreditNoteNumber: "Credit note number", lStatusCredited: "Credited",
+		lCorrects: "Corrects invoice", lCreditOf: "Credit on invoice %s", lTotalCredited: "Amount credited",
+		lNoteCredited: "This credit note corrects invoice %s; the amount credited has been refunded to you.",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -68,6 +78,9 @@ var labels = map[string]map[label]string{
 		lPlanYear: "%s-abonnement — 1 jaar", lUpgradeTo: "Upgrade naar %s", lRenewalOf: "Verlenging van het %s-abonnement",
 		lProForma:     "Pro-formafactuur",
 		lNoteProForma: "Pro forma: nog niet betaald en geen factuur. De factuur met haar nummer volgt na de betaling.",
+		lCreditNote:   "Creditnota", lCreditNoteNumber: "Creditnotanummer", lStatusCredited: "Gecrediteerd",
+		lCorrects: "Corrigeert factuur", lCreditOf: "Creditering van factuur %s", lTotalCredited: "Gecrediteerd bedrag",
+		lNoteCredited: "Deze creditnota corrigeert factuur %s; het gecrediteerde bedrag is aan u terugbetaald.",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -81,6 +94,9 @@ var labels = map[string]map[label]string{
 		lPlanYear: "Formule %s — 1 an", lUpgradeTo: "Passage à la formule %s", lRenewalOf: "Renouvellement de la formule %s",
 		lProForma:     "Facture pro forma",
 		lNoteProForma: "Pro forma : pas encore payée, et pas une facture. La facture et son numéro suivent le paiement.",
+		lCreditNote:   "Note de crédit", lCreditNoteNumber: "Numéro de la note de crédit", lStatusCredited: "Créditée",
+		lCorrects: "Corrige la facture", lCreditOf: "Crédit sur la facture %s", lTotalCredited: "Montant crédité",
+		lNoteCredited: "Cette note de crédit corrige la facture %s ; le montant crédité vous a été remboursé.",
 	},
 }
 
@@ -161,6 +177,10 @@ func describe(inv kudos.Invoice, lang string) string {
 	}
 	t := labels[lang]
 	switch {
+	case strings.HasPrefix(d, "CREDITNOTE_") && inv.CorrectsNumber != "":
+		return fmt.Sprintf(t[lCreditOf], inv.CorrectsNumber)
+	case strings.HasPrefix(d, "CREDITNOTE_"):
+		return fmt.Sprintf(t[lPlanYear], planName(strings.TrimPrefix(d, "CREDITNOTE_")))
 	case strings.HasPrefix(d, "UPGRADE_"):
 		return fmt.Sprintf(t[lUpgradeTo], planName(strings.TrimPrefix(d, "UPGRADE_")))
 	case strings.HasPrefix(d, "PAYMENTDUE_"):
@@ -180,6 +200,8 @@ func statusText(s kudos.InvoiceStatus, lang string) string {
 		return labels[lang][lStatusPaid]
 	case kudos.InvoiceProcessing:
 		return labels[lang][lStatusProcessing]
+	case kudos.InvoiceCredited:
+		return labels[lang][lStatusCredited]
 	}
 	return labels[lang][lStatusDue]
 }

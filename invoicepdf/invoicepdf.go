@@ -1,5 +1,5 @@
-// Package invoicepdf renders a Kudos invoice as a one-page A4 PDF in
-// English, Dutch or French, the file a customer downloads from the billing
+// Package invoicepdf renders a Kudos invoice (or credit note) as a one-page
+// A4 PDF in English, Dutch or French, the file a customer downloads from the billing
 // page (SPEC §7). It uses fpdf's core fonts, so no font files ship with the
 // binary; text is converted to cp1252 on the way in.
 package invoicepdf
@@ -99,7 +99,7 @@ func Render(in Input) ([]byte, error) {
 	// allocated 1.3 MB per invoice; BenchmarkRender 1.55 → 0.50 ms). It is
 	// rendered in the workflow task that settles a payment.
 	pdf.SetCompression(false)
-	d := &doc{pdf: pdf, t: labels[lang], lang: lang, proForma: proForma}
+	d := &doc{pdf: pdf, t: labels[lang], lang: lang, proForma: proForma, creditNote: inv.IsCreditNote()}
 	created := inv.CreatedAt.UTC()
 	pdf.SetCreationDate(created)
 	pdf.SetModificationDate(created)

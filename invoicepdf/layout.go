@@ -1,6 +1,8 @@
 package invoicepdf
 
 import (
+	"fmt"
+
 	"github.com/go-pdf/fpdf"
 
 	"kudos"
@@ -14,12 +16,18 @@ type doc struct {
 	// proForma is set for an invoice not final yet (its checkout open):
 	// titled pro forma, with no number, marked as not yet paid.
 	proForma bool
+	// creditNote is set for a credit note (issue 30): titled so, with the
+	// invoice it corrects, its negative amounts credited.
+	creditNote bool
 }
 
 // title is the document's title.
 func (d *doc) title() string {
-	if d.proForma {
+	switch {
+	case d.proForma:
 		return d.t[lProForma]
+	case d.creditNote:
+		return d.t[lCreditNote]
 	}
 	return d.t[lTitle]
 }
@@ -59,6 +67,10 @@ func (d *doc) header(inv kudos.Invoice) {
 		{d.t[lNumber], numberOrDash(inv.Number)},
 		{d.t[lIssueDate], date(inv.CreatedAt)},
 		{d.t[lStatus], statusText(inv.Status, d.lang)},
+	}
+	if d.creditNote {
+		rows[0][0] = d.t[lCreditNoteNumber]
+		rows = append(rows[:2:2], [2]string{d.t[lCorrects], numberOrDash(inv.CorrectsNumber)}, rows[2])
 	}
 	y := margin + 1
 	for i, r := range rows {
@@ -172,8 +184,11 @@ func (d *doc) totals(inv kudos.Invoice) {
 	}
 	d.pdf.Line(110, y+1, margin+contW, y+1)
 	total := d.t[lTotalDue]
-	if inv.Status == kudos.InvoicePaid {
+	switch inv.Status {
+	case kudos.InvoicePaid:
 		total = d.t[lTotalPaid]
+	case kudos.InvoiceCredited:
+		total = d.t[lTotalCredited]
 	}
 	d.pdf.SetXY(110, y+3)
 	d.font("B", 12, 30)
@@ -182,6 +197,8 @@ func (d *doc) totals(inv kudos.Invoice) {
 
 	note := d.t[lNoteDue]
 	switch {
+	case d.creditNote:
+		note = fmt.Sprintf(d.t[lNoteCredited], numberOrDash(inv.CorrectsNumber))
 	case inv.Status == kudos.InvoicePaid:
 		note = d.t[lNotePaid]
 	case d.proForma:

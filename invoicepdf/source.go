@@ -2,6 +2,7 @@ package invoicepdf
 
 import (
 	"context"
+	"fmt"
 
 	"github.com/google/uuid"
 
@@ -27,10 +28,11 @@ func RenderFrom(ctx context.Context, src Source, inv kudos.Invoice) ([]byte, err
 	return Render(in)
 }
 
-// InputFrom is what Render needs to draw inv: its account's billing address
-// and owner, read from src.
+// InputFrom is what Render needs to draw inv: the buyer it was numbered
+// for (its snapshot; a pro-forma, not numbered yet, shows the billing
+// address as it is now) and its account's owner, read from src.
 func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error) {
-	addr, err := src.BillingAddress(ctx, inv.AccountID)
+	addr, err := BuyerOf(ctx, src, inv)
 	if err != nil {
 		return Input{}, err
 	}
@@ -39,4 +41,20 @@ func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error
 		return Input{}, err
 	}
 	return Input{Invoice: inv, Buyer: addr, BuyerEmail: email, Language: lang}, nil
+}
+
+// BuyerOf is the buyer inv is made out to: a numbered invoice's snapshot,
+// never the live billing address (a later edit never changes an issued
+// invoice); the live address for a pro-forma.
+func BuyerOf(ctx context.Context, src Source, inv kudos.Invoice) (*kudos.BillingAddress, error) {
+	if inv.Number != "" {
+		return inv.Buyer, nil
+	}
+	return src.BillingAddress(ctx, inv.AccountID)
+}
+
+// Key is where the PDF of the account's numbered invoice or credit note
+// is stored.
+func Key(accountID uuid.UUID, number string) string {
+	return fmt.Sprintf("invoices/%s/%s", accountID, number+".pdf")
 }

@@ -118,11 +118,14 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 // the invoice as written.
 func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
 	if r.number == nil {
-		n, err := nextInvoiceNumber(ctx, tx, now.UTC().Year())
+		n, err := nextNumber(ctx, tx, InvoiceNumberPrefix, now.UTC().Year())
 		if err != nil {
 			return nil, err
 		}
 		r.number = &n
+		if err := snapshotBuyer(ctx, tx, r.id); err != nil {
+			return nil, err
+		}
 	}
 	var paidAt *time.Time
 	if status == kudos.InvoicePaid {
@@ -134,18 +137,30 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	return inv, err
 }
 
-// nextInvoiceNumber takes the next number of year. The counter row stays
-// locked until the transaction ends, so concurrent finalisations queue and
-// numbers are unique and gap-free (a rolled-back transaction gives its
-// number back).
-func nextInvoiceNumber(ctx context.Context, tx pgx.Tx, year int) (string, error) {
+// snapshotBuyer copies the account's billing address as it is now onto
+// invoice id (all NULL when it has none): the buyer its document shows for
+// good.
+func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
+	_, err := tx.Exec(ctx, `UPDATE invoices i SET (`+buyerColumns+`) = (SELECT organization_name, street_and_number,
+		street_additional, postal_code, city, region, country, vat_id FROM billing_addresses b WHERE b.account_id = i.account_id)
+		WHERE i.id = $1`, id)
+	return wrapErr(err)
+}
+
+// nextNumber takes the next number of series (InvoiceNumberPrefix,
+// CreditNoteNumberPrefix) in year: "<series>-<year>-<6 digits>". The
+// counter row stays locked until the transaction ends, so concurrent
+// numberings queue and numbers are unique and gap-free (a rolled-back
+// transaction gives its number back). Every numbered document takes its
+// number here.
+func nextNumber(ctx context.Context, tx pgx.Tx, series string, year int) (string, error) {
 	var n int
-	err := tx.QueryRow(ctx, `INSERT INTO invoice_counters (year, last) VALUES ($1, 1)
-		ON CONFLICT (year) DO UPDATE SET last = invoice_counters.last + 1 RETURNING last`, year).Scan(&n)
+	err := tx.QueryRow(ctx, `INSERT INTO invoice_counters (series, year, last) VALUES ($1, $2, 1)
+		ON CONFLICT (series, year) DO UPDATE SET last = invoice_counters.last + 1 RETURNING last`, series, year).Scan(&n)
 	if err != nil {
 		return "", wrapErr(err)
 	}
-	return fmt.Sprintf("%s-%d-%06d", InvoiceNumberPrefix, year, n), nil
+	return fmt.Sprintf("%s-%d-%06d", series, year, n), nil
 }
 
 // DeleteDraftInvoice drops an invoice whose checkout failed before it was
@@ -155,14 +170,49 @@ func (db *DB) DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error {
 	return wrapErr(err)
 }
 
+// buyerColumns are an invoice's buyer snapshot, in kudos.BillingAddress's
+// field order.
+const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_street_additional, buyer_postal_code,
+	buyer_city, buyer_region, buyer_country, buyer_vat_id`
+
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
-	total_amount, currency, status, created_at`
+	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
+	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), '')`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
-	err := row.Scan(&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
-		&i.Total, &i.Currency, &i.Status, &i.CreatedAt)
+	var b buyerSnapshot
+	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber)...)...)
+	i.Buyer = b.address()
 	return &i, notFound(err)
+}
+
+// buyerSnapshot scans buyerColumns (each NULL when there is no snapshot).
+type buyerSnapshot [8]*string
+
+// dest is where Scan writes buyerColumns.
+func (b *buyerSnapshot) dest() []any {
+	out := make([]any, len(b))
+	for i := range b {
+		out[i] = &b[i]
+	}
+	return out
+}
+
+// address is the snapshot as a billing address, nil when there is none.
+func (b *buyerSnapshot) address() *kudos.BillingAddress {
+	if b[0] == nil {
+		return nil
+	}
+	v := func(i int) string {
+		if b[i] == nil {
+			return ""
+		}
+		return *b[i]
+	}
+	return &kudos.BillingAddress{OrganizationName: v(0), StreetAndNumber: v(1), StreetAdditional: v(2), PostalCode: v(3),
+		City: v(4), Region: v(5), Country: v(6), VATID: v(7)}
 }
 
 // Invoice returns the account's invoice id; another account's is ENotFound.

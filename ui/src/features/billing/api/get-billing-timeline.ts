@@ -41,6 +41,8 @@ export const BILLING_EVENT_TYPES = [
   'deletion_scheduled',
   'deletion_cancelled',
   'deletion_completed',
+  // The credit note of a refunded invoice (issue 30).
+  'credit_note_issued',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

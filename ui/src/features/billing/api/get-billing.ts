@@ -9,12 +9,12 @@ import { queryKeys } from '@/lib/query-keys'
 
 const text = v.optional(v.nullable(v.string()), '')
 
-export const INVOICE_STATUSES = ['PAID', 'PROCESSING', 'DUE_PAYMENT'] as const
+export const INVOICE_STATUSES = ['PAID', 'PROCESSING', 'DUE_PAYMENT', 'CREDITED'] as const
 export type InvoiceStatus = (typeof INVOICE_STATUSES)[number]
 
 const invoiceSchema = v.object({
   id: v.string(),
-  /** The invoice number, e.g. KUD-2026-000123; empty while PROCESSING. */
+  /** The number, e.g. KUD-2026-000123 (a credit note KUD-CN-2026-000001); empty while PROCESSING. */
   invoice_url: text,
   created_at: v.string(),
   description: text,
@@ -22,6 +22,10 @@ const invoiceSchema = v.object({
   amount: v.number(),
   currency: text,
   status: v.picklist(INVOICE_STATUSES),
+  /** An invoice, or a credit note (negative amount, CREDITED) of a refund. */
+  kind: v.optional(v.picklist(['invoice', 'credit_note']), 'invoice'),
+  /** Credit notes only: the id of the invoice it corrects. */
+  corrects: v.optional(v.nullable(v.string()), null),
 })
 
 const mandateSchema = v.object({

@@ -93,6 +93,32 @@ describe('ActivityTab', () => {
     expect(screen.queryByRole('button', { name: 'Load more' })).toBeNull()
   })
 
+  it('a credit note issued names its credit note, downloadable', async () => {
+    const issued = { id: 'e4', at: '2026-03-06T09:00:00Z', type: 'credit_note_issued', plan: 'PRO', amount: 566.28, currency: 'EUR', invoice_id: 'cn-1' }
+    const creditNote = {
+      id: 'cn-1',
+      invoice_url: 'KUD-CN-2026-000001',
+      created_at: '2026-03-06T09:00:00Z',
+      description: 'CREDITNOTE_PRO',
+      amount: -566.28,
+      currency: 'EUR',
+      status: 'CREDITED',
+      kind: 'credit_note',
+      corrects: 'inv-1',
+    }
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [issued, paid], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, { ...billing, invoices: [creditNote, ...billing.invoices] }),
+    })
+    await render()
+    await screen.findByRole('list', { name: 'Billing activity' })
+    const credited = entry('credit_note_issued')
+    expect(credited.getByText('Credit note issued')).toBeInTheDocument()
+    expect(await credited.findByRole('button', { name: 'Download credit note KUD-CN-2026-000001' })).toHaveTextContent(
+      'Credit note KUD-CN-2026-000001',
+    )
+  })
+
   it('the invoice link downloads the invoice as "{number}.pdf"', async () => {
     const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
     const fetch = mockApi({

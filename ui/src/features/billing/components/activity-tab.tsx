@@ -15,6 +15,7 @@ import {
   Clock,
   CreditCard,
   Crown,
+  FileMinus,
   Hourglass,
   LogOut,
   MailPlus,
@@ -75,6 +76,7 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   deletion_scheduled: { icon: CalendarX, tone: 'warn' },
   deletion_cancelled: { icon: Undo2, tone: 'info' },
   deletion_completed: { icon: Trash2, tone: 'bad' },
+  credit_note_issued: { icon: FileMinus, tone: 'info' },
 }
 
 /**
@@ -168,12 +170,14 @@ export function ActivityTab({ accountId }: { accountId: string }) {
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
   const country = billing.data?.account_billing_address?.country ?? undefined
   const numbers = new Map((billing.data?.invoices ?? []).map((invoice) => [invoice.id, invoice.invoice_url ?? '']))
+  const creditNotes = new Set((billing.data?.invoices ?? []).filter((invoice) => invoice.kind === 'credit_note').map((invoice) => invoice.id))
   const events = timeline.data.pages.flatMap((page) => page.events)
 
   const invoiceLink = (event: BillingEvent) => {
     if (!event.invoice_id) return null
     const id = event.invoice_id
     const number = numbers.get(id) ?? ''
+    const creditNote = creditNotes.has(id) && number !== ''
     const busy = download.isPending && download.variables?.id === id
     return (
       <Button
@@ -181,10 +185,12 @@ export function ActivityTab({ accountId }: { accountId: string }) {
         size="sm"
         className="h-auto p-0"
         loading={busy}
-        aria-label={number ? t('invoices.download', { number }) : t('invoices.download_unnumbered')}
+        aria-label={
+          creditNote ? t('invoices.download_credit_note', { number }) : number ? t('invoices.download', { number }) : t('invoices.download_unnumbered')
+        }
         onClick={() => download.mutate({ id, number })}
       >
-        {number ? t('activity.invoice', { number }) : t('activity.invoice_unnumbered')}
+        {creditNote ? t('activity.credit_note', { number }) : number ? t('activity.invoice', { number }) : t('activity.invoice_unnumbered')}
       </Button>
     )
   }

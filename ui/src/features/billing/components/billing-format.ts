@@ -5,7 +5,7 @@ import { formatAmount } from '@/lib/format'
 // (SPEC §4 descriptions, §5 IBAN display, §9 amounts and dates).
 
 /** What an invoice bills, read from its description (SPEC §4). */
-export type InvoiceDescriptionKind = 'upgrade' | 'payment_due' | 'renewal' | 'plan'
+export type InvoiceDescriptionKind = 'upgrade' | 'payment_due' | 'renewal' | 'credit_note' | 'plan'
 
 export interface InvoiceDescription {
   kind: InvoiceDescriptionKind
@@ -16,7 +16,8 @@ export interface InvoiceDescription {
 const PLAN_TOKEN = /\b(TRIAL|STARTER|PRO|TEAM)\b/i
 
 /**
- * UPGRADE_{plan} → upgrade; PAYMENTDUE_{plan} → payment_due; text starting
+ * UPGRADE_{plan} → upgrade; PAYMENTDUE_{plan} → payment_due; CREDITNOTE_{plan}
+ * → credit_note (a credit note of the plan's invoice); text starting
  * with Renewal (e.g. "Renewal PRO") → renewal; anything else is the plan name.
  */
 export function parseInvoiceDescription(description: string): InvoiceDescription {
@@ -24,6 +25,7 @@ export function parseInvoiceDescription(description: string): InvoiceDescription
   const upper = text.toUpperCase()
   if (upper.startsWith('UPGRADE_')) return { kind: 'upgrade', plan: text.slice('UPGRADE_'.length).trim() }
   if (upper.startsWith('PAYMENTDUE_')) return { kind: 'payment_due', plan: text.slice('PAYMENTDUE_'.length).trim() }
+  if (upper.startsWith('CREDITNOTE_')) return { kind: 'credit_note', plan: text.slice('CREDITNOTE_'.length).trim() }
   if (upper.startsWith('RENEWAL')) {
     const rest = text.slice('Renewal'.length)
     return { kind: 'renewal', plan: rest.match(PLAN_TOKEN)?.[1] ?? rest.replace(/^[\s:_-]+/, '').trim() }

@@ -1,18 +1,24 @@
 import { Suspense } from 'react'
 import { act, screen, waitFor, within } from '@testing-library/react'
 import userEvent from '@testing-library/user-event'
+import i18n from 'i18next'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
 import { dismissError } from '@/lib/error-store'
+import frBilling from '@/locales/fr/billing.json'
+import frCommon from '@/locales/fr/common.json'
+import nlBilling from '@/locales/nl/billing.json'
+import nlCommon from '@/locales/nl/common.json'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi, CHECKOUT_ORIGIN, pricingBody } from '@/test/mock-api'
 import { fileSaver } from '../api/download-invoice'
 import { InvoicesTab, InvoicesTabPending } from './invoices-tab'
 
-afterEach(() => {
+afterEach(async () => {
   vi.restoreAllMocks()
   act(() => dismissError())
+  await i18n.changeLanguage('en')
 })
 
 
@@ -150,5 +156,71 @@ describe('InvoicesTab', () => {
     await render()
     expect(await screen.findByText('You have no invoices yet.')).toBeInTheDocument()
     expect(screen.getByRole('table', { name: 'Invoices' })).toBeInTheDocument()
+  })
+
+  describe('credit notes', () => {
+    // A refund of invoice KUD-2026-000123: its credit note, listed first.
+    const creditNote = {
+      id: 'cn-1',
+      invoice_url: 'KUD-CN-2026-000001',
+      created_at: '2026-03-06T10:00:00Z',
+      description: 'CREDITNOTE_STARTER',
+      amount: -217.8,
+      currency: 'EUR',
+      status: 'CREDITED',
+      kind: 'credit_note',
+      corrects: 'inv-paid',
+    }
+    const withCreditNote = [creditNote, ...invoices.map((invoice) => ({ ...invoice, kind: 'invoice' }))]
+
+    it('shows a credit note with its negative amount, status Credited and the invoice it corrects', async () => {
+      mockApi({ 'GET /v1/accounts/a/billing': () => json(200, billing(withCreditNote)) })
+      await render()
+      const row = rowOf(await screen.findByText('KUD-CN-2026-000001').then((el) => el.textContent ?? ''))
+      expect(row.getByText('Credit note for invoice KUD-2026-000123')).toBeInTheDocument()
+      expect(row.getByText('-€217.80')).toBeInTheDocument()
+      expect(row.getByText('Credited')).toBeInTheDocument()
+      expect(row.getByRole('button', { name: 'Download credit note KUD-CN-2026-000001' })).toBeEnabled()
+      expect(row.queryByRole('button', { name: 'Pay' })).toBeNull()
+      // The invoice it corrects is still listed, paid.
+      expect(rowOf('KUD-2026-000123').getByText('Paid')).toBeInTheDocument()
+    })
+
+    it('downloads a credit note like an invoice, saved as "{number}.pdf"', async () => {
+      const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
+      const fetch = mockApi({
+        'GET /v1/accounts/a/billing': () => json(200, billing(withCreditNote)),
+        'POST /v1/accounts/a/invoices/cn-1/download': () => json(200, { presigned_url: 'http://127.0.0.1:9000/cn.pdf?X-Amz-Signature=1' }),
+        'GET http://127.0.0.1:9000/cn.pdf?X-Amz-Signature=1': () => new Response('%PDF-1.7', { status: 200 }),
+      })
+      await render()
+      await userEvent.click(await screen.findByRole('button', { name: 'Download credit note KUD-CN-2026-000001' }))
+      await waitFor(() => expect(save).toHaveBeenCalledTimes(1))
+      expect(save.mock.calls[0][1]).toBe('KUD-CN-2026-000001.pdf')
+      expect(calls(fetch)).toContain('POST /v1/accounts/a/invoices/cn-1/download')
+    })
+
+    it('without the corrected invoice in the list, names the plan it credits', async () => {
+      mockApi({ 'GET /v1/accounts/a/billing': () => json(200, billing([creditNote])) })
+      await render()
+      expect(await screen.findByText('Credit note, Starter plan')).toBeInTheDocument()
+    })
+
+    it.each([
+      ['nl', nlBilling, nlCommon, 'Gecrediteerd', '€ -217,80', 'Creditnota bij factuur KUD-2026-000123', 'Creditnota KUD-CN-2026-000001 downloaden'],
+      ['fr', frBilling, frCommon, 'Créditée', '-217,80 €', 'Note de crédit sur la facture KUD-2026-000123',
+        'Télécharger la note de crédit KUD-CN-2026-000001'],
+    ])('is written in %s', async (lang, bundle, common, status, amount, description, download) => {
+      i18n.addResourceBundle(lang, 'billing', bundle)
+      i18n.addResourceBundle(lang, 'common', common)
+      await i18n.changeLanguage(lang)
+      mockApi({ 'GET /v1/accounts/a/billing': () => json(200, billing(withCreditNote)) })
+      await render()
+      const row = rowOf(await screen.findByText('KUD-CN-2026-000001').then((el) => el.textContent ?? ''))
+      expect(row.getByText(status)).toBeInTheDocument()
+      expect(row.getByText(description)).toBeInTheDocument()
+      expect(row.getByText((_, el) => el?.tagName === 'TD' && el.textContent?.replace(/\s/g, ' ') === amount.replace(/\s/g, ' '))).toBeInTheDocument()
+      expect(row.getByRole('button', { name: download })).toBeInTheDocument()
+    })
   })
 })

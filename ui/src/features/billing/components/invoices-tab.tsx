@@ -22,6 +22,7 @@ const STATUS_STYLE: Record<InvoiceStatus, string> = {
   PAID: 'border-emerald-600/30 bg-emerald-600/10 text-emerald-700',
   PROCESSING: 'border-amber-500/30 bg-amber-500/10 text-amber-700',
   DUE_PAYMENT: 'border-destructive/30 bg-destructive/10 text-destructive',
+  CREDITED: 'border-sky-600/30 bg-sky-600/10 text-sky-700',
 }
 
 /** The card around the invoices: title, subtitle and its content. */
@@ -75,6 +76,8 @@ const CELL = 'max-sm:p-0'
 /**
  * Invoices (SPEC §2, §4): number, date, description, amount, status and a
  * download (PAID, PROCESSING) or pay (DUE_PAYMENT, no number shown) button.
+ * Credit notes (issue 30) are listed among them: negative amount, status
+ * Credited, the invoice they correct, downloadable like an invoice.
  * The route loader has fetched GET billing (pending and failed states above).
  */
 export function InvoicesTab({ accountId }: { accountId: string }) {
@@ -87,6 +90,15 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
   const invoices = billing.data.invoices
   const country = billing.data.account_billing_address?.country ?? undefined
+
+  const numbers = new Map(invoices.map((invoice) => [invoice.id, invoice.invoice_url ?? '']))
+
+  /** A credit note names the invoice it corrects; an invoice what it bills. */
+  const description = (invoice: Invoice) => {
+    const corrected = invoice.kind === 'credit_note' && invoice.corrects ? numbers.get(invoice.corrects) : ''
+    if (corrected) return t('invoices.credit_note_for', { number: corrected })
+    return invoiceDescriptionText(invoice.description ?? '', t)
+  }
 
   const payInvoice = (invoice: Invoice) => {
     setPaying(invoice.id)
@@ -103,12 +115,18 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
     }
     const number = invoice.invoice_url ?? ''
     const busy = download.isPending && download.variables?.id === invoice.id
+    const label =
+      invoice.kind === 'credit_note'
+        ? t('invoices.download_credit_note', { number })
+        : number
+          ? t('invoices.download', { number })
+          : t('invoices.download_unnumbered')
     return (
       <Button
         variant="ghost"
         size="icon"
         loading={busy}
-        aria-label={number ? t('invoices.download', { number }) : t('invoices.download_unnumbered')}
+        aria-label={label}
         onClick={() => download.mutate({ id: invoice.id, number })}
       >
         {!busy && <Download aria-hidden="true" />}
@@ -150,7 +168,7 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
                   {formatDate(invoice.created_at)}
                 </TableCell>
                 <TableCell className={cn(CELL, 'max-sm:col-span-2 max-sm:row-start-3 max-sm:text-muted-foreground')}>
-                  {invoiceDescriptionText(invoice.description ?? '', t)}
+                  {description(invoice)}
                 </TableCell>
                 <TableCell className={cn(CELL, 'text-right whitespace-nowrap tabular-nums max-sm:col-start-2 max-sm:row-start-1 max-sm:font-medium')}>
                   {formatInvoiceAmount(invoice.amount, invoice.currency ?? '', language, country)}

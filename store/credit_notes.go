@@ -1,0 +1,85 @@
+package store
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// CreditNoteNumberPrefix starts every credit note number, a series of its
+// own: KUD-CN-<year>-<6 digits>.
+const CreditNoteNumberPrefix = "KUD-CN"
+
+// creditNoteIDs derives a credit note's id from its refund's id, so that
+// the one credit note of a refund always has the same id (and PDF key).
+var creditNoteIDs = uuid.MustParse("6f1d2c4e-30a0-4c1e-9a52-3c7e0d1f5b30")
+
+// CreditNoteID is the id of the credit note of refund refundID.
+func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs, []byte(refundID)) }
+
+// issueCreditNote gives the refund refundID of the invoice invoiceID its
+// credit note, in the refund's transaction: negative amounts (the refunded
+// share of the invoice's net and VAT), its own number, the buyer as it is
+// now, and its credit_note_issued event (the amount credited). A refund that has one already (a
+// retry) and a refund of nothing invoiced (an invoice without a number,
+// dropped, or none: a payment-method verification) make none.
+func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, invoiceID *uuid.UUID,
+	amount kudos.Money, now time.Time) error {
+	if invoiceID == nil {
+		return nil
+	}
+	id := CreditNoteID(refundID)
+	var exists bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE id = $1)`, id).Scan(&exists); err != nil || exists {
+		return wrapErr(err)
+	}
+	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2`,
+		*invoiceID, accountID))
+	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	net, vat := creditAmounts(*inv, amount.Amount)
+	number, err := nextNumber(ctx, tx, CreditNoteNumberPrefix, now.UTC().Year())
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)`,
+		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
+		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID); err != nil {
+		return wrapErr(err)
+	}
+	if err := snapshotBuyer(ctx, tx, id); err != nil {
+		return err
+	}
+	credited := net + vat // the timeline's amounts are what moved, never negative
+	_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventCreditNoteIssued,
+		Plan: inv.Plan, Amount: &credited, Currency: inv.Currency, InvoiceID: &id,
+		Key: string(kudos.EventCreditNoteIssued) + ":" + id.String()})
+	return err
+}
+
+// creditAmounts splits a refund of refunded (minor units) of inv into the
+// net and VAT it gives back: the invoice's own when all of it is refunded,
+// else the VAT in the invoice's proportion (rounded half up) and the rest
+// net.
+func creditAmounts(inv kudos.Invoice, refunded int64) (net, vat int64) {
+	if refunded == inv.Total || inv.Total == 0 {
+		return inv.Net, inv.VAT
+	}
+	vat = (refunded*inv.VAT*2 + inv.Total) / (2 * inv.Total)
+	return refunded - vat, vat
+}
+
+// CreditNoteOfRefund returns the credit note of the account's refund
+// refundID, or ENotFound (the refund corrected no invoice).
+func (db *DB) CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error) {
+	return db.Invoice(ctx, accountID, CreditNoteID(refundID))
+}

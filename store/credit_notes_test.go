@@ -1,0 +1,194 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/internal/testenv"
+	"kudos/store"
+)
+
+// paidInvoice creates a numbered (PAID) invoice of net 1000 at 21 % and the
+// invoice checkout that paid it, and returns the checkout's id.
+func paidInvoice(t *testing.T, db *store.DB, account uuid.UUID, status kudos.InvoiceStatus) (string, uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	id := uuid.New()
+	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
+		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
+		t.Fatal(err)
+	}
+	if status != kudos.InvoiceProcessing {
+		if err := db.SetInvoiceStatus(ctx, id, status); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkout := "co_" + id.String()[:8]
+	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutInvoice,
+		Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
+		ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	return checkout, id
+}
+
+// newAccount inserts an account with a billing address.
+func newAccount(t *testing.T, db *store.DB) uuid.UUID {
+	t.Helper()
+	ctx := context.Background()
+	account := uuid.New()
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, 'Acme')`, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveBillingAddress(ctx, account, kudos.BillingAddress{OrganizationName: "Acme BV", StreetAndNumber: "Markt 1",
+		PostalCode: "3500", City: "Hasselt", Region: "Limburg", Country: "nl_BE", VATID: "BE0999999999"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	return account
+}
+
+// TestARefundMakesOneCreditNote records the refund of a paid invoice's
+// checkout twice (a retried activity) and once more as the manual fix: one
+// credit note, correcting the invoice, with negative amounts, CREDITED, its
+// buyer snapshot and its timeline event. A refund of a checkout whose
+// invoice never got a number (dropped) makes none.
+func TestARefundMakesOneCreditNote(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	checkout, invoiceID := paidInvoice(t, db, account, kudos.InvoicePaid)
+	refund := "refund:" + checkout
+	for range 2 {
+		if err := db.RecordRefund(ctx, account, refund, checkout, "re_1", "paid when nothing was owed",
+			kudos.Money{Amount: 1210, Currency: "EUR"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	invs, err := db.Invoices(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var notes []kudos.Invoice
+	for _, inv := range invs {
+		if inv.IsCreditNote() {
+			notes = append(notes, inv)
+		}
+	}
+	if len(notes) != 1 {
+		t.Fatalf("%d credit notes after a refund recorded twice, want 1 (%+v)", len(notes), invs)
+	}
+	cn := notes[0]
+	year := time.Now().UTC().Year()
+	if cn.Number != fmt.Sprintf("KUD-CN-%d-000001", year) || cn.Status != kudos.InvoiceCredited || cn.Net != -1000 ||
+		cn.VAT != -210 || cn.Total != -1210 || cn.VATRate != 21 || cn.Currency != "EUR" || cn.Corrects == nil ||
+		*cn.Corrects != invoiceID || cn.CorrectsNumber != fmt.Sprintf("KUD-%d-000001", year) {
+		t.Fatalf("credit note %+v", cn)
+	}
+	if cn.Buyer == nil || cn.Buyer.OrganizationName != "Acme BV" {
+		t.Fatalf("credit note buyer %+v, want the billing address as it was numbered", cn.Buyer)
+	}
+	if got, err := db.CreditNoteOfRefund(ctx, account, refund); err != nil || got.ID != cn.ID {
+		t.Fatalf("CreditNoteOfRefund = %+v, %v", got, err)
+	}
+	var events int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM billing_events WHERE account_id = $1 AND type = 'credit_note_issued'
+		AND invoice_id = $2 AND amount = 1210`, account, cn.ID).Scan(&events); err != nil || events != 1 {
+		t.Fatalf("%d credit_note_issued events (%v), want 1", events, err)
+	}
+	// A refund refused, then made by hand: still one credit note per refund.
+	other, _ := paidInvoice(t, db, account, kudos.InvoiceDue)
+	if err := db.RecordRefusedRefund(ctx, account, "refund:"+other, other, "refused", kudos.Money{Amount: 605, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreditNoteOfRefund(ctx, account, "refund:"+other); kudos.ErrorCode(err) != kudos.ENotFound {
+		t.Fatalf("a refused refund has a credit note (%v)", err)
+	}
+	for range 2 {
+		if err := db.MarkRefundMade(ctx, "refund:"+other, "re_by_hand"); err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+			t.Fatal(err)
+		}
+	}
+	half, err := db.CreditNoteOfRefund(ctx, account, "refund:"+other)
+	if err != nil || half.Number != fmt.Sprintf("KUD-CN-%d-000002", year) || half.Total != -605 || half.VAT != -105 || half.Net != -500 {
+		t.Fatalf("the credit note of a half refund made by hand: %+v, %v", half, err)
+	}
+	// Nothing invoiced: the checkout's invoice never got a number.
+	draft, _ := paidInvoice(t, db, account, kudos.InvoiceProcessing)
+	if err := db.RecordRefund(ctx, account, "refund:"+draft, draft, "re_3", "late", kudos.Money{Amount: 1210, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.CreditNoteOfRefund(ctx, account, "refund:"+draft); kudos.ErrorCode(err) != kudos.ENotFound {
+		t.Fatalf("a refund of nothing invoiced has a credit note (%v)", err)
+	}
+}
+
+// TestCreditNoteNumbersAreGapFreeUnderConcurrency records refunds of many
+// paid invoices at once, each twice: every refund has one credit note, and
+// their numbers run from 1 without a gap, apart from the invoices' series.
+func TestCreditNoteNumbersAreGapFreeUnderConcurrency(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	const n = 30
+	checkouts := make([]string, n)
+	for i := range checkouts {
+		checkouts[i], _ = paidInvoice(t, db, account, kudos.InvoicePaid)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 2*n)
+	for _, c := range append(append([]string{}, checkouts...), checkouts...) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs <- db.RecordRefund(ctx, account, "refund:"+c, c, "re_"+c, "late", kudos.Money{Amount: 1210, Currency: "EUR"})
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	var numbers []string
+	for _, c := range checkouts {
+		cn, err := db.CreditNoteOfRefund(ctx, account, "refund:"+c)
+		if err != nil {
+			t.Fatalf("refund of %s: %v", c, err)
+		}
+		numbers = append(numbers, cn.Number)
+	}
+	var total int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM invoices WHERE kind = 'CREDIT_NOTE'`).Scan(&total); err != nil || total != n {
+		t.Fatalf("%d credit notes (%v), want %d", total, err, n)
+	}
+	sort.Strings(numbers)
+	year := time.Now().UTC().Year()
+	for i, got := range numbers {
+		if want := fmt.Sprintf("KUD-CN-%d-%06d", year, i+1); got != want {
+			t.Fatalf("credit note number %d is %s, want %s (all: %v)", i, got, want, numbers)
+		}
+	}
+	// The invoices' own series is untouched by the credit notes.
+	inv, err := db.Invoices(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var invoiceNumbers []string
+	for _, i := range inv {
+		if !i.IsCreditNote() {
+			invoiceNumbers = append(invoiceNumbers, i.Number)
+		}
+	}
+	sort.Strings(invoiceNumbers)
+	if len(invoiceNumbers) != n || invoiceNumbers[n-1] != fmt.Sprintf("KUD-%d-%06d", year, n) {
+		t.Fatalf("invoice numbers %v", invoiceNumbers)
+	}
+}
