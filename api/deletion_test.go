@@ -167,7 +167,9 @@ func TestAccountDeletionErasesPersonalData(t *testing.T) {
 	}
 	h.wantRows("billing_events", account, "type = 'payment_succeeded'", 1, "%d payment events kept, want 1")
 	for _, hit := range h.rowsHolding(name, org, street, wish) {
-		t.Errorf("after the deletion %s", hit)
+		if !strings.HasPrefix(hit, "table invoices ") { // an issued invoice keeps its buyer as issued (issue 30)
+			t.Errorf("after the deletion %s", hit)
+		}
 	}
 	for _, hit := range h.rowsHolding(memberEmail) {
 		if !strings.HasPrefix(hit, "table users ") { // the member's own user stays

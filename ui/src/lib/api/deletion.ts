@@ -29,6 +29,8 @@ export function useScheduleDeletion(target: DeletionTarget, accountId: string) {
         schema: scheduledSchema,
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
+    // The dialog says these itself: a wrong password on its field, an owner what to do first.
+    meta: { shownInline: [409, 422] },
   })
 }
 

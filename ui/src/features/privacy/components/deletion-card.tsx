@@ -6,6 +6,7 @@ import { Trash2 } from 'lucide-react'
 import * as v from 'valibot'
 import { FormDialog } from '@/components/form-dialog'
 import { FormError } from '@/components/form-error'
+import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
 import { FormField } from '@/components/form-field'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -103,7 +104,9 @@ export function DeletionCard({
             >
               {(control) => <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />}
             </FormField>
-            {schedule.error && !fieldShown ? (
+            {needsStepUp(schedule.error) ? (
+              <StepUpPrompt />
+            ) : schedule.error && !fieldShown ? (
               <FormError
                 error={schedule.error}
                 // An owner deleting themself: say what to do first.

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { Crown } from 'lucide-react'
 import * as v from 'valibot'
 import { FormError } from '@/components/form-error'
+import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
 import { FormDialog } from '@/components/form-dialog'
 import { FormField } from '@/components/form-field'
 import { Button } from '@/components/ui/button'
@@ -116,7 +117,11 @@ export function OwnershipCard({
               <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />
             )}
           </FormField>
-          {transfer.error && !fieldShown ? <FormError error={transfer.error} /> : null}
+          {needsStepUp(transfer.error) ? (
+            <StepUpPrompt />
+          ) : transfer.error && !fieldShown ? (
+            <FormError error={transfer.error} />
+          ) : null}
         </FormDialog>
         {candidates.length === 0 && (
           <p id="ownership-none" className="text-sm text-muted-foreground">
