@@ -315,6 +315,7 @@ func (h *harness) lastMail(to string) kudos.MailRequest {
 // before a test reads it.
 func (h *harness) lastMailOf(to string, purpose kudos.MailPurpose) kudos.MailRequest {
 	h.t.Helper()
+	h.deliverQueued() // a reset request queues its work (issue 27 item 8): its mail comes from that
 	var payload []byte
 	err := h.db.Pool.QueryRow(context.Background(), `SELECT payload FROM outbox WHERE kind = 'mail' AND payload->>'to' = $1
 		AND ($2 = '' OR payload->>'purpose' = $2) ORDER BY id DESC LIMIT 1`, to, string(purpose)).Scan(&payload)

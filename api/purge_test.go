@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -27,15 +28,20 @@ func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, li
 // sessions and mailed tokens, and leaves the live ones (issue 27 item 2:
 // they were kept forever).
 func TestReconcilePurgesExpiredRows(t *testing.T) {
-	h := trustingHarness(t).withTemporal(time.Hour)
+	h := trustingHarness(t)
+	// The store's clock is moved while the relay reads it: through an
+	// atomic, set before the relay starts.
+	var ago atomic.Int64
+	h.db.Clock = func() time.Time { return time.Now().Add(-time.Duration(ago.Load())) }
+	h = h.withTemporal(time.Hour)
 	// A month ago: a sign-up (its activation token), a sign-in (its session
 	// and rate-limit buckets) and a Google sign-in started.
-	h.db.Clock = func() time.Time { return time.Now().Add(-30 * 24 * time.Hour) }
+	ago.Store(int64(30 * 24 * time.Hour))
 	h.signedUpUser("old@example.com")
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.1"), 201)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.1"), 201)
 	// Now: the same, live.
-	h.db.Clock = time.Now
+	ago.Store(0)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("new@example.com"), "", "X-Forwarded-For", "192.0.2.2"), 201)
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.2"), 201)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.2"), 201)

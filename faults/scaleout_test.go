@@ -92,7 +92,7 @@ func TestTwoAPIsAndTwoWorkers(t *testing.T) {
 		email := fmt.Sprintf("scale-%d-%d@example.com", time.Now().UnixNano(), i)
 		mustAt(bases[i%2], 201, "POST", "/v1/auth/signup", map[string]any{"firstname": "Ada", "lastname": "Lovelace",
 			"email": email, "password": "Secret1!", "opt_in_marketing": false, "opt_in_terms_of_use": true,
-			"preferred_language": "en", "root_domain": st.baseURL}, "")
+			"preferred_language": "en", "root_domain": st.baseURL, "browser_key": browserKey}, "")
 		users[i] = activate(t, email) // through the first api (its mailbox)
 	}
 	checkouts := make([]string, n)
