@@ -43,6 +43,11 @@ async function theExisting() {
   return existing;
 }
 
+/** No script error on the page (a refused request's "Failed to load resource" is the test's own doing). */
+function assertNoConsoleErrors(page) {
+  assert.deepEqual(page.consoleErrors.filter((e) => !/Failed to load resource/.test(e)), []);
+}
+
 /** Fails with the page's axe violations, if any. */
 async function assertAxeClean(page, where) {
   // Nothing is loading any more.
@@ -149,6 +154,8 @@ test('a new address: invited from the team page, signs up on the accept page wit
   await page.goto(`${BASE}/dashboard/${boss.account_id}/testimonials`);
   await page.getByRole('heading', { level: 1, name: 'You have no access to this account' }).waitFor();
   assert.equal((await api('GET', `/v1/accounts/${boss.account_id}`, undefined, memberToken)).status, 404);
+  assertNoConsoleErrors(page);
+  assertNoConsoleErrors(ownerPage);
   await page.close();
   await ownerPage.close();
 });
@@ -198,6 +205,7 @@ test('an existing user: signs in from the accept page, accepts, and switches acc
   await page.getByRole('menuitem', { name: 'Billing' }).waitFor();
   await page.getByRole('menuitemradio', { name: /Babbage and Co/ }).click();
   await page.waitForURL(`${BASE}/dashboard/${boss.account_id}/testimonials`);
+  assertNoConsoleErrors(page);
   await page.close();
 });
 
@@ -234,6 +242,7 @@ test('signed in as another address: the accept page says so, and Sign out and co
       await page.getByRole('table', { name: 'Pending invitations' }).getByText(invitee).waitFor();
       assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth), 'no sideways scroll');
       await assertAxeClean(page, 'the team page at 390px');
+      assertNoConsoleErrors(page);
       await page.close();
       continue;
     }
@@ -242,6 +251,7 @@ test('signed in as another address: the accept page says so, and Sign out and co
     await email.waitFor();
     assert.equal(await email.inputValue(), invitee);
     assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null);
+    assertNoConsoleErrors(page);
     await page.close();
   }
 });

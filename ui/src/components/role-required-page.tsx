@@ -1,9 +1,8 @@
-import { Link, useParams, type ErrorComponentProps } from '@tanstack/react-router'
+import { Link, useParams } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { Lock } from 'lucide-react'
 import { buttonVariants } from '@/components/ui/button'
-import { ErrorPage } from '@/components/error-page'
-import { RoleRequiredError, type RestrictedArea } from '@/lib/roles'
+import type { RestrictedArea } from '@/lib/roles'
 
 /** A page the user's role may not open, said kindly: who can, and a way on (never an error popup). */
 export function RoleRequiredPage({ area }: { area: RestrictedArea }) {
@@ -21,10 +20,4 @@ export function RoleRequiredPage({ area }: { area: RestrictedArea }) {
       )}
     </section>
   )
-}
-
-/** A guarded route's error component: the friendly page for a role refusal, the error page otherwise. */
-export function RoleAwareErrorPage(props: ErrorComponentProps) {
-  if (props.error instanceof RoleRequiredError) return <RoleRequiredPage area={props.error.area} />
-  return <ErrorPage {...props} />
 }

@@ -38,16 +38,3 @@ export const mayLeave = (role: Role) => role !== 'owner'
 
 /** The areas a role may be refused, each with its own friendly page. */
 export type RestrictedArea = 'billing'
-
-/**
- * Thrown by a route's beforeLoad when the caller's role may not open it: its
- * error component shows a friendly page saying who can (never an error popup).
- */
-export class RoleRequiredError extends Error {
-  readonly area: RestrictedArea
-  constructor(area: RestrictedArea) {
-    super(`your role may not open ${area}`)
-    this.name = 'RoleRequiredError'
-    this.area = area
-  }
-}

@@ -1,20 +1,16 @@
 import type { QueryClient } from '@tanstack/react-query'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import { atLeast, RoleRequiredError, type RestrictedArea, type Role } from '@/lib/roles'
+import { atLeast, type Role } from '@/lib/roles'
 
 /**
- * A route's beforeLoad guard (issue 26): throws RoleRequiredError when the
- * signed-in user's role in the account is below `min` for `area`, so that the
- * route shows a friendly page instead of its loaders' 403s. An account that
- * cannot be read here is left to the dashboard layout's loader (sign-in,
- * activation, errors).
+ * A route's beforeLoad check (issue 26): whether the signed-in user's role
+ * in the account is at least `min`. The route then shows a friendly page
+ * instead of its content, and its children's loaders skip their reads
+ * (which the api would refuse with 403). An account that cannot be read
+ * here counts as allowed: the dashboard layout's loader deals with it
+ * (sign-in, activation, no access).
  */
-export async function requireRole(
-  queryClient: QueryClient,
-  accountId: string,
-  area: RestrictedArea,
-  min: Role,
-): Promise<void> {
+export async function hasRole(queryClient: QueryClient, accountId: string, min: Role): Promise<boolean> {
   const data = await queryClient.ensureQueryData(accountQueryOptions(accountId)).catch(() => null)
-  if (data && !atLeast(data.account.role, min)) throw new RoleRequiredError(area)
+  return !data || atLeast(data.account.role, min)
 }

@@ -1,5 +1,5 @@
 import { lazy, Suspense, useState } from 'react'
-import { createFileRoute, Outlet, redirect, type ErrorComponentProps } from '@tanstack/react-router'
+import { createFileRoute, Outlet, redirect } from '@tanstack/react-router'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isApiError } from '@/lib/api-client'
 import { i18n, isLanguage, setLanguage } from '@/lib/i18n'
@@ -11,7 +11,7 @@ import {
   loadActivationRequired,
 } from '@/features/dashboard-shell/components/activation-required-lazy'
 import { ShellSkeleton } from '@/features/dashboard-shell/components/shell-skeleton'
-import { DashboardErrorPage } from '@/features/dashboard-shell/components/no-access-page'
+import { NoAccessPage } from '@/features/dashboard-shell/components/no-access-page'
 
 // The onboarding wizard (forms, a country select) is a chunk of its own,
 // downloaded only when onboarding is open: most dashboard loads skip it.
@@ -35,12 +35,18 @@ export const Route = createFileRoute('/dashboard/$accountId')({
       const preferred = data.user.preferred_language
       if (isLanguage(preferred)) await setLanguage(preferred)
       await i18n.loadNamespaces('dashboard-shell')
-      return { notActivated: false }
+      return { notActivated: false, noAccess: false }
     } catch (error) {
       // 403 user_not_activated is handled quietly: only the confirm dialog shows.
       if (isUserNotActivated(error)) {
         await Promise.all([i18n.loadNamespaces('dashboard-shell'), loadActivationRequired()])
-        return { notActivated: true }
+        return { notActivated: true, noAccess: false }
+      }
+      // 404: an account the user does not (or no longer) belong to, e.g. removed from its team:
+      // a page that says so, also handled quietly.
+      if (isApiError(error) && error.status === 404) {
+        await i18n.loadNamespaces('dashboard-shell')
+        return { notActivated: false, noAccess: true }
       }
       if (isApiError(error) && error.status === 401) throw redirect({ to: '/signin' })
       throw error
@@ -48,22 +54,16 @@ export const Route = createFileRoute('/dashboard/$accountId')({
   },
   // The frame shows at once (the router's pendingMs) while the account loads.
   pendingComponent: ShellSkeleton,
-  // A 404 is an account the user does not (or no longer) belong to: a page that says so.
-  errorComponent: DashboardError,
   component: DashboardLayout,
 })
 
-function DashboardError(props: ErrorComponentProps) {
-  const { accountId } = Route.useParams()
-  return <DashboardErrorPage {...props} accountId={accountId} />
-}
-
 function DashboardLayout() {
   const { accountId } = Route.useParams()
-  const { notActivated } = Route.useLoaderData()
+  const { notActivated, noAccess } = Route.useLoaderData()
   // Read once, like the wizard's own open state: it stays mounted until done.
   const [onboarding] = useState(() => isOnboardingOpen(accountId))
   if (notActivated) return <ActivationRequiredLazy />
+  if (noAccess) return <NoAccessPage accountId={accountId} />
   const wizard = onboarding && (
     <Suspense fallback={null}>
       <OnboardingWizard accountId={accountId} />

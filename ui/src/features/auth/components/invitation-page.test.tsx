@@ -175,6 +175,16 @@ describe('InvitationPage: signed in', () => {
   })
 })
 
+describe('InvitationPage: another refusal on accept', () => {
+  it('is said on the page (no popup shows it)', async () => {
+    signIn('bob@example.com')
+    const { rendered } = render({ 'POST /v1/invitations/tok/accept': () => error(403, 'forbidden') })
+    await rendered
+    await userEvent.click(await screen.findByRole('button', { name: 'Accept invitation' }))
+    expect(await screen.findByRole('alert')).toHaveTextContent('You are not allowed to do this.')
+  })
+})
+
 describe('safeRedirect: only same-origin paths', () => {
   it.each([
     ['/invitation?token=x', '/invitation?token=x'],

@@ -3,6 +3,7 @@ import { Link, useNavigate } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { Trans, useTranslation } from 'react-i18next'
 import { Loader2, MailX, UserRoundX, Users } from 'lucide-react'
+import { FormError } from '@/components/form-error'
 import { LoadFailed } from '@/components/load-failed'
 import { Button, buttonVariants } from '@/components/ui/button'
 import { isApiError } from '@/lib/api-client'
@@ -158,6 +159,10 @@ function SignedIn({
         <p role="alert" className="rounded-md border border-destructive/40 bg-destructive/10 px-3 py-2 text-sm text-destructive">
           {t('invitation.team_full', { inviter: invitation.inviter || t('invitation.someone') })}
         </p>
+      )}
+      {/* Another refusal the popup does not show (shownInline): said here, generically. */}
+      {(error?.status === 403 || error?.status === 409) && error.code !== 'seat_limit' && (
+        <FormError error={error} />
       )}
       <Button
         loading={accept.isPending}

@@ -1,11 +1,9 @@
-import { useNavigate, type ErrorComponentProps } from '@tanstack/react-router'
+import { useNavigate } from '@tanstack/react-router'
 import { useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { UserRoundX } from 'lucide-react'
 import { Brand } from '@/components/brand'
-import { ErrorPage } from '@/components/error-page'
 import { Button } from '@/components/ui/button'
-import { isApiError } from '@/lib/api-client'
 import { accountsQueryOptions } from '@/lib/api/get-accounts'
 import { useSignout } from '@/lib/api/signout'
 import { rememberAccount } from '@/lib/session'
@@ -47,10 +45,4 @@ export function NoAccessPage({ accountId }: { accountId: string }) {
       </Button>
     </main>
   )
-}
-
-/** The dashboard's error component: an account the user does not (or no longer) belong to, or the error page. */
-export function DashboardErrorPage(props: ErrorComponentProps & { accountId: string }) {
-  if (isApiError(props.error) && props.error.status === 404) return <NoAccessPage accountId={props.accountId} />
-  return <ErrorPage {...props} />
 }

@@ -1,22 +1,24 @@
 import { createFileRoute, Outlet } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
-import { RoleAwareErrorPage } from '@/components/role-required-page'
+import { RoleRequiredPage } from '@/components/role-required-page'
 import { RouteTabs } from '@/components/route-tabs'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing')({
-  // Billing is the owner's (issue 26): anyone else gets a friendly page, and no tab's loader runs.
-  // Imported on demand: beforeLoad is not code-split, and /signin's bundle has no room for the account schema.
+  // Billing is the owner's (issue 26): anyone else gets a friendly page (not an error), and the
+  // tabs' loaders skip their reads. Imported on demand: beforeLoad is not code-split, and
+  // /signin's bundle has no room for the account schema.
   beforeLoad: async ({ context: { queryClient }, params: { accountId } }) => {
-    const { requireRole } = await import('@/lib/api/require-role')
-    await requireRole(queryClient, accountId, 'billing', 'owner')
+    const { hasRole } = await import('@/lib/api/require-role')
+    return { billingRefused: !(await hasRole(queryClient, accountId, 'owner')) }
   },
-  errorComponent: RoleAwareErrorPage,
   component: BillingRoute,
 })
 
 function BillingRoute() {
   const { accountId } = Route.useParams()
+  const { billingRefused } = Route.useRouteContext()
   const { t } = useTranslation('billing')
+  if (billingRefused) return <RoleRequiredPage area="billing" />
   return (
     <RouteTabs
       title={t('title')}

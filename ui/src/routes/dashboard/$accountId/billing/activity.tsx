@@ -5,7 +5,8 @@ import { billingTimelineQueryOptions } from '@/features/billing/api/get-billing-
 import { ActivityTab, ActivityTabFailed, ActivityTabPending } from '@/features/billing/components/activity-tab'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing/activity')({
-  loader: ({ context: { queryClient }, params: { accountId } }) => {
+  loader: ({ context: { queryClient, billingRefused }, params: { accountId } }) => {
+    if (billingRefused) return
     // Invoice numbers and the billing country; the timeline shows without them.
     void queryClient.prefetchQuery(billingQueryOptions(accountId))
     return queryClient.ensureInfiniteQueryData(billingTimelineQueryOptions(accountId))

@@ -4,8 +4,8 @@ import { billingQueryOptions } from '@/features/billing/api/get-billing'
 import { InvoicesTab, InvoicesTabFailed, InvoicesTabPending } from '@/features/billing/components/invoices-tab'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing/invoices')({
-  loader: ({ context: { queryClient }, params: { accountId } }) =>
-    queryClient.ensureQueryData(billingQueryOptions(accountId)),
+  loader: ({ context: { queryClient, billingRefused }, params: { accountId } }) =>
+    billingRefused ? undefined : queryClient.ensureQueryData(billingQueryOptions(accountId)),
   pendingComponent: InvoicesTabPending,
   errorComponent: InvoicesFailed,
   component: InvoicesRoute,

@@ -6,11 +6,13 @@ import { PaymentDetailsTab } from '@/features/billing/components/payment-details
 import { PaymentDetailsFailed, PaymentDetailsPending } from '@/features/billing/components/payment-details-pending'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing/payment-details')({
-  loader: ({ context: { queryClient }, params: { accountId } }) =>
-    Promise.all([
-      queryClient.ensureQueryData(accountQueryOptions(accountId)),
-      queryClient.ensureQueryData(billingQueryOptions(accountId)),
-    ]),
+  loader: ({ context: { queryClient, billingRefused }, params: { accountId } }) =>
+    billingRefused
+      ? undefined
+      : Promise.all([
+          queryClient.ensureQueryData(accountQueryOptions(accountId)),
+          queryClient.ensureQueryData(billingQueryOptions(accountId)),
+        ]),
   pendingComponent: PaymentDetailsPending,
   errorComponent: PaymentDetailsRouteFailed,
   component: PaymentDetailsRoute,
