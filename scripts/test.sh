@@ -136,9 +136,15 @@ export KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
 export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
 
 # e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
-# on its own database, task queue and local S3 (port PORT+1000).
+# on its own database, task queue and local S3 (port PORT+1000). The tests'
+# set-up calls (e2e/lib.mjs api, apiUser) say through X-Forwarded-For that
+# each comes from a client of its own, as the users of a real deployment do
+# behind its load balancer: the per-client sign-up limit then applies to
+# each, not to the whole lane at once (the browsers themselves stay one
+# client, 127.0.0.1).
 e2e_env() {
   echo KUDOS_DEV_S3_ADDR="127.0.0.1:$(($2 + 1000))" KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$2" KUDOS_METRICS_ADDR=127.0.0.1:0 KUDOS_PUBLIC_URL="http://127.0.0.1:$2" \
+    KUDOS_TRUSTED_PROXIES=127.0.0.1/32 \
     DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/$1?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
     KUDOS_TASK_QUEUE="kudos-$1" KUDOS_DEV_SMTP_ADDR="127.0.0.1:$3" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$4" KUDOS_LOG_LEVEL=warn
 }
