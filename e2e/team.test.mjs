@@ -138,6 +138,9 @@ test('a new address: invited from the team page, signs up on the accept page wit
   // The owner sees the member, makes them an admin, then removes them (confirmed).
   await ownerPage.reload();
   await ownerPage.getByText('2 of 10 seats used').waitFor();
+  // The team's part of the timeline, below the team (the billing pages are the owner's alone).
+  await ownerPage.getByRole('heading', { name: 'Team activity' }).waitFor();
+  await ownerPage.getByText(`${invitee} joined as a member`).waitFor();
   assert.deepEqual(await memberRows(ownerPage), [`Ada Lovelace(you) ${boss.email} Owner`, `Grace Hopper ${invitee} Member`]);
   await ownerPage.getByRole('combobox', { name: 'Role of Grace Hopper' }).selectOption('admin');
   await ownerPage.getByText('Grace Hopper is now Admin.').waitFor();

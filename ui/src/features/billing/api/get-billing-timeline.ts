@@ -73,9 +73,18 @@ const pageSchema = v.object({
 export type BillingEvent = v.InferOutput<typeof eventSchema>
 export type TimelinePage = v.InferOutput<typeof pageSchema>
 
-export function getBillingTimeline(accountId: string, before: string | null, signal?: AbortSignal): Promise<TimelinePage> {
+/** 'team': only the membership events (what an admin may see; the team page shows them). */
+export type TimelineScope = 'all' | 'team'
+
+export function getBillingTimeline(
+  accountId: string,
+  before: string | null,
+  signal?: AbortSignal,
+  scope: TimelineScope = 'all',
+): Promise<TimelinePage> {
   const query = new URLSearchParams({ limit: String(TIMELINE_PAGE_SIZE) })
   if (before) query.set('before', before)
+  if (scope === 'team') query.set('scope', 'team')
   return apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}/billing/timeline?${query}`, {
     auth: true,
     signal,
@@ -83,10 +92,10 @@ export function getBillingTimeline(accountId: string, before: string | null, sig
   })
 }
 
-export function billingTimelineQueryOptions(accountId: string) {
+export function billingTimelineQueryOptions(accountId: string, scope: TimelineScope = 'all') {
   return infiniteQueryOptions({
-    queryKey: queryKeys.billingTimeline(accountId),
-    queryFn: ({ pageParam, signal }) => getBillingTimeline(accountId, pageParam, signal),
+    queryKey: scope === 'team' ? [...queryKeys.billingTimeline(accountId), 'team'] : queryKeys.billingTimeline(accountId),
+    queryFn: ({ pageParam, signal }) => getBillingTimeline(accountId, pageParam, signal, scope),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.next_before ?? undefined,
   })

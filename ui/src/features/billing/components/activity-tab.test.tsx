@@ -267,3 +267,22 @@ describe('ActivityTab', () => {
     })
   })
 })
+
+describe('ActivityTab of the team (scope team, the team page)', () => {
+  it('asks for the team events only, never for billing, and says it is the team activity', async () => {
+    const joined = {
+      id: 't1', at: '2026-03-05T10:30:00Z', type: 'member_joined', plan: null, amount: null, currency: null, invoice_id: null,
+      member_email: 'ann@example.com', role: 'member', actor_email: null,
+    }
+    const fetch = mockApi({ [`GET ${TIMELINE}&scope=team`]: () => json(200, { events: [joined], next_before: null }) })
+    renderWithProviders(
+      <Suspense fallback={<ActivityTabPending />}>
+        <ActivityTab accountId="a" scope="team" />
+      </Suspense>,
+    )
+    expect(await screen.findByText('ann@example.com joined as a member')).toBeInTheDocument()
+    expect(screen.getByText('Team activity')).toBeInTheDocument()
+    expect(calls(fetch).filter((c) => c.includes('/billing') && !c.includes('/timeline'))).toEqual([])
+    expect(calls(fetch)).toEqual([`GET ${TIMELINE}&scope=team`])
+  })
+})

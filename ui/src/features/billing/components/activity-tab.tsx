@@ -38,7 +38,7 @@ import { formatDate } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { useDownloadInvoice } from '../api/download-invoice'
 import { billingQueryOptions } from '../api/get-billing'
-import { billingTimelineQueryOptions, type BillingEvent, type BillingEventType } from '../api/get-billing-timeline'
+import { billingTimelineQueryOptions, type BillingEvent, type BillingEventType, type TimelineScope } from '../api/get-billing-timeline'
 import { formatInvoiceAmount, planDisplayName } from './billing-format'
 import { LoadFailed } from '@/components/load-failed'
 
@@ -102,14 +102,14 @@ const TONE: Record<Tone, string> = {
 
 const SKELETON_ROWS = 4
 
-/** The card around the timeline. */
-function ActivityCard({ children }: { children: ReactNode }) {
+/** The card around the timeline (the team's part of it on the team page). */
+function ActivityCard({ children, scope = 'all' }: { children: ReactNode; scope?: TimelineScope }) {
   const { t } = useTranslation('billing')
   return (
     <Card className="min-w-0">
       <CardHeader>
-        <CardTitle>{t('activity.title')}</CardTitle>
-        <CardDescription>{t('activity.subtitle')}</CardDescription>
+        <CardTitle>{scope === 'team' ? t('activity.team_title') : t('activity.title')}</CardTitle>
+        <CardDescription>{scope === 'team' ? t('activity.team_subtitle') : t('activity.subtitle')}</CardDescription>
       </CardHeader>
       <CardContent>{children}</CardContent>
     </Card>
@@ -161,11 +161,12 @@ function formatWhen(iso: string, language: string): string {
  * locale, and a link that downloads the invoice. "Load more" fetches the
  * next page; the route loader has fetched the first.
  */
-export function ActivityTab({ accountId }: { accountId: string }) {
+export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; scope?: TimelineScope }) {
   const { t, i18n } = useTranslation('billing')
-  const timeline = useSuspenseInfiniteQuery(billingTimelineQueryOptions(accountId))
+  const timeline = useSuspenseInfiniteQuery(billingTimelineQueryOptions(accountId, scope))
   // For invoice numbers and the billing country; the invoices tab shares it.
-  const billing = useQuery(billingQueryOptions(accountId))
+  // The team's events name no invoice (and an admin may not read billing).
+  const billing = useQuery({ ...billingQueryOptions(accountId), enabled: scope === 'all' })
   const download = useDownloadInvoice(accountId)
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
   const country = billing.data?.account_billing_address?.country ?? undefined
@@ -196,7 +197,7 @@ export function ActivityTab({ accountId }: { accountId: string }) {
   }
 
   return (
-    <ActivityCard>
+    <ActivityCard scope={scope}>
       {events.length === 0 ? (
         <p className="py-8 text-center text-sm text-muted-foreground">{t('activity.empty')}</p>
       ) : (

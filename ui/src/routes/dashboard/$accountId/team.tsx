@@ -1,17 +1,25 @@
 import { createFileRoute } from '@tanstack/react-router'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { useRouteRetry } from '@/components/route-retry'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { membersQueryOptions } from '@/lib/api/get-members'
 import { i18n } from '@/lib/i18n'
+import { billingTimelineQueryOptions } from '@/features/billing/api/get-billing-timeline'
+import { ActivityTab } from '@/features/billing/components/activity-tab'
 import { TeamPage, TeamPageFailed, TeamPagePending } from '@/features/team/components/team-page'
 
+// The team page, and for the owner and admins the team's part of the
+// timeline (who was invited, joined, changed role, left): admins see no
+// billing, so this is where they follow the team (issue 26).
 export const Route = createFileRoute('/dashboard/$accountId/team')({
-  loader: ({ context: { queryClient }, params: { accountId } }) =>
-    Promise.all([
+  loader: async ({ context: { queryClient }, params: { accountId } }) => {
+    const [data] = await Promise.all([
       queryClient.ensureQueryData(accountQueryOptions(accountId)),
       queryClient.ensureQueryData(membersQueryOptions(accountId)),
-      i18n.loadNamespaces('team'),
-    ]),
+      i18n.loadNamespaces(['team', 'billing']),
+    ])
+    if (data.account.role !== 'member') await queryClient.ensureInfiniteQueryData(billingTimelineQueryOptions(accountId, 'team'))
+  },
   pendingComponent: TeamPagePending,
   errorComponent: TeamFailed,
   component: TeamRoute,
@@ -19,7 +27,17 @@ export const Route = createFileRoute('/dashboard/$accountId/team')({
 
 function TeamRoute() {
   const { accountId } = Route.useParams()
-  return <TeamPage accountId={accountId} />
+  const { data } = useSuspenseQuery(accountQueryOptions(accountId))
+  return (
+    <>
+      <TeamPage accountId={accountId} />
+      {data.account.role !== 'member' ? (
+        <div className="mx-auto w-full max-w-5xl px-4 pb-8 md:px-8">
+          <ActivityTab accountId={accountId} scope="team" />
+        </div>
+      ) : null}
+    </>
+  )
 }
 
 function TeamFailed() {
