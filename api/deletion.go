@@ -26,21 +26,28 @@ type deletionRequest struct {
 	CurrentPassword *string `json:"current_password"`
 }
 
+// deletingUser reads a deletion's body and re-authenticates its caller
+// (current_password, or the Google step-up of a user without one).
+func (s *Server) deletingUser(c fiber.Ctx) (*kudos.User, error) {
+	var req deletionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return nil, err
+	}
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return nil, err
+	}
+	return u, s.reauthenticate(c, u, req.CurrentPassword)
+}
+
 // scheduleDeletion schedules the account's deletion at the end of the
 // grace period: auto-renewal is turned off first (nothing is charged
 // again; what was paid stays paid), then the deletion, its workflow and
 // the members' mails are recorded in one transaction. 202 {deletion_at};
 // asking again answers the deletion already scheduled.
 func (s *Server) scheduleDeletion(c fiber.Ctx) error {
-	var req deletionRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	u, err := s.deletingUser(c)
 	if err != nil {
-		return err
-	}
-	if err := s.reauthenticate(c, u, req.CurrentPassword); err != nil {
 		return err
 	}
 	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}, nil)
@@ -85,15 +92,8 @@ func (s *Server) notBeingDeleted(c fiber.Ctx) error {
 // account is refused (409): they transfer it or delete it first. Sign-in
 // keeps working until then, and the user can cancel.
 func (s *Server) scheduleUserDeletion(c fiber.Ctx) error {
-	var req deletionRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return err
-	}
-	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	u, err := s.deletingUser(c)
 	if err != nil {
-		return err
-	}
-	if err := s.reauthenticate(c, u, req.CurrentPassword); err != nil {
 		return err
 	}
 	at, err := s.DB.ScheduleUserDeletion(ctx(c), u.ID, s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second),

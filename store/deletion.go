@@ -155,7 +155,7 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 		if kudos.LogoStateOf(img) == kudos.LogoReady {
 			out.Objects = append(out.Objects, img)
 		}
-		rows, err := tx.Query(ctx, `DELETE FROM data_exports WHERE account_id = $1 AND object_key IS NOT NULL RETURNING object_key`, accountID)
+		rows, err := tx.Query(ctx, `DELETE FROM data_exports WHERE account_id = $1 RETURNING coalesce(object_key, '')`, accountID)
 		if err != nil {
 			return wrapErr(err)
 		}
@@ -163,13 +163,16 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 		if err != nil {
 			return wrapErr(err)
 		}
-		out.Objects = append(out.Objects, keys...)
+		for _, k := range keys {
+			if k != "" {
+				out.Objects = append(out.Objects, k)
+			}
+		}
 		if err := tx.QueryRow(ctx, `DELETE FROM payment_customers WHERE account_id = $1 RETURNING customer_id`, accountID).
 			Scan(&out.CustomerID); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return wrapErr(err)
 		}
 		for _, q := range []string{
-			`DELETE FROM data_exports WHERE account_id = $1`,
 			`DELETE FROM memberships WHERE account_id = $1`,
 			`DELETE FROM invitations WHERE account_id = $1`,
 			`DELETE FROM billing_addresses WHERE account_id = $1`,

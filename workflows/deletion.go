@@ -61,37 +61,12 @@ func AccountDeletion(ctx workflow.Context, in AccountDeletionInput) (AccountDele
 		return AccountDeletionResult{}, err
 	}
 	ctx = workflow.WithActivityOptions(ctx, deletionSteps)
-	cancelled := false
-	if err := workflow.SetUpdateHandler(ctx, UpdateDeletionCancelled, func(workflow.Context) error {
-		cancelled = true
-		return nil
-	}); err != nil {
+	g, err := newDeletionGrace(ctx)
+	if err != nil {
 		return AccountDeletionResult{}, err
 	}
-	at := in.At
-	for {
-		if wait := at.Sub(workflow.Now(ctx)); wait > 0 {
-			if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return cancelled }); err != nil {
-				return AccountDeletionResult{}, err
-			}
-		}
-		if cancelled {
-			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
-		}
-		var due DeletionDue
-		if err := workflow.ExecuteActivity(ctx, ActivityAccountDeletionAt, AccountRef{AccountID: in.AccountID}).Get(ctx, &due); err != nil {
-			return AccountDeletionResult{}, err
-		}
-		if due.Deleted {
-			break
-		}
-		if due.At == nil {
-			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
-		}
-		if !due.At.After(workflow.Now(ctx)) {
-			break
-		}
-		at = *due.At // rescheduled later than this run knew: wait for it
+	if due, err := g.awaitDue(ctx, in.At, ActivityAccountDeletionAt, AccountRef{AccountID: in.AccountID}); err != nil || !due {
+		return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, err
 	}
 	var erased AccountErased
 	if err := workflow.ExecuteActivity(ctx, ActivityEraseAccount, AccountRef{AccountID: in.AccountID}).Get(ctx, &erased); err != nil {
@@ -135,33 +110,14 @@ const UserDeletionBlockedRetry = 24 * time.Hour
 // while they own an account again) and removes their stored files.
 func UserDeletion(ctx workflow.Context, in UserDeletionInput) (AccountDeletionResult, error) {
 	ctx = workflow.WithActivityOptions(ctx, deletionSteps)
-	cancelled := false
-	if err := workflow.SetUpdateHandler(ctx, UpdateDeletionCancelled, func(workflow.Context) error {
-		cancelled = true
-		return nil
-	}); err != nil {
+	g, err := newDeletionGrace(ctx)
+	if err != nil {
 		return AccountDeletionResult{}, err
 	}
 	at := in.At
 	for {
-		if wait := at.Sub(workflow.Now(ctx)); wait > 0 {
-			if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return cancelled }); err != nil {
-				return AccountDeletionResult{}, err
-			}
-		}
-		if cancelled {
-			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
-		}
-		var due DeletionDue
-		if err := workflow.ExecuteActivity(ctx, ActivityUserDeletionAt, UserRef{UserID: in.UserID}).Get(ctx, &due); err != nil {
-			return AccountDeletionResult{}, err
-		}
-		if due.At == nil && !due.Deleted {
-			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, nil
-		}
-		if !due.Deleted && due.At.After(workflow.Now(ctx)) {
-			at = *due.At
-			continue
+		if due, err := g.awaitDue(ctx, at, ActivityUserDeletionAt, UserRef{UserID: in.UserID}); err != nil || !due {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, err
 		}
 		var erased UserErased
 		if err := workflow.ExecuteActivity(ctx, ActivityEraseUser, UserRef{UserID: in.UserID}).Get(ctx, &erased); err != nil {
@@ -177,5 +133,52 @@ func UserDeletion(ctx workflow.Context, in UserDeletionInput) (AccountDeletionRe
 			}
 		}
 		return AccountDeletionResult{Outcome: DeletionOutcomeDeleted, Objects: len(erased.Objects)}, nil
+	}
+}
+
+// deletionGrace is what the account's and the user's deletions share: a
+// cancel that arrives as an update, and the wait until the deletion is due,
+// checked against Postgres.
+type deletionGrace struct {
+	cancelled bool
+}
+
+// newDeletionGrace registers the cancel update.
+func newDeletionGrace(ctx workflow.Context) (*deletionGrace, error) {
+	g := &deletionGrace{}
+	return g, workflow.SetUpdateHandler(ctx, UpdateDeletionCancelled, func(workflow.Context) error {
+		g.cancelled = true
+		return nil
+	})
+}
+
+// awaitDue waits on a timer until at (a cancel update ends the wait), then
+// asks Postgres through the activity check whether the deletion still
+// stands: a cancel whose update was lost is seen there, and a later date
+// is waited for. It reports whether the deletion is due (or its erasure
+// already done), false when it was cancelled.
+func (g *deletionGrace) awaitDue(ctx workflow.Context, at time.Time, check string, arg any) (bool, error) {
+	for {
+		if wait := at.Sub(workflow.Now(ctx)); wait > 0 {
+			if _, err := workflow.AwaitWithTimeout(ctx, wait, func() bool { return g.cancelled }); err != nil {
+				return false, err
+			}
+		}
+		if g.cancelled {
+			return false, nil
+		}
+		var due DeletionDue
+		if err := workflow.ExecuteActivity(ctx, check, arg).Get(ctx, &due); err != nil {
+			return false, err
+		}
+		switch {
+		case due.Deleted:
+			return true, nil
+		case due.At == nil:
+			return false, nil
+		case !due.At.After(workflow.Now(ctx)):
+			return true, nil
+		}
+		at = *due.At
 	}
 }
