@@ -12,7 +12,35 @@ type Session struct {
 	ID        uuid.UUID
 	UserID    uuid.UUID
 	ExpiresAt time.Time
+	// Method is how the session signed in; SecondFactor, when not empty,
+	// the second factor it met (issue 29). Both are shown in the sessions
+	// list.
+	Method       SignInMethod
+	SecondFactor SecondFactor
 }
+
+// SignInMethod is the first factor a session signed in with.
+type SignInMethod string
+
+// Sign-in methods.
+const (
+	SignInPassword SignInMethod = "password"
+	SignInGoogle   SignInMethod = "google"
+	SignInPasskey  SignInMethod = "passkey"
+	// SignInLink is a mailed link: an activation in the browser that
+	// signed up.
+	SignInLink SignInMethod = "link"
+)
+
+// SecondFactor is the second factor a session met at its sign-in.
+type SecondFactor string
+
+// Second factors (issue 29).
+const (
+	SecondFactorTOTP         SecondFactor = "totp"
+	SecondFactorRecoveryCode SecondFactor = "recovery_code"
+	SecondFactorPasskey      SecondFactor = "passkey"
+)
 
 // TokenPurpose names what a single-use e-mailed token is for.
 type TokenPurpose string

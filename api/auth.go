@@ -200,12 +200,12 @@ func (s *Server) signin(c fiber.Ctx) error {
 	if !ok || u == nil {
 		return kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
-	return s.startSession(c, u.ID)
+	return s.startSession(c, u.ID, store.SignInVia{Method: kudos.SignInPassword})
 }
 
 // startSession creates a session for userID and answers 201 with its token.
-func (s *Server) startSession(c fiber.Ctx, userID uuid.UUID) error {
-	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL)
+func (s *Server) startSession(c fiber.Ctx, userID uuid.UUID, via store.SignInVia) error {
+	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL, via)
 	if err != nil {
 		return err
 	}

@@ -175,7 +175,7 @@ func (s *Server) oidcCallback(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	in, err := s.DB.SignIn(ctx(c), u.ID, s.Config.SessionTTL)
+	in, err := s.DB.SignIn(ctx(c), u.ID, s.Config.SessionTTL, store.SignInVia{Method: kudos.SignInGoogle})
 	if err != nil {
 		return err
 	}
@@ -206,7 +206,7 @@ func (s *Server) oidcCreateUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identit
 		return err
 	}
 	s.Outbox.Kick()
-	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL)
+	in, err := s.DB.SignIn(ctx(c), userID, s.Config.SessionTTL, store.SignInVia{Method: kudos.SignInGoogle})
 	if err != nil {
 		return err
 	}

@@ -46,7 +46,7 @@ type AccountStore interface {
 type AuthStore interface {
 	CreateUser(ctx context.Context, in store.NewUser) (userID, accountID uuid.UUID, err error)
 	Enqueue(ctx context.Context, entries ...store.OutboxEntry) error
-	SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*store.SignedIn, error)
+	SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration, via store.SignInVia) (*store.SignedIn, error)
 	RevokeSession(ctx context.Context, id uuid.UUID) error
 	UserByEmail(ctx context.Context, email string) (*kudos.User, error)
 	Activate(ctx context.Context, hash, browserHash []byte, sessionTTL time.Duration) (*store.SignedIn, error)

@@ -169,7 +169,11 @@ func (db *DB) CreateInvitedUser(ctx context.Context, in InvitedUser) (*SignedIn,
 		if _, err := acceptInvitation(ctx, tx, in.InvitationHash, id, now, in.Outbox); err != nil {
 			return err
 		}
-		return signIn(ctx, tx, id, now, in.SessionTTL, &out)
+		via := SignInVia{Method: kudos.SignInPassword}
+		if in.OIDCSubject != "" {
+			via.Method = kudos.SignInGoogle
+		}
+		return signIn(ctx, tx, id, now, in.SessionTTL, via, &out)
 	})
 	if err != nil {
 		return nil, err
@@ -239,6 +243,13 @@ func (db *DB) CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash [
 	return wrapErr(err)
 }
 
+// SignInVia is how a new session signed in: its first factor and the
+// second factor it met, if any.
+type SignInVia struct {
+	Method       kudos.SignInMethod
+	SecondFactor kudos.SecondFactor
+}
+
 // SignedIn is the result of an action that signs the user in.
 type SignedIn struct {
 	UserID    uuid.UUID
@@ -283,7 +294,7 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 		if t.browserHash == nil || subtle.ConstantTimeCompare(t.browserHash, browserHash) != 1 {
 			return nil
 		}
-		return signIn(ctx, tx, userID, now, sessionTTL, &out)
+		return signIn(ctx, tx, userID, now, sessionTTL, SignInVia{Method: kudos.SignInLink}, &out)
 	})
 	if err != nil {
 		return nil, err
@@ -291,9 +302,10 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 	return &out, nil
 }
 
-func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl time.Duration, out *SignedIn) error {
+func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl time.Duration, via SignInVia, out *SignedIn) error {
 	out.UserID = userID
-	out.Session = &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: now.Add(ttl).UTC().Truncate(time.Second)}
+	out.Session = &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: now.Add(ttl).UTC().Truncate(time.Second),
+		Method: via.Method, SecondFactor: via.SecondFactor}
 	if err := createSession(ctx, tx, out.Session, now); err != nil {
 		return err
 	}
@@ -354,9 +366,9 @@ func (db *DB) MarkMailSent(ctx context.Context, key string) error {
 // SignIn creates a session for userID and finds the account to open: the
 // one the user opened last, else the one they own, else the one they
 // joined first; uuid.Nil when they belong to none (see EnsureAccount).
-func (db *DB) SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration) (*SignedIn, error) {
+func (db *DB) SignIn(ctx context.Context, userID uuid.UUID, ttl time.Duration, via SignInVia) (*SignedIn, error) {
 	var out SignedIn
-	err := db.inTx(ctx, func(tx pgx.Tx) error { return signIn(ctx, tx, userID, db.Now(), ttl, &out) })
+	err := db.inTx(ctx, func(tx pgx.Tx) error { return signIn(ctx, tx, userID, db.Now(), ttl, via, &out) })
 	if err != nil {
 		return nil, err
 	}

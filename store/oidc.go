@@ -98,7 +98,7 @@ func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject st
 				return err
 			}
 		}
-		return signIn(ctx, tx, userID, now, ttl, &out)
+		return signIn(ctx, tx, userID, now, ttl, SignInVia{Method: kudos.SignInGoogle}, &out)
 	})
 	if err != nil {
 		return nil, err

@@ -26,8 +26,9 @@ func WithUserAgent(ctx context.Context, ua string) context.Context {
 
 func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session, now time.Time) error {
 	ua, _ := ctx.Value(userAgentKey{}).(string)
-	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent) VALUES ($1, $2, $3, $4, $3, $5)`,
-		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""))
+	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent, sign_in_method, second_factor)
+		VALUES ($1, $2, $3, $4, $3, $5, $6, NULLIF($7, ''))`,
+		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""), string(s.Method), string(s.SecondFactor))
 	return wrapErr(err)
 }
 
