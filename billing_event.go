@@ -57,6 +57,17 @@ const (
 	EventDeletionScheduled BillingEventType = "deletion_scheduled"
 	EventDeletionCancelled BillingEventType = "deletion_cancelled"
 	EventDeletionCompleted BillingEventType = "deletion_completed"
+
+	// Two-factor events (issue 29): a member's second factor (data says
+	// which: totp or passkey) and the owner's policy; shown to the owner
+	// and admins like membership events.
+
+	EventSecondFactorAdded   BillingEventType = "second_factor_added"
+	EventSecondFactorRemoved BillingEventType = "second_factor_removed"
+	EventMFAPolicyChanged    BillingEventType = "mfa_policy_changed"
+
+	// EventVATIDChecked is the result of a VAT id's check (issue 30).
+	EventVATIDChecked BillingEventType = "vat_id_checked"
 )
 
 // TeamEventTypes are the membership and deletion events of the timeline
@@ -64,6 +75,7 @@ const (
 var TeamEventTypes = []BillingEventType{
 	EventMemberInvited, EventInvitationRevoked, EventMemberJoined, EventMemberRoleChanged, EventMemberRemoved,
 	EventMemberLeft, EventOwnershipTransferred, EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
+	EventSecondFactorAdded, EventSecondFactorRemoved, EventMFAPolicyChanged,
 }
 
 // BillingEventTypes lists every type, in the order of the issues (the
@@ -78,6 +90,7 @@ var BillingEventTypes = []BillingEventType{
 	EventMemberLeft, EventOwnershipTransferred,
 	EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
 	EventCreditNoteIssued,
+	EventSecondFactorAdded, EventSecondFactorRemoved, EventMFAPolicyChanged, EventVATIDChecked,
 }
 
 // BillingEvent is one row of the append-only billing_events table.

@@ -77,7 +77,32 @@ ALTER TABLE sessions ADD COLUMN second_factor_at timestamptz;
 -- The owner's policy: everyone in the account signs in with a second factor.
 ALTER TABLE accounts ADD COLUMN require_mfa boolean NOT NULL DEFAULT false;
 
+-- The timeline's new events: a member's second factor added or removed and
+-- the owner's policy (issues 29), a VAT id's check (issue 30).
+ALTER TABLE billing_events DROP CONSTRAINT billing_events_type_check;
+ALTER TABLE billing_events ADD CONSTRAINT billing_events_type_check CHECK (type IN (
+    'trial_started', 'trial_reminder_sent', 'trial_expired', 'checkout_opened', 'checkout_cancelled',
+    'checkout_expired', 'payment_succeeded', 'payment_failed', 'plan_started', 'plan_upgraded',
+    'auto_renewal_stopped', 'auto_renewal_restarted', 'renewal_reminder_sent', 'renewal_succeeded',
+    'renewal_failed', 'payment_retry_scheduled', 'plan_expired', 'payment_method_added',
+    'payment_method_removed', 'refund',
+    'member_invited', 'invitation_revoked', 'member_joined', 'member_role_changed', 'member_removed',
+    'member_left', 'ownership_transferred',
+    'deletion_scheduled', 'deletion_cancelled', 'deletion_completed', 'credit_note_issued',
+    'second_factor_added', 'second_factor_removed', 'mfa_policy_changed', 'vat_id_checked'));
+
 -- +goose Down
+DELETE FROM billing_events WHERE type IN ('second_factor_added', 'second_factor_removed', 'mfa_policy_changed', 'vat_id_checked');
+ALTER TABLE billing_events DROP CONSTRAINT billing_events_type_check;
+ALTER TABLE billing_events ADD CONSTRAINT billing_events_type_check CHECK (type IN (
+    'trial_started', 'trial_reminder_sent', 'trial_expired', 'checkout_opened', 'checkout_cancelled',
+    'checkout_expired', 'payment_succeeded', 'payment_failed', 'plan_started', 'plan_upgraded',
+    'auto_renewal_stopped', 'auto_renewal_restarted', 'renewal_reminder_sent', 'renewal_succeeded',
+    'renewal_failed', 'payment_retry_scheduled', 'plan_expired', 'payment_method_added',
+    'payment_method_removed', 'refund',
+    'member_invited', 'invitation_revoked', 'member_joined', 'member_role_changed', 'member_removed',
+    'member_left', 'ownership_transferred',
+    'deletion_scheduled', 'deletion_cancelled', 'deletion_completed', 'credit_note_issued'));
 ALTER TABLE accounts DROP COLUMN require_mfa;
 ALTER TABLE sessions DROP COLUMN second_factor_at;
 ALTER TABLE sessions DROP COLUMN second_factor;

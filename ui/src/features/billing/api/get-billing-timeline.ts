@@ -43,6 +43,12 @@ export const BILLING_EVENT_TYPES = [
   'deletion_completed',
   // The credit note of a refunded invoice (issue 30).
   'credit_note_issued',
+  // Two-factor sign-in (issue 29): a member's second factor, the owner's policy.
+  'second_factor_added',
+  'second_factor_removed',
+  'mfa_policy_changed',
+  // A VAT id's check (issue 30).
+  'vat_id_checked',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

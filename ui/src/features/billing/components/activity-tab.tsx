@@ -3,6 +3,7 @@ import { useQuery, useSuspenseInfiniteQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import type { LucideIcon } from 'lucide-react'
 import {
+  BadgeCheck,
   Bell,
   CalendarClock,
   CalendarX,
@@ -22,6 +23,8 @@ import {
   MailX,
   RefreshCw,
   Rocket,
+  ShieldCheck,
+  ShieldOff,
   ShoppingCart,
   Sparkles,
   Trash2,
@@ -77,6 +80,10 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   deletion_cancelled: { icon: Undo2, tone: 'info' },
   deletion_completed: { icon: Trash2, tone: 'bad' },
   credit_note_issued: { icon: FileMinus, tone: 'info' },
+  second_factor_added: { icon: ShieldCheck, tone: 'good' },
+  second_factor_removed: { icon: ShieldOff, tone: 'warn' },
+  mfa_policy_changed: { icon: ShieldCheck, tone: 'info' },
+  vat_id_checked: { icon: BadgeCheck, tone: 'info' },
 }
 
 /**
