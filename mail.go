@@ -63,6 +63,10 @@ const (
 	// account's) can be downloaded until it expires; the link opens the
 	// export's page, which needs the user signed in.
 	MailDataExportReady MailPurpose = "data_export_ready"
+	// MailVATIDChecked tells the owner how a VAT-id check that VIES could
+	// not answer at once has ended (verified, or invalid: VAT is charged);
+	// the link opens the billing address.
+	MailVATIDChecked MailPurpose = "vat_id_checked"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).
@@ -149,6 +153,18 @@ type MailRequest struct {
 	Team *MailTeam `json:"team,omitempty"`
 	// Export carries the facts of a data_export_ready mail.
 	Export *MailExport `json:"export,omitempty"`
+	// VAT carries the facts of a vat_id_checked mail.
+	VAT *MailVAT `json:"vat,omitempty"`
+}
+
+// MailVAT are the facts of a vat_id_checked mail: the account, the id
+// checked, its status (verified or invalid) and whether the check gave up
+// because VIES did not answer for 24 h.
+type MailVAT struct {
+	AccountID uuid.UUID   `json:"account_id"`
+	VATID     string      `json:"vat_id"`
+	Status    VATIDStatus `json:"status"`
+	GaveUp    bool        `json:"gave_up,omitempty"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

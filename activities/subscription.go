@@ -370,17 +370,20 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 	return inv, a.Store.CreateInvoice(ctx, *inv)
 }
 
-// price is the one pricing of an invoice: net plus the VAT of the account's
-// billing country, in the price list's currency (PROCESSING, not stored).
+// price is the one pricing of an invoice (and so of the checkout that pays
+// it): net plus the VAT kudos.VATRateFor decides for the account (its
+// billing country's rate, or reverse charge at 0 %), in the price list's
+// currency (PROCESSING, not stored).
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
-	country, err := a.Store.BillingCountry(ctx, accountID)
+	basis, err := a.Store.VATBasis(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	rate := kudos.VATRate(country)
+	rate, reverse := kudos.VATRateFor(a.SellerCountry, basis)
 	vat, total := kudos.AddVAT(net, rate)
 	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
-		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan)}, nil
+		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
+		ReverseCharge: reverse}, nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

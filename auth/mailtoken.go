@@ -96,6 +96,12 @@ func (m *MailTokens) MailLink(root string, req kudos.MailRequest) (string, error
 	if req.Purpose.IsTeam() {
 		return m.teamLink(root, req)
 	}
+	if req.Purpose == kudos.MailVATIDChecked {
+		if req.VAT == nil || req.VAT.AccountID == uuid.Nil {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no account", req.Purpose)
+		}
+		return root + "/dashboard/" + req.VAT.AccountID.String() + "/billing/payment-details", nil
+	}
 	if req.Purpose == kudos.MailDataExportReady {
 		if req.Export == nil || req.Export.ExportID == uuid.Nil {
 			return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no export", req.Purpose)
