@@ -67,6 +67,11 @@ const (
 	// not answer at once has ended (verified, or invalid: VAT is charged);
 	// the link opens the billing address.
 	MailVATIDChecked MailPurpose = "vat_id_checked"
+	// MailRefundIssued is the receipt of a refund (a payment refunded
+	// because nothing was owed for it): the amount and, when the payment
+	// paid an invoice, the credit note that corrects it; the link opens the
+	// invoices, where the credit note's PDF downloads.
+	MailRefundIssued MailPurpose = "refund_issued"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).
@@ -118,12 +123,17 @@ type MailBilling struct {
 	// PayURL is the provider's page that completes a payment needing
 	// authentication (payment_action_required).
 	PayURL string `json:"pay_url,omitempty"`
+	// CreditNoteNumber is, on a refund_issued mail, the number of the
+	// credit note of the refund ("" when the payment paid no invoice), and
+	// InvoiceNumber then the invoice it corrects.
+	CreditNoteNumber string `json:"credit_note_number,omitempty"`
 }
 
 // IsBilling reports whether purpose is a billing mail.
 func (p MailPurpose) IsBilling() bool {
 	switch p {
-	case MailTrialReminder, MailRenewalReminder, MailPaymentReceipt, MailPaymentFailed, MailPaymentActionRequired, MailPlanExpired:
+	case MailTrialReminder, MailRenewalReminder, MailPaymentReceipt, MailPaymentFailed, MailPaymentActionRequired, MailPlanExpired,
+		MailRefundIssued:
 		return true
 	}
 	return false

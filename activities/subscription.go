@@ -245,7 +245,41 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
 		return err
 	}
-	return a.storeCreditNotePDF(ctx, in.AccountID, refundID)
+	if err := a.storeCreditNotePDF(ctx, in.AccountID, refundID); err != nil {
+		return err
+	}
+	return a.queueRefundMail(ctx, in.AccountID, refundID, c.Plan, amount)
+}
+
+// queueRefundMail queues the owner's receipt of refund refundID
+// (refund_issued) with its credit note's number, if it has one, once its
+// PDF is stored: keyed by the refund, a retried activity queues no second
+// mail (the outbox keeps one entry per key).
+func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, refundID string, plan kudos.Plan,
+	amount kudos.Money) error {
+	b := kudos.MailBilling{AccountID: accountID, Plan: plan, Amount: &amount}
+	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
+	switch {
+	case err == nil:
+		b.CreditNoteNumber, b.InvoiceNumber, b.InvoiceID = cn.Number, cn.CorrectsNumber, &cn.ID
+	case kudos.ErrorCode(err) != kudos.ENotFound:
+		return err
+	}
+	to, err := a.recipient(ctx, accountID)
+	if err != nil { // no owner to tell (refused for good): the refund stands without its mail
+		var about uuid.UUID
+		if b.InvoiceID != nil {
+			about = *b.InvoiceID
+		}
+		return standsWithout(ctx, "refund_issued mail", about, err)
+	}
+	if a.QueueMail == nil { // the refund is made and recorded: it stands without its receipt
+		activity.GetLogger(ctx).Error("no mail queue configured: refund receipt not queued", "refund", refundID)
+		return nil
+	}
+	req := kudos.MailRequest{Key: "refund_issued:" + refundID, Purpose: kudos.MailRefundIssued, To: to.email, Name: to.name,
+		Language: to.language, Billing: &b}
+	return a.QueueMail(ctx, req, nil)
 }
 
 // storeCreditNotePDF renders and stores the PDF of the credit note that

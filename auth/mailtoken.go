@@ -63,6 +63,7 @@ var billingLinks = map[kudos.MailPurpose]string{
 	kudos.MailPaymentReceipt:  "/billing/invoices",
 	kudos.MailPaymentFailed:   "/billing/payment-details",
 	kudos.MailPlanExpired:     "/plans?for=plan_expired",
+	kudos.MailRefundIssued:    "/billing/invoices",
 }
 
 // Link returns the call-to-action link of a mail of purpose asked for with

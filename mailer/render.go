@@ -42,6 +42,7 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailPaymentFailed:         true,
 	kudos.MailPaymentActionRequired: true,
 	kudos.MailPlanExpired:           true,
+	kudos.MailRefundIssued:          true,
 
 	kudos.MailTeamInvitation:         true,
 	kudos.MailTeamInvitationReminder: true,
