@@ -108,13 +108,7 @@ func TestRecordVATCheckOnlyForItsVersion(t *testing.T) {
 func TestVATIDStatusBackfill(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	goosed, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), store.Migrations())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := goosed.DownTo(ctx, 61); err != nil {
-		t.Fatal(err)
-	}
+	goosed := migratedDownTo(t, db, 61)
 	withID, without := uuid.New(), uuid.New()
 	if _, err := db.Pool.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, 'Acme'), ($2, 'Bare')`, withID, without); err != nil {
 		t.Fatal(err)
@@ -142,4 +136,18 @@ func TestVATIDStatusBackfill(t *testing.T) {
 	if kind != dispatch.KindVATCheckStart || workflowID != workflows.VATCheckWorkflowID(withID) || in != want {
 		t.Fatalf("queued %s %s %+v, want the entry dispatch.VATCheckStart makes: %+v", kind, workflowID, in, want)
 	}
+}
+
+// migratedDownTo migrates db down to version (to seed rows from before a
+// migration) and returns the migrations' provider, for the test's Up.
+func migratedDownTo(t *testing.T, db *store.DB, version int64) *goose.Provider {
+	t.Helper()
+	goosed, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), store.Migrations())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := goosed.DownTo(context.Background(), version); err != nil {
+		t.Fatal(err)
+	}
+	return goosed
 }
