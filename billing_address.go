@@ -26,7 +26,10 @@ type BillingAddress struct {
 	Region           string `json:"region"`
 	Country          string `json:"country"`
 	VATID            string `json:"vat_id,omitempty"`
-	Version          int    `json:"version"`
+	// VATIDStatus is how far VATID has been checked against VIES; it is the
+	// server's to set (a client's value is ignored).
+	VATIDStatus VATIDStatus `json:"vat_id_status"`
+	Version     int         `json:"version"`
 }
 
 // Normalize trims every field and treats the literal BLANK as empty (SPEC §9).

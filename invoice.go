@@ -53,19 +53,24 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 // finalised (paid or due), gap-free per year; an invoice whose checkout is
 // still open has none.
 type Invoice struct {
-	ID          uuid.UUID     `json:"id"`
-	AccountID   uuid.UUID     `json:"-"`
-	Number      string        `json:"invoice_url"`
-	Kind        InvoiceKind   `json:"-"`
-	Plan        Plan          `json:"-"`
-	Description string        `json:"description"`
-	Net         int64         `json:"-"`
-	VAT         int64         `json:"-"`
-	VATRate     float64       `json:"vat_rate"`
-	Total       int64         `json:"-"`
-	Currency    string        `json:"currency"`
-	Status      InvoiceStatus `json:"status"`
-	CreatedAt   time.Time     `json:"created_at"`
+	ID          uuid.UUID   `json:"id"`
+	AccountID   uuid.UUID   `json:"-"`
+	Number      string      `json:"invoice_url"`
+	Kind        InvoiceKind `json:"-"`
+	Plan        Plan        `json:"-"`
+	Description string      `json:"description"`
+	Net         int64       `json:"-"`
+	VAT         int64       `json:"-"`
+	VATRate     float64     `json:"vat_rate"`
+	// ReverseCharge: the buyer accounts for the VAT (art. 196 VAT
+	// Directive; VATRate is 0). Decided with the rate when the invoice is
+	// priced (kudos.VATRateFor) and never changed; a credit note has its
+	// invoice's.
+	ReverseCharge bool          `json:"-"`
+	Total         int64         `json:"-"`
+	Currency      string        `json:"currency"`
+	Status        InvoiceStatus `json:"status"`
+	CreatedAt     time.Time     `json:"created_at"`
 	// Buyer is the billing address as it was when the invoice got its
 	// number (a snapshot: later edits of the address never change it); nil
 	// before then, or when the account had no billing address.

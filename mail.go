@@ -63,6 +63,15 @@ const (
 	// account's) can be downloaded until it expires; the link opens the
 	// export's page, which needs the user signed in.
 	MailDataExportReady MailPurpose = "data_export_ready"
+	// MailVATIDChecked tells the owner how a VAT-id check that VIES could
+	// not answer at once has ended (verified, or invalid: VAT is charged);
+	// the link opens the billing address.
+	MailVATIDChecked MailPurpose = "vat_id_checked"
+	// MailRefundIssued is the receipt of a refund (a payment refunded
+	// because nothing was owed for it): the amount and, when the payment
+	// paid an invoice, the credit note that corrects it; the link opens the
+	// invoices, where the credit note's PDF downloads.
+	MailRefundIssued MailPurpose = "refund_issued"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).
@@ -114,12 +123,17 @@ type MailBilling struct {
 	// PayURL is the provider's page that completes a payment needing
 	// authentication (payment_action_required).
 	PayURL string `json:"pay_url,omitempty"`
+	// CreditNoteNumber is, on a refund_issued mail, the number of the
+	// credit note of the refund ("" when the payment paid no invoice), and
+	// InvoiceNumber then the invoice it corrects.
+	CreditNoteNumber string `json:"credit_note_number,omitempty"`
 }
 
 // IsBilling reports whether purpose is a billing mail.
 func (p MailPurpose) IsBilling() bool {
 	switch p {
-	case MailTrialReminder, MailRenewalReminder, MailPaymentReceipt, MailPaymentFailed, MailPaymentActionRequired, MailPlanExpired:
+	case MailTrialReminder, MailRenewalReminder, MailPaymentReceipt, MailPaymentFailed, MailPaymentActionRequired, MailPlanExpired,
+		MailRefundIssued:
 		return true
 	}
 	return false
@@ -149,6 +163,18 @@ type MailRequest struct {
 	Team *MailTeam `json:"team,omitempty"`
 	// Export carries the facts of a data_export_ready mail.
 	Export *MailExport `json:"export,omitempty"`
+	// VAT carries the facts of a vat_id_checked mail.
+	VAT *MailVAT `json:"vat,omitempty"`
+}
+
+// MailVAT are the facts of a vat_id_checked mail: the account, the id
+// checked, its status (verified or invalid) and whether the check gave up
+// because VIES did not answer for 24 h.
+type MailVAT struct {
+	AccountID uuid.UUID   `json:"account_id"`
+	VATID     string      `json:"vat_id"`
+	Status    VATIDStatus `json:"status"`
+	GaveUp    bool        `json:"gave_up,omitempty"`
 }
 
 // Message is a rendered e-mail ready for SMTP.

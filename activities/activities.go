@@ -25,7 +25,7 @@ type Store interface {
 
 	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription, applied ...string) error
 	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
-	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
+	VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
@@ -42,6 +42,8 @@ type Store interface {
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
+	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
+		mail store.OutboxEntry, ev kudos.BillingEvent) (bool, error)
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
 	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)
@@ -70,6 +72,9 @@ type Activities struct {
 	Payments kudos.PaymentProvider
 	Storage  kudos.ObjectStorage
 	Prices   kudos.PriceList
+	// SellerCountry is where Kudos is established (KUDOS_SELLER_COUNTRY,
+	// an ISO 3166 code): reverse charge applies to other member states.
+	SellerCountry string
 	// Lifecycle are the configured reminder and dunning timings.
 	Lifecycle kudos.Lifecycle
 	// UIBase is the UI origin checkouts return to.
@@ -92,7 +97,12 @@ type Activities struct {
 	// PublicURL (KUDOS_PUBLIC_URL) is the root of every link in a mail.
 	Tokens    *auth.MailTokens
 	PublicURL string
-	Now       func() time.Time
+	// VATChecker checks VAT ids (VIES, or the development stand-in).
+	VATChecker kudos.VATChecker
+	// Kick, when set, has the outbox relay deliver at once what an
+	// activity queued in its own transaction.
+	Kick func()
+	Now  func() time.Time
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not

@@ -17,7 +17,8 @@ import (
 // its credit note committed; the retry, and one more run, leave one refund,
 // one credit note (correcting the invoice, negative, CREDITED), one
 // credit_note_issued event and its PDF stored. A refund of a checkout whose
-// invoice never got a number makes no credit note.
+// invoice never got a number makes no credit note. Each refund mails one
+// receipt (refund_issued), the first naming its credit note.
 func TestARefundedPaymentGetsOneCreditNote(t *testing.T) {
 	e, storage := newSettleEnv(t, 0)
 	ctx := context.Background()
@@ -63,5 +64,31 @@ func TestARefundedPaymentGetsOneCreditNote(t *testing.T) {
 	e.twice(workflows.ActivityRefundCheckout, refundOf(e.account, late.CheckoutID, false))
 	if n := e.count("invoices", "kind = 'CREDIT_NOTE'"); n != 1 {
 		t.Fatalf("%d credit notes after a refund of nothing invoiced, want still 1", n)
+	}
+
+	// Each refund's receipt (refund_issued) is queued once, however often
+	// its activity ran: the first with its credit note and the invoice it
+	// corrects, the second (nothing invoiced) without.
+	mails := map[string]kudos.MailBilling{}
+	rows, err := e.db.Pool.Query(ctx, `SELECT key, payload FROM outbox WHERE kind = 'mail' AND payload->>'purpose' = 'refund_issued'
+		AND payload->'billing'->>'account_id' = $1`, e.account.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var key string
+		var req kudos.MailRequest
+		if err := rows.Scan(&key, &req); err != nil {
+			t.Fatal(err)
+		}
+		mails[key] = *req.Billing
+	}
+	paidMail, ok := mails["mail:refund_issued:refund:"+buy.CheckoutID]
+	if len(mails) != 2 || !ok || paidMail.CreditNoteNumber != cn.Number || paidMail.InvoiceNumber != inv.Number ||
+		paidMail.Amount == nil || paidMail.Amount.Amount != inv.Total {
+		t.Fatalf("refund mails %+v, want one per refund, the first with credit note %s", mails, cn.Number)
+	}
+	if m := mails["mail:refund_issued:refund:"+late.CheckoutID]; m.CreditNoteNumber != "" || m.Amount == nil {
+		t.Fatalf("the receipt of a refund of nothing invoiced: %+v", m)
 	}
 }

@@ -245,7 +245,41 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
 		return err
 	}
-	return a.storeCreditNotePDF(ctx, in.AccountID, refundID)
+	if err := a.storeCreditNotePDF(ctx, in.AccountID, refundID); err != nil {
+		return err
+	}
+	return a.queueRefundMail(ctx, in.AccountID, refundID, c.Plan, amount)
+}
+
+// queueRefundMail queues the owner's receipt of refund refundID
+// (refund_issued) with its credit note's number, if it has one, once its
+// PDF is stored: keyed by the refund, a retried activity queues no second
+// mail (the outbox keeps one entry per key).
+func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, refundID string, plan kudos.Plan,
+	amount kudos.Money) error {
+	b := kudos.MailBilling{AccountID: accountID, Plan: plan, Amount: &amount}
+	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
+	switch {
+	case err == nil:
+		b.CreditNoteNumber, b.InvoiceNumber, b.InvoiceID = cn.Number, cn.CorrectsNumber, &cn.ID
+	case kudos.ErrorCode(err) != kudos.ENotFound:
+		return err
+	}
+	to, err := a.recipient(ctx, accountID)
+	if err != nil { // no owner to tell (refused for good): the refund stands without its mail
+		var about uuid.UUID
+		if b.InvoiceID != nil {
+			about = *b.InvoiceID
+		}
+		return standsWithout(ctx, "refund_issued mail", about, err)
+	}
+	if a.QueueMail == nil { // the refund is made and recorded: it stands without its receipt
+		activity.GetLogger(ctx).Error("no mail queue configured: refund receipt not queued", "refund", refundID)
+		return nil
+	}
+	req := kudos.MailRequest{Key: "refund_issued:" + refundID, Purpose: kudos.MailRefundIssued, To: to.email, Name: to.name,
+		Language: to.language, Billing: &b}
+	return a.QueueMail(ctx, req, nil)
 }
 
 // storeCreditNotePDF renders and stores the PDF of the credit note that
@@ -370,17 +404,20 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 	return inv, a.Store.CreateInvoice(ctx, *inv)
 }
 
-// price is the one pricing of an invoice: net plus the VAT of the account's
-// billing country, in the price list's currency (PROCESSING, not stored).
+// price is the one pricing of an invoice (and so of the checkout that pays
+// it): net plus the VAT kudos.VATRateFor decides for the account (its
+// billing country's rate, or reverse charge at 0 %), in the price list's
+// currency (PROCESSING, not stored).
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
-	country, err := a.Store.BillingCountry(ctx, accountID)
+	basis, err := a.Store.VATBasis(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	rate := kudos.VATRate(country)
+	rate, reverse := kudos.VATRateFor(a.SellerCountry, basis)
 	vat, total := kudos.AddVAT(net, rate)
 	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
-		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan)}, nil
+		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
+		ReverseCharge: reverse}, nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

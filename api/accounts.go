@@ -142,7 +142,17 @@ func (s *Server) saveBillingAddress(c fiber.Ctx) error {
 		}
 		expect = v
 	}
-	saved, err := s.DB.SaveBillingAddress(ctx(c), accountID(c), addr, expect)
+	stored, err := s.DB.BillingAddress(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	if expect > 0 && (stored == nil || stored.Version != expect) {
+		return kudos.Errorf(kudos.EConflict, "Edit conflict") // before asking VIES; the store checks again
+	}
+	if addr.VATIDStatus, err = s.vatIDStatus(c, stored, addr); err != nil {
+		return err
+	}
+	saved, err := s.DB.SaveBillingAddress(ctx(c), accountID(c), addr, expect, vatCheckEffects(accountID(c), stored))
 	if err != nil {
 		return err
 	}

@@ -74,7 +74,7 @@ func TestBillingShowsInvoicesNewestFirst(t *testing.T) {
 		inv := h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["invoices"].([]any)[0].(map[string]any)
 		return inv["status"] == "PAID" && inv["invoice_url"] != "" && inv["amount"] == 217.8 && inv["currency"] == "EUR"
 	})
-	if addr := h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["account_billing_address"].(map[string]any); addr["vat_id"] != "BE0123456789" {
+	if addr := h.expect(h.do("GET", base+"/billing", nil, token), 200).Body["account_billing_address"].(map[string]any); addr["vat_id"] != "NL123456789B01" {
 		t.Fatalf("address %v", addr)
 	}
 }

@@ -32,6 +32,7 @@ import (
 	"kudos/payment/sandbox"
 	"kudos/storage/s3store"
 	"kudos/store"
+	"kudos/vatcheck"
 	kworker "kudos/worker"
 )
 
@@ -69,7 +70,7 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { _ = o.Close() })
 	srv := app.Services{Config: cfg, DB: db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"}}.Server()
+		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"}, VATChecker: &vatcheck.StandIn{Outage: 2 * time.Second}}.Server()
 	srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
 	srv.DevOIDC = o
 	srv.UI = fstest.MapFS{
@@ -106,8 +107,9 @@ func (h *harness) withTemporal(period time.Duration) *harness {
 	if err := storage.EnsureBucket(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	cfg.VATCheckRetry = time.Second
 	services := app.Services{Config: &cfg, Log: h.srv.Log, DB: h.db, Temporal: tc, Payments: h.srv.Payments, Storage: storage,
-		Mailer: h.sent}
+		Mailer: h.sent, VATChecker: h.srv.VATChecker}
 	h.srv.Temporal, h.srv.Storage, h.srv.Dispatcher = tc, storage, services.Dispatcher()
 	relay := dispatch.NewRelay(h.db, h.srv.Deliver, h.srv.Log)
 	relay.Poll = 100 * time.Millisecond

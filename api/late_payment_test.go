@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -84,7 +85,8 @@ func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
 
 // TestLatePaymentIsRefundedWhenSomethingElsePaid: the customer gave up on
 // one checkout and paid another; the first one's payment arrives late. It
-// is refunded through the provider and recorded, never kept for nothing.
+// is refunded through the provider and recorded, never kept for nothing,
+// and its receipt mailed once.
 func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("late-refunded@example.com", "PRO")
@@ -116,6 +118,16 @@ func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
 	_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM refunds WHERE account_id = $1`, account).Scan(&n)
 	if n != 1 {
 		t.Fatalf("%d refunds after a repeated late event", n)
+	}
+	// The owner gets one receipt of the refund (its checkout's invoice was
+	// dropped: no credit note to name).
+	var receipts []kudos.Message
+	eventually(t, "the refund's receipt", func() bool {
+		receipts = slices.DeleteFunc(h.sent.to("late-refunded@example.com"), func(m kudos.Message) bool { return m.Purpose != kudos.MailRefundIssued })
+		return len(receipts) > 0
+	})
+	if len(receipts) != 1 || !strings.Contains(receipts[0].Text, "Amount refunded: €566.28") || strings.Contains(receipts[0].Text, "Credit note") {
+		t.Fatalf("refund receipts %+v", receipts)
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_late_payment_refunded.json")
 }

@@ -61,6 +61,9 @@ type Server struct {
 
 	// Storage holds invoice PDFs and logos (nil: no downloads).
 	Storage kudos.ObjectStorage
+	// VATChecker checks a billing address's VAT id when it is saved (nil:
+	// every id is saved pending, for the workflow to check).
+	VATChecker kudos.VATChecker
 
 	metrics *metrics
 	limits  limits

@@ -32,9 +32,10 @@ type AccountStore interface {
 	SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error)
 	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error)
 	RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error
-	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int) (*kudos.BillingAddress, error)
+	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int,
+		effects ...func(saved kudos.BillingAddress) store.SaveEffects) (*kudos.BillingAddress, error)
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
-	BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error)
+	VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error)
 	AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error
 	ChangeUser(ctx context.Context, ch store.UserChange) error
 	UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error)

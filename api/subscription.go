@@ -31,22 +31,27 @@ type pricingResponse struct {
 	PricingTable pricingTable `json:"pricing_table"`
 	Currency     string       `json:"currency"`
 	VATRate      float64      `json:"vat_rate"`
+	// ReverseCharge: the account's verified VAT id of another member state
+	// makes its VAT reverse charged (VATRate 0).
+	ReverseCharge bool `json:"reverse_charge"`
 	// CheckoutOrigin is the only origin a checkout_href may have (SPEC §4).
 	CheckoutOrigin string `json:"checkout_origin"`
 }
 
-// pricing answers the yearly net prices, the currency and the VAT rate of
-// the account's billing country.
+// pricing answers the yearly net prices, the currency and the VAT rate the
+// account's checkouts and invoices are charged (kudos.VATRateFor: its
+// billing country's, or 0 % reverse charged).
 func (s *Server) pricing(c fiber.Ctx) error {
-	country, err := s.DB.BillingCountry(ctx(c), accountID(c))
+	basis, err := s.DB.VATBasis(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
+	rate, reverse := kudos.VATRateFor(s.Config.SellerCountry, basis)
 	p := s.Config.Prices
 	major := func(minor int64) float64 { return float64(minor) / 100 }
 	return c.JSON(pricingResponse{
 		PricingTable: pricingTable{Starter: major(p.Starter), Pro: major(p.Pro), Team: major(p.Team)},
-		Currency:     p.Currency, VATRate: kudos.VATRate(country), CheckoutOrigin: s.Payments.CheckoutOrigin(),
+		Currency:     p.Currency, VATRate: rate, ReverseCharge: reverse, CheckoutOrigin: s.Payments.CheckoutOrigin(),
 	})
 }
 

@@ -42,7 +42,8 @@ func TestBillingTimelineOfAPurchase(t *testing.T) {
 	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
 	co := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER"}, token), 201)
 	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
-	want := []string{"plan_started", "payment_succeeded", "checkout_opened", "trial_started"}
+	// Saving the address checked its VAT id (issue 30): vat_id_checked.
+	want := []string{"plan_started", "payment_succeeded", "checkout_opened", "vat_id_checked", "trial_started"}
 	var r response
 	eventually(t, "the purchase on the timeline", func() bool {
 		r = h.expect(h.do("GET", tl, nil, token), 200)
@@ -173,7 +174,7 @@ func TestBillingTimelineOfDunning(t *testing.T) {
 	due := h.expect(h.do("GET", "/v1/accounts/"+account+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
 	r := h.expect(h.do("GET", "/v1/accounts/"+account+"/billing/timeline", nil, token), 200)
 	want := []string{"plan_expired", "payment_retry_scheduled", "payment_retry_scheduled", "renewal_failed",
-		"plan_started", "payment_succeeded", "checkout_opened", "trial_started"}
+		"plan_started", "payment_succeeded", "checkout_opened", "vat_id_checked", "trial_started"}
 	if got := timelineTypes(r); !slices.Equal(got, want) {
 		t.Fatalf("timeline %v\nwant %v", got, want)
 	}

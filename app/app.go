@@ -35,13 +35,16 @@ type Services struct {
 	Storage  kudos.ObjectStorage
 	// Mailer delivers mail (the worker's SMTP sender).
 	Mailer kudos.MailSender
+	// VATChecker checks VAT ids (VIES, or the development stand-in).
+	VATChecker kudos.VATChecker
 }
 
 // Dispatcher is the way into Temporal: workflow starts, signals and the
 // subscription updates, on the configured task queue and lifecycle.
 func (s Services) Dispatcher() *dispatch.Dispatcher {
 	return &dispatch.Dispatcher{Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue, DB: s.DB,
-		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL, Lifecycle: s.Config.Lifecycle}
+		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL, Lifecycle: s.Config.Lifecycle,
+		VATCheckRetry: s.Config.VATCheckRetry}
 }
 
 // Server is the api's server: the auth services from the configuration,
@@ -55,7 +58,7 @@ func (s Services) Server() *api.Server {
 		Sessions: auth.NewSessions(s.Config.JWTSecret, nil, s.Config.JWTPreviousSecrets...),
 		Tokens:   auth.NewMailTokens(s.Config.JWTSecret),
 		OIDC:     &auth.OIDC{Issuer: s.Config.OIDCIssuer, ClientID: s.Config.GoogleClientID, ClientSecret: s.Config.GoogleClientSecret},
-		Payments: s.Payments, Webhooks: s.Webhooks, Storage: s.Storage,
+		Payments: s.Payments, Webhooks: s.Webhooks, Storage: s.Storage, VATChecker: s.VATChecker,
 	}
 	srv.Dispatcher = s.Dispatcher()
 	srv.Outbox = dispatch.NewRelay(s.DB, srv.Deliver, s.Log.With("component", "outbox"))
@@ -73,6 +76,7 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
 		Reconciler: reconciler, Subscriptions: reconciler,
+		SellerCountry: s.Config.SellerCountry, VATChecker: s.VATChecker, Kick: relayKick,
 		QueueMail: func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error {
 			var err error
 			if ev != nil {

@@ -63,6 +63,7 @@ var billingLinks = map[kudos.MailPurpose]string{
 	kudos.MailPaymentReceipt:  "/billing/invoices",
 	kudos.MailPaymentFailed:   "/billing/payment-details",
 	kudos.MailPlanExpired:     "/plans?for=plan_expired",
+	kudos.MailRefundIssued:    "/billing/invoices",
 }
 
 // Link returns the call-to-action link of a mail of purpose asked for with
@@ -95,6 +96,12 @@ func (m *MailTokens) MailLink(root string, req kudos.MailRequest) (string, error
 	}
 	if req.Purpose.IsTeam() {
 		return m.teamLink(root, req)
+	}
+	if req.Purpose == kudos.MailVATIDChecked {
+		if req.VAT == nil || req.VAT.AccountID == uuid.Nil {
+			return "", kudos.Errorf(kudos.EInvalid, "mail: a %q mail names no account", req.Purpose)
+		}
+		return root + "/dashboard/" + req.VAT.AccountID.String() + "/billing/payment-details", nil
 	}
 	if req.Purpose == kudos.MailDataExportReady {
 		if req.Export == nil || req.Export.ExportID == uuid.Nil {

@@ -107,6 +107,20 @@ type Config struct {
 	// ReconcileInterval is how often the reconcile schedule runs.
 	ReconcileInterval time.Duration
 
+	// SellerCountry is the EU member state Kudos is established in (ISO
+	// 3166, e.g. NL): a verified VAT id of another member state's business
+	// is reverse charged.
+	SellerCountry string
+	// VATChecker is "standin" (development only: ids ending in 000 are
+	// invalid, in 999 unavailable for a minute) or "vies".
+	VATChecker string
+	// VIESURL is the base of VIES's REST API (tests: an httptest server).
+	VIESURL string
+	// VATCheckRetry is the first wait of a pending VAT-id check's retries
+	// (doubling up to an hour, for 24 h); not an environment variable:
+	// tests shorten it.
+	VATCheckRetry time.Duration
+
 	// S3: empty S3Endpoint means AWS in production and the in-process local
 	// S3 on DevS3Addr in development.
 	S3Endpoint, S3Bucket, S3Region string
@@ -180,6 +194,9 @@ var Vars = []Var{
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
+	{"KUDOS_SELLER_COUNTRY", "NL", "EU member state Kudos is established in (ISO 3166 code): a customer with a VIES-verified VAT id in another member state is reverse charged (0 % VAT, art. 196 VAT Directive)", false},
+	{"KUDOS_VAT_CHECKER", "", "`standin` (development only: VAT ids ending in `000` are invalid, in `999` VIES is unavailable for 60 s, others valid) or `vies` (the EU's VIES service; default: standin in development, vies in production)", false},
+	{"KUDOS_VIES_URL", "https://ec.europa.eu/taxation_customs/vies/rest-api", "base URL of the VIES REST API (the vies checker's `POST /check-vat-number`)", false},
 	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not (and purges expired rate limits, sign-in flows, sessions and mailed tokens)", false},
 	{"KUDOS_S3_ENDPOINT", "", "S3-compatible endpoint URL (empty: AWS in production, the local S3 in development)", false},
 	{"KUDOS_S3_BUCKET", "kudos", "bucket of invoices and logos", false},
@@ -244,6 +261,10 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		StripeAPIBase:       get("KUDOS_STRIPE_API_BASE"),
 		CheckoutTTL:         dur("KUDOS_CHECKOUT_TTL"),
 		ReconcileInterval:   dur("KUDOS_RECONCILE_INTERVAL"),
+		SellerCountry:       strings.ToUpper(get("KUDOS_SELLER_COUNTRY")),
+		VATChecker:          get("KUDOS_VAT_CHECKER"),
+		VIESURL:             strings.TrimRight(get("KUDOS_VIES_URL"), "/"),
+		VATCheckRetry:       time.Minute,
 		S3Endpoint:          strings.TrimRight(get("KUDOS_S3_ENDPOINT"), "/"),
 		S3Bucket:            get("KUDOS_S3_BUCKET"),
 		S3Region:            get("KUDOS_S3_REGION"),
@@ -348,6 +369,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.PaymentProvider == "" {
 			c.PaymentProvider = "sandbox"
 		}
+		if c.VATChecker == "" {
+			c.VATChecker = "standin"
+		}
 		if c.S3Endpoint == "" { // the local S3, run by the api process
 			c.S3Endpoint, c.S3PathStyle = "http://"+c.DevS3Addr, true
 			c.S3AccessKey, c.S3SecretKey = "kudos-dev", "kudos-dev-secret" // devstack.S3AccessKey/S3SecretKey
@@ -384,6 +408,12 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.PaymentProvider == "sandbox" {
 			errs = append(errs, errors.New("KUDOS_PAYMENT_PROVIDER=sandbox is for development only"))
 		}
+		if c.VATChecker == "" {
+			c.VATChecker = "vies"
+		}
+		if c.VATChecker == "standin" {
+			errs = append(errs, errors.New("KUDOS_VAT_CHECKER=standin is for development only"))
+		}
 		if c.S3PublicURL == "" {
 			errs = append(errs, errors.New("KUDOS_S3_PUBLIC_URL is required in production (the local S3 is for development only)"))
 		}
@@ -398,6 +428,15 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		}
 	default:
 		errs = append(errs, fmt.Errorf("KUDOS_PAYMENT_PROVIDER: want sandbox or stripe, got %q", c.PaymentProvider))
+	}
+	if c.VATChecker != "standin" && c.VATChecker != "vies" {
+		errs = append(errs, fmt.Errorf("KUDOS_VAT_CHECKER: want standin or vies, got %q", c.VATChecker))
+	}
+	if !kudos.IsEUMember(c.SellerCountry) {
+		errs = append(errs, fmt.Errorf("KUDOS_SELLER_COUNTRY: want the ISO 3166 code of an EU member state such as NL, got %q", c.SellerCountry))
+	}
+	if u, err := url.Parse(c.VIESURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+		errs = append(errs, fmt.Errorf("KUDOS_VIES_URL: want an http(s) URL, got %q", c.VIESURL))
 	}
 	if len(c.JWTSecret) < 32 {
 		errs = append(errs, errors.New("KUDOS_JWT_SECRET: want at least 32 bytes"))

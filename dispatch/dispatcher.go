@@ -37,6 +37,9 @@ type Dispatcher struct {
 	CheckoutTTL time.Duration
 	// Lifecycle are the reminder and dunning timings a workflow starts with.
 	Lifecycle kudos.Lifecycle
+	// VATCheckRetry is the first wait of a VAT-id check's retries (0:
+	// workflows.VATCheckFirstRetry).
+	VATCheckRetry time.Duration
 }
 
 // Deliver is the relay's DeliverFunc.
@@ -88,6 +91,24 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			WorkflowExecutionErrorWhenAlreadyStarted: true,
 			TypedSearchAttributes:                    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
 		}, workflows.Logo, workflows.LogoInput{AccountID: in.AccountID, TempKey: in.TempKey})
+		return err
+	case KindVATCheckStart:
+		var in workflows.VATCheckInput
+		if err := json.Unmarshal(payload, &in); err != nil {
+			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
+		}
+		if in.Retry == 0 {
+			in.Retry = d.VATCheckRetry
+		}
+		// The newest save's check replaces a running one (whose result
+		// would be stale anyway). A second delivery of this entry starts it
+		// over, which writes the same result at most once.
+		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: workflows.VATCheckWorkflowID(in.AccountID), TaskQueue: d.TaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_TERMINATE_EXISTING,
+			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
+		}, workflows.VATCheck, in)
 		return err
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)

@@ -9,6 +9,7 @@ package dispatch
 
 import (
 	"encoding/json"
+	"strconv"
 	"time"
 
 	"github.com/google/uuid"
@@ -36,7 +37,18 @@ const (
 	KindPasswordResetRequest = "password_reset_request"
 	// KindExportStart starts a data export's workflow.
 	KindExportStart = "export_start"
+	// KindVATCheckStart starts the check of a saved VAT id that VIES could
+	// not answer at once, replacing the account's running check.
+	KindVATCheckStart = "vat_check_start"
 )
+
+// VATCheckStart is the entry that starts the check of the VAT id of the
+// account's billing address as saved at version (migration 00062 writes
+// the same entries for ids saved before checks existed).
+func VATCheckStart(in workflows.VATCheckInput) store.OutboxEntry {
+	return store.OutboxEntry{Key: "vat_check:" + in.AccountID.String() + ":" + strconv.Itoa(in.Version), Kind: KindVATCheckStart,
+		WorkflowID: workflows.VATCheckWorkflowID(in.AccountID), Payload: in}
+}
 
 // ResetRequest is the payload of a KindPasswordResetRequest entry: the
 // address typed and the request key of the mail that answers it.

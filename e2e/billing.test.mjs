@@ -16,7 +16,7 @@ test('invoices: download the PDF, pay a due invoice; payment methods: add and re
   const user = await apiUser('billing', { base: FAST });
   const call = (method, path, body) => api(method, path, body, user.token, FAST);
   const address = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
-    city: 'Brussels', region: 'Brussels', country: 'nl_BE', vat_id: 'BE0123456789' };
+    city: 'Brussels', region: 'Brussels', country: 'nl_NL', vat_id: 'NL123456789B01' };
   assert.equal((await call('PATCH', `/v1/accounts/${user.account_id}/billing-address`, address)).status, 200);
   await useSession(page, user, FAST);
   const dash = `${FAST}/dashboard/${user.account_id}`;

@@ -18,7 +18,7 @@ test('activity: the timeline newest first, load more, an invoice downloaded, by 
   const timeline = async () => (await call('GET', `${acc}/billing/timeline?limit=100`)).body.events;
   const count = async (type) => (await timeline()).filter((e) => e.type === type).length;
   assert.equal((await call('PATCH', `${acc}/billing-address`, { organization_name: 'Analytical Engines', street_and_number: 'Main 1',
-    postal_code: '1000', city: 'Brussels', region: 'Brussels', country: 'nl_BE', vat_id: 'BE0123456789' })).status, 200);
+    postal_code: '1000', city: 'Brussels', region: 'Brussels', country: 'nl_NL', vat_id: 'NL123456789B01' })).status, 200);
 
   // Ten checkouts opened and cancelled (the sandbox's Cancel link), one at a time.
   const checkout = async () => {
@@ -36,7 +36,7 @@ test('activity: the timeline newest first, load more, an invoice downloaded, by 
   assert.equal((await fetch(`${BASE}${path}/pay`, { method: 'POST', redirect: 'manual' })).status < 400, true);
   await until('the plan started', async () => (await count('plan_started')) === 1);
   const events = await timeline();
-  assert.equal(events.length, 24);
+  assert.equal(events.length, 25); // with the address's vat_id_checked
   const invoice = (await call('GET', `${acc}/billing`)).body.invoices[0];
   assert.equal(invoice.status, 'PAID');
   await until('the invoice PDF', async () => (await call('POST', `${acc}/invoices/${invoice.id}/download`)).status === 200);
@@ -65,10 +65,10 @@ test('activity: the timeline newest first, load more, an invoice downloaded, by 
   // Load more, by keyboard: the rest appears after what was shown.
   await page.getByRole('button', { name: 'Load more' }).focus();
   await page.keyboard.press('Enter');
-  await until('the second page', async () => (await items.count()) === 24, 30000);
+  await until('the second page', async () => (await items.count()) === 25, 30000);
   assert.equal(await page.getByRole('button', { name: 'Load more' }).count(), 0);
   assert.deepEqual(await items.evaluateAll((lis) => lis.map((li) => li.dataset.type)), events.map((e) => e.type));
-  await page.getByRole('status').filter({ hasText: '24 events shown' }).waitFor({ state: 'attached' });
+  await page.getByRole('status').filter({ hasText: '25 events shown' }).waitFor({ state: 'attached' });
 
   // The payment's invoice link downloads its PDF (Enter on the focused link).
   const link = paid.getByRole('button', { name: `Download invoice ${invoice.invoice_url}` });

@@ -44,7 +44,10 @@ const (
 	lCreditOf         // %s: the corrected invoice's number
 	lTotalCredited
 	lNoteCredited // %s: the corrected invoice's number
-	labelCount    // keep last: the number of labels
+	// lReverseCharge is the legal mention of a reverse-charged invoice or
+	// credit note (issue 30).
+	lReverseCharge
+	labelCount // keep last: the number of labels
 )
 
 // labels holds every text of the invoice in each supported language. The
@@ -64,7 +67,8 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma: not yet paid, and not an invoice. The invoice with its number follows the payment.",
 		lCreditNote:   "Credit note", lCreditNoteNumber: "Credit note number", lStatusCredited: "Credited",
 		lCorrects: "Corrects invoice", lCreditOf: "Credit on invoice %s", lTotalCredited: "Amount credited",
-		lNoteCredited: "This credit note corrects invoice %s; the amount credited has been refunded to you.",
+		lNoteCredited:  "This credit note corrects invoice %s; the amount credited has been refunded to you.",
+		lReverseCharge: "VAT reverse charged (art. 196 VAT Directive)",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -80,7 +84,8 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma: nog niet betaald en geen factuur. De factuur met haar nummer volgt na de betaling.",
 		lCreditNote:   "Creditnota", lCreditNoteNumber: "Creditnotanummer", lStatusCredited: "Gecrediteerd",
 		lCorrects: "Corrigeert factuur", lCreditOf: "Creditering van factuur %s", lTotalCredited: "Gecrediteerd bedrag",
-		lNoteCredited: "Deze creditnota corrigeert factuur %s; het gecrediteerde bedrag is aan u terugbetaald.",
+		lNoteCredited:  "Deze creditnota corrigeert factuur %s; het gecrediteerde bedrag is aan u terugbetaald.",
+		lReverseCharge: "Btw verlegd (art. 196 Btw-richtlijn)",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -96,7 +101,8 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma : pas encore payée, et pas une facture. La facture et son numéro suivent le paiement.",
 		lCreditNote:   "Note de crédit", lCreditNoteNumber: "Numéro de la note de crédit", lStatusCredited: "Créditée",
 		lCorrects: "Corrige la facture", lCreditOf: "Crédit sur la facture %s", lTotalCredited: "Montant crédité",
-		lNoteCredited: "Cette note de crédit corrige la facture %s ; le montant crédité vous a été remboursé.",
+		lNoteCredited:  "Cette note de crédit corrige la facture %s ; le montant crédité vous a été remboursé.",
+		lReverseCharge: "Autoliquidation de la TVA (art. 196 de la directive TVA)",
 	},
 }
 

@@ -204,8 +204,13 @@ func (d *doc) totals(inv kudos.Invoice) {
 	case d.proForma:
 		note = d.t[lNoteProForma]
 	}
+	y += 20
+	if inv.ReverseCharge { // the legal mention, before anything else said
+		d.font("B", 10, 30)
+		y = d.wrap(margin, y, contW, d.t[lReverseCharge], "L") + 2
+	}
 	d.font("", 9, 90)
-	d.wrap(margin, y+20, contW, note, "L")
+	d.wrap(margin, y, contW, note, "L")
 }
 
 // footer closes the page with the seller's legal details and a thank-you.

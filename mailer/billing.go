@@ -14,8 +14,10 @@ type billingView struct {
 	Plan          string
 	Amount        string
 	InvoiceNumber string
-	PeriodStart   string
-	PeriodEnd     string
+	// CreditNoteNumber is a refund's credit note ("" when none).
+	CreditNoteNumber string
+	PeriodStart      string
+	PeriodEnd        string
 	// Date is the trial's end, the renewal or end date, the next attempt
 	// or the plan's end, depending on the purpose ("" when unset).
 	Date      string
@@ -67,11 +69,15 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 		need(kudos.IsWebURL(b.PayURL), "pay_url (an http or https URL)")
 	case kudos.MailPlanExpired:
 		need(hasAmount, "amount")
+	case kudos.MailRefundIssued:
+		need(hasAmount, "amount")
+		need(b.CreditNoteNumber == "" || strings.TrimSpace(b.InvoiceNumber) != "", "invoice_number (the invoice the credit note corrects)")
 	}
 	if len(missing) > 0 {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: %s mail without %s", req.Purpose, strings.Join(missing, ", "))
 	}
-	v := &billingView{Plan: planName(b.Plan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew}
+	v := &billingView{Plan: planName(b.Plan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
+		CreditNoteNumber: strings.TrimSpace(b.CreditNoteNumber)}
 	if hasAmount {
 		v.Amount = formatMoney(*b.Amount, lang)
 	}

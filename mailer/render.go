@@ -42,6 +42,7 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailPaymentFailed:         true,
 	kudos.MailPaymentActionRequired: true,
 	kudos.MailPlanExpired:           true,
+	kudos.MailRefundIssued:          true,
 
 	kudos.MailTeamInvitation:         true,
 	kudos.MailTeamInvitationReminder: true,
@@ -51,6 +52,7 @@ var linkRequired = map[kudos.MailPurpose]bool{
 
 	kudos.MailDataExportReady:          true,
 	kudos.MailAccountDeletionScheduled: true,
+	kudos.MailVATIDChecked:             true,
 }
 
 // buttonStyle is inlined into every call-to-action link because many mail
@@ -102,6 +104,8 @@ type templateData struct {
 	Team *teamView
 	// Export are the facts of a data_export_ready mail.
 	Export *exportView
+	// VAT are the facts of a vat_id_checked mail.
+	VAT *vatView
 	// Body is the already escaped output of a purpose's HTML template,
 	// wrapped by the layout.
 	Body htmltemplate.HTML
@@ -134,6 +138,10 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 	if err != nil {
 		return kudos.Message{}, err
 	}
+	vat, err := vatFacts(req)
+	if err != nil {
+		return kudos.Message{}, err
+	}
 	t := templates[lang]
 	data := templateData{
 		Lang:        lang,
@@ -144,6 +152,7 @@ func Render(req kudos.MailRequest) (kudos.Message, error) {
 		Billing:     billing,
 		Team:        team,
 		Export:      export,
+		VAT:         vat,
 	}
 	name := string(req.Purpose)
 

@@ -14,8 +14,9 @@ import (
 func (db *DB) BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error) {
 	var a kudos.BillingAddress
 	err := db.Pool.QueryRow(ctx, `SELECT organization_name, street_and_number, street_additional, postal_code, city,
-		region, country, vat_id, version FROM billing_addresses WHERE account_id = $1`, accountID).Scan(
-		&a.OrganizationName, &a.StreetAndNumber, &a.StreetAdditional, &a.PostalCode, &a.City, &a.Region, &a.Country, &a.VATID, &a.Version)
+		region, country, vat_id, vat_id_status, version FROM billing_addresses WHERE account_id = $1`, accountID).Scan(
+		&a.OrganizationName, &a.StreetAndNumber, &a.StreetAdditional, &a.PostalCode, &a.City, &a.Region, &a.Country, &a.VATID,
+		&a.VATIDStatus, &a.Version)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, nil
 	}
@@ -25,11 +26,25 @@ func (db *DB) BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.B
 	return &a, nil
 }
 
-// SaveBillingAddress creates or replaces the account's billing address. When
-// expectVersion is positive the stored version must equal it, or the change
-// is an EConflict (someone saved in between); 0 skips the check. It returns
-// the address with its new version.
-func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int) (*kudos.BillingAddress, error) {
+// SaveEffects are what saving a billing address calls for, written in the
+// save's transaction: outbox entries (the start of its VAT-id check) and
+// billing events (the check's result when it was answered at once).
+type SaveEffects struct {
+	Outbox []OutboxEntry
+	Events []kudos.BillingEvent
+}
+
+// SaveBillingAddress creates or replaces the account's billing address
+// (with its VATIDStatus; none when it has no VAT id). When expectVersion is
+// positive the stored version must equal it, or the change is an EConflict
+// (someone saved in between); 0 skips the check. effects, when given, says
+// what the saved address (with its new version) calls for. It returns the
+// address with its new version.
+func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int,
+	effects ...func(saved kudos.BillingAddress) SaveEffects) (*kudos.BillingAddress, error) {
+	if a.VATID == "" || a.VATIDStatus == "" {
+		a.VATIDStatus = kudos.VATIDNone
+	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var current int
 		err := tx.QueryRow(ctx, `SELECT version FROM billing_addresses WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&current)
@@ -41,12 +56,27 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 		}
 		a.Version = current + 1
 		_, err = tx.Exec(ctx, `INSERT INTO billing_addresses (account_id, organization_name, street_and_number, street_additional,
-			postal_code, city, region, country, vat_id, version, updated_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+			postal_code, city, region, country, vat_id, vat_id_status, version, updated_at)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 			ON CONFLICT (account_id) DO UPDATE SET organization_name = $2, street_and_number = $3, street_additional = $4,
-			postal_code = $5, city = $6, region = $7, country = $8, vat_id = $9, version = $10, updated_at = $11`,
+			postal_code = $5, city = $6, region = $7, country = $8, vat_id = $9, vat_id_status = $10, version = $11, updated_at = $12`,
 			accountID, a.OrganizationName, a.StreetAndNumber, a.StreetAdditional, a.PostalCode, a.City, a.Region, a.Country,
-			a.VATID, a.Version, db.Now())
-		return wrapErr(err)
+			a.VATID, a.VATIDStatus, a.Version, db.Now())
+		if err != nil {
+			return wrapErr(err)
+		}
+		for _, f := range effects {
+			e := f(a)
+			if err := insertOutbox(ctx, tx, e.Outbox...); err != nil {
+				return err
+			}
+			for _, ev := range e.Events {
+				if _, err := AppendBillingEvent(ctx, tx, ev); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return nil, err
@@ -54,12 +84,38 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 	return &a, nil
 }
 
-// BillingCountry returns the country of the account's billing address, or "".
-func (db *DB) BillingCountry(ctx context.Context, accountID uuid.UUID) (string, error) {
-	var c string
-	err := db.Pool.QueryRow(ctx, `SELECT country FROM billing_addresses WHERE account_id = $1`, accountID).Scan(&c)
+// RecordVATCheck writes the result of a VAT-id check made for the address
+// version version with id vatID, if the address still has them and its
+// check is pending (a later save supersedes the check: nothing stale is
+// written), with the outbox entry (the owner's mail) and the billing event
+// it calls for, in one transaction. It reports whether it wrote.
+func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
+	mail OutboxEntry, ev kudos.BillingEvent) (bool, error) {
+	wrote := false
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE billing_addresses SET vat_id_status = $4
+			WHERE account_id = $1 AND vat_id = $2 AND version = $3 AND vat_id_status = 'pending'`, accountID, vatID, version, status)
+		if err != nil || tag.RowsAffected() == 0 {
+			return wrapErr(err)
+		}
+		wrote = true
+		if err := insertOutbox(ctx, tx, mail); err != nil {
+			return err
+		}
+		_, err = AppendBillingEvent(ctx, tx, ev)
+		return err
+	})
+	return wrote, err
+}
+
+// VATBasis returns what the account's VAT depends on: its billing country
+// and how its VAT id stands (the zero basis when it has no address).
+func (db *DB) VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error) {
+	var b kudos.VATBasis
+	err := db.Pool.QueryRow(ctx, `SELECT country, vat_id_status FROM billing_addresses WHERE account_id = $1`, accountID).
+		Scan(&b.Country, &b.VATIDStatus)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", nil
+		return kudos.VATBasis{VATIDStatus: kudos.VATIDNone}, nil
 	}
-	return c, wrapErr(err)
+	return b, wrapErr(err)
 }

@@ -8,12 +8,9 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
 
 	"kudos"
 	"kudos/internal/testenv"
-	"kudos/store"
 )
 
 // TestBillingEventsBackfill migrates a database that has accounts, invoices
@@ -22,13 +19,7 @@ import (
 func TestBillingEventsBackfill(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	goosed, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), store.Migrations())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := goosed.DownTo(ctx, 12); err != nil {
-		t.Fatal(err)
-	}
+	goosed := migratedDownTo(t, db, 12)
 	day := func(n int) time.Time { return time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC).AddDate(0, 0, n) }
 	exec := func(sql string, args ...any) {
 		t.Helper()

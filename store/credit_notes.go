@@ -50,10 +50,10 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 		return err
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
-		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15)`,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16)`,
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
-		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID); err != nil {
+		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge); err != nil {
 		return wrapErr(err)
 	}
 	if err := snapshotBuyer(ctx, tx, id); err != nil {

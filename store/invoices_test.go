@@ -11,13 +11,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	"github.com/jackc/pgx/v5/stdlib"
-	"github.com/pressly/goose/v3"
 
 	"kudos"
 	"kudos/internal/testenv"
 	"kudos/invoicepdf"
-	"kudos/store"
 )
 
 // TestInvoiceNumbersAreUniqueAndGapFree finalises invoices concurrently:
@@ -163,13 +160,7 @@ func TestInvoiceKeepsItsBuyerAfterAnAddressEdit(t *testing.T) {
 func TestBuyerSnapshotBackfill(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	goosed, err := goose.NewProvider(goose.DialectPostgres, stdlib.OpenDBFromPool(db.Pool), store.Migrations())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := goosed.DownTo(ctx, 59); err != nil {
-		t.Fatal(err)
-	}
+	goosed := migratedDownTo(t, db, 59)
 	withAddress, without := uuid.New(), uuid.New()
 	numbered, draft, bare := uuid.New(), uuid.New(), uuid.New()
 	for _, q := range []struct {

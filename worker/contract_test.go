@@ -48,6 +48,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityDeleteCustomer:      workflows.CustomerRef{},
 		workflows.ActivityUserDeletionAt:      workflows.UserRef{},
 		workflows.ActivityEraseUser:           workflows.UserRef{},
+		workflows.ActivityCheckVATID:          workflows.VATCheckInput{},
+		workflows.ActivityRecordVATCheck:      workflows.RecordVATCheckInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

@@ -51,6 +51,8 @@ const (
 	ActivityDeleteCustomer         = "DeleteCustomer"
 	ActivityUserDeletionAt         = "UserDeletionAt"
 	ActivityEraseUser              = "EraseUser"
+	ActivityCheckVATID             = "CheckVATID"
+	ActivityRecordVATCheck         = "RecordVATCheck"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -63,6 +65,7 @@ var ActivityNames = []string{
 	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 	ActivityUserDeletionAt, ActivityEraseUser,
+	ActivityCheckVATID, ActivityRecordVATCheck,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

@@ -30,6 +30,7 @@ import (
 	"kudos/storage/s3store"
 	"kudos/store"
 	"kudos/ui"
+	"kudos/vatcheck"
 	"kudos/worker"
 	"kudos/workflows"
 )
@@ -163,7 +164,8 @@ func newAPI(ctx context.Context, cfg *config.Config, log *slog.Logger, db *store
 		cleanup()
 		return nil, nil, err
 	}
-	srv := app.Services{Config: cfg, Log: log, DB: db, Temporal: tc, Payments: payments, Webhooks: webhooks, Storage: storage}.Server()
+	srv := app.Services{Config: cfg, Log: log, DB: db, Temporal: tc, Payments: payments, Webhooks: webhooks, Storage: storage,
+		VATChecker: vatcheck.New(cfg.VATChecker, cfg.VIESURL)}.Server()
 	srv.UI, srv.Inbox = ui.Dist(), inbox
 	if devOIDC != nil {
 		srv.DevOIDC = devOIDC
@@ -242,7 +244,7 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 		return err
 	}
 	w := worker.New(tc, cfg.TaskQueue, app.Services{Config: cfg, Log: log, DB: db, Temporal: tc, Payments: payments,
-		Storage: storage, Mailer: sender}.Activities(nil))
+		Storage: storage, Mailer: sender, VATChecker: vatcheck.New(cfg.VATChecker, cfg.VIESURL)}.Activities(nil))
 	if err := w.Start(); err != nil {
 		return fmt.Errorf("worker: %w", err)
 	}

@@ -58,6 +58,7 @@ export const pricingBody = {
   pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
   currency: 'EUR',
   vat_rate: 21,
+  reverse_charge: false,
   checkout_origin: CHECKOUT_ORIGIN,
 }
 

@@ -18,6 +18,8 @@ export const pricingSchema = v.object({
   }),
   currency: v.string(),
   vat_rate: amount,
+  /** A verified VAT id of another EU member state: VAT 0 %, reverse charged. */
+  reverse_charge: v.optional(v.boolean(), false),
   checkout_origin: v.string(),
 })
 

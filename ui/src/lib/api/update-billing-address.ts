@@ -63,6 +63,8 @@ export function useSaveBillingAddress(accountId: string) {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
         queryClient.invalidateQueries({ queryKey: queryKeys.billing(accountId) }),
+        // The VAT rate follows the VAT id's status (reverse charge).
+        queryClient.invalidateQueries({ queryKey: queryKeys.pricing(accountId) }),
       ])
       return 'saved'
     },

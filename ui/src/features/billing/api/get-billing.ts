@@ -28,6 +28,9 @@ const invoiceSchema = v.object({
   corrects: v.optional(v.nullable(v.string()), null),
 })
 
+export const VAT_ID_STATUSES = ['none', 'pending', 'verified', 'invalid'] as const
+export type VatIdStatus = (typeof VAT_ID_STATUSES)[number]
+
 const mandateSchema = v.object({
   id: v.string(),
   method: v.string(),
@@ -51,6 +54,8 @@ const billingAddressSchema = v.object({
   region: text,
   country: text,
   vat_id: text,
+  /** How far vat_id was checked against VIES; pending while a workflow asks again. */
+  vat_id_status: v.optional(v.picklist(VAT_ID_STATUSES), 'none'),
   version: v.optional(v.number()),
 })
 

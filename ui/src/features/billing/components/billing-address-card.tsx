@@ -7,6 +7,10 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { billingQueryOptions, type LoadedBillingAddress } from '../api/get-billing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
+import { VatIdStatus } from './vat-id-status'
+
+/** While a VAT id is being checked (pending), the billing read is asked again this often. */
+export const VAT_CHECK_POLL_MS = 15_000
 
 function formValues(address: LoadedBillingAddress): BillingAddressValues {
   return {
@@ -24,10 +28,16 @@ function formValues(address: LoadedBillingAddress): BillingAddressValues {
 /**
  * The billing address (SPEC §2, §5) with the version it was loaded at: a save
  * in between (409) offers to reload; invalid_vat_id lands under the VAT field.
+ * The saved VAT id's check shows above the form; while it is pending the
+ * billing read is polled, so that Checking… turns into its answer.
  */
 export function BillingAddressCard({ accountId, organizationName }: { accountId: string; organizationName: string }) {
   const { t } = useTranslation('billing')
-  const billing = useSuspenseQuery(billingQueryOptions(accountId))
+  const billing = useSuspenseQuery({
+    ...billingQueryOptions(accountId),
+    refetchInterval: (query) =>
+      query.state.data?.account_billing_address?.vat_id_status === 'pending' ? VAT_CHECK_POLL_MS : false,
+  })
   const save = useSaveBillingAddress(accountId)
   const [outcome, setOutcome] = useState<'saved' | 'conflict' | null>(null)
   // Bumped by a reload so the form takes the server's values again.
@@ -68,7 +78,8 @@ export function BillingAddressCard({ accountId, organizationName }: { accountId:
             </Button>
           </div>
         )}
-                <BillingAddressForm
+        {address && <VatIdStatus status={address.vat_id_status} vatId={address.vat_id ?? ""} />}
+        <BillingAddressForm
           key={`${address?.version ?? 'new'}-${generation}`}
           idPrefix="billing-address"
           defaultValues={address ? formValues(address) : { organization_name: organizationName }}

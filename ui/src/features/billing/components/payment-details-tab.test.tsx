@@ -214,4 +214,42 @@ describe('PaymentDetailsTab', () => {
       expect(vat).toHaveAccessibleDescription('*please provide a valid VAT number (e.g. BE12345678)'),
     )
   })
+  it("shows the VAT id's check: Checking… with its hint while pending, then the answer of the next save", async () => {
+    let saved = { ...address, vat_id: 'BE0123456999', vat_id_status: 'pending' }
+    mockApi({
+      'GET /v1/accounts/a': paidAccount,
+      'GET /v1/accounts/a/billing': () => json(200, billing([card], saved)),
+      'PATCH /v1/accounts/a/billing-address': () => {
+        saved = { ...address, vat_id: 'BE0123456000', vat_id_status: 'invalid', version: 4 }
+        return json(200, saved)
+      },
+    })
+    await render()
+    const status = await screen.findByTestId('vat-id-status')
+    expect(status).toHaveAttribute('role', 'status')
+    expect(status).toHaveTextContent('VAT id BE0123456999')
+    expect(status).toHaveTextContent('Checking…')
+    expect(status).toHaveTextContent('We keep checking your VAT id and email you the result')
+    const vat = screen.getByLabelText('VAT number (optional)')
+    await userEvent.clear(vat)
+    await userEvent.type(vat, 'BE0123456000')
+    await userEvent.click(screen.getByRole('button', { name: 'Save billing address' }))
+    await waitFor(() => expect(screen.getByTestId('vat-id-status')).toHaveTextContent('Invalid'))
+    expect(screen.getByTestId('vat-id-status')).toHaveTextContent('does not know this VAT id, so VAT is charged')
+  })
+
+  it('a verified VAT id shows Verified; an address without one shows no status', async () => {
+    let current: unknown = { ...address, vat_id: 'BE0123456789', vat_id_status: 'verified' }
+    mockApi({
+      'GET /v1/accounts/a': paidAccount,
+      'GET /v1/accounts/a/billing': () => json(200, billing([card], current)),
+    })
+    const view = await render()
+    expect(await screen.findByTestId('vat-id-status')).toHaveTextContent('Verified')
+    view.unmount()
+    current = { ...address, vat_id_status: 'none' }
+    await render()
+    await screen.findByLabelText('City')
+    expect(screen.queryByTestId('vat-id-status')).toBeNull()
+  })
 })

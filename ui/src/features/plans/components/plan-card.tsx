@@ -130,7 +130,9 @@ function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | unde
         {t('price.yearly', { amount: formatMoney(yearly, pricing.currency, language) })}
       </p>
       <p className="text-xs text-muted-foreground" data-testid="vat">
-        {t('price.vat', { rate: formatVatRate(pricing.vat_rate, language) })}
+        {pricing.reverse_charge
+          ? t('price.reverse_charge')
+          : t('price.vat', { rate: formatVatRate(pricing.vat_rate, language) })}
       </p>
     </div>
   )

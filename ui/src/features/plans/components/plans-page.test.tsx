@@ -51,6 +51,22 @@ describe('PlansPage', () => {
     expect(screen.queryAllByRole('button')).toHaveLength(0)
   })
 
+  it('a reverse-charged account sees 0% VAT and the reverse-charge note instead of the VAT rate', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, { ...pricingBody, vat_rate: 0, reverse_charge: true }),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1 })
+    for (const plan of ['Starter', 'Pro', 'Team']) {
+      const card = await screen.findByRole('region', { name: plan })
+      expect(within(card).getByTestId('vat')).toHaveTextContent(
+        '0% VAT: reverse charged (art. 196 VAT Directive), as your VAT id is verified',
+      )
+      expect(within(card).queryByText(/VAT may apply/)).toBeNull()
+    }
+  })
+
   it('plan_upgrade: disabled current plan, upgrade buttons for higher plans (PATCH → checkout)', async () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     const fetch = mockApi({

@@ -6,6 +6,7 @@ const pricing: Pricing = {
   pricing_table: { starter_pricing: 180, pro_pricing: 468, team_pricing: 1188 },
   currency: 'EUR',
   vat_rate: 21,
+  reverse_charge: false,
   checkout_origin: 'http://127.0.0.1:8080',
 }
 

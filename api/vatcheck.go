@@ -1,0 +1,71 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"time"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/dispatch"
+	"kudos/store"
+	"kudos/workflows"
+)
+
+// vatCheckTimeout bounds the check a save waits for: past it the id is
+// saved pending and the workflow asks again.
+const vatCheckTimeout = 8 * time.Second
+
+// vatIDStatus decides the status a billing address is saved with (issue
+// 30): none without a VAT id; the stored status when the id is the one
+// stored and was answered already (verified or invalid: no new check);
+// otherwise VIES's answer now, or pending when it is unavailable. An
+// invalid id is saved (an accountant wants the status shown, and the rest
+// of the address is right): it is charged VAT until a valid id is saved.
+func (s *Server) vatIDStatus(c fiber.Ctx, stored *kudos.BillingAddress, addr kudos.BillingAddress) (kudos.VATIDStatus, error) {
+	if addr.VATID == "" {
+		return kudos.VATIDNone, nil
+	}
+	if stored != nil && stored.VATID == addr.VATID &&
+		(stored.VATIDStatus == kudos.VATIDVerified || stored.VATIDStatus == kudos.VATIDInvalid) {
+		return stored.VATIDStatus, nil
+	}
+	if s.VATChecker == nil {
+		return kudos.VATIDPending, nil
+	}
+	cctx, cancel := context.WithTimeout(ctx(c), vatCheckTimeout)
+	defer cancel()
+	valid, err := s.VATChecker.Check(cctx, addr.Country, addr.VATID)
+	switch {
+	case err != nil:
+		if !errors.Is(err, kudos.ErrVATCheckUnavailable) {
+			s.Log.Warn("VAT-id check failed; saved pending", "error", err)
+		}
+		return kudos.VATIDPending, nil
+	case valid:
+		return kudos.VATIDVerified, nil
+	}
+	return kudos.VATIDInvalid, nil
+}
+
+// vatCheckEffects is what saving the address calls for: the start of its
+// check's workflow when pending; the timeline's vat_id_checked when the
+// check was answered now (an id other than the stored one, or one not
+// answered before); nothing else.
+func vatCheckEffects(accountID uuid.UUID, stored *kudos.BillingAddress) func(kudos.BillingAddress) store.SaveEffects {
+	return func(saved kudos.BillingAddress) store.SaveEffects {
+		switch {
+		case saved.VATIDStatus == kudos.VATIDPending:
+			return store.SaveEffects{Outbox: []store.OutboxEntry{dispatch.VATCheckStart(workflows.VATCheckInput{AccountID: accountID,
+				Country: saved.Country, VATID: saved.VATID, Version: saved.Version})}}
+		case saved.VATIDStatus == kudos.VATIDNone,
+			stored != nil && stored.VATID == saved.VATID && stored.VATIDStatus == saved.VATIDStatus:
+			return store.SaveEffects{}
+		}
+		return store.SaveEffects{Events: []kudos.BillingEvent{{AccountID: accountID, Type: kudos.EventVATIDChecked,
+			Key: "vat_id_checked:" + accountID.String() + ":" + strconv.Itoa(saved.Version)}}}
+	}
+}
