@@ -59,6 +59,10 @@ func TestInvalidValues(t *testing.T) {
 		"currency":            {"KUDOS_CURRENCY": "EURO"},
 		"provider":            {"KUDOS_PAYMENT_PROVIDER": "paypal"},
 		"stripe":              {"KUDOS_PAYMENT_PROVIDER": "stripe"},
+		"seller outside EU":   {"KUDOS_SELLER_COUNTRY": "GB"},
+		// The invoices' seller is established in NL: a seller country
+		// that differs would reverse charge the seller's own compatriots.
+		"seller not invoices'": {"KUDOS_SELLER_COUNTRY": "BE"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			if _, err := LoadFrom(env(kv)); err == nil {

@@ -24,12 +24,12 @@ type Seller struct {
 
 // DefaultSeller is Kudos itself, used when Input.Seller is left empty.
 var DefaultSeller = Seller{
-	Name:       "Kudos BV",
-	Street:     "Kempische Steenweg 293",
-	PostalCode: "3500",
-	City:       "Hasselt",
-	Country:    "BE",
-	VATID:      "BE0123456789",
+	Name:       "Kudos B.V.",
+	Street:     "Stationsplein 45",
+	PostalCode: "3013 AK",
+	City:       "Rotterdam",
+	Country:    "NL",
+	VATID:      "NL859123456B01",
 	Email:      "billing@kudos.example",
 }
 

@@ -122,7 +122,7 @@ func TestRenderLanguagesBuyersCurrencies(t *testing.T) {
 					}
 					w := c.want[lang]
 					contains(t, text, "KUD-2026-000042", "05/03/2026", w.total, w.vat, w.rate,
-						"owner@acme.example", "BE0123456789")
+						"owner@acme.example", "NL859123456B01")
 					contains(t, text, fixed[lang]...)
 					if withBuyer {
 						contains(t, text, "Acme Testimonials", "BE0987654321", "Main Street 1", "Floor 3",
@@ -228,7 +228,7 @@ func TestRenderIsDeterministic(t *testing.T) {
 
 func TestRenderFallbacks(t *testing.T) {
 	_, text := render(t, Input{Invoice: invoice("EUR", 21), Language: "de"})
-	contains(t, text, "Invoice", "Kudos BV", "billing@kudos.example", "Belgium")
+	contains(t, text, "Invoice", "Kudos B.V.", "billing@kudos.example", "Netherlands")
 
 	s := Seller{Name: "Other Ltd", Street: "1 High St", PostalCode: "EC1A 1AA", City: "London", Country: "en_GB",
 		VATID: "GB123456789", Email: "ar@other.example"}
