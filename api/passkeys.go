@@ -2,6 +2,7 @@ package api
 
 import (
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -191,7 +192,7 @@ func (s *Server) deletePasskey(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if !ownsPasskey(keys, id) {
+	if !slices.ContainsFunc(keys, func(k kudos.Passkey) bool { return k.ID == id }) {
 		return kudos.Errorf(kudos.ENotFound, "Not found")
 	}
 	if _, err := s.reauthenticatedCaller(c); err != nil {
@@ -201,15 +202,6 @@ func (s *Server) deletePasskey(c fiber.Ctx) error {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)
-}
-
-func ownsPasskey(keys []kudos.Passkey, id uuid.UUID) bool {
-	for _, k := range keys {
-		if k.ID == id {
-			return true
-		}
-	}
-	return false
 }
 
 // passkeySigninOptions starts a passwordless sign-in: options for any

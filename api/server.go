@@ -86,7 +86,9 @@ func New(s *Server) *fiber.App {
 	s.limits = newLimits(s.DB)
 	s.devices = auth.NewDevices(s.Config.JWTSecret)
 	s.methods = &methodsCache{entries: map[uuid.UUID]cachedMethods{}}
-	s.rp, s.rpErr = newRelyingParty(s.Config)
+	if s.rp, s.rpErr = newRelyingParty(s.Config); s.rpErr != nil && s.Log != nil {
+		s.Log.Error("passkeys are unavailable: no WebAuthn relying party", "err", s.rpErr)
+	}
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{

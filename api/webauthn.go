@@ -6,6 +6,7 @@ import (
 	"errors"
 	"net"
 	"net/url"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,7 +47,7 @@ func newRelyingParty(cfg *config.Config) (*webauthn.WebAuthn, error) {
 			continue
 		}
 		h := ou.Hostname()
-		if (h == rpID || strings.HasSuffix(h, "."+rpID)) && !contains(origins, o) {
+		if (h == rpID || strings.HasSuffix(h, "."+rpID)) && !slices.Contains(origins, o) {
 			origins = append(origins, o)
 		}
 	}
@@ -65,15 +66,6 @@ func newRelyingParty(cfg *config.Config) (*webauthn.WebAuthn, error) {
 			Registration: webauthn.TimeoutConfig{Timeout: ceremonyTTL, TimeoutUVD: ceremonyTTL},
 		},
 	})
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }
 
 // relyingParty returns the server's WebAuthn relying party (built once by
