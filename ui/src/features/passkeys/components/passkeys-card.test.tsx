@@ -13,7 +13,7 @@ afterEach(() => {
 })
 
 const bodyOf = (fetch: ReturnType<typeof mockApi>, call: string) => {
-  const found = fetch.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}`=== call).at(-1)
+  const found = fetch.mock.calls.filter(([url, init]) => `${init?.method ?? 'GET'} ${url}` === call).at(-1)
   return JSON.parse(String(found?.[1]?.body)) as Record<string, unknown>
 }
 
@@ -92,6 +92,23 @@ describe('PasskeysCard', () => {
     await userEvent.click(within(dialog).getByRole('button', { name: 'Create the passkey' }))
     expect(await within(dialog).findByRole('alert')).toHaveTextContent('No passkey was used: the request was cancelled or timed out.')
     expect(calls(fetch)).not.toContain('POST /v1/users/me/passkeys')
+  })
+
+  it('a user without a password is asked to sign in with Google again (step-up)', async () => {
+    stubPasskeys()
+    const fetch = mockApi({
+      'GET /v1/users/me/passkeys': () => json(200, { items: [] }),
+      'POST /v1/users/me/passkeys/options': () =>
+        json(403, { error: { status: 403, code: 'reauthentication_required', message: 'please confirm it is you' } }),
+    })
+    await renderWithProviders(<PasskeysCard socialLogin />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }))
+    const dialog = await screen.findByRole('dialog')
+    expect(within(dialog).getByLabelText('Current password (if you have one)')).toBeInTheDocument()
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Laptop')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create the passkey' }))
+    expect(await within(dialog).findByRole('button', { name: 'Confirm with Google' })).toBeInTheDocument()
+    expect(bodyOf(fetch, 'POST /v1/users/me/passkeys/options')).toEqual({})
   })
 
   it('renames a passkey in place; Escape cancels', async () => {
