@@ -249,3 +249,20 @@ func TestPasskeyManagementIsTheOwners(t *testing.T) {
 		t.Fatalf("timeline %v %v", events, err)
 	}
 }
+
+// TestGoogleOnlyUserStepsUpToAddAPasskey: a user without a password adds a
+// passkey only after signing in with Google again (403
+// reauthentication_required before), and can then sign in with it.
+func TestGoogleOnlyUserStepsUpToAddAPasskey(t *testing.T) {
+	h := newHarness(t)
+	token, _ := h.googleOnlyUser("passkey-sub", "google-passkey@example.com")
+	if r := h.expect(h.do("POST", "/v1/users/me/passkeys/options", map[string]any{}, token), 403); r.errorCode() != kudos.EReauthRequired {
+		t.Fatalf("options without a step-up: %s", r.Raw)
+	}
+	h.expect(h.stepUp(token, "passkey-sub", "google-passkey@example.com", time.Now()), 200)
+	opts := h.expect(h.do("POST", "/v1/users/me/passkeys/options", map[string]any{}, token), 200)
+	a := newSoftAuthenticator(t)
+	h.expect(h.do("POST", "/v1/users/me/passkeys", map[string]any{"ceremony_id": opts.str("ceremony_id"), "name": "Phone",
+		"credential": a.create(publicKey(opts))}, token), 201)
+	h.expect(h.passkeySignin(a), 201)
+}
