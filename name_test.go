@@ -1,6 +1,9 @@
 package kudos
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestNamesRefuseControlCharacters: a line break, a tab or a bidi override
 // in a name would let it pose as the text of the mails it appears in.
@@ -57,6 +60,24 @@ func TestAccountAndAddressFieldsRefuseControlCharacters(t *testing.T) {
 	for _, v := range []string{"Zoë & Co.", "李 小龙 有限公司", "Rue de l'Église 4"} {
 		if code := ValidateAccountName(v); code != "" {
 			t.Errorf("account name %q refused: %s", v, code)
+		}
+	}
+}
+
+// TestValidatePasskeyName: a passkey's name is required, one line, at most
+// 60 characters.
+func TestValidatePasskeyName(t *testing.T) {
+	for name, want := range map[string]string{
+		"Laptop":                "",
+		"":                      FRequired,
+		"   ":                   FRequired,
+		"a\nb":                  FInvalidValue,
+		"a\u202eb":              FInvalidValue,
+		strings.Repeat("é", 60): "",
+		strings.Repeat("é", 61): FTooLong,
+	} {
+		if got := ValidatePasskeyName(name); got != want {
+			t.Errorf("%q: %q, want %q", name, got, want)
 		}
 	}
 }

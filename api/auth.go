@@ -28,6 +28,8 @@ func (s *Server) registerAuthRoutes(r fiber.Router) {
 	r.Post("/oidc-signin", s.oidcSignin)
 	r.Post("/oidc-reauth", s.requireSession, s.oidcReauth)
 	r.Put("/callback", s.oidcCallback)
+	r.Post("/passkey/options", s.passkeySigninOptions)
+	r.Post("/passkey", s.passkeySignin)
 }
 
 type signupRequest struct {

@@ -57,7 +57,7 @@ func (h *harness) exportZip(r response) map[string][]byte {
 }
 
 // TestDataExportOfAUser: a user's export holds their profile, preferences,
-// memberships, sessions and feature requests as JSON, never a password or
+// memberships, sessions, feature requests and passkeys (names and dates) as JSON, never a password or
 // token hash; asking twice while it is prepared builds one file; the mail
 // links to the export's page; only its user can read it.
 func TestDataExportOfAUser(t *testing.T) {
@@ -66,6 +66,7 @@ func TestDataExportOfAUser(t *testing.T) {
 	token, account := h.signedUpUser(email)
 	other, _ := h.signedUpUser("export-other@example.com")
 	h.expect(h.do("POST", "/v1/accounts/"+account+"/feature-request", featureRequest("feature_description", "an export button"), token), 200)
+	h.expect(h.registerPasskey(token, newSoftAuthenticator(t), "Export laptop"), 201)
 
 	h.worker.Stop() // nothing is built until the worker is back: the second ask finds the first
 	id := h.expect(h.do("POST", "/v1/users/me/export", nil, token), 202).str("export_id")
@@ -78,7 +79,7 @@ func TestDataExportOfAUser(t *testing.T) {
 	h.worker = h.startWorker(h.acts)
 
 	files := h.exportZip(h.exportReady(token, email, id))
-	for _, name := range []string{"README.txt", "user.json", "preferences.json", "memberships.json", "sessions.json", "feature_requests.json"} {
+	for _, name := range []string{"README.txt", "user.json", "preferences.json", "memberships.json", "sessions.json", "feature_requests.json", "passkeys.json"} {
 		if _, ok := files[name]; !ok {
 			t.Errorf("the export lacks %s (has %v)", name, keys(files))
 		}
@@ -88,7 +89,7 @@ func TestDataExportOfAUser(t *testing.T) {
 		t.Fatalf("user.json %s (%v)", files["user.json"], err)
 	}
 	if !bytes.Contains(files["feature_requests.json"], []byte("an export button")) ||
-		!bytes.Contains(files["memberships.json"], []byte(account)) {
+		!bytes.Contains(files["memberships.json"], []byte(account)) || !bytes.Contains(files["passkeys.json"], []byte("Export laptop")) {
 		t.Fatalf("feature requests %s, memberships %s", files["feature_requests.json"], files["memberships.json"])
 	}
 	for name, b := range files {

@@ -25,7 +25,7 @@ func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, li
 
 // TestReconcilePurgesExpiredRows: the reconciliation, which a Temporal
 // Schedule runs, deletes expired rate-limit buckets, Google sign-in flows,
-// sessions and mailed tokens, and leaves the live ones (issue 27 item 2:
+// sessions, mailed tokens and WebAuthn ceremonies, and leaves the live ones (issue 27 item 2:
 // they were kept forever).
 func TestReconcilePurgesExpiredRows(t *testing.T) {
 	h := trustingHarness(t)
@@ -40,17 +40,20 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 	h.signedUpUser("old@example.com")
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.1"), 201)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.1"), 201)
+	h.expect(h.do("POST", "/v1/auth/passkey/options", nil, "", "X-Forwarded-For", "192.0.2.1"), 200)
 	// Now: the same, live.
 	ago.Store(0)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("new@example.com"), "", "X-Forwarded-For", "192.0.2.2"), 201)
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.2"), 201)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.2"), 201)
+	h.expect(h.do("POST", "/v1/auth/passkey/options", nil, "", "X-Forwarded-For", "192.0.2.2"), 200)
 
 	tables := []struct{ table, expired string }{
 		{"rate_limits", "at < $1::timestamptz - interval '1 day'"},
 		{"oidc_flows", "expires_at <= $1::timestamptz"},
 		{"sessions", "expires_at <= $1::timestamptz"},
 		{"user_tokens", "expires_at <= $1::timestamptz"},
+		{"webauthn_ceremonies", "expires_at <= $1::timestamptz"},
 	}
 	live := map[string]int{}
 	for _, tb := range tables {

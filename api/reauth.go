@@ -23,6 +23,30 @@ func (s *Server) reauthenticate(c fiber.Ctx, u *kudos.User, currentPassword *str
 	return s.stepUp(c, u)
 }
 
+// currentPasswordRequest is the body of a change that only
+// re-authenticates: a deletion, a passkey added or removed.
+type currentPasswordRequest struct {
+	CurrentPassword *string `json:"current_password"`
+}
+
+// reauthenticatedCaller reads a body of a current_password and
+// re-authenticates the caller with it (reauthenticate: a user without a
+// password steps up instead). It returns the caller.
+func (s *Server) reauthenticatedCaller(c fiber.Ctx) (*kudos.User, error) {
+	var req currentPasswordRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return nil, err
+	}
+	if req.CurrentPassword != nil && len(*req.CurrentPassword) > kudos.PasswordMaxLength {
+		return nil, kudos.FieldErrors{"current_password": kudos.FTooLong}.Err()
+	}
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return nil, err
+	}
+	return u, s.reauthenticate(c, u, req.CurrentPassword)
+}
+
 // Step-up timings: the Google sign-in of a step-up must have happened at
 // most stepUpMaxAge before the callback (auth_time, asked for with max_age
 // and prompt=login), and it allows sensitive changes from that session for

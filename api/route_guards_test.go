@@ -46,6 +46,8 @@ var publicRoutes = map[string]string{
 	"POST /v1/auth/reset-password":       "authenticated by the mailed token",
 	"POST /v1/auth/oidc-signup":          "starts a Google sign-in",
 	"POST /v1/auth/oidc-signin":          "starts a Google sign-in",
+	"POST /v1/auth/passkey/options":      "starts a passwordless sign-in with a passkey",
+	"POST /v1/auth/passkey":              "creates the session (a passkey)",
 	"PUT /v1/auth/callback":              "authenticated by the flow's state",
 	"POST /v1/webhooks/stripe":           "authenticated by Stripe's signature",
 	"GET /v1/invitations/:token":         "the accept page: authenticated by the invitation's token",
@@ -221,6 +223,8 @@ var rateLimited = []rateLimitCase{
 		return map[string]any{"token": strings.Repeat("A", 43), "password": "Newpass1!"}
 	}, "per client address"},
 	{"POST /v1/auth/oidc-signin", 20, 10 * time.Minute, func(int) any { return map[string]any{} }, "per client address"},
+	{"POST /v1/auth/passkey/options", 30, time.Minute, func(int) any { return nil }, "per client address, as sign-in"},
+	{"POST /v1/auth/passkey", 30, time.Minute, func(int) any { return map[string]any{} }, "per client address, as sign-in"},
 	{"POST /v1/auth/oidc-signup", 20, 10 * time.Minute, func(int) any { return map[string]any{"opt_in_terms_of_use": true} }, "per client address"},
 }
 

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/go-webauthn/webauthn/webauthn"
 	"github.com/gofiber/fiber/v3"
 	"github.com/gofiber/fiber/v3/middleware/cors"
 	"github.com/gofiber/fiber/v3/middleware/recover"
@@ -71,6 +72,9 @@ type Server struct {
 	methods *methodsCache
 	csp     string
 	hsts    bool
+	// rp is the WebAuthn relying party (rpErr why it could not be built).
+	rp    *webauthn.WebAuthn
+	rpErr error
 }
 
 // New builds the Fiber app.
@@ -85,6 +89,9 @@ func New(s *Server) *fiber.App {
 	s.limits = newLimits(s.DB)
 	s.devices = auth.NewDevices(s.Config.JWTSecret)
 	s.methods = &methodsCache{entries: map[uuid.UUID]cachedMethods{}}
+	if s.rp, s.rpErr = newRelyingParty(s.Config); s.rpErr != nil && s.Log != nil {
+		s.Log.Error("passkeys are unavailable: no WebAuthn relying party", "err", s.rpErr)
+	}
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{
@@ -121,6 +128,7 @@ func New(s *Server) *fiber.App {
 	s.registerTeamRoutes(v1, acc)
 	s.registerPrivacyRoutes(v1, acc)
 	s.registerDeletionRoutes(v1, acc)
+	s.registerPasskeyRoutes(v1)
 	if s.Config.IsDevelopment() {
 		// Before any /dev route (the sandbox provider adds some of its own).
 		app.Use("/dev", loopbackOnly)

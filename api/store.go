@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
@@ -20,6 +21,7 @@ type Store interface {
 	LogoStore
 	TeamStore
 	PrivacyStore
+	PasskeyStore
 	// Now is the store's clock (tests move it).
 	Now() time.Time
 	// Ping checks that Postgres answers (readiness).
@@ -128,4 +130,18 @@ type PrivacyStore interface {
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
 	ScheduleUserDeletion(ctx context.Context, userID uuid.UUID, at time.Time, out store.UserDeletionOutbox) (time.Time, error)
 	CancelUserDeletion(ctx context.Context, userID uuid.UUID, out store.UserDeletionOutbox) error
+}
+
+// PasskeyStore is what the passkey routes need of the store: passkeys,
+// users' WebAuthn handles and the ceremonies in progress (issue 29).
+type PasskeyStore interface {
+	WebAuthnHandle(ctx context.Context, userID uuid.UUID) ([]byte, error)
+	Passkeys(ctx context.Context, userID uuid.UUID) ([]kudos.Passkey, error)
+	PasskeyByCredentialID(ctx context.Context, credentialID []byte) (*kudos.Passkey, error)
+	AddPasskey(ctx context.Context, p *kudos.Passkey) error
+	RenamePasskey(ctx context.Context, userID, id uuid.UUID, name string) (*kudos.Passkey, error)
+	DeletePasskey(ctx context.Context, userID, id uuid.UUID) error
+	PasskeyUsed(ctx context.Context, id uuid.UUID, credential json.RawMessage, signCount uint32) error
+	CreateCeremony(ctx context.Context, c *store.Ceremony) error
+	TakeCeremony(ctx context.Context, id uuid.UUID, purpose kudos.CeremonyPurpose) (*store.Ceremony, error)
 }

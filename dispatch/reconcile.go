@@ -75,7 +75,7 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	}
 	if purged.Total() > 0 {
 		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows,
-			"sessions", purged.Sessions, "user_tokens", purged.UserTokens)
+			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies)
 	}
 	running, err := r.running(ctx)
 	if err != nil {

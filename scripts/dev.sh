@@ -56,6 +56,7 @@ if wait_http "$KUDOS_URL/readyz" 60; then
     readiness        $KUDOS_URL/readyz
     metrics          http://${KUDOS_METRICS_ADDR:-127.0.0.1:9091}/metrics
     dev mailbox      $KUDOS_URL/dev/mailbox
+    passkeys         ${KUDOS_URL/\/\/127.0.0.1:/\/\/localhost:} (WebAuthn refuses an IP address: open the app there to use them)
     local S3         http://${KUDOS_DEV_S3_ADDR:-127.0.0.1:9000} (objects in .data/s3)
     Temporal Web UI  http://127.0.0.1:8233
     Postgres         ${DATABASE_URL}

@@ -109,6 +109,9 @@ var (
 		{"feature_requests.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('account_id', account_id, 'area', area,
 			'profile', profile, 'description', description, 'created_at', created_at) ORDER BY created_at), '[]')
 			FROM feature_requests WHERE user_id = $1`},
+		// A passkey's name and dates, never its public key record.
+		{"passkeys.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'name', name, 'created_at', created_at,
+			'last_used_at', last_used_at) ORDER BY created_at), '[]') FROM passkeys WHERE user_id = $1`},
 	}
 	accountExportQueries = []struct{ name, sql string }{
 		{"account.json", `SELECT jsonb_build_object('id', id, 'name', name, 'logo', img_url, 'created_at', created_at)

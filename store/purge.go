@@ -6,16 +6,19 @@ import (
 
 // Purged counts, by table, the expired rows PurgeExpired deleted.
 type Purged struct {
-	RateLimits, OIDCFlows, Sessions, UserTokens int64
+	RateLimits, OIDCFlows, Sessions, UserTokens, WebAuthnCeremonies int64
 }
 
 // Total is the number of rows deleted.
-func (p Purged) Total() int64 { return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens }
+func (p Purged) Total() int64 {
+	return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens + p.WebAuthnCeremonies
+}
 
 // PurgeExpired deletes what is of no use any more: rate-limit buckets
 // untouched for their period (full again), Google sign-in flows past their
 // expiry, sessions that ended (expired, idled out or revoked: none of them
-// is accepted again) and mailed tokens past their expiry, used or not.
+// is accepted again), mailed tokens past their expiry, used or not, and
+// WebAuthn ceremonies past theirs.
 // The reconciliation runs it on the Schedule's beat.
 func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 	now := db.Now()
@@ -29,6 +32,7 @@ func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 		{&p.OIDCFlows, `DELETE FROM oidc_flows WHERE expires_at <= $1`, []any{now}},
 		{&p.Sessions, `DELETE FROM sessions WHERE expires_at <= $1 OR revoked_at IS NOT NULL OR last_seen_at <= $2`, []any{now, db.idleSince(now)}},
 		{&p.UserTokens, `DELETE FROM user_tokens WHERE expires_at <= $1`, []any{now}},
+		{&p.WebAuthnCeremonies, `DELETE FROM webauthn_ceremonies WHERE expires_at <= $1`, []any{now}},
 	} {
 		tag, err := db.Pool.Exec(ctx, q.sql, q.arg...)
 		if err != nil {

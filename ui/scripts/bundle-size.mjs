@@ -15,7 +15,7 @@ import { join } from 'node:path'
 
 const route = process.argv[2] ?? 'signin'
 const presets = {
-  signin: { chunks: ['signin'], namespaces: 'common,auth', budget: 150 },
+  signin: { chunks: ['signin'], namespaces: 'common,auth,passkeys', budget: 150 },
   dashboard: { chunks: ['_accountId', 'testimonials'], namespaces: 'common,dashboard-shell', budget: 180 },
 }
 const preset = presets[route] ?? { chunks: route.split('+'), namespaces: 'common,auth', budget: Infinity }

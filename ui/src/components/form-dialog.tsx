@@ -30,7 +30,8 @@ export function FormDialog({
 }: {
   open: boolean
   onOpenChange: (open: boolean) => void
-  trigger: ReactNode
+  /** Opens the dialog; without one the caller drives `open` (e.g. from a row's button). */
+  trigger?: ReactNode
   title: ReactNode
   description: ReactNode
   onSubmit: FormEventHandler<HTMLFormElement>
@@ -42,7 +43,7 @@ export function FormDialog({
   const { t } = useTranslation('common')
   return (
     <Dialog open={open} onOpenChange={(next) => !pending && onOpenChange(next)}>
-      <DialogTrigger asChild>{trigger}</DialogTrigger>
+      {trigger ? <DialogTrigger asChild>{trigger}</DialogTrigger> : null}
       <DialogContent closeLabel={t('actions.close')}>
         <DialogHeader>
           <DialogTitle>{title}</DialogTitle>

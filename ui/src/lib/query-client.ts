@@ -14,6 +14,8 @@ declare module '@tanstack/react-query' {
       shownInline?: readonly number[]
       /** Error codes the screen itself explains (e.g. seat_limit on the plans page), whatever their status. */
       shownInlineCodes?: readonly string[]
+      /** Names of errors that are no api answer the screen explains (e.g. PasskeyError, the browser's ceremony). */
+      shownInlineNames?: readonly string[]
     }
   }
 }
@@ -28,6 +30,7 @@ export function createQueryClient(): QueryClient {
         if (isApiError(error) && error.code === 'reauthentication_required') return
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
+        if (mutation.meta?.shownInlineNames?.includes(error.name)) return
         if (isApiError(error)) reportError(error)
         else reportError({ status: 500, message: error.message })
       },

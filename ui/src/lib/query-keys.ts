@@ -24,6 +24,8 @@ export const queryKeys = {
   invitations: (accountId: string) => ['team', accountId, 'invitations'] as const,
   /** GET /v1/accounts: the accounts the user belongs to (the switcher). */
   accounts: () => ['accounts'] as const,
+  /** GET /v1/users/me/passkeys: the signed-in user's passkeys (issue 29). */
+  passkeys: () => ['passkeys'] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -14,6 +14,7 @@ import { useSignin } from '../api/signin'
 import { useOidcSignin } from '../api/oidc-signin'
 import { dashboardHome, safeRedirect } from '../api/session-schema'
 import { GoogleButton } from './google-button'
+import { PasskeySigninButton } from './passkey-signin-button'
 import { OrDivider } from './or-divider'
 
 export const signinSchema = v.object({ email: emailSchema, password: passwordSchema })
@@ -71,6 +72,7 @@ export function SigninForm({ redirect }: { redirect?: string }) {
           oidcSignin.mutate({ preferred_language: currentLanguage(), root_domain: window.location.origin })
         }
       />
+      <PasskeySigninButton redirect={redirect} />
       <p className="text-center text-sm text-muted-foreground">
         {t('signin.no_account')}{' '}
         <Link to="/signup" className="font-medium text-primary underline-offset-4 hover:underline">

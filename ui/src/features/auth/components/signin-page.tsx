@@ -5,7 +5,8 @@ import { AuthLayout } from './auth-layout'
 import { SigninForm } from './signin-form'
 
 export function SigninPage({ redirect }: { redirect?: string }) {
-  const { t, i18n } = useTranslation('auth')
+  // Both namespaces at once: the passkey button's would otherwise load after.
+  const { t, i18n } = useTranslation(['auth', 'passkeys'])
   const router = useRouter()
   // While the user types, fetch the dashboard's code (not its data: there is
   // no session yet), so signing in draws the shell without a second wait.

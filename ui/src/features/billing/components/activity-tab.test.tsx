@@ -249,6 +249,24 @@ describe('ActivityTab', () => {
       expect(entry('ownership_transferred').getByText('Ownership transferred')).toBeInTheDocument()
     })
 
+    it('a member adding or removing a second factor (issue 29) says who', async () => {
+      mockApi({
+        [`GET ${TIMELINE}`]: () =>
+          json(200, {
+            events: [
+              team('f2', 'second_factor_removed', 'bob@example.com', 'member', null),
+              team('f1', 'second_factor_added', 'bob@example.com', 'member', null),
+            ],
+            next_before: null,
+          }),
+        'GET /v1/accounts/a/billing': () => json(200, billing),
+      })
+      await render()
+      await screen.findByRole('list', { name: 'Billing activity' })
+      const texts = screen.getAllByRole('listitem').map((li) => li.querySelectorAll('p')[1]?.textContent)
+      expect(texts).toEqual(['bob@example.com removed a second factor', 'bob@example.com added a second factor'])
+    })
+
     it('in nl and fr', async () => {
       mockApi({
         [`GET ${TIMELINE}`]: () => json(200, { events: [events[3], events[6]], next_before: null }),

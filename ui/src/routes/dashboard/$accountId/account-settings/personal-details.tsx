@@ -3,6 +3,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { PersonalDetailsTab } from '@/features/account/components/personal-details-tab'
 import { DataExportCard } from '@/features/privacy/components/data-export-card'
+import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { DeletionCard } from '@/features/privacy/components/deletion-card'
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/personal-details')({
@@ -11,7 +12,7 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/per
   component: PersonalDetailsRoute,
 })
 
-// Personal details, then "your data": exports, and deleting oneself (and,
+// Personal details and passkeys, then "your data": exports, and deleting oneself (and,
 // for the owner, the account).
 function PersonalDetailsRoute() {
   const { accountId } = Route.useParams()
@@ -20,6 +21,7 @@ function PersonalDetailsRoute() {
   return (
     <div className="grid gap-4">
       <PersonalDetailsTab accountId={accountId} />
+      <PasskeysCard socialLogin={data.user.social_login} />
       <DataExportCard accountId={accountId} isOwner={owner} />
       <DeletionCard accountId={accountId} kind="user" deletionAt={data.user.deletion_at} socialLogin={data.user.social_login} />
       {owner ? (
