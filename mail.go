@@ -63,6 +63,9 @@ const (
 	// account's) can be downloaded until it expires; the link opens the
 	// export's page, which needs the user signed in.
 	MailDataExportReady MailPurpose = "data_export_ready"
+	// MailMFARecoveryUsed tells a user that one of their recovery codes was
+	// used to sign in or confirm a change (issue 29).
+	MailMFARecoveryUsed MailPurpose = "mfa_recovery_used"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).

@@ -21,32 +21,13 @@ func (s *Server) registerDeletionRoutes(v1, acc fiber.Router) {
 	acc.Post("/deletion/cancel", s.cancelDeletion)
 }
 
-// deletionRequest is the body of DELETE /v1/accounts/{id}.
-type deletionRequest struct {
-	CurrentPassword *string `json:"current_password"`
-}
-
-// deletingUser reads a deletion's body and re-authenticates its caller
-// (current_password, or the Google step-up of a user without one).
-func (s *Server) deletingUser(c fiber.Ctx) (*kudos.User, error) {
-	var req deletionRequest
-	if err := decodeJSON(c, &req); err != nil {
-		return nil, err
-	}
-	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
-	if err != nil {
-		return nil, err
-	}
-	return u, s.reauthenticate(c, u, req.CurrentPassword)
-}
-
 // scheduleDeletion schedules the account's deletion at the end of the
 // grace period: auto-renewal is turned off first (nothing is charged
 // again; what was paid stays paid), then the deletion, its workflow and
 // the members' mails are recorded in one transaction. 202 {deletion_at};
 // asking again answers the deletion already scheduled.
 func (s *Server) scheduleDeletion(c fiber.Ctx) error {
-	u, err := s.deletingUser(c)
+	u, err := s.reauthenticated(c)
 	if err != nil {
 		return err
 	}
@@ -92,7 +73,7 @@ func (s *Server) notBeingDeleted(c fiber.Ctx) error {
 // account is refused (409): they transfer it or delete it first. Sign-in
 // keeps working until then, and the user can cancel.
 func (s *Server) scheduleUserDeletion(c fiber.Ctx) error {
-	u, err := s.deletingUser(c)
+	u, err := s.reauthenticated(c)
 	if err != nil {
 		return err
 	}

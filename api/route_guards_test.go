@@ -40,6 +40,7 @@ var publicRoutes = map[string]string{
 	"GET /readyz":                        "readiness probe",
 	"POST /v1/auth/signup":               "creates the user",
 	"POST /v1/auth/signin":               "creates the session",
+	"POST /v1/auth/signin/mfa":           "creates the session once the second factor of a sign-in challenge is met",
 	"PUT /v1/auth/activate-user":         "authenticated by the mailed token",
 	"POST /v1/auth/activation-token":     "mails a link",
 	"POST /v1/auth/password-reset-token": "mails a link",

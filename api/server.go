@@ -66,8 +66,10 @@ type Server struct {
 	limits  limits
 	devices *auth.Devices
 	methods *methodsCache
-	csp     string
-	hsts    bool
+	// mfaBox seals TOTP secrets with KUDOS_MFA_KEY.
+	mfaBox *auth.SecretBox
+	csp    string
+	hsts   bool
 }
 
 // New builds the Fiber app.
@@ -82,6 +84,11 @@ func New(s *Server) *fiber.App {
 	s.limits = newLimits(s.DB)
 	s.devices = auth.NewDevices(s.Config.JWTSecret)
 	s.methods = &methodsCache{entries: map[uuid.UUID]cachedMethods{}}
+	box, err := auth.NewSecretBox(s.Config.MFAKey)
+	if err != nil {
+		panic("api: " + err.Error() + " (config.Load checks KUDOS_MFA_KEY)")
+	}
+	s.mfaBox = box
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{
@@ -116,7 +123,9 @@ func New(s *Server) *fiber.App {
 	s.registerBillingRoutes(acc)
 	s.registerLogoRoutes(acc)
 	s.registerTeamRoutes(v1, acc)
-	s.registerPrivacyRoutes(v1, acc)
+	me := v1.Group("/users/me", s.requireSession)
+	s.registerPrivacyRoutes(me, acc)
+	s.registerMFARoutes(me)
 	s.registerDeletionRoutes(v1, acc)
 	if s.Config.IsDevelopment() {
 		// Before any /dev route (the sandbox provider adds some of its own).

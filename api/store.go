@@ -20,6 +20,7 @@ type Store interface {
 	LogoStore
 	TeamStore
 	PrivacyStore
+	MFAStore
 	// Now is the store's clock (tests move it).
 	Now() time.Time
 	// Ping checks that Postgres answers (readiness).
@@ -116,6 +117,21 @@ type TeamStore interface {
 }
 
 var _ Store = (*store.DB)(nil)
+
+// MFAStore is what two-factor sign-in needs of the store (issue 29): the
+// TOTP app and recovery codes of a user, sign-in challenges, step-ups.
+type MFAStore interface {
+	MFAStatus(ctx context.Context, userID uuid.UUID) (kudos.MFAStatus, error)
+	TOTP(ctx context.Context, userID uuid.UUID) (*store.TOTPState, error)
+	StartTOTP(ctx context.Context, userID uuid.UUID, sealed []byte) error
+	ConfirmTOTP(ctx context.Context, userID, sessionID uuid.UUID, step int64, codeHashes [][]byte) error
+	DisableTOTP(ctx context.Context, userID uuid.UUID) error
+	ReplaceRecoveryCodes(ctx context.Context, userID uuid.UUID, codeHashes [][]byte) error
+	VerifySecondFactor(ctx context.Context, sessionID, userID uuid.UUID, p store.SecondFactorProof) error
+	CreateMFAChallenge(ctx context.Context, tokenHash []byte, userID uuid.UUID, first kudos.SignInMethod) error
+	TryMFAChallenge(ctx context.Context, tokenHash []byte) (*store.MFAChallenge, error)
+	CompleteMFAChallenge(ctx context.Context, ch *store.MFAChallenge, p store.SecondFactorProof, ttl time.Duration) (*store.SignedIn, error)
+}
 
 // PrivacyStore is what the privacy routes need of the store: data exports
 // and account deletion (issue 28).
