@@ -31,7 +31,8 @@ type Store interface {
 // and its user, the billing address, feature requests.
 type AccountStore interface {
 	SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error)
-	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error)
+	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (store.MemberAccess, error)
+	SetRequireMFA(ctx context.Context, accountID, actorID uuid.UUID, on bool) error
 	RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error
 	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int) (*kudos.BillingAddress, error)
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
