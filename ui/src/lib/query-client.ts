@@ -1,6 +1,7 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query'
 import { isApiError } from './api-client'
 import { dismissError, reportError } from './error-store'
+import { askSecondFactor, needsSecondFactor } from './second-factor'
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -26,6 +27,11 @@ export function createQueryClient(): QueryClient {
         if (mutation.meta?.silent) return
         // A step-up is asked for by the screen itself (StepUpPrompt).
         if (isApiError(error) && error.code === 'reauthentication_required') return
+        // The second factor is asked for in the step-up dialog, then the change is retried.
+        if (needsSecondFactor(error)) {
+          askSecondFactor(() => mutation.execute(mutation.state.variables))
+          return
+        }
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (isApiError(error)) reportError(error)

@@ -4,6 +4,7 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { PersonalDetailsTab } from '@/features/account/components/personal-details-tab'
 import { DataExportCard } from '@/features/privacy/components/data-export-card'
 import { DeletionCard } from '@/features/privacy/components/deletion-card'
+import { TwoFactorCard } from '@/features/mfa/components/two-factor-card'
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/personal-details')({
   loader: ({ context: { queryClient }, params: { accountId } }) =>
@@ -11,7 +12,7 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/per
   component: PersonalDetailsRoute,
 })
 
-// Personal details, then "your data": exports, and deleting oneself (and,
+// Personal details, two-factor authentication (issue 29), then "your data": exports, and deleting oneself (and,
 // for the owner, the account).
 function PersonalDetailsRoute() {
   const { accountId } = Route.useParams()
@@ -20,6 +21,7 @@ function PersonalDetailsRoute() {
   return (
     <div className="grid gap-4">
       <PersonalDetailsTab accountId={accountId} />
+      <TwoFactorCard />
       <DataExportCard accountId={accountId} isOwner={owner} />
       <DeletionCard accountId={accountId} kind="user" deletionAt={data.user.deletion_at} socialLogin={data.user.social_login} />
       {owner ? (
