@@ -3,7 +3,7 @@ import { apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
 import * as v from 'valibot'
 import { sessionResponseSchema } from './session-schema'
-import { challengeSchema, saveChallenge } from './signin-mfa'
+import { challengeSchema } from './signin-mfa'
 
 // POST /v1/auth/signin → 201 {token, token_expiry, account_id}; 401 for bad credentials;
 // 202 {mfa_required, challenge, methods} for a user with a second factor (no session yet).
@@ -26,8 +26,8 @@ export function useSignin() {
     mutationFn: signin,
     onSuccess: (answer, input) => {
       rememberEmail(input.email)
-      if ('challenge' in answer) saveChallenge(answer)
-      else saveSession(answer)
+      // A challenge (202) is kept by the form, with where to go once it is met.
+      if (!('challenge' in answer)) saveSession(answer)
     },
     // The form says the e-mail or password is not correct.
     meta: { shownInline: [401] },
