@@ -1,11 +1,13 @@
 // Two-factor sign-in (issue 29) in a real browser: enrol an authenticator
 // app in personal details (the codes are computed here from the key the
 // card shows, with node's HMAC), sign out, sign in through the challenge
-// screen with a code, then with a recovery code, whose use is mailed.
+// screen with a code, then with a recovery code, whose use is mailed; a
+// session from before the enrolment changing the password is asked for the
+// code in the step-up dialog, and the change then goes through.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { BASE, launch, openPage, apiUser, useSession, waitForLink, axeViolations } from './lib.mjs';
+import { BASE, launch, openPage, api, apiUser, useSession, waitForLink, axeViolations } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -32,6 +34,13 @@ function totp(secret, step) {
 
 const stepNow = () => Math.floor(Date.now() / 30000);
 
+/** The next step whose code the server takes: after `used` (each step once), at most one ahead of now. */
+async function nextStep(used) {
+  const step = Math.max(stepNow(), used + 1);
+  while (step > stepNow() + 1) await new Promise((r) => setTimeout(r, 500));
+  return step;
+}
+
 async function signOut(page) {
   await page.getByRole('button', { name: /User menu/ }).click();
   await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -48,6 +57,9 @@ async function signInToChallenge(page, email) {
 
 test('enrol an authenticator app, sign in with a code, then with a recovery code (mailed)', async () => {
   const user = await apiUser('two-factor');
+  // A second device, signed in before the enrolment: its session never met the second factor.
+  const before = (await api('POST', '/v1/auth/signin', { email: user.email, password: 'Secret1!' })).body;
+  assert.ok(before.token, 'a session before the enrolment');
   const page = await openPage(browser.context);
   await useSession(page, user);
   await page.goto(`${BASE}/dashboard/${user.account_id}/account-settings/personal-details`);
@@ -75,7 +87,7 @@ test('enrol an authenticator app, sign in with a code, then with a recovery code
   const field = page.getByLabel('Authentication code');
   assert.equal(await field.getAttribute('autocomplete'), 'one-time-code');
   assert.deepEqual(await axeViolations(page), [], 'axe on the challenge screen');
-  used = Math.max(stepNow(), used + 1); // each step once: the next one (accepted within ±1 step)
+  used = await nextStep(used);
   await field.fill(totp(secret, used));
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.waitForURL(/\/dashboard\/[0-9a-f-]{36}\/testimonials/);
@@ -102,4 +114,21 @@ test('enrol an authenticator app, sign in with a code, then with a recovery code
   await page.getByRole('button', { name: 'Verify' }).click();
   await page.getByRole('alert').filter({ hasText: 'That code did not work' }).waitFor();
   assert.match(page.url(), /\/signin\/verify/);
+
+  // Step-up: the older session changes the password; the dialog asks for the code, then it is done.
+  const other = await openPage(browser.context);
+  await useSession(other, { ...before, email: user.email });
+  await other.goto(`${BASE}/dashboard/${user.account_id}/account-settings/personal-details`);
+  await other.locator('#current-password').fill('Secret1!');
+  await other.getByLabel('New password').fill('Changed1!');
+  await other.getByLabel('Repeat password').fill('Changed1!');
+  await other.getByRole('button', { name: 'Change password' }).click();
+  const dialog = other.getByRole('dialog', { name: 'Confirm it is you' });
+  await dialog.waitFor();
+  assert.deepEqual(await axeViolations(other), [], 'axe on the step-up dialog');
+  used = await nextStep(used);
+  await dialog.getByLabel('Authentication code').fill(totp(secret, used));
+  await dialog.getByRole('button', { name: 'Confirm' }).click();
+  await other.getByText('Your password has been changed.').waitFor();
+  assert.equal((await api('POST', '/v1/auth/signin', { email: user.email, password: 'Changed1!' })).status, 202);
 });

@@ -1,7 +1,7 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query'
 import { isApiError } from './api-client'
 import { dismissError, reportError } from './error-store'
-import { askSecondFactor, needsSecondFactor } from './second-factor'
+import { needsSecondFactor } from './second-factor'
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -27,11 +27,8 @@ export function createQueryClient(): QueryClient {
         if (mutation.meta?.silent) return
         // A step-up is asked for by the screen itself (StepUpPrompt).
         if (isApiError(error) && error.code === 'reauthentication_required') return
-        // The second factor is asked for in the step-up dialog, then the change is retried.
-        if (needsSecondFactor(error)) {
-          askSecondFactor(() => mutation.execute(mutation.state.variables))
-          return
-        }
+        // The step-up dialog asked for the second factor, and the user closed it.
+        if (needsSecondFactor(error)) return
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (isApiError(error)) reportError(error)

@@ -3,33 +3,37 @@ import { isApiError } from './api-client'
 
 // The step-up of issue 29: a change answered 403 second_factor_required
 // (this session has not met the user's second factor lately) opens one
-// dialog asking for the code (SecondFactorDialog); once verified, the
-// change is retried. The MutationCache feeds it; this is its tiny store.
+// dialog asking for the code (SecondFactorDialog); once verified, apiRequest
+// sends the change again and its caller gets that answer, as if nothing
+// had been asked. This is the dialog's tiny store.
 
 /** Whether error asks for the second factor (403 second_factor_required). */
 export function needsSecondFactor(error: unknown): boolean {
   return isApiError(error) && error.code === 'second_factor_required'
 }
 
-let pending: (() => unknown) | null = null
+let pending: ((verified: boolean) => void) | null = null
 const listeners = new Set<() => void>()
 
 function emit() {
   for (const l of listeners) l()
 }
 
-/** Opens the dialog; retry runs once the second factor is verified. */
-export function askSecondFactor(retry: () => unknown): void {
-  pending = retry
-  emit()
+/** Opens the dialog; resolves true once the second factor is verified, false when it is closed. */
+export function askSecondFactor(): Promise<boolean> {
+  pending?.(false)
+  return new Promise((resolve) => {
+    pending = resolve
+    emit()
+  })
 }
 
-/** Closes the dialog; with verified, the change is retried. */
+/** Closes the dialog: verified, the change is sent again. */
 export function closeSecondFactor(verified: boolean): void {
-  const retry = pending
+  const resolve = pending
   pending = null
   emit()
-  if (verified && retry) void Promise.resolve(retry()).catch(() => {})
+  resolve?.(verified)
 }
 
 function subscribe(listener: () => void): () => void {

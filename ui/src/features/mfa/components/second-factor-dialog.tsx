@@ -7,6 +7,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '@/components/ui/dialog'
+import { Button } from '@/components/ui/button'
 import { closeSecondFactor } from '@/lib/second-factor'
 import { verifySecondFactor } from '../api/mfa'
 import { FactorForm } from '@/components/factor-form'
@@ -19,17 +20,14 @@ import { FactorForm } from '@/components/factor-form'
 export function SecondFactorDialog() {
   const { t } = useTranslation('mfa')
   const verify = useMutation({ mutationFn: verifySecondFactor, meta: { shownInline: [422] } })
+  const cancel = () => {
+    if (verify.isPending) return
+    verify.reset()
+    closeSecondFactor(false)
+  }
   return (
-    <Dialog
-      open
-      onOpenChange={(next) => {
-        if (!next && !verify.isPending) {
-          verify.reset()
-          closeSecondFactor(false)
-        }
-      }}
-    >
-      <DialogContent>
+    <Dialog open onOpenChange={(next) => !next && cancel()}>
+      <DialogContent closeLabel={t('step_up.cancel')}>
         <DialogHeader>
           <DialogTitle>{t('step_up.title')}</DialogTitle>
           <DialogDescription>{t('step_up.text')}</DialogDescription>
@@ -47,8 +45,12 @@ export function SecondFactorDialog() {
               },
             })
           }
-          // PASSKEY (issue 29, lead): a "Use a passkey" step-up goes here.
-          extra={null}
+          // PASSKEY (issue 29, lead): a "Use a passkey" step-up goes here, before Cancel.
+          extra={
+            <Button type="button" variant="outline" onClick={cancel}>
+              {t('step_up.cancel')}
+            </Button>
+          }
         />
       </DialogContent>
     </Dialog>

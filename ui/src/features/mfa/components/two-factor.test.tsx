@@ -4,8 +4,8 @@ import { useMutation } from '@tanstack/react-query'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
-import { apiRequest } from '@/lib/api-client'
-import { closeSecondFactor, useSecondFactorAsked } from '@/lib/second-factor'
+import { apiRequest, setStepUpHandler } from '@/lib/api-client'
+import { askSecondFactor, closeSecondFactor, useSecondFactorAsked } from '@/lib/second-factor'
 import { TwoFactorCard } from './two-factor-card'
 import { SecondFactorDialog } from './second-factor-dialog'
 
@@ -91,7 +91,10 @@ function SensitiveChange() {
 }
 
 describe('SecondFactorDialog (step-up)', () => {
-  it('asks for the code on 403 second_factor_required, verifies, then retries the change', async () => {
+  afterEach(() => setStepUpHandler(async () => false))
+
+  it('asks for the code on 403 second_factor_required, verifies, then sends the change again for its caller', async () => {
+    setStepUpHandler(askSecondFactor)
     let verified = false
     const fetch = mockApi({
       'PATCH /v1/accounts/a/user': () => (verified ? json(200, {}) : error(403, 'second_factor_required')),
@@ -113,5 +116,21 @@ describe('SecondFactorDialog (step-up)', () => {
     expect(await screen.findByText('changed')).toBeInTheDocument()
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument()
     expect(calls(fetch).filter((c) => c === 'PATCH /v1/accounts/a/user')).toHaveLength(2)
+  })
+})
+
+describe('SecondFactorDialog closed', () => {
+  afterEach(() => setStepUpHandler(async () => false))
+
+  it('gives the caller the 403 and sends nothing again', async () => {
+    setStepUpHandler(askSecondFactor)
+    const fetch = mockApi({ 'PATCH /v1/accounts/a/user': () => error(403, 'second_factor_required') })
+    await renderWithProviders(<SensitiveChange />)
+    await userEvent.click(screen.getByRole('button', { name: 'Change' }))
+    await screen.findByRole('dialog', { name: 'Confirm it is you' })
+    await userEvent.click(screen.getAllByRole('button', { name: 'Cancel' })[0])
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument())
+    expect(screen.queryByText('changed')).not.toBeInTheDocument()
+    expect(calls(fetch).filter((c) => c === 'PATCH /v1/accounts/a/user')).toHaveLength(1)
   })
 })
