@@ -7,7 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHmac } from 'node:crypto';
-import { BASE, launch, openPage, api, apiUser, useSession, waitForLink, axeViolations } from './lib.mjs';
+import { BASE, launch, openPage, api, apiUser, useSession, waitForLink, axeViolations, until } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -131,4 +131,44 @@ test('enrol an authenticator app, sign in with a code, then with a recovery code
   await dialog.getByRole('button', { name: 'Confirm' }).click();
   await other.getByText('Your password has been changed.').waitFor();
   assert.equal((await api('POST', '/v1/auth/signin', { email: user.email, password: 'Changed1!' })).status, 202);
+});
+
+test('the owner requires two-factor sign-in; a member without it enrols before the account opens', { timeout: 180000 }, async () => {
+  const owner = await apiUser('mfa-owner');
+  const member = await apiUser('mfa-member');
+  // The owner's own app, through the api (the first test enrols through the card).
+  const start = await api('POST', '/v1/users/me/mfa/totp', undefined, owner.token);
+  assert.equal(start.status, 201);
+  const ownerCode = totp(base32(start.body.secret), stepNow());
+  assert.equal((await api('POST', '/v1/users/me/mfa/totp/confirm', { code: ownerCode }, owner.token)).status, 200);
+  // The member joins the owner's account.
+  const sentAt = Date.now() - 1000;
+  assert.equal((await api('POST', `/v1/accounts/${owner.account_id}/invitations`, { email: member.email, role: 'member' }, owner.token)).status, 201);
+  const { link } = await waitForLink(member.email, '/invitation?token=', { purpose: 'team_invitation', after: sentAt });
+  const token = new URL(link).searchParams.get('token');
+  assert.equal((await api('POST', `/v1/invitations/${encodeURIComponent(token)}/accept`, undefined, member.token)).status, 200);
+
+  // The owner turns the policy on in account settings, confirming it.
+  const page = await openPage(browser.context);
+  await useSession(page, owner);
+  await page.goto(`${BASE}/dashboard/${owner.account_id}/account-settings/plan`);
+  const policy = page.getByRole('switch', { name: 'Require two-factor authentication' });
+  await policy.click();
+  await page.getByRole('alertdialog', { name: 'Require two-factor authentication?' }).getByRole('button', { name: 'Confirm' }).click();
+  await until('the switch to be on', async () => (await policy.getAttribute('aria-checked')) === 'true', 15000);
+  assert.deepEqual(await axeViolations(page), [], 'axe on the policy card');
+
+  // The member is asked to enrol, enrols, and the account opens.
+  const other = await openPage(browser.context);
+  await useSession(other, { ...member, account_id: owner.account_id });
+  await other.goto(`${BASE}/dashboard/${owner.account_id}/testimonials`);
+  await other.getByRole('heading', { name: 'Two-factor authentication required' }).waitFor();
+  assert.deepEqual(await axeViolations(other), [], 'axe on the enrolment-required screen');
+  await other.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  const secret = base32((await other.getByTestId('totp-secret').textContent()).trim());
+  await other.getByLabel('6-digit code from the app').fill(totp(secret, stepNow()));
+  await other.getByRole('button', { name: 'Turn on' }).click();
+  await other.getByRole('button', { name: 'I have saved them' }).click();
+  await other.getByTestId('mfa-required').waitFor({ state: 'detached' });
+  await other.getByRole('button', { name: /User menu/ }).waitFor();
 });
