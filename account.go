@@ -34,6 +34,9 @@ type Account struct {
 	// DeletionAt is when the account is to be deleted (issue 28), nil
 	// unless its owner scheduled it; the owner can cancel until then.
 	DeletionAt *time.Time `json:"deletion_at"`
+	// RequireMFA is the owner's policy (issue 29): every member signs in
+	// with a second factor to open the account.
+	RequireMFA bool `json:"require_mfa"`
 }
 
 // ValidateAccountName reports the field code for an account or organization

@@ -32,6 +32,14 @@ const (
 	// EReauthRequired (403): a sensitive change of a user without a
 	// password needs a fresh sign-in with Google first (a step-up).
 	EReauthRequired = "reauthentication_required"
+	// ESecondFactorRequired (403): the user has a second factor and this
+	// session has not met it recently enough for a sensitive change (or at
+	// all, in an account that requires it): POST /v1/users/me/mfa/verify
+	// first (issue 29).
+	ESecondFactorRequired = "second_factor_required"
+	// EMFAEnrolmentRequired (403): the account requires two-factor sign-in
+	// and the user has no second factor yet: enrol first (issue 29).
+	EMFAEnrolmentRequired = "mfa_enrolment_required"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

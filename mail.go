@@ -72,6 +72,9 @@ const (
 	// paid an invoice, the credit note that corrects it; the link opens the
 	// invoices, where the credit note's PDF downloads.
 	MailRefundIssued MailPurpose = "refund_issued"
+	// MailMFARecoveryUsed tells a user that one of their recovery codes was
+	// used to sign in or confirm a change (issue 29).
+	MailMFARecoveryUsed MailPurpose = "mfa_recovery_used"
 )
 
 // IsTeam reports whether purpose is a team mail (MailRequest.Team set).

@@ -17,6 +17,10 @@ type Session struct {
 	// list.
 	Method       SignInMethod
 	SecondFactor SecondFactor
+	// SecondFactorAt is when the session last met a second factor (at its
+	// sign-in, at enrolment or by POST /v1/users/me/mfa/verify); zero when
+	// never. Sensitive changes need it within StepUpWindow.
+	SecondFactorAt time.Time
 }
 
 // SignInMethod is the first factor a session signed in with.

@@ -23,7 +23,7 @@ const localAccountID = "account_id"
 // membership of the account (404 otherwise) and an activated user (403
 // user_not_activated otherwise).
 func (s *Server) registerAccountRoutes(acc fiber.Router) {
-	acc.Patch("", s.renameAccount)
+	acc.Patch("", s.updateAccount)
 	acc.Patch("/billing-address", s.saveBillingAddress)
 	acc.Patch("/user", s.updateUser)
 	acc.Post("/feature-request", s.addFeatureRequest)
@@ -38,17 +38,22 @@ func (s *Server) requireMember(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	role, activated, err := s.DB.MemberAccess(ctx(c), id, session(c).UserID)
+	m, err := s.DB.MemberAccess(ctx(c), id, session(c).UserID)
 	switch {
 	case err != nil:
 		return err
-	case role == "":
+	case m.Role == "":
 		return kudos.NotFound()
-	case !activated:
+	case !m.Activated:
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
 	}
-	if err := checkRole(c, role); err != nil {
+	if err := checkRole(c, m.Role); err != nil {
 		return err
+	}
+	if m.RequireMFA && !mfaPolicyExempt(c.Path()) {
+		if err := s.mfaPolicy(c, session(c)); err != nil {
+			return err
+		}
 	}
 	c.Locals(localAccountID, id)
 	return c.Next()
@@ -87,27 +92,56 @@ func (s *Server) getAccount(c fiber.Ctx) error {
 	if !u.Activated {
 		return kudos.Errorf(kudos.ENotActivated, "the user must be activated")
 	}
+	if a.RequireMFA {
+		sess, err := s.liveSession(c, sid, uid)
+		if err != nil {
+			return err
+		}
+		if err := s.mfaPolicy(c, sess); err != nil {
+			return err
+		}
+	}
 	a.LogoURL = s.logoURL(a.ImgURL)
 	return c.JSON(accountResponse{Account: a, User: u})
 }
 
-type renameRequest struct {
-	Name string `json:"name"`
+// accountUpdateRequest holds the account's settings; absent ones stay.
+type accountUpdateRequest struct {
+	Name       *string `json:"name"`
+	RequireMFA *bool   `json:"require_mfa"`
 }
 
-func (s *Server) renameAccount(c fiber.Ctx) error {
-	var req renameRequest
+// updateAccount renames the account (admins and the owner) and sets the
+// owner's two-factor policy (require_mfa: the owner only, 403 otherwise;
+// turning it on needs the owner's own second factor, 409 otherwise).
+func (s *Server) updateAccount(c fiber.Ctx) error {
+	var req accountUpdateRequest
 	if err := decodeJSON(c, &req); err != nil {
 		return err
 	}
-	name := strings.TrimSpace(req.Name)
-	if code := kudos.ValidateAccountName(name); code != "" {
-		return kudos.FieldErrors{"name": code}.Err()
+	var name string
+	if req.Name != nil || req.RequireMFA == nil {
+		if req.Name != nil {
+			name = strings.TrimSpace(*req.Name)
+		}
+		if code := kudos.ValidateAccountName(name); code != "" {
+			return kudos.FieldErrors{"name": code}.Err()
+		}
 	}
-	if err := s.DB.RenameAccount(ctx(c), accountID(c), name); err != nil {
-		return err
+	out := fiber.Map{}
+	if req.RequireMFA != nil {
+		if err := s.setMFAPolicy(c, *req.RequireMFA); err != nil {
+			return err
+		}
+		out["require_mfa"] = *req.RequireMFA
 	}
-	return c.JSON(fiber.Map{"name": name})
+	if req.Name != nil {
+		if err := s.DB.RenameAccount(ctx(c), accountID(c), name); err != nil {
+			return err
+		}
+		out["name"] = name
+	}
+	return c.JSON(out)
 }
 
 // billingAddressRequest is the address with optional fields left out

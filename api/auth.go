@@ -19,6 +19,7 @@ func (s *Server) registerAuthRoutes(r fiber.Router) {
 	r.Use(withUserAgent)
 	r.Post("/signup", s.signup)
 	r.Post("/signin", s.signin)
+	r.Post("/signin/mfa", s.signinMFA)
 	r.Post("/signout", s.requireSession, s.signout)
 	r.Put("/activate-user", s.activateUser)
 	r.Post("/activation-token", s.resendActivation)
@@ -214,8 +215,16 @@ func (s *Server) startSession(c fiber.Ctx, userID uuid.UUID, via store.SignInVia
 	return s.signedIn(c, in)
 }
 
-// signedIn answers 201 with the token of a new session.
+// signedIn answers 201 with the token of a new session, or 202 with a
+// sign-in challenge when the user's second factor is due (no session yet).
 func (s *Server) signedIn(c fiber.Ctx, in *store.SignedIn) error {
+	if in.SecondFactorDue {
+		ch, err := s.challenge(c, in)
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusAccepted).JSON(ch)
+	}
 	sr, err := s.sessionAnswer(c, in)
 	if err != nil {
 		return err

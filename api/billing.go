@@ -189,6 +189,9 @@ func (s *Server) addPaymentMethod(c fiber.Ctx) error {
 	if err := s.notBeingDeleted(c); err != nil {
 		return err
 	}
+	if err := s.requireSecondFactor(c, session(c).UserID); err != nil {
+		return err
+	}
 	id := accountID(c)
 	if err := allow(c, s.limits.pmCheckoutHour, id.String()); err != nil {
 		return err

@@ -34,6 +34,8 @@ var statusOf = map[string]int{
 	kudos.EInvitationEmailMismatch: fiber.StatusForbidden,
 	kudos.EEmailNotVerified:        fiber.StatusForbidden,
 	kudos.EReauthRequired:          fiber.StatusForbidden,
+	kudos.ESecondFactorRequired:    fiber.StatusForbidden,
+	kudos.EMFAEnrolmentRequired:    fiber.StatusForbidden,
 	kudos.ETooLarge:                fiber.StatusRequestEntityTooLarge,
 	kudos.EInvalid:                 fiber.StatusUnprocessableEntity,
 	kudos.ERateLimited:             fiber.StatusTooManyRequests,
@@ -68,7 +70,7 @@ var codeOfStatus = map[int]string{}
 // refinedCodes are the codes that narrow another code's status (403, 409):
 // never the default code of a bare status.
 var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EInvitationEmailMismatch: true,
-	kudos.EEmailNotVerified: true, kudos.EReauthRequired: true}
+	kudos.EEmailNotVerified: true, kudos.EReauthRequired: true, kudos.ESecondFactorRequired: true, kudos.EMFAEnrolmentRequired: true}
 
 func init() {
 	for code, status := range statusOf {

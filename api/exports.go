@@ -17,9 +17,9 @@ const exportDownloadTTL = 5 * time.Minute
 
 // registerPrivacyRoutes adds the routes of a user's own data (issue 28):
 // exports (one's own, an account's by its owner, and the export's status
-// with its download link) and deleting oneself.
-func (s *Server) registerPrivacyRoutes(v1, acc fiber.Router) {
-	me := v1.Group("/users/me", s.requireSession)
+// with its download link) and deleting oneself; me is the /v1/users/me
+// group (session guard).
+func (s *Server) registerPrivacyRoutes(me, acc fiber.Router) {
 	me.Post("/export", s.exportUser)
 	me.Get("/exports/:exportId", s.getExport)
 	me.Delete("", s.scheduleUserDeletion)

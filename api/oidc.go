@@ -243,6 +243,13 @@ func (s *Server) oidcInvitedUser(c fiber.Ctx, f *store.OIDCFlow, id *auth.Identi
 }
 
 func (s *Server) callbackAnswer(c fiber.Ctx, scope, email string, in *store.SignedIn) error {
+	if in.SecondFactorDue {
+		ch, err := s.challenge(c, in)
+		if err != nil {
+			return err
+		}
+		return c.Status(fiber.StatusAccepted).JSON(callbackChallenge{Scope: scope, Email: email, challengeResponse: ch})
+	}
 	sr, err := s.sessionAnswer(c, in)
 	if err != nil {
 		return err

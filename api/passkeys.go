@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"kudos"
+	"kudos/auth"
 	"kudos/store"
 )
 
@@ -25,6 +27,14 @@ func (s *Server) registerPasskeyRoutes(v1 fiber.Router) {
 	me.Get("", s.listPasskeys)
 	me.Patch("/:passkeyId", s.renamePasskey)
 	me.Delete("/:passkeyId", s.deletePasskey)
+}
+
+// addedPasskey answers a registration: the passkey, and the recovery codes
+// that came with it when it is the user's first second factor (shown this
+// once; omitted otherwise).
+type addedPasskey struct {
+	passkeyView
+	RecoveryCodes []string `json:"recovery_codes,omitempty"`
 }
 
 // passkeyView is a passkey as personal details show it.
@@ -124,10 +134,16 @@ func (s *Server) addPasskey(c fiber.Ctx) error {
 		return err
 	}
 	p := kudos.Passkey{UserID: userID, CredentialID: cred.ID, Name: req.Name, Credential: record}
-	if err := s.DB.AddPasskey(ctx(c), &p); err != nil {
+	codes, hashes := newCodes()
+	issued, err := s.DB.AddPasskey(ctx(c), &p, session(c).ID, hashes)
+	if err != nil {
 		return err
 	}
-	return c.Status(fiber.StatusCreated).JSON(viewPasskey(p))
+	out := addedPasskey{passkeyView: viewPasskey(p)}
+	if issued {
+		out.RecoveryCodes = codes.RecoveryCodes
+	}
+	return c.Status(fiber.StatusCreated).JSON(out)
 }
 
 // badAttestation logs why a registration was refused and answers 422 on
@@ -204,14 +220,65 @@ func (s *Server) deletePasskey(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
+// passkeyOptionsRequest optionally names the sign-in challenge a passkey
+// is to meet as the second factor.
+type passkeyOptionsRequest struct {
+	Challenge string `json:"challenge"`
+}
+
 // passkeySigninOptions starts a passwordless sign-in: options for any
-// discoverable passkey of this site. Rate limited per client like
-// passwords.
+// discoverable passkey of this site. With a body {challenge} (a sign-in
+// waiting for its second factor), the options are for a passkey of that
+// challenge's user, to be given to POST /v1/auth/signin/mfa as webauthn; a
+// challenge that cannot be met is the one 401. Rate limited per client
+// like passwords.
 func (s *Server) passkeySigninOptions(c fiber.Ctx) error {
 	if err := allow(c, s.limits.signinIP, s.clientKey(c)); err != nil {
 		return err
 	}
+	if len(bytes.TrimSpace(c.Body())) > 0 {
+		var req passkeyOptionsRequest
+		if err := decodeJSON(c, &req); err != nil {
+			return err
+		}
+		if req.Challenge != "" {
+			return s.challengePasskeyOptions(c, req.Challenge)
+		}
+	}
 	out, err := s.beginPasskeyAssertion(c, nil, string(kudos.CeremonySignIn))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// challengePasskeyOptions answers the options of a passkey as the second
+// factor of the sign-in challenge token: 401 when it cannot be met (as
+// POST /v1/auth/signin/mfa answers), 409 when its user has no passkey.
+func (s *Server) challengePasskeyOptions(c fiber.Ctx, token string) error {
+	if !auth.ValidTokenShape(token) {
+		return errPasskeyRefused()
+	}
+	userID, err := s.DB.MFAChallengeUser(ctx(c), auth.HashToken(token))
+	if err != nil {
+		return err
+	}
+	out, err := s.beginPasskeyAssertion(c, &userID, string(kudos.CeremonySecondFactor))
+	if err != nil {
+		return err
+	}
+	return c.JSON(out)
+}
+
+// stepUpPasskeyOptions answers the options of a passkey of the caller, to
+// be given to POST /v1/users/me/mfa/verify as webauthn (a step-up); 409
+// when they have none.
+func (s *Server) stepUpPasskeyOptions(c fiber.Ctx) error {
+	if err := allow(c, s.limits.reauth, session(c).UserID.String()); err != nil {
+		return err
+	}
+	userID := session(c).UserID
+	out, err := s.beginPasskeyAssertion(c, &userID, string(kudos.CeremonyStepUp))
 	if err != nil {
 		return err
 	}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
 
 	"kudos"
 	"kudos/auth"
@@ -15,8 +16,12 @@ import (
 // ownership): a stolen session alone must not make it. A user with a
 // password gives it (current_password: 422 when missing or wrong, guesses
 // rate limited); a user without one (Google sign-in only) goes through
-// stepUp.
+// stepUp. A user with a second factor must also have met it lately
+// (requireSecondFactor), checked first.
 func (s *Server) reauthenticate(c fiber.Ctx, u *kudos.User, currentPassword *string) error {
+	if err := s.requireSecondFactor(c, u.ID); err != nil {
+		return err
+	}
 	if u.PasswordHash != "" {
 		return s.checkCurrentPassword(c, u, currentPassword)
 	}
@@ -70,6 +75,31 @@ func (s *Server) stepUp(c fiber.Ctx, _ *kudos.User) error {
 		return kudos.Errorf(kudos.EReauthRequired, "please confirm it is you: sign in with Google again")
 	}
 	return nil
+}
+
+// requireSecondFactor is the one second-factor step-up of a sensitive
+// change (issue 29: password and e-mail change, ownership transfer,
+// account deletion, adding a payment method; through reauthenticate, but
+// for the payment method): a user with a second factor must have met it
+// in this session within kudos.StepUpWindow (at an MFA sign-in, an
+// enrolment, or POST /v1/users/me/mfa/verify); otherwise 403
+// second_factor_required, which the UI answers with a dialog asking for
+// the code, then retries.
+func (s *Server) requireSecondFactor(c fiber.Ctx, userID uuid.UUID) error {
+	st, err := s.DB.MFAStatus(ctx(c), userID)
+	if err != nil || !st.Enrolled() {
+		return err
+	}
+	if !secondFactorFresh(session(c), s.DB.Now()) {
+		return kudos.Errorf(kudos.ESecondFactorRequired, "please confirm it is you with your second factor")
+	}
+	return nil
+}
+
+// secondFactorFresh reports whether sess met a second factor within
+// kudos.StepUpWindow of now.
+func secondFactorFresh(sess *kudos.Session, now time.Time) bool {
+	return !sess.SecondFactorAt.IsZero() && now.Sub(sess.SecondFactorAt) <= kudos.StepUpWindow
 }
 
 type oidcReauthRequest struct {

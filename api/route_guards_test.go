@@ -40,6 +40,7 @@ var publicRoutes = map[string]string{
 	"GET /readyz":                        "readiness probe",
 	"POST /v1/auth/signup":               "creates the user",
 	"POST /v1/auth/signin":               "creates the session",
+	"POST /v1/auth/signin/mfa":           "creates the session once the second factor of a sign-in challenge is met",
 	"PUT /v1/auth/activate-user":         "authenticated by the mailed token",
 	"POST /v1/auth/activation-token":     "mails a link",
 	"POST /v1/auth/password-reset-token": "mails a link",
@@ -212,6 +213,9 @@ var rateLimited = []rateLimitCase{
 	{"POST /v1/auth/signin", 10, 10 * time.Minute, func(int) any {
 		return map[string]any{"email": "victim@example.com", "password": "Wrong1!x"}
 	}, "per e-mail"},
+	{"POST /v1/auth/signin/mfa", 30, time.Minute, func(int) any {
+		return map[string]any{"challenge": strings.Repeat("A", 43), "code": "123456"} // unknown challenge: fast
+	}, "per client address, like sign-in"},
 	{"POST /v1/auth/signup", 20, 10 * time.Minute, func(int) any { return map[string]any{} }, "per client address"},
 	{"POST /v1/auth/password-reset-token", 20, 10 * time.Minute, func(i int) any {
 		return map[string]any{"email": fmt.Sprintf("r%d@example.com", i)}

@@ -75,6 +75,8 @@ type Server struct {
 	// rp is the WebAuthn relying party (rpErr why it could not be built).
 	rp    *webauthn.WebAuthn
 	rpErr error
+	// mfaBox seals TOTP secrets with KUDOS_MFA_KEY.
+	mfaBox *auth.SecretBox
 }
 
 // New builds the Fiber app.
@@ -92,6 +94,11 @@ func New(s *Server) *fiber.App {
 	if s.rp, s.rpErr = newRelyingParty(s.Config); s.rpErr != nil && s.Log != nil {
 		s.Log.Error("passkeys are unavailable: no WebAuthn relying party", "err", s.rpErr)
 	}
+	box, err := auth.NewSecretBox(s.Config.MFAKey)
+	if err != nil {
+		panic("api: " + err.Error() + " (config.Load checks KUDOS_MFA_KEY)")
+	}
+	s.mfaBox = box
 	s.csp = contentSecurityPolicy(uniqueOrigins(s.Config.S3PublicURL, s.storageOrigin())...)
 	s.hsts = strings.HasPrefix(s.Config.PublicURL, "https://")
 	app := fiber.New(fiber.Config{
@@ -126,7 +133,9 @@ func New(s *Server) *fiber.App {
 	s.registerBillingRoutes(acc)
 	s.registerLogoRoutes(acc)
 	s.registerTeamRoutes(v1, acc)
-	s.registerPrivacyRoutes(v1, acc)
+	me := v1.Group("/users/me", s.requireSession)
+	s.registerPrivacyRoutes(me, acc)
+	s.registerMFARoutes(me)
 	s.registerDeletionRoutes(v1, acc)
 	s.registerPasskeyRoutes(v1)
 	if s.Config.IsDevelopment() {

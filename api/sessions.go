@@ -27,6 +27,11 @@ type sessionView struct {
 	UserAgent  string `json:"user_agent"`
 	// Current marks the session making the request.
 	Current bool `json:"current"`
+	// SignInMethod is how it signed in (password, google, passkey, link;
+	// null for sessions older than issue 29), SecondFactor the second
+	// factor it met then (totp, recovery_code, passkey; null when none).
+	SignInMethod *string `json:"sign_in_method"`
+	SecondFactor *string `json:"second_factor"`
 }
 
 func (s *Server) listSessions(c fiber.Ctx) error {
@@ -39,7 +44,7 @@ func (s *Server) listSessions(c fiber.Ctx) error {
 	for _, x := range list {
 		out = append(out, sessionView{ID: x.ID.String(), CreatedAt: x.CreatedAt.UTC().Format(time.RFC3339),
 			LastSeenAt: x.LastSeenAt.UTC().Format(time.RFC3339), ExpiresAt: x.ExpiresAt.UTC().Format(time.RFC3339),
-			UserAgent: x.UserAgent, Current: x.ID == sess.ID})
+			UserAgent: x.UserAgent, Current: x.ID == sess.ID, SignInMethod: nonEmpty(x.SignInMethod), SecondFactor: nonEmpty(x.SecondFactor)})
 	}
 	return c.JSON(fiber.Map{"sessions": out})
 }
@@ -68,4 +73,12 @@ func (s *Server) endOtherSessions(c fiber.Ctx) error {
 func withUserAgent(c fiber.Ctx) error {
 	c.SetContext(store.WithUserAgent(c.Context(), c.Get(fiber.HeaderUserAgent)))
 	return c.Next()
+}
+
+// nonEmpty is s, or nil (JSON null) when it is empty.
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
 }

@@ -22,6 +22,7 @@ type Store interface {
 	TeamStore
 	PrivacyStore
 	PasskeyStore
+	MFAStore
 	// Now is the store's clock (tests move it).
 	Now() time.Time
 	// Ping checks that Postgres answers (readiness).
@@ -32,7 +33,8 @@ type Store interface {
 // and its user, the billing address, feature requests.
 type AccountStore interface {
 	SessionAccountView(ctx context.Context, accountID, sessionID, userID uuid.UUID) (*kudos.Account, *kudos.User, error)
-	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error)
+	MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (store.MemberAccess, error)
+	SetRequireMFA(ctx context.Context, accountID, actorID uuid.UUID, on bool) error
 	RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error
 	SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kudos.BillingAddress, expectVersion int,
 		effects ...func(saved kudos.BillingAddress) store.SaveEffects) (*kudos.BillingAddress, error)
@@ -120,6 +122,22 @@ type TeamStore interface {
 
 var _ Store = (*store.DB)(nil)
 
+// MFAStore is what two-factor sign-in needs of the store (issue 29): the
+// TOTP app and recovery codes of a user, sign-in challenges, step-ups.
+type MFAStore interface {
+	MFAStatus(ctx context.Context, userID uuid.UUID) (kudos.MFAStatus, error)
+	TOTP(ctx context.Context, userID uuid.UUID) (*store.TOTPState, error)
+	StartTOTP(ctx context.Context, userID uuid.UUID, sealed []byte) error
+	ConfirmTOTP(ctx context.Context, userID, sessionID uuid.UUID, step int64, codeHashes [][]byte) error
+	DisableTOTP(ctx context.Context, userID uuid.UUID) error
+	ReplaceRecoveryCodes(ctx context.Context, userID uuid.UUID, codeHashes [][]byte) error
+	VerifySecondFactor(ctx context.Context, sessionID, userID uuid.UUID, p store.SecondFactorProof) error
+	CreateMFAChallenge(ctx context.Context, tokenHash []byte, userID uuid.UUID, first kudos.SignInMethod) error
+	TryMFAChallenge(ctx context.Context, tokenHash []byte) (*store.MFAChallenge, error)
+	MFAChallengeUser(ctx context.Context, tokenHash []byte) (uuid.UUID, error)
+	CompleteMFAChallenge(ctx context.Context, ch *store.MFAChallenge, p store.SecondFactorProof, ttl time.Duration) (*store.SignedIn, error)
+}
+
 // PrivacyStore is what the privacy routes need of the store: data exports
 // and account deletion (issue 28).
 type PrivacyStore interface {
@@ -138,7 +156,7 @@ type PasskeyStore interface {
 	WebAuthnHandle(ctx context.Context, userID uuid.UUID) ([]byte, error)
 	Passkeys(ctx context.Context, userID uuid.UUID) ([]kudos.Passkey, error)
 	PasskeyByCredentialID(ctx context.Context, credentialID []byte) (*kudos.Passkey, error)
-	AddPasskey(ctx context.Context, p *kudos.Passkey) error
+	AddPasskey(ctx context.Context, p *kudos.Passkey, sessionID uuid.UUID, codeHashes [][]byte) (issued bool, err error)
 	RenamePasskey(ctx context.Context, userID, id uuid.UUID, name string) (*kudos.Passkey, error)
 	DeletePasskey(ctx context.Context, userID, id uuid.UUID) error
 	PasskeyUsed(ctx context.Context, id uuid.UUID, credential json.RawMessage, signCount uint32) error

@@ -5,6 +5,7 @@
 package config
 
 import (
+	"encoding/base64"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -27,6 +28,10 @@ const (
 
 // devJWTSecret signs development sessions. Production refuses to start with it.
 const devJWTSecret = "kudos-development-secret-do-not-use-in-production"
+
+// devMFAKey encrypts development TOTP secrets (32 bytes, base64). Production
+// refuses to start with it.
+const devMFAKey = "a3Vkb3MtZGV2LW1mYS1rZXktZG8tbm90LXVzZS1pdCE="
 
 // Config is everything the binary needs, read once at start.
 type Config struct {
@@ -63,6 +68,8 @@ type Config struct {
 	SessionTTL         time.Duration
 	// SessionIdle ends a session unused for this long.
 	SessionIdle time.Duration
+	// MFAKey encrypts TOTP secrets at rest (AES-256-GCM, 32 bytes).
+	MFAKey []byte
 
 	TrialDuration time.Duration
 	BillingPeriod time.Duration
@@ -164,6 +171,7 @@ var Vars = []Var{
 	{"KUDOS_TEMPORAL_ALLOW_PLAINTEXT", "false", "`true` lets production reach a Temporal beyond this machine without TLS (refused by default)", false},
 	{"KUDOS_JWT_SECRET", "", "HMAC key for session tokens, at least 32 bytes (required in production); tokens name it by a key id (`kid`), see KUDOS_JWT_PREVIOUS_SECRETS to rotate it", true},
 	{"KUDOS_JWT_PREVIOUS_SECRETS", "", "comma-separated former values of KUDOS_JWT_SECRET, each at least 32 bytes: session tokens they signed are still accepted, new ones are signed with KUDOS_JWT_SECRET; remove them once KUDOS_SESSION_TTL has passed since the rotation", true},
+	{"KUDOS_MFA_KEY", "", "32 random bytes, base64: the key that encrypts two-factor (TOTP) secrets at rest (required in production; e.g. `openssl rand -base64 32`; changing it voids every enrolled authenticator app)", true},
 	{"KUDOS_SESSION_TTL", "168h", "lifetime of a session token", false},
 	{"KUDOS_SESSION_IDLE", "24h", "a session unused for this long ends (idle timeout)", false},
 	{"KUDOS_TRIAL_DURATION", "336h", "length of the free trial", false},
@@ -285,6 +293,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.DeletionGrace = dur("KUDOS_DELETION_GRACE")
 	c.Invitation.Reminder = optionalDur(get("KUDOS_INVITATION_REMINDER"), "KUDOS_INVITATION_REMINDER", &errs)
 	errs = append(errs, c.loadTemporalConn(get)...)
+	mfaKey := get("KUDOS_MFA_KEY")
 	if b, err := strconv.ParseBool(get("KUDOS_SMTP_ALLOW_INSECURE")); err != nil {
 		errs = append(errs, fmt.Errorf("KUDOS_SMTP_ALLOW_INSECURE: want true or false, got %q", get("KUDOS_SMTP_ALLOW_INSECURE")))
 	} else {
@@ -367,6 +376,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		if c.JWTSecret == "" {
 			c.JWTSecret = devJWTSecret
 		}
+		if mfaKey == "" {
+			mfaKey = devMFAKey
+		}
 		if c.PaymentProvider == "" {
 			c.PaymentProvider = "sandbox"
 		}
@@ -384,6 +396,9 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	case Production:
 		if c.JWTSecret == "" || c.JWTSecret == devJWTSecret {
 			errs = append(errs, errors.New("KUDOS_JWT_SECRET is required in production (at least 32 random bytes)"))
+		}
+		if mfaKey == "" || mfaKey == devMFAKey {
+			errs = append(errs, errors.New("KUDOS_MFA_KEY is required in production (32 random bytes, base64: openssl rand -base64 32)"))
 		}
 		if u, err := url.Parse(c.PublicURL); err == nil && u.Scheme != "https" {
 			errs = append(errs, fmt.Errorf("KUDOS_PUBLIC_URL must be https in production, got %q", c.PublicURL))
@@ -448,6 +463,13 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		errs = append(errs, errors.New("KUDOS_JWT_SECRET: want at least 32 bytes"))
 	}
 	errs = append(errs, c.loadPreviousSecrets(get("KUDOS_JWT_PREVIOUS_SECRETS"))...)
+	if mfaKey != "" {
+		if k, err := base64.StdEncoding.DecodeString(mfaKey); err != nil || len(k) != 32 {
+			errs = append(errs, errors.New("KUDOS_MFA_KEY: want 32 bytes in base64 (openssl rand -base64 32)"))
+		} else {
+			c.MFAKey = k
+		}
+	}
 	if c.SMTPURL != "" {
 		if u, err := url.Parse(c.SMTPURL); err != nil || (u.Scheme != "smtp" && u.Scheme != "smtps") || u.Host == "" {
 			errs = append(errs, errors.New("SMTP_URL: want smtp://[user:pass@]host:port or smtps://…"))

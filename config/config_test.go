@@ -34,7 +34,8 @@ func TestProductionRefusesStandIns(t *testing.T) {
 	c, err := LoadFrom(env(map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
 		"KUDOS_PUBLIC_URL": "https://app.example.com", "DATABASE_URL": "postgres://u:p@db.example/kudos",
 		"SMTP_URL": "smtps://u:p@mail.example:465", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret",
-		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com"}))
+		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com",
+		"KUDOS_MFA_KEY": testMFAKey}))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,8 @@ func prodEnv(extra map[string]string) func(string) string {
 	kv := map[string]string{"KUDOS_ENV": "production", "KUDOS_JWT_SECRET": strings.Repeat("s", 40),
 		"KUDOS_PUBLIC_URL": "https://app.example.com", "DATABASE_URL": "postgres://u:p@db.example/kudos",
 		"SMTP_URL": "smtp://u:p@mail.example:587", "GOOGLE_CLIENT_ID": "id", "GOOGLE_CLIENT_SECRET": "secret",
-		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com"}
+		"STRIPE_SECRET_KEY": "sk_live_x", "STRIPE_WEBHOOK_SECRET": "whsec_x", "KUDOS_S3_PUBLIC_URL": "https://cdn.example.com",
+		"KUDOS_MFA_KEY": testMFAKey}
 	for k, v := range extra {
 		kv[k] = v
 	}
@@ -126,5 +127,40 @@ func TestPprofListensOnLoopbackOnly(t *testing.T) {
 		} else if c.PprofAddr != addr {
 			t.Errorf("%s: PprofAddr %q", addr, c.PprofAddr)
 		}
+	}
+}
+
+// testMFAKey is a production-shaped KUDOS_MFA_KEY (32 bytes, base64).
+const testMFAKey = "cHJvZHVjdGlvbi1tZmEta2V5LTMyLWJ5dGVzLWxvbmc="
+
+// TestMFAKey: production refuses to start without KUDOS_MFA_KEY or with
+// the development key; a key that is not 32 bytes of base64 is refused
+// everywhere; development has a fixed key of its own.
+func TestMFAKey(t *testing.T) {
+	for name, v := range map[string]string{"missing": "", "the development key": devMFAKey} {
+		_, err := LoadFrom(prodEnv(map[string]string{"KUDOS_MFA_KEY": v}))
+		if v == "" {
+			_, err = LoadFrom(func(k string) string {
+				if k == "KUDOS_MFA_KEY" {
+					return ""
+				}
+				return prodEnv(nil)(k)
+			})
+		}
+		if err == nil || !strings.Contains(err.Error(), "KUDOS_MFA_KEY") {
+			t.Errorf("production with %s: %v", name, err)
+		}
+	}
+	for _, bad := range []string{"not base64!", "c2hvcnQ="} {
+		if _, err := LoadFrom(env(map[string]string{"KUDOS_MFA_KEY": bad})); err == nil || !strings.Contains(err.Error(), "KUDOS_MFA_KEY") {
+			t.Errorf("key %q: %v", bad, err)
+		}
+	}
+	c, err := LoadFrom(env(nil))
+	if err != nil || len(c.MFAKey) != 32 {
+		t.Fatalf("development key: %v %d", err, len(c.MFAKey))
+	}
+	if c, err := LoadFrom(prodEnv(nil)); err != nil || string(c.MFAKey) != "production-mfa-key-32-bytes-long" {
+		t.Fatalf("production key: %v", err)
 	}
 }

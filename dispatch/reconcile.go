@@ -74,7 +74,7 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 		return workflows.ReconcileReport{}, err
 	}
 	if purged.Total() > 0 {
-		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows,
+		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows, "mfa_challenges", purged.MFAChallenges,
 			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies)
 	}
 	running, err := r.running(ctx)

@@ -49,7 +49,7 @@ async function paidUser() {
 
 const PUBLIC_PAGES = ['/signin', '/signup', '/registered', '/auth/request-password-reset', '/auth/reset-password?token=x',
   '/auth/confirm-email?token=not-a-token', '/auth/callback', '/invitation?token=not-a-token', '/privacy-policy', '/terms-of-use',
-  '/no-such-page'];
+  '/no-such-page', '/signin/verify'];
 const DASHBOARD_PAGES = ['testimonials', 'spaces', 'showcases', 'reels', 'team', 'integrations', 'account-settings/plan',
   'account-settings/personal-details', 'billing/invoices', 'billing/payment-details', 'preferences', 'request-feature',
   'plans', 'plans?for=plan_upgrade'];

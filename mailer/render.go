@@ -35,6 +35,7 @@ var linkRequired = map[kudos.MailPurpose]bool{
 	kudos.MailPasswordReset:   true,
 	kudos.MailEmailChanged:    false,
 	kudos.MailPasswordChanged: false,
+	kudos.MailMFARecoveryUsed: false,
 
 	kudos.MailTrialReminder:         true,
 	kudos.MailRenewalReminder:       true,

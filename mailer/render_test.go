@@ -14,10 +14,12 @@ var testLinks = map[kudos.MailPurpose]string{
 	kudos.MailPasswordReset:   "https://app.kudos.localhost/reset-password?token=rst-456",
 	kudos.MailEmailChanged:    "",
 	kudos.MailPasswordChanged: "",
+	kudos.MailMFARecoveryUsed: "",
 }
 
 var allPurposes = []kudos.MailPurpose{
 	kudos.MailActivation, kudos.MailSignupExisting, kudos.MailPasswordReset, kudos.MailEmailChanged, kudos.MailPasswordChanged,
+	kudos.MailMFARecoveryUsed,
 }
 
 func request(p kudos.MailPurpose, lang string) kudos.MailRequest {
@@ -219,5 +221,17 @@ func TestNamesCarryNoLinks(t *testing.T) {
 		if strings.Contains(msg.Text, "evil") || strings.Contains(msg.HTML, "evil") || !strings.Contains(msg.Text, "Ann") {
 			t.Errorf("%q rendered as:\n%s", name, msg.Text)
 		}
+	}
+}
+
+// TestMFARecoveryUsedGolden compares the mfa_recovery_used mail with
+// testdata/golden/mfa_recovery_used.<lang>.txt.
+func TestMFARecoveryUsedGolden(t *testing.T) {
+	for _, lang := range languages {
+		msg, err := Render(request(kudos.MailMFARecoveryUsed, lang))
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, "mfa_recovery_used."+lang, msg)
 	}
 }

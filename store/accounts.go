@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -14,7 +15,7 @@ import (
 // query it starts is completed by a FROM clause naming a (accounts),
 // m (the user's membership of it), s (subscriptions) and u (users).
 const accountViewSelect = `
-	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at,
+	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at, a.require_mfa,
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login, u.deletion_at`
@@ -23,7 +24,7 @@ const accountViewSelect = `
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
-	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt},
+	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt, &a.RequireMFA},
 		subscriptionFields(&a.Subscription)...)
 	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
 		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.DeletionAt)
@@ -55,17 +56,51 @@ func (db *DB) SessionAccountView(ctx context.Context, accountID, sessionID, user
 		accountID, sessionID, userID, now, db.idleSince(now))
 }
 
-// MemberAccess returns userID's role in accountID ("" when not a member)
-// and whether the user is activated, in one query (the guard of every
-// account route: read on every request, so a removed member's access ends
-// at once).
-func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (role kudos.Role, activated bool, err error) {
-	err = db.Pool.QueryRow(ctx, `SELECT m.role, u.activated FROM memberships m JOIN users u ON u.id = m.user_id
-		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(&role, &activated)
+// MemberAccess is what the guard of every account route reads of a member.
+type MemberAccess struct {
+	// Role is "" when the user is not a member.
+	Role      kudos.Role
+	Activated bool
+	// RequireMFA is the account's two-factor policy (issue 29).
+	RequireMFA bool
+}
+
+// MemberAccess returns userID's role in accountID, whether the user is
+// activated and whether the account requires a second factor, in one query
+// (the guard of every account route: read on every request, so a removed
+// member's access ends at once).
+func (db *DB) MemberAccess(ctx context.Context, accountID, userID uuid.UUID) (MemberAccess, error) {
+	var m MemberAccess
+	err := db.Pool.QueryRow(ctx, `SELECT m.role, u.activated, a.require_mfa FROM memberships m JOIN users u ON u.id = m.user_id
+		JOIN accounts a ON a.id = m.account_id
+		WHERE m.account_id = $1 AND m.user_id = $2`, accountID, userID).Scan(&m.Role, &m.Activated, &m.RequireMFA)
 	if errors.Is(err, pgx.ErrNoRows) {
-		return "", false, nil
+		return MemberAccess{}, nil
 	}
-	return role, activated, wrapErr(err)
+	return m, wrapErr(err)
+}
+
+// SetRequireMFA turns the account's two-factor policy on or off as its
+// owner actorID asked, and records mfa_policy_changed when it changes.
+func (db *DB) SetRequireMFA(ctx context.Context, accountID, actorID uuid.UUID, on bool) error {
+	now := db.Now()
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		tag, err := tx.Exec(ctx, `UPDATE accounts SET require_mfa = $2, updated_at = $3 WHERE id = $1 AND require_mfa <> $2`,
+			accountID, on, now)
+		if err != nil || tag.RowsAffected() == 0 {
+			return wrapErr(err)
+		}
+		var actor string
+		if err := tx.QueryRow(ctx, `SELECT email FROM users WHERE id = $1`, actorID).Scan(&actor); err != nil {
+			return wrapErr(err)
+		}
+		state := "off"
+		if on {
+			state = "on"
+		}
+		return teamEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventMFAPolicyChanged,
+			ActorEmail: actor, Key: "mfa_policy_changed:" + state + ":" + now.Format(time.RFC3339Nano)})
+	})
 }
 
 // RenameAccount sets the account's name. Naming the account is the first step

@@ -254,7 +254,18 @@ type SignInVia struct {
 type SignedIn struct {
 	UserID    uuid.UUID
 	AccountID uuid.UUID
-	Session   *kudos.Session
+	// Session is nil when none was started: a user with a second factor
+	// who has not met it (SecondFactorDue), an activation in another
+	// browser.
+	Session *kudos.Session
+	// SecondFactorDue: the first factor was met, and the user has a second
+	// factor (kudos.MFAStatus.Enrolled) that was not: no session; the api
+	// answers with a sign-in challenge (issue 29).
+	SecondFactorDue bool
+	// MFA is the user's second factors, and FirstFactor the factor met,
+	// when SecondFactorDue.
+	MFA         kudos.MFAStatus
+	FirstFactor kudos.SignInMethod
 }
 
 // Activate consumes an activation token: the user is activated (with the new
@@ -304,6 +315,18 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 
 func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl time.Duration, via SignInVia, out *SignedIn) error {
 	out.UserID = userID
+	if via.SecondFactor == "" {
+		// No session before the second factor, whatever the first one was
+		// (password, Google, a mailed link).
+		st, err := mfaStatus(ctx, tx, userID)
+		if err != nil {
+			return err
+		}
+		if st.Enrolled() {
+			out.SecondFactorDue, out.MFA, out.FirstFactor = true, st, via.Method
+			return nil
+		}
+	}
 	out.Session = &kudos.Session{ID: uuid.New(), UserID: userID, ExpiresAt: now.Add(ttl).UTC().Truncate(time.Second),
 		Method: via.Method, SecondFactor: via.SecondFactor}
 	if err := createSession(ctx, tx, out.Session, now); err != nil {

@@ -68,10 +68,26 @@ func (db *DB) PasskeyByCredentialID(ctx context.Context, credentialID []byte) (*
 // AddPasskey stores a new passkey of p.UserID (its ID and CreatedAt are
 // set here) and records second_factor_added in the timeline of every
 // account of the user. A credential registered already is EConflict.
-func (db *DB) AddPasskey(ctx context.Context, p *kudos.Passkey) error {
+//
+// A user who has no recovery codes left (their first second factor, as
+// with an authenticator app) is given the codes of codeHashes: issued
+// reports it, and the caller shows them once. Without them a lost passkey
+// would lock its owner out, since a password sign-in then asks for it.
+// The registering session (sessionID) has just met the new factor (the
+// attestation was user-verified), as an app's confirming session has.
+func (db *DB) AddPasskey(ctx context.Context, p *kudos.Passkey, sessionID uuid.UUID, codeHashes [][]byte) (issued bool, err error) {
 	p.ID, p.CreatedAt = uuid.New(), db.Now().UTC().Truncate(time.Microsecond)
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		_, err := tx.Exec(ctx, `INSERT INTO passkeys (id, user_id, credential_id, name, credential, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		st, err := lockedMFAStatus(ctx, tx, p.UserID)
+		if err != nil {
+			return err
+		}
+		if issued = st.RecoveryCodesLeft == 0; issued {
+			if err := replaceRecoveryCodes(ctx, tx, p.UserID, codeHashes, p.CreatedAt); err != nil {
+				return err
+			}
+		}
+		_, err = tx.Exec(ctx, `INSERT INTO passkeys (id, user_id, credential_id, name, credential, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
 			p.ID, p.UserID, p.CredentialID, p.Name, p.Credential, p.CreatedAt)
 		if isUniqueViolation(err) {
 			return kudos.Errorf(kudos.EConflict, "this passkey is registered already")
@@ -79,32 +95,12 @@ func (db *DB) AddPasskey(ctx context.Context, p *kudos.Passkey) error {
 		if err != nil {
 			return wrapErr(err)
 		}
-		return passkeyEvent(ctx, tx, p.UserID, kudos.EventSecondFactorAdded, p.ID, p.CreatedAt)
-	})
-}
-
-// passkeyEvent records a passkey added or removed in the timeline of every
-// account the user belongs to (the member acted themselves; the key names
-// the factor: passkey).
-func passkeyEvent(ctx context.Context, tx pgx.Tx, userID uuid.UUID, typ kudos.BillingEventType, passkeyID uuid.UUID, at time.Time) error {
-	rows, err := tx.Query(ctx, `SELECT m.account_id, u.email, m.role FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.user_id = $1`, userID)
-	if err != nil {
-		return wrapErr(err)
-	}
-	evs, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (kudos.BillingEvent, error) {
-		ev := kudos.BillingEvent{Type: typ, At: at, Key: string(typ) + ":passkey:" + passkeyID.String()}
-		err := r.Scan(&ev.AccountID, &ev.MemberEmail, &ev.Role)
-		return ev, err
-	})
-	if err != nil {
-		return wrapErr(err)
-	}
-	for _, ev := range evs {
-		if _, err := AppendBillingEvent(ctx, tx, ev); err != nil {
+		if err := markSecondFactor(ctx, tx, sessionID, p.CreatedAt); err != nil {
 			return err
 		}
-	}
-	return nil
+		return secondFactorEvent(ctx, tx, p.UserID, kudos.EventSecondFactorAdded, "passkey", p.ID, p.CreatedAt)
+	})
+	return issued && err == nil, err
 }
 
 // RenamePasskey renames a passkey of userID; another user's (or none) is
@@ -127,6 +123,9 @@ func (db *DB) RenamePasskey(ctx context.Context, userID, id uuid.UUID, name stri
 func (db *DB) DeletePasskey(ctx context.Context, userID, id uuid.UUID) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := lockedMFAStatus(ctx, tx, userID); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `DELETE FROM passkeys WHERE id = $1 AND user_id = $2`, id, userID)
 		if err != nil {
 			return wrapErr(err)
@@ -134,7 +133,10 @@ func (db *DB) DeletePasskey(ctx context.Context, userID, id uuid.UUID) error {
 		if tag.RowsAffected() == 0 {
 			return kudos.Errorf(kudos.ENotFound, "Not found")
 		}
-		return passkeyEvent(ctx, tx, userID, kudos.EventSecondFactorRemoved, id, now)
+		if err := dropCodesOfNoFactor(ctx, tx, userID); err != nil {
+			return err
+		}
+		return secondFactorEvent(ctx, tx, userID, kudos.EventSecondFactorRemoved, "passkey", id, now)
 	})
 }
 

@@ -7,16 +7,18 @@ import (
 // Purged counts, by table, the expired rows PurgeExpired deleted.
 type Purged struct {
 	RateLimits, OIDCFlows, Sessions, UserTokens, WebAuthnCeremonies int64
+	// MFAChallenges are sign-in challenges past their 5 minutes (issue 29).
+	MFAChallenges int64
 }
 
 // Total is the number of rows deleted.
 func (p Purged) Total() int64 {
-	return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens + p.WebAuthnCeremonies
+	return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens + p.WebAuthnCeremonies + p.MFAChallenges
 }
 
 // PurgeExpired deletes what is of no use any more: rate-limit buckets
 // untouched for their period (full again), Google sign-in flows past their
-// expiry, sessions that ended (expired, idled out or revoked: none of them
+// expiry, sign-in challenges past theirs, sessions that ended (expired, idled out or revoked: none of them
 // is accepted again), mailed tokens past their expiry, used or not, and
 // WebAuthn ceremonies past theirs.
 // The reconciliation runs it on the Schedule's beat.
@@ -30,6 +32,7 @@ func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 	}{
 		{&p.RateLimits, `DELETE FROM rate_limits WHERE expires_at <= $1`, []any{now}},
 		{&p.OIDCFlows, `DELETE FROM oidc_flows WHERE expires_at <= $1`, []any{now}},
+		{&p.MFAChallenges, `DELETE FROM mfa_challenges WHERE expires_at <= $1`, []any{now}},
 		{&p.Sessions, `DELETE FROM sessions WHERE expires_at <= $1 OR revoked_at IS NOT NULL OR last_seen_at <= $2`, []any{now, db.idleSince(now)}},
 		{&p.UserTokens, `DELETE FROM user_tokens WHERE expires_at <= $1`, []any{now}},
 		{&p.WebAuthnCeremonies, `DELETE FROM webauthn_ceremonies WHERE expires_at <= $1`, []any{now}},

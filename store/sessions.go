@@ -26,8 +26,9 @@ func WithUserAgent(ctx context.Context, ua string) context.Context {
 
 func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session, now time.Time) error {
 	ua, _ := ctx.Value(userAgentKey{}).(string)
-	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent, sign_in_method, second_factor)
-		VALUES ($1, $2, $3, $4, $3, $5, $6, NULLIF($7, ''))`,
+	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent, sign_in_method, second_factor,
+		second_factor_at)
+		VALUES ($1, $2, $3, $4, $3, $5, $6, NULLIF($7, ''), CASE WHEN $7 <> '' THEN $3::timestamptz END)`,
 		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""), string(s.Method), string(s.SecondFactor))
 	return wrapErr(err)
 }
@@ -47,15 +48,20 @@ func touchSession(idParam, nowParam, idleParam string) string {
 // expired and has not idled out; otherwise EUnauthorized.
 func (db *DB) ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, error) {
 	s := kudos.Session{ID: id}
+	var factorAt *time.Time
 	now := db.Now()
-	err := db.Pool.QueryRow(ctx, touchSession("$1", "$2", "$3")+`SELECT user_id, expires_at FROM sessions
+	err := db.Pool.QueryRow(ctx, touchSession("$1", "$2", "$3")+`SELECT user_id, expires_at, coalesce(sign_in_method, ''),
+		coalesce(second_factor, ''), second_factor_at FROM sessions
 		WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3`,
-		id, now, db.idleSince(now)).Scan(&s.UserID, &s.ExpiresAt)
+		id, now, db.idleSince(now)).Scan(&s.UserID, &s.ExpiresAt, &s.Method, &s.SecondFactor, &factorAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}
 	if err != nil {
 		return nil, wrapErr(err)
+	}
+	if factorAt != nil {
+		s.SecondFactorAt = *factorAt
 	}
 	return &s, nil
 }
@@ -79,12 +85,17 @@ type SessionInfo struct {
 	LastSeenAt time.Time `json:"last_seen_at"`
 	UserAgent  string    `json:"user_agent"`
 	ExpiresAt  time.Time `json:"expires_at"`
+	// SignInMethod and SecondFactor are how the session signed in ("" for
+	// sessions older than issue 29, and no second factor).
+	SignInMethod string `json:"sign_in_method"`
+	SecondFactor string `json:"second_factor"`
 }
 
 // UserSessions lists the live sessions of a user, most recently used first.
 func (db *DB) UserSessions(ctx context.Context, userID uuid.UUID) ([]SessionInfo, error) {
 	now := db.Now()
-	rows, err := db.Pool.Query(ctx, `SELECT id, created_at, last_seen_at, user_agent, expires_at FROM sessions
+	rows, err := db.Pool.Query(ctx, `SELECT id, created_at, last_seen_at, user_agent, expires_at,
+		coalesce(sign_in_method, ''), coalesce(second_factor, '') FROM sessions
 		WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3
 		ORDER BY last_seen_at DESC, created_at DESC LIMIT 100`, userID, now, db.idleSince(now))
 	if err != nil {

@@ -2,10 +2,11 @@ import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
-import { setUnauthorizedHandler } from '@/lib/api-client'
+import { setStepUpHandler, setUnauthorizedHandler } from '@/lib/api-client'
 import { dismissError } from '@/lib/error-store'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
+import { askSecondFactor } from '@/lib/second-factor'
 import { createAppRouter } from './router'
 import './index.css'
 
@@ -20,6 +21,9 @@ setUnauthorizedHandler(() => {
   // An invitation's page comes back after signing in; the dashboard opens the last used account anyway.
   void router.navigate({ to: '/signin', search: here.pathname === '/invitation' ? { redirect: here.href } : {} })
 })
+
+// A change answered 403 second_factor_required: the step-up dialog (at the root), then again.
+setStepUpHandler(askSecondFactor)
 
 // A popup belongs to the screen it was raised on: a new page clears it.
 router.subscribe('onResolved', ({ pathChanged }) => {

@@ -22,6 +22,7 @@ import { Route as AuthRequestPasswordResetRouteImport } from './routes/auth/requ
 import { Route as AuthResetPasswordRouteImport } from './routes/auth/reset-password'
 import { Route as DashboardAccountIdRouteImport } from './routes/dashboard/$accountId'
 import { Route as ExportsExportIdRouteImport } from './routes/exports/$exportId'
+import { Route as SigninVerifyRouteImport } from './routes/signin_.verify'
 import { Route as DashboardAccountIdIndexRouteImport } from './routes/dashboard/$accountId/index'
 import { Route as DashboardAccountIdAccountSettingsRouteImport } from './routes/dashboard/$accountId/account-settings'
 import { Route as DashboardAccountIdBillingRouteImport } from './routes/dashboard/$accountId/billing'
@@ -111,6 +112,11 @@ const DashboardAccountIdRoute = DashboardAccountIdRouteImport.update({
 const ExportsExportIdRoute = ExportsExportIdRouteImport.update({
   id: '/exports/$exportId',
   path: '/exports/$exportId',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const SigninVerifyRoute = SigninVerifyRouteImport.update({
+  id: '/signin_/verify',
+  path: '/signin/verify',
   getParentRoute: () => rootRouteImport,
 } as any)
 const DashboardAccountIdIndexRoute = DashboardAccountIdIndexRouteImport.update({
@@ -269,6 +275,7 @@ export interface FileRoutesByFullPath {
   '/auth/reset-password': typeof AuthResetPasswordRoute
   '/dashboard/$accountId': typeof DashboardAccountIdRouteWithChildren
   '/exports/$exportId': typeof ExportsExportIdRoute
+  '/signin/verify': typeof SigninVerifyRoute
   '/dashboard/$accountId/account-settings': typeof DashboardAccountIdAccountSettingsRouteWithChildren
   '/dashboard/$accountId/billing': typeof DashboardAccountIdBillingRouteWithChildren
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
@@ -307,6 +314,7 @@ export interface FileRoutesByTo {
   '/auth/request-password-reset': typeof AuthRequestPasswordResetRoute
   '/auth/reset-password': typeof AuthResetPasswordRoute
   '/exports/$exportId': typeof ExportsExportIdRoute
+  '/signin/verify': typeof SigninVerifyRoute
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
   '/dashboard/$accountId/plans': typeof DashboardAccountIdPlansRoute
   '/dashboard/$accountId/preferences': typeof DashboardAccountIdPreferencesRoute
@@ -345,6 +353,7 @@ export interface FileRoutesById {
   '/auth/reset-password': typeof AuthResetPasswordRoute
   '/dashboard/$accountId': typeof DashboardAccountIdRouteWithChildren
   '/exports/$exportId': typeof ExportsExportIdRoute
+  '/signin_/verify': typeof SigninVerifyRoute
   '/dashboard/$accountId/account-settings': typeof DashboardAccountIdAccountSettingsRouteWithChildren
   '/dashboard/$accountId/billing': typeof DashboardAccountIdBillingRouteWithChildren
   '/dashboard/$accountId/integrations': typeof DashboardAccountIdIntegrationsRoute
@@ -386,6 +395,7 @@ export interface FileRouteTypes {
     | '/auth/reset-password'
     | '/dashboard/$accountId'
     | '/exports/$exportId'
+    | '/signin/verify'
     | '/dashboard/$accountId/account-settings'
     | '/dashboard/$accountId/billing'
     | '/dashboard/$accountId/integrations'
@@ -424,6 +434,7 @@ export interface FileRouteTypes {
     | '/auth/request-password-reset'
     | '/auth/reset-password'
     | '/exports/$exportId'
+    | '/signin/verify'
     | '/dashboard/$accountId/integrations'
     | '/dashboard/$accountId/plans'
     | '/dashboard/$accountId/preferences'
@@ -461,6 +472,7 @@ export interface FileRouteTypes {
     | '/auth/reset-password'
     | '/dashboard/$accountId'
     | '/exports/$exportId'
+    | '/signin_/verify'
     | '/dashboard/$accountId/account-settings'
     | '/dashboard/$accountId/billing'
     | '/dashboard/$accountId/integrations'
@@ -501,6 +513,7 @@ export interface RootRouteChildren {
   AuthResetPasswordRoute: typeof AuthResetPasswordRoute
   DashboardAccountIdRoute: typeof DashboardAccountIdRouteWithChildren
   ExportsExportIdRoute: typeof ExportsExportIdRoute
+  SigninVerifyRoute: typeof SigninVerifyRoute
 }
 
 declare module '@tanstack/react-router' {
@@ -594,6 +607,13 @@ declare module '@tanstack/react-router' {
       path: '/exports/$exportId'
       fullPath: '/exports/$exportId'
       preLoaderRoute: typeof ExportsExportIdRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/signin_/verify': {
+      id: '/signin_/verify'
+      path: '/signin/verify'
+      fullPath: '/signin/verify'
+      preLoaderRoute: typeof SigninVerifyRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/dashboard/$accountId/': {
@@ -874,6 +894,7 @@ const rootRouteChildren: RootRouteChildren = {
   AuthResetPasswordRoute: AuthResetPasswordRoute,
   DashboardAccountIdRoute: DashboardAccountIdRouteWithChildren,
   ExportsExportIdRoute: ExportsExportIdRoute,
+  SigninVerifyRoute: SigninVerifyRoute,
 }
 export const routeTree = rootRouteImport
   ._addFileChildren(rootRouteChildren)

@@ -86,6 +86,13 @@ function parseRetryAfter(header: string | null): number | null {
 
 let onUnauthorized: () => void = () => {}
 
+let stepUp: () => Promise<boolean> = async () => false
+
+/** Registers the step-up of a change answered 403 second_factor_required: true once verified. */
+export function setStepUpHandler(handler: () => Promise<boolean>): void {
+  stepUp = handler
+}
+
 /** Registers what happens after a signed-in call got 401 (the session is already cleared). */
 export function setUnauthorizedHandler(handler: () => void): void {
   onUnauthorized = handler
@@ -99,6 +106,8 @@ export interface RequestOptions<TSchema extends v.GenericSchema | undefined> {
   /** Send the bearer token (signed-in call). */
   auth?: boolean
   signal?: AbortSignal
+  /** Set on the retry after a step-up (no second dialog). */
+  steppedUp?: boolean
 }
 
 type Output<TSchema> = TSchema extends v.GenericSchema ? v.InferOutput<TSchema> : undefined
@@ -136,6 +145,11 @@ export async function apiRequest<TSchema extends v.GenericSchema | undefined = u
     if (error.status === 401 && options.auth) {
       clearSession()
       onUnauthorized()
+    }
+    // A change that needs the second factor (issue 29): the step-up dialog asks for it, then the
+    // change goes again, once; closed, the caller gets the 403.
+    if (error.code === 'second_factor_required' && options.method && options.method !== 'GET' && !options.steppedUp) {
+      if (await stepUp()) return apiRequest(path, { ...options, steppedUp: true })
     }
     throw error
   }

@@ -1,6 +1,7 @@
 import { MutationCache, QueryClient } from '@tanstack/react-query'
 import { isApiError } from './api-client'
 import { dismissError, reportError } from './error-store'
+import { needsSecondFactor } from './second-factor'
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -28,6 +29,8 @@ export function createQueryClient(): QueryClient {
         if (mutation.meta?.silent) return
         // A step-up is asked for by the screen itself (StepUpPrompt).
         if (isApiError(error) && error.code === 'reauthentication_required') return
+        // The step-up dialog asked for the second factor, and the user closed it.
+        if (needsSecondFactor(error)) return
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (mutation.meta?.shownInlineNames?.includes(error.name)) return

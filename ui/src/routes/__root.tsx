@@ -1,9 +1,15 @@
-import { Suspense } from 'react'
+import { lazy, Suspense } from 'react'
 import { Outlet, createRootRouteWithContext } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { ErrorPopup } from '@/components/error-popup'
 import { RootErrorPage, RootNotFoundPage } from '@/components/error-page'
 import { PageLoader } from '@/components/page-loader'
+import { useSecondFactorAsked } from '@/lib/second-factor'
+
+// The step-up dialog (issue 29) is a chunk of its own, loaded when a change asks for it.
+const SecondFactorDialog = lazy(() =>
+  import('@/features/mfa/components/second-factor-dialog').then((m) => ({ default: m.SecondFactorDialog })),
+)
 
 export interface RouterContext {
   queryClient: QueryClient
@@ -22,6 +28,16 @@ function RootLayout() {
         <Outlet />
       </Suspense>
       <ErrorPopup />
+      <SecondFactorStepUp />
     </>
   )
+}
+
+function SecondFactorStepUp() {
+  const asked = useSecondFactorAsked()
+  return asked ? (
+    <Suspense fallback={null}>
+      <SecondFactorDialog />
+    </Suspense>
+  ) : null
 }

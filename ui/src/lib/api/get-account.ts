@@ -47,6 +47,8 @@ export const accountResponseSchema = v.object({
     subscription: subscriptionSchema,
     /** When the account is to be deleted (issue 28); null unless its owner scheduled it. */
     deletion_at: nullableDate,
+    /** The owner's policy (issue 29): every member signs in with a second factor. */
+    require_mfa: v.optional(v.boolean(), false),
   }),
   user: v.object({
     firstname: v.optional(v.string(), ''),

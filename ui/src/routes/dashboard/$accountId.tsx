@@ -16,6 +16,9 @@ import { NoAccessPage } from '@/features/dashboard-shell/components/no-access-pa
 // The onboarding wizard (forms, a country select) is a chunk of its own,
 // downloaded only when onboarding is open: most dashboard loads skip it.
 const loadOnboardingWizard = () => import('@/features/onboarding/components/onboarding-wizard')
+// The two-factor policy's screen (issue 29): only for a member the account asks to enrol or confirm.
+const loadMfaRequired = () => import('@/features/mfa/components/mfa-required-page')
+const MfaRequiredPage = lazy(() => loadMfaRequired().then((m) => ({ default: m.MfaRequiredPage })))
 const OnboardingWizard = lazy(() => loadOnboardingWizard().then((m) => ({ default: m.OnboardingWizard })))
 
 export const Route = createFileRoute('/dashboard/$accountId')({
@@ -35,18 +38,23 @@ export const Route = createFileRoute('/dashboard/$accountId')({
       const preferred = data.user.preferred_language
       if (isLanguage(preferred)) await setLanguage(preferred)
       await i18n.loadNamespaces('dashboard-shell')
-      return { notActivated: false, noAccess: false }
+      return { notActivated: false, noAccess: false, mfa: null }
     } catch (error) {
+      // The owner requires two-factor sign-in: enrol, or confirm with the second factor.
+      if (isApiError(error) && (error.code === 'mfa_enrolment_required' || error.code === 'second_factor_required')) {
+        await Promise.all([i18n.loadNamespaces('mfa'), loadMfaRequired()])
+        return { notActivated: false, noAccess: false, mfa: error.code === 'mfa_enrolment_required' ? 'enrol' : 'verify' }
+      }
       // 403 user_not_activated is handled quietly: only the confirm dialog shows.
       if (isUserNotActivated(error)) {
         await Promise.all([i18n.loadNamespaces('dashboard-shell'), loadActivationRequired()])
-        return { notActivated: true, noAccess: false }
+        return { notActivated: true, noAccess: false, mfa: null }
       }
       // 404: an account the user does not (or no longer) belong to, e.g. removed from its team:
       // a page that says so, also handled quietly.
       if (isApiError(error) && error.status === 404) {
         await i18n.loadNamespaces('dashboard-shell')
-        return { notActivated: false, noAccess: true }
+        return { notActivated: false, noAccess: true, mfa: null }
       }
       if (isApiError(error) && error.status === 401) throw redirect({ to: '/signin' })
       throw error
@@ -59,11 +67,18 @@ export const Route = createFileRoute('/dashboard/$accountId')({
 
 function DashboardLayout() {
   const { accountId } = Route.useParams()
-  const { notActivated, noAccess } = Route.useLoaderData()
+  const { notActivated, noAccess, mfa } = Route.useLoaderData()
   // Read once, like the wizard's own open state: it stays mounted until done.
   const [onboarding] = useState(() => isOnboardingOpen(accountId))
   if (notActivated) return <ActivationRequiredLazy />
   if (noAccess) return <NoAccessPage accountId={accountId} />
+  if (mfa) {
+    return (
+      <Suspense fallback={<ShellSkeleton />}>
+        <MfaRequiredPage enrol={mfa === 'enrol'} />
+      </Suspense>
+    )
+  }
   const wizard = onboarding && (
     <Suspense fallback={null}>
       <OnboardingWizard accountId={accountId} />

@@ -12,6 +12,9 @@ const sessionSchema = v.object({
   expires_at: v.string(),
   user_agent: v.string(),
   current: v.boolean(),
+  // How it signed in (issue 29): null for sessions from before.
+  sign_in_method: v.optional(v.nullable(v.string()), null),
+  second_factor: v.optional(v.nullable(v.string()), null),
 })
 const sessionsSchema = v.object({ sessions: v.array(sessionSchema) })
 

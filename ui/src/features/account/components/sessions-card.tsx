@@ -4,12 +4,21 @@ import { FormError } from '@/components/form-error'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { formatDate } from '@/lib/format'
-import { sessionsQueryOptions, useEndSessions } from '../api/sessions'
+import { sessionsQueryOptions, useEndSessions, type SessionInfo } from '../api/sessions'
 
 /** "Signed-in devices": every live session, with a sign-out for each and for all others. */
 export function SessionsCard({ accountId }: { accountId: string }) {
   const { t } = useTranslation('account')
+  const { t: tm } = useTranslation('mfa')
   const { data } = useQuery(sessionsQueryOptions(accountId))
+  // "Password + authenticator app", "Google", …; nothing for sessions from before issue 29.
+  const method = (s: SessionInfo) => {
+    if (!s.sign_in_method) return null
+    const first = tm(`session.${s.sign_in_method}`, { defaultValue: s.sign_in_method })
+    return s.second_factor
+      ? tm('session.with', { method: first, factor: tm(`session.${s.second_factor}`, { defaultValue: s.second_factor }) })
+      : first
+  }
   const end = useEndSessions(accountId)
   const sessions = data?.sessions ?? []
   const others = sessions.filter((s) => !s.current)
@@ -33,6 +42,7 @@ export function SessionsCard({ accountId }: { accountId: string }) {
                   {t('sessions.since', { date: formatDate(s.created_at) })},{' '}
                   {t('sessions.last_seen', { date: formatDate(s.last_seen_at) })}
                 </span>
+                {method(s) ? <span className="text-xs text-muted-foreground">{method(s)}</span> : null}
               </div>
               {s.current ? null : (
                 <Button variant="outline" size="sm" onClick={() => end.mutate(s.id)} disabled={end.isPending}>

@@ -3,9 +3,11 @@ import { useMutation } from '@tanstack/react-query'
 import { ApiError, apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
 import { takeOidcInvitation, takeOidcState } from '@/lib/oidc-state'
+import { saveChallenge } from './signin-mfa'
 
 // PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id},
-// or 200 {scope: reauth, email} for a step-up (the session stays).
+// or 200 {scope: reauth, email} for a step-up (the session stays), or 202
+// {scope, email, mfa_required, challenge, methods} when a second factor is due.
 
 const callbackResponseSchema = v.object({
   scope: v.picklist(['signup', 'signin', 'reauth']),
@@ -13,6 +15,10 @@ const callbackResponseSchema = v.object({
   token: v.optional(v.string(), ''),
   token_expiry: v.optional(v.string(), ''),
   account_id: v.optional(v.string(), ''),
+  // 202: a user with a second factor; no session until the challenge is met.
+  mfa_required: v.optional(v.boolean(), false),
+  challenge: v.optional(v.string(), ''),
+  methods: v.optional(v.array(v.string()), []),
 })
 
 export interface CallbackInput {
@@ -53,7 +59,9 @@ export function useOidcCallback() {
     mutationFn: completeOidcCallback,
     onSuccess: (result) => {
       if (result.email) rememberEmail(result.email)
-      if (signedInBy(result)) {
+      if (result.mfa_required && result.challenge) {
+        saveChallenge({ mfa_required: true, challenge: result.challenge, methods: result.methods })
+      } else if (signedInBy(result)) {
         saveSession({ token: result.token, token_expiry: result.token_expiry, account_id: result.account_id })
       }
     },

@@ -59,3 +59,19 @@ describe('AuthCallbackPage: an address Google has not verified', () => {
     expect(await screen.findByRole('alert')).toHaveTextContent('Google has not verified this e-mail address')
   })
 })
+
+describe('AuthCallbackPage: a second factor is due', () => {
+  it('keeps the challenge, starts no session and goes to the challenge screen', async () => {
+    rememberOidcState('https://accounts.example.com/auth?client_id=x&state=st-mfa&nonce=n')
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () =>
+        json(202, { scope: 'signin', email: 'g@example.com', mfa_required: true, challenge: 'ch-g', methods: ['totp'] }),
+      ),
+    )
+    const { router } = await renderWithProviders(<AuthCallbackPage code="c" state="st-mfa" />, '/auth/callback')
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin/verify'))
+    expect(localStorage.getItem('auth_token')).toBeNull()
+    expect(JSON.parse(sessionStorage.getItem('mfa_challenge') ?? 'null')).toMatchObject({ challenge: 'ch-g', methods: ['totp'] })
+  })
+})

@@ -27,7 +27,10 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
       { code, state },
       {
         onSuccess: (result) => {
-          if (result.scope === 'reauth') {
+          if (result.mfa_required) {
+            // A second factor is due: the challenge screen signs in.
+            void navigate({ to: '/signin/verify' })
+          } else if (result.scope === 'reauth') {
             // A step-up: back to the page that asked for it, to make the change.
             void navigate({ to: takeStepUpReturn() })
           } else if (result.invitation && result.scope === 'signin') {

@@ -7,6 +7,7 @@ import { getStoredAccountId, getToken } from '@/lib/session'
 import { renderWithProviders } from '@/test/render'
 import { ResetPasswordPage } from './reset-password-page'
 import { SigninForm } from './signin-form'
+import { pendingChallenge } from '../api/signin-mfa'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -77,5 +78,21 @@ describe('SigninForm', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/dashboard/acc-1/testimonials'))
     expect(getToken()).toBe('tok')
     expect(getStoredAccountId()).toBe('acc-1')
+  })
+
+  it('a user with a second factor (202) gets no session and goes to the challenge screen', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => json(202, { mfa_required: true, challenge: 'ch-9', methods: ['totp', 'recovery_code'] })),
+    )
+    const { router } = await renderWithProviders(<SigninForm redirect="/invitation?token=t" />, '/signin')
+    await userEvent.type(screen.getByLabelText('E-mail'), 'jane@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'Secret12!')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/signin/verify'))
+    expect(getToken()).toBeNull()
+    expect(pendingChallenge()).toEqual({
+      mfa_required: true, challenge: 'ch-9', methods: ['totp', 'recovery_code'], redirect: '/invitation?token=t',
+    })
   })
 })

@@ -13,6 +13,7 @@ import { emailSchema, passwordSchema } from '@/lib/validators'
 import { useSignin } from '../api/signin'
 import { useOidcSignin } from '../api/oidc-signin'
 import { dashboardHome, safeRedirect } from '../api/session-schema'
+import { saveChallenge } from '../api/signin-mfa'
 import { GoogleButton } from './google-button'
 import { PasskeySigninButton } from './passkey-signin-button'
 import { OrDivider } from './or-divider'
@@ -33,7 +34,11 @@ export function SigninForm({ redirect }: { redirect?: string }) {
     try {
       const session = await signin.mutateAsync(values)
       const back = safeRedirect(redirect)
-      if (back) await navigate({ href: back })
+      // A second factor is due: the challenge screen, which goes on to back or the dashboard.
+      if ('challenge' in session) {
+        saveChallenge({ ...session, redirect: back ?? undefined })
+        await navigate({ to: '/signin/verify' })
+      } else if (back) await navigate({ href: back })
       else await navigate(dashboardHome(session.account_id))
     } catch (error) {
       applyFieldErrors(error, form.setError, ['email', 'password'])

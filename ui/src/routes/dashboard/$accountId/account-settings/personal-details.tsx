@@ -5,6 +5,7 @@ import { PersonalDetailsTab } from '@/features/account/components/personal-detai
 import { DataExportCard } from '@/features/privacy/components/data-export-card'
 import { PasskeysCard } from '@/features/passkeys/components/passkeys-card'
 import { DeletionCard } from '@/features/privacy/components/deletion-card'
+import { TwoFactorCard } from '@/features/mfa/components/two-factor-card'
 
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/personal-details')({
   loader: ({ context: { queryClient }, params: { accountId } }) =>
@@ -12,7 +13,7 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/per
   component: PersonalDetailsRoute,
 })
 
-// Personal details and passkeys, then "your data": exports, and deleting oneself (and,
+// Personal details, two-factor authentication and passkeys (issue 29), then "your data": exports, and deleting oneself (and,
 // for the owner, the account).
 function PersonalDetailsRoute() {
   const { accountId } = Route.useParams()
@@ -21,6 +22,7 @@ function PersonalDetailsRoute() {
   return (
     <div className="grid gap-4">
       <PersonalDetailsTab accountId={accountId} />
+      <TwoFactorCard />
       <PasskeysCard socialLogin={data.user.social_login} />
       <DataExportCard accountId={accountId} isOwner={owner} />
       <DeletionCard accountId={accountId} kind="user" deletionAt={data.user.deletion_at} socialLogin={data.user.social_login} />

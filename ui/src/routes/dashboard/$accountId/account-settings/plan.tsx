@@ -1,7 +1,9 @@
 import { createFileRoute } from '@tanstack/react-router'
 import * as v from 'valibot'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { useSuspenseQuery } from '@tanstack/react-query'
 import { AccountPlanTab } from '@/features/account/components/account-plan-tab'
+import { MfaPolicyCard } from '@/features/mfa/components/mfa-policy-card'
 
 // The payment provider sends the customer back here with ?checkout=success or ?checkout=cancelled
 // (the sandbox also with ?checkout=failed for a card declined at checkout).
@@ -19,5 +21,12 @@ export const Route = createFileRoute('/dashboard/$accountId/account-settings/pla
 function PlanTabRoute() {
   const { accountId } = Route.useParams()
   const { checkout } = Route.useSearch()
-  return <AccountPlanTab accountId={accountId} checkout={checkout} />
+  const { data } = useSuspenseQuery(accountQueryOptions(accountId))
+  // The owner's two-factor policy (issue 29) sits with the account's settings.
+  return (
+    <div className="grid gap-4">
+      <AccountPlanTab accountId={accountId} checkout={checkout} />
+      {data.account.role === 'owner' ? <MfaPolicyCard accountId={accountId} on={data.account.require_mfa} /> : null}
+    </div>
+  )
 }

@@ -1,0 +1,61 @@
+import { useState } from 'react'
+import { Link, useNavigate } from '@tanstack/react-router'
+import { useTranslation } from 'react-i18next'
+import { buttonVariants } from '@/components/ui/button'
+import { FactorForm } from '@/components/factor-form'
+import { pendingChallenge, useSigninMfa } from '../api/signin-mfa'
+import { dashboardHome } from '../api/session-schema'
+import { AuthLayout } from './auth-layout'
+
+/**
+ * The sign-in's second step (/signin/verify): the challenge of a password or
+ * Google sign-in met with the authenticator app's code or a recovery code,
+ * then the dashboard (or the page the sign-in was to return to).
+ */
+export function SigninVerifyPage() {
+  const { t } = useTranslation('mfa')
+  const navigate = useNavigate()
+  const [challenge] = useState(pendingChallenge)
+  const verify = useSigninMfa()
+
+  if (!challenge) {
+    return (
+      <AuthLayout title={t('challenge.title')}>
+        <div className="grid gap-4 text-sm">
+          <p role="alert">{t('challenge.expired')}</p>
+          <Link className={buttonVariants()} to="/signin">{t('challenge.back')}</Link>
+        </div>
+      </AuthLayout>
+    )
+  }
+  const recovery = challenge.methods.includes('recovery_code')
+
+  return (
+    <AuthLayout title={t('challenge.title')}>
+      <FactorForm
+        id="signin-factor"
+        allowRecovery={recovery}
+        pending={verify.isPending}
+        error={verify.isError ? t('challenge.failed') : null}
+        onSubmit={(input) =>
+          verify.mutate(
+            { challenge: challenge.challenge, ...input },
+            {
+              onSuccess: (session) => {
+                if (challenge.redirect) void navigate({ href: challenge.redirect })
+                else void navigate(dashboardHome(session.account_id))
+              },
+            },
+          )
+        }
+        // PASSKEY (issue 29, lead): when challenge.methods includes 'webauthn', a "Use a passkey" button goes here.
+        extra={null}
+      />
+      <p className="mt-4 text-center text-sm">
+        <Link to="/signin" className="text-primary underline-offset-4 hover:underline">
+          {t('challenge.back')}
+        </Link>
+      </p>
+    </AuthLayout>
+  )
+}
