@@ -13,6 +13,7 @@ import (
 // /v1/users/me stay open), may enrol, and is then let in; a session that
 // did not meet the factor is 403 second_factor_required until it signs
 // in with it. The account read shows the policy; the timeline records it.
+// (The policy keeps a member's last second factor while it is on.)
 func TestOwnerRequiresMFA(t *testing.T) {
 	h := newHarness(t).withTemporal(time.Hour)
 	const owner, memberEmail = "policy-owner@example.com", "policy-member@example.com"
@@ -60,10 +61,19 @@ func TestOwnerRequiresMFA(t *testing.T) {
 	h.expect(h.do("POST", "/v1/users/me/mfa/verify", map[string]any{"code": h.totpCode(secret, 0)}, member), 204)
 	h.expect(h.do("GET", "/v1/accounts/"+account, nil, member), 200)
 
+	// While the policy is on, a member keeps their last second factor:
+	// without it they would be shut out of the account.
+	off := map[string]any{"current_password": "Secret1!"}
+	h.expect(h.do("DELETE", "/v1/users/me/mfa/totp", off, member), 409)
+	if totp, left := h.mfaStatusOf(member); !totp || left != 10 {
+		t.Fatalf("a refused removal changed the factors: totp %v, %d codes", totp, left)
+	}
+
 	// Off again: the owner only.
 	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"require_mfa": false}, member), 403)
 	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"require_mfa": false}, ownerIn.str("token")), 200)
 	if n := h.count("billing_events", account, "type = 'mfa_policy_changed'"); n != 2 {
 		t.Fatalf("%d mfa_policy_changed events", n)
 	}
+	h.expect(h.do("DELETE", "/v1/users/me/mfa/totp", off, member), 204)
 }

@@ -1,8 +1,10 @@
 // Passkeys of issue 29 in a real browser: Chromium's virtual WebAuthn
 // authenticator (DevTools protocol) holds the passkey. A user adds one in
-// personal details, signs out, signs in with it alone and lands on the
-// dashboard, then removes it, after which it no longer signs in; axe finds
-// nothing on the card.
+// personal details (their first second factor: recovery codes are shown),
+// signs out, signs in with the password and meets the challenge with the
+// passkey, signs out, signs in with it alone and lands on the dashboard,
+// then removes it, after which it no longer signs in; axe finds nothing on
+// the card.
 //
 // Browsers refuse an IP address as WebAuthn RP id: the instance's
 // KUDOS_PUBLIC_URL is http://127.0.0.1:<port>, whose RP id is localhost, so
@@ -58,7 +60,22 @@ test('a passkey added in personal details signs in alone, and no longer once rem
   assert.equal(held.length, 1, 'the authenticator keeps one passkey');
   assert.equal(held[0].isResidentCredential, true, 'a discoverable passkey');
   assert.equal(held[0].rpId, 'localhost');
+  const codes = page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem');
+  assert.equal(await codes.count(), 10, 'the first passkey comes with ten recovery codes, shown once');
   assert.deepEqual(await axeViolations(page), [], 'axe on personal details with the passkeys card');
+  await page.getByRole('button', { name: /I have saved them/ }).click();
+
+  // A passkey is a second factor: a password sign-in now asks for it.
+  await signOut(page);
+  await page.getByLabel('E-mail').fill(user.email);
+  await page.getByLabel('Password').fill('Secret1!');
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(/\/signin\/verify/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('auth_token')), null, 'no session before the second factor');
+  assert.equal(await page.getByLabel('Authentication code').count(), 0, 'no app code asked for without an app');
+  await page.getByRole('button', { name: 'Use a passkey' }).click();
+  await page.waitForURL(new RegExp(`/dashboard/${user.account_id}/testimonials`));
+  assert.ok(await page.evaluate(() => localStorage.getItem('auth_token')), 'signed in with password and passkey');
 
   await signOut(page);
   await page.getByRole('button', { name: 'Sign in with a passkey' }).click();

@@ -121,11 +121,21 @@ func lockedMFAStatus(ctx context.Context, tx pgx.Tx, userID uuid.UUID) (kudos.MF
 
 // dropCodesOfNoFactor deletes the user's recovery codes once they have no
 // second factor left (the last one was just removed): codes recover a
-// second factor, and a later one comes with new codes.
+// second factor, and a later one comes with new codes. The last second
+// factor of a member of an account that requires two-factor sign-in stays
+// (EConflict, the transaction undone): they would be shut out of it.
 func dropCodesOfNoFactor(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error {
 	st, err := mfaStatus(ctx, tx, userID)
 	if err != nil || st.Enrolled() {
 		return err
+	}
+	var required bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM memberships m JOIN accounts a ON a.id = m.account_id
+		WHERE m.user_id = $1 AND a.require_mfa)`, userID).Scan(&required); err != nil {
+		return wrapErr(err)
+	}
+	if required {
+		return kudos.Errorf(kudos.EConflict, "an account you belong to requires two-factor sign-in: keep a second factor, or add another one first")
 	}
 	_, err = tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, userID)
 	return wrapErr(err)

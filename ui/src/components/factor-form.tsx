@@ -3,9 +3,10 @@ import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
 import { Label } from '@/components/ui/label'
+import type { PasskeyAnswer } from '@/lib/webauthn'
 
-/** A second factor given: the app's code or a recovery code. */
-export type FactorInput = { code: string } | { recovery_code: string }
+/** A second factor given: the app's code, a recovery code or a passkey's answer. */
+export type FactorInput = { code: string } | { recovery_code: string } | { webauthn: PasskeyAnswer }
 
 /** An authenticator app's code: one-time-code autofill, the numeric keyboard. */
 export function CodeInput(props: React.ComponentProps<typeof Input>) {
@@ -24,6 +25,7 @@ export function FactorForm({
   pending,
   error,
   allowRecovery = true,
+  allowCode = true,
   submitLabel,
   extra,
 }: {
@@ -32,15 +34,20 @@ export function FactorForm({
   pending: boolean
   error?: string | null
   allowRecovery?: boolean
+  /** Whether the user has an authenticator app: without one, only a recovery code is typed. */
+  allowCode?: boolean
   submitLabel?: ReactNode
   /** More ways to meet the factor, under the switch (the lead adds "Use a passkey" here). */
   extra?: ReactNode
 }) {
   const { t } = useTranslation('mfa')
-  const [recovery, setRecovery] = useState(false)
+  const [recovery, setRecovery] = useState(!allowCode)
   const [value, setValue] = useState('')
   const fieldId = `${id}-${recovery ? 'recovery' : 'code'}`
   const errorId = `${id}-error`
+
+  // Nothing to type (a passkey only, its recovery codes used up): the other ways alone.
+  if (!allowCode && !allowRecovery) return <div className="grid gap-3">{extra}</div>
 
   const submit = (event: React.FormEvent) => {
     event.preventDefault()
@@ -85,7 +92,7 @@ export function FactorForm({
       <Button type="submit" loading={pending}>
         {submitLabel ?? t('challenge.submit')}
       </Button>
-      {allowRecovery ? (
+      {allowRecovery && allowCode ? (
         <Button
           type="button"
           variant="link"

@@ -26,6 +26,8 @@ export const queryKeys = {
   accounts: () => ['accounts'] as const,
   /** GET /v1/users/me/passkeys: the signed-in user's passkeys (issue 29). */
   passkeys: () => ['passkeys'] as const,
+  /** GET /v1/users/me/mfa: the signed-in user's second factors (issue 29; passkeys count). */
+  mfaStatus: () => ['mfa'] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -2,6 +2,7 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { saveSession } from '@/lib/session'
+import type { FactorInput } from '@/components/factor-form'
 import { sessionResponseSchema } from './session-schema'
 
 // A sign-in of a user with a second factor answers 202 {mfa_required,
@@ -43,7 +44,7 @@ export function clearChallenge(): void {
   sessionStorage.removeItem(CHALLENGE_KEY)
 }
 
-export type SigninMfaInput = { challenge: string } & ({ code: string } | { recovery_code: string })
+export type SigninMfaInput = { challenge: string } & FactorInput
 
 export function useSigninMfa() {
   return useMutation({

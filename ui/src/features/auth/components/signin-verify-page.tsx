@@ -2,10 +2,12 @@ import { useState } from 'react'
 import { Link, useNavigate } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { buttonVariants } from '@/components/ui/button'
-import { FactorForm } from '@/components/factor-form'
+import { FactorForm, type FactorInput } from '@/components/factor-form'
 import { pendingChallenge, useSigninMfa } from '../api/signin-mfa'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
+import { challengePasskeyOptions } from '@/lib/passkey-assertion'
+import { PasskeyFactorButton } from '@/components/passkey-factor-button'
 
 /**
  * The sign-in's second step (/signin/verify): the challenge of a password or
@@ -29,27 +31,35 @@ export function SigninVerifyPage() {
     )
   }
   const recovery = challenge.methods.includes('recovery_code')
+  const meet = (input: FactorInput) =>
+    verify.mutate(
+      { challenge: challenge.challenge, ...input },
+      {
+        onSuccess: (session) => {
+          if (challenge.redirect) void navigate({ href: challenge.redirect })
+          else void navigate(dashboardHome(session.account_id))
+        },
+      },
+    )
 
   return (
     <AuthLayout title={t('challenge.title')}>
       <FactorForm
         id="signin-factor"
         allowRecovery={recovery}
+        allowCode={challenge.methods.includes('totp')}
         pending={verify.isPending}
         error={verify.isError ? t('challenge.failed') : null}
-        onSubmit={(input) =>
-          verify.mutate(
-            { challenge: challenge.challenge, ...input },
-            {
-              onSuccess: (session) => {
-                if (challenge.redirect) void navigate({ href: challenge.redirect })
-                else void navigate(dashboardHome(session.account_id))
-              },
-            },
-          )
+        onSubmit={meet}
+        extra={
+          challenge.methods.includes('webauthn') ? (
+            <PasskeyFactorButton
+              options={() => challengePasskeyOptions(challenge.challenge)}
+              onAnswer={(webauthn) => meet({ webauthn })}
+              pending={verify.isPending}
+            />
+          ) : null
         }
-        // PASSKEY (issue 29, lead): when challenge.methods includes 'webauthn', a "Use a passkey" button goes here.
-        extra={null}
       />
       <p className="mt-4 text-center text-sm">
         <Link to="/signin" className="text-primary underline-offset-4 hover:underline">

@@ -1,6 +1,7 @@
 import * as v from 'valibot'
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
+import { queryKeys } from '@/lib/query-keys'
 import type { FactorInput } from '@/components/factor-form'
 
 // The caller's second factors (issue 29): GET /v1/users/me/mfa, the
@@ -20,7 +21,7 @@ export type TotpEnrolment = v.InferOutput<typeof enrolmentSchema>
 
 const codesSchema = v.object({ recovery_codes: v.array(v.string()) })
 
-export const mfaKeys = { status: ['mfa'] as const }
+export const mfaKeys = { status: queryKeys.mfaStatus() }
 
 export function mfaStatusQueryOptions() {
   return queryOptions({
@@ -61,7 +62,8 @@ export function useDisableTotp() {
   return useMfaMutation(
     (current_password: string) =>
       apiRequest('/v1/users/me/mfa/totp', { method: 'DELETE', auth: true, body: { current_password } }),
-    [422],
+    // 409: an account's policy keeps the user's last second factor (said in the dialog).
+    [409, 422],
   )
 }
 

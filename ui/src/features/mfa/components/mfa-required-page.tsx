@@ -1,11 +1,13 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useRouter } from '@tanstack/react-router'
 import { useTranslation } from 'react-i18next'
 import { ShieldAlert } from 'lucide-react'
 import { Brand } from '@/components/brand'
 import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/card'
-import { verifySecondFactor } from '../api/mfa'
+import { mfaStatusQueryOptions, verifySecondFactor } from '../api/mfa'
 import { FactorForm } from '@/components/factor-form'
+import { stepUpPasskeyOptions } from '@/lib/passkey-assertion'
+import { PasskeyFactorButton } from '@/components/passkey-factor-button'
 import { TwoFactorCard } from './two-factor-card'
 
 /**
@@ -19,6 +21,7 @@ export function MfaRequiredPage({ enrol }: { enrol: boolean }) {
   const router = useRouter()
   const verify = useMutation({ mutationFn: verifySecondFactor, meta: { shownInline: [422] } })
   const reload = () => void router.invalidate()
+  const status = useQuery({ ...mfaStatusQueryOptions(), enabled: !enrol })
   return (
     <main className="mx-auto grid max-w-xl gap-4 p-6" data-testid="mfa-required">
       <Brand />
@@ -41,9 +44,18 @@ export function MfaRequiredPage({ enrol }: { enrol: boolean }) {
               id="policy-factor"
               pending={verify.isPending}
               error={verify.isError ? t('step_up.wrong') : null}
+              allowCode={status.data?.totp ?? true}
+              allowRecovery={!status.data || status.data.recovery_codes_left > 0}
               onSubmit={(input) => verify.mutate(input, { onSuccess: reload })}
-              // PASSKEY (issue 29, lead): "Use a passkey" goes here.
-              extra={null}
+              extra={
+                status.data && status.data.passkeys > 0 ? (
+                  <PasskeyFactorButton
+                    options={stepUpPasskeyOptions}
+                    onAnswer={(webauthn) => verify.mutate({ webauthn }, { onSuccess: reload })}
+                    pending={verify.isPending}
+                  />
+                ) : null
+              }
             />
           </CardContent>
         </Card>

@@ -1,4 +1,4 @@
-import { useMutation } from '@tanstack/react-query'
+import { useMutation, useQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import {
   Dialog,
@@ -9,8 +9,10 @@ import {
 } from '@/components/ui/dialog'
 import { Button } from '@/components/ui/button'
 import { closeSecondFactor } from '@/lib/second-factor'
-import { verifySecondFactor } from '../api/mfa'
-import { FactorForm } from '@/components/factor-form'
+import { mfaStatusQueryOptions, verifySecondFactor } from '../api/mfa'
+import { FactorForm, type FactorInput } from '@/components/factor-form'
+import { stepUpPasskeyOptions } from '@/lib/passkey-assertion'
+import { PasskeyFactorButton } from '@/components/passkey-factor-button'
 
 /**
  * The step-up dialog: a change that needs the second factor (403
@@ -20,6 +22,14 @@ import { FactorForm } from '@/components/factor-form'
 export function SecondFactorDialog() {
   const { t } = useTranslation('mfa')
   const verify = useMutation({ mutationFn: verifySecondFactor, meta: { shownInline: [422] } })
+  const status = useQuery(mfaStatusQueryOptions())
+  const meet = (input: FactorInput) =>
+    verify.mutate(input, {
+      onSuccess: () => {
+        verify.reset()
+        closeSecondFactor(true)
+      },
+    })
   const cancel = () => {
     if (verify.isPending) return
     verify.reset()
@@ -37,19 +47,18 @@ export function SecondFactorDialog() {
           pending={verify.isPending}
           error={verify.isError ? t('step_up.wrong') : null}
           submitLabel={t('step_up.submit')}
-          onSubmit={(input) =>
-            verify.mutate(input, {
-              onSuccess: () => {
-                verify.reset()
-                closeSecondFactor(true)
-              },
-            })
-          }
-          // PASSKEY (issue 29, lead): a "Use a passkey" step-up goes here, before Cancel.
+          allowCode={status.data?.totp ?? true}
+          allowRecovery={!status.data || status.data.recovery_codes_left > 0}
+          onSubmit={meet}
           extra={
-            <Button type="button" variant="outline" onClick={cancel}>
-              {t('step_up.cancel')}
-            </Button>
+            <>
+              {status.data && status.data.passkeys > 0 ? (
+                <PasskeyFactorButton options={stepUpPasskeyOptions} onAnswer={(webauthn) => meet({ webauthn })} pending={verify.isPending} />
+              ) : null}
+              <Button type="button" variant="outline" onClick={cancel}>
+                {t('step_up.cancel')}
+              </Button>
+            </>
           }
         />
       </DialogContent>

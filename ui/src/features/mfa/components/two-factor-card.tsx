@@ -17,7 +17,7 @@ import {
   useStartTotp,
   type TotpEnrolment as Enrolment,
 } from '../api/mfa'
-import { RecoveryCodes } from './recovery-codes'
+import { RecoveryCodes } from '@/components/recovery-codes'
 import { TotpEnrolment } from './totp-enrolment'
 
 /**
@@ -73,17 +73,27 @@ export function TwoFactorCard({ onEnrolled }: { onEnrolled?: () => void }) {
       </div>
     )
   } else {
+    // Passkeys alone are a second factor too (with their recovery codes).
+    const passkeys = status.data.passkeys > 0
     body = (
       <div className="grid gap-3">
-        <p className="flex items-center gap-2 text-sm">
-          <ShieldOff className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
-          {t('card.off')}
-        </p>
+        {passkeys ? (
+          <p className="flex items-center gap-2 text-sm">
+            <ShieldCheck className="h-4 w-4 text-green-700" aria-hidden="true" />
+            {t('card.on_passkeys')} {t('card.codes_left', { count: status.data.recovery_codes_left })}
+          </p>
+        ) : (
+          <p className="flex items-center gap-2 text-sm">
+            <ShieldOff className="h-4 w-4 text-muted-foreground" aria-hidden="true" />
+            {t('card.off')}
+          </p>
+        )}
         <FormError error={start.error} />
-        <div>
+        <div className="flex flex-wrap gap-2">
           <Button loading={start.isPending} onClick={() => start.mutate(undefined, { onSuccess: setEnrolment })}>
             {t('card.set_up')}
           </Button>
+          {passkeys ? <PasswordConfirmed kind="regenerate" onCodes={setCodes} /> : null}
         </div>
       </div>
     )
@@ -154,7 +164,14 @@ function PasswordConfirmed({ kind, onCodes }: { kind: 'regenerate' | 'disable'; 
           onChange={(e) => setPassword(e.target.value)}
           aria-invalid={wrong ? true : undefined}
         />
-        {needsStepUp(action.error) ? <StepUpPrompt /> : <FormError error={action.error} />}
+        {needsStepUp(action.error) ? (
+          <StepUpPrompt />
+        ) : (
+          <FormError
+            error={action.error}
+            messageKey={isApiError(action.error) && action.error.status === 409 ? 'mfa:card.policy_keeps' : undefined}
+          />
+        )}
       </div>
     </ConfirmationDialog>
   )

@@ -1,5 +1,5 @@
 import * as v from 'valibot'
-import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
+import { type QueryClient, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { queryKeys } from '@/lib/query-keys'
 import { msg } from '@/lib/validators'
@@ -19,6 +19,8 @@ const passkeySchema = v.object({
   last_used_at: v.nullable(v.string()),
 })
 const passkeyListSchema = v.object({ items: v.array(passkeySchema) })
+// A registration's answer: the first second factor comes with recovery codes, shown once.
+const addedPasskeySchema = v.object({ ...passkeySchema.entries, recovery_codes: v.optional(v.array(v.string())) })
 
 export type Passkey = v.InferOutput<typeof passkeySchema>
 
@@ -49,6 +51,12 @@ function reauthBody(currentPassword: string) {
   return currentPassword ? { current_password: currentPassword } : {}
 }
 
+/** A passkey added or removed changes the list and the user's second factors. */
+function invalidatePasskeys(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: queryKeys.mfaStatus() })
+  return queryClient.invalidateQueries({ queryKey: queryKeys.passkeys() })
+}
+
 /**
  * Adds a passkey: the options (re-authenticated), the browser's ceremony
  * (a PasskeyError when it fails or is cancelled), then the registration.
@@ -64,9 +72,9 @@ export function useAddPasskey() {
         schema: passkeyOptionsSchema,
       })
       const answer = await createPasskey(options)
-      return apiRequest('/v1/users/me/passkeys', { method: 'POST', auth: true, body: { ...answer, name }, schema: passkeySchema })
+      return apiRequest('/v1/users/me/passkeys', { method: 'POST', auth: true, body: { ...answer, name }, schema: addedPasskeySchema })
     },
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.passkeys() }),
+    onSettled: () => invalidatePasskeys(queryClient),
     // The dialog says these itself: a wrong password or name on its field, a step-up.
     meta: { shownInline: [403, 409, 422], shownInlineNames: ['PasskeyError'] },
   })
@@ -87,7 +95,7 @@ export function useDeletePasskey() {
   return useMutation({
     mutationFn: ({ id, currentPassword }: { id: string; currentPassword: string }): Promise<undefined> =>
       apiRequest(passkeyPath(id), { method: 'DELETE', auth: true, body: reauthBody(currentPassword) }),
-    onSettled: () => queryClient.invalidateQueries({ queryKey: queryKeys.passkeys() }),
-    meta: { shownInline: [403, 404, 422] },
+    onSettled: () => invalidatePasskeys(queryClient),
+    meta: { shownInline: [403, 404, 409, 422] },
   })
 }

@@ -74,6 +74,27 @@ describe('PasskeysCard', () => {
     expect(await screen.findByRole('list', { name: 'Your passkeys' })).toHaveTextContent('Laptop')
   })
 
+  it('shows the recovery codes that come with the first passkey, once', async () => {
+    stubPasskeys()
+    const codes = ['aaaa-bbbb-cccc', 'dddd-eeee-ffff']
+    mockApi({
+      'GET /v1/users/me/passkeys': () => json(200, { items: [] }),
+      'POST /v1/users/me/passkeys/options': () => json(200, creationOptionsBody),
+      'POST /v1/users/me/passkeys': () => json(201, { ...laptop, recovery_codes: codes }),
+    })
+    await renderWithProviders(<PasskeysCard socialLogin={false} />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Add a passkey' }))
+    const dialog = await screen.findByRole('dialog', { name: 'Add a passkey' })
+    await userEvent.type(within(dialog).getByLabelText('Name'), 'Laptop')
+    await userEvent.type(within(dialog).getByLabelText('Current password'), 'Secret1!')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Create the passkey' }))
+    const list = await screen.findByRole('list', { name: 'Your recovery codes' })
+    expect(within(list).getAllByRole('listitem').map((li) => li.textContent)).toEqual(codes)
+    expect(screen.getByText(/It is your first second factor/)).toBeInTheDocument()
+    await userEvent.click(screen.getByRole('button', { name: /I have saved them/ }))
+    expect(screen.queryByRole('list', { name: 'Your recovery codes' })).toBeNull()
+  })
+
   it('says when the browser ceremony is cancelled or the password is wrong, and keeps the dialog open', async () => {
     stubPasskeys(async () => Promise.reject(new DOMException('no', 'NotAllowedError')))
     let wrong = true

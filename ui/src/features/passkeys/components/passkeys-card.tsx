@@ -25,6 +25,7 @@ import {
   useAddPasskey,
   useDeletePasskey,
 } from '../api/passkeys'
+import { RecoveryCodes } from '@/components/recovery-codes'
 import { PasskeyRow } from './passkey-row'
 
 // A Google user may have no password: for them it is optional and the
@@ -35,12 +36,21 @@ const addSchema = (socialLogin: boolean) =>
 const removeSchema = (socialLogin: boolean) => v.object({ current_password: socialLogin ? v.string() : password })
 
 /** What went wrong with a passkey action, as an alert: the browser's ceremony, a step-up, or the api. */
-export function PasskeyActionError({ error, fieldShown }: { error: unknown; fieldShown?: boolean }) {
+export function PasskeyActionError({
+  error,
+  fieldShown,
+  conflictKey = 'passkeys:errors.exists',
+}: {
+  error: unknown
+  fieldShown?: boolean
+  /** What a 409 means here: the passkey exists (adding), or the account's policy keeps it (removing). */
+  conflictKey?: string
+}) {
   if (!error || fieldShown) return null
   if (needsStepUp(error)) return <StepUpPrompt />
   const key = passkeyErrorKey(error)
   if (key) return <FormError messageKey={key} />
-  if (isApiError(error) && error.status === 409) return <FormError messageKey="passkeys:errors.exists" />
+  if (isApiError(error) && error.status === 409) return <FormError messageKey={conflictKey} />
   if (isApiError(error) && error.status === 422) return <FormError messageKey="passkeys:errors.failed" />
   return <FormError error={error} />
 }
@@ -56,6 +66,8 @@ export function PasskeysCard({ socialLogin }: { socialLogin: boolean }) {
   const query = useQuery(passkeysQueryOptions())
   const [announcement, setAnnouncement] = useState('')
   const [removing, setRemoving] = useState<Passkey | null>(null)
+  // The recovery codes that came with the first passkey, shown once.
+  const [codes, setCodes] = useState<string[] | null>(null)
   const supported = passkeysSupported()
 
   return (
@@ -83,8 +95,15 @@ export function PasskeysCard({ socialLogin }: { socialLogin: boolean }) {
         <p role="status" aria-live="polite" className="text-sm text-muted-foreground empty:hidden">
           {announcement}
         </p>
+        {codes ? <RecoveryCodes codes={codes} onDone={() => setCodes(null)} /> : null}
         {supported ? (
-          <AddPasskeyDialog socialLogin={socialLogin} onAdded={(name) => setAnnouncement(t('add.done', { name }))} />
+          <AddPasskeyDialog
+            socialLogin={socialLogin}
+            onAdded={(name, recoveryCodes) => {
+              setAnnouncement(t(recoveryCodes ? 'add.done_with_codes' : 'add.done', { name }))
+              if (recoveryCodes) setCodes(recoveryCodes)
+            }}
+          />
         ) : (
           <p className="text-sm text-muted-foreground">{t('card.unsupported')}</p>
         )}
@@ -119,7 +138,13 @@ function CurrentPasswordField({
   )
 }
 
-function AddPasskeyDialog({ socialLogin, onAdded }: { socialLogin: boolean; onAdded: (name: string) => void }) {
+function AddPasskeyDialog({
+  socialLogin,
+  onAdded,
+}: {
+  socialLogin: boolean
+  onAdded: (name: string, recoveryCodes?: string[]) => void
+}) {
   const { t } = useTranslation('passkeys')
   const [open, setOpen] = useState(false)
   const add = useAddPasskey()
@@ -136,7 +161,7 @@ function AddPasskeyDialog({ socialLogin, onAdded }: { socialLogin: boolean; onAd
     try {
       const created = await add.mutateAsync({ name: values.name, currentPassword: values.current_password })
       setOpen(false)
-      onAdded(created.name)
+      onAdded(created.name, created.recovery_codes)
     } catch (error) {
       applyFieldErrors(error, form.setError, ['name', 'current_password'])
     }
@@ -230,7 +255,7 @@ function RemovePasskeyDialog({
         error={errors.current_password?.message}
         input={form.register('current_password')}
       />
-      <PasskeyActionError error={remove.error} fieldShown={fieldShown} />
+      <PasskeyActionError error={remove.error} fieldShown={fieldShown} conflictKey="passkeys:errors.policy" />
     </FormDialog>
   )
 }
