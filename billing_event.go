@@ -121,6 +121,9 @@ type BillingEvent struct {
 	MemberEmail string
 	Role        Role
 	ActorEmail  string
+	// Factor is a second factor's event's: totp or passkey ("" for the
+	// others).
+	Factor string
 }
 
 // Validate checks what the store relies on.

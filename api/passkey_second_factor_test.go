@@ -49,6 +49,16 @@ func TestPasskeyMeetsTheSecondFactor(t *testing.T) {
 	if len(recoveryCodesOf(second)) != 0 {
 		t.Fatalf("a second passkey replaced the recovery codes: %s", second.Raw)
 	}
+	timeline := h.expect(h.do("GET", "/v1/accounts/"+account+"/billing/timeline?scope=team", nil, token), 200)
+	added := 0
+	for _, e := range timeline.Body["events"].([]any) {
+		if e := e.(map[string]any); e["type"] == "second_factor_added" && e["factor"] == "passkey" && e["member_email"] == email {
+			added++
+		}
+	}
+	if added != 2 {
+		t.Fatalf("%d second_factor_added events naming a passkey, want 2: %s", added, timeline.Raw)
+	}
 	other := newSoftAuthenticator(t)
 	otherToken, _ := h.signedUpUser("pk2fa-other@example.com")
 	h.expect(h.registerPasskey(otherToken, other, "Theirs"), 201)

@@ -30,6 +30,9 @@ type timelineEvent struct {
 	MemberEmail *string     `json:"member_email"`
 	Role        *kudos.Role `json:"role"`
 	ActorEmail  *string     `json:"actor_email"`
+	// Factor is a second factor's event's: totp or passkey (null for the
+	// others).
+	Factor *string `json:"factor"`
 }
 
 type timelineResponse struct {
@@ -80,6 +83,9 @@ func (s *Server) billingTimeline(c fiber.Ctx) error {
 		}
 		if e.ActorEmail != "" {
 			v.ActorEmail = &e.ActorEmail
+		}
+		if e.Factor != "" {
+			v.Factor = &e.Factor
 		}
 		out.Events = append(out.Events, v)
 	}

@@ -41,10 +41,10 @@ func AppendBillingEvent(ctx context.Context, tx pgx.Tx, ev kudos.BillingEvent) (
 		currency = &ev.Currency
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO billing_events (account_id, at, type, plan, amount, currency, invoice_id, key,
-		member_email, role, actor_email)
-		VALUES ($1, coalesce($2, now()), $3, $4, $5, $6, $7, $8, nullif($9, ''), nullif($10, ''), nullif($11, ''))
+		member_email, role, actor_email, factor)
+		VALUES ($1, coalesce($2, now()), $3, $4, $5, $6, $7, $8, nullif($9, ''), nullif($10, ''), nullif($11, ''), nullif($12, ''))
 		ON CONFLICT (account_id, key) DO NOTHING`,
-		ev.AccountID, at, ev.Type, plan, ev.Amount, currency, ev.InvoiceID, ev.Key, ev.MemberEmail, string(ev.Role), ev.ActorEmail)
+		ev.AccountID, at, ev.Type, plan, ev.Amount, currency, ev.InvoiceID, ev.Key, ev.MemberEmail, string(ev.Role), ev.ActorEmail, ev.Factor)
 	if err != nil {
 		return false, wrapErr(err)
 	}
@@ -82,7 +82,7 @@ func (db *DB) BillingTimeline(ctx context.Context, accountID uuid.UUID, limit in
 		cond += fmt.Sprintf(` AND e.type = ANY($%d)`, len(args))
 	}
 	rows, err := db.Pool.Query(ctx, `SELECT e.id, e.account_id, e.at, e.type, coalesce(e.plan, ''), e.amount, coalesce(e.currency, ''),
-		i.id, e.key, e.seq, coalesce(e.member_email, ''), coalesce(e.role, ''), coalesce(e.actor_email, '')
+		i.id, e.key, e.seq, coalesce(e.member_email, ''), coalesce(e.role, ''), coalesce(e.actor_email, ''), coalesce(e.factor, '')
 		FROM billing_events e LEFT JOIN invoices i ON i.id = e.invoice_id AND i.account_id = e.account_id
 		WHERE e.account_id = $1`+cond+` ORDER BY e.at DESC, e.seq DESC LIMIT $2`, args...)
 	if err != nil {
@@ -91,7 +91,7 @@ func (db *DB) BillingTimeline(ctx context.Context, accountID uuid.UUID, limit in
 	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (kudos.BillingEvent, error) {
 		var e kudos.BillingEvent
 		err := r.Scan(&e.ID, &e.AccountID, &e.At, &e.Type, &e.Plan, &e.Amount, &e.Currency, &e.InvoiceID, &e.Key, &e.Seq,
-			&e.MemberEmail, &e.Role, &e.ActorEmail)
+			&e.MemberEmail, &e.Role, &e.ActorEmail, &e.Factor)
 		return e, err
 	})
 	return out, wrapErr(err)

@@ -146,3 +146,52 @@ func TestBillingEventsBackfill(t *testing.T) {
 		t.Fatal("an update of billing_events was allowed")
 	}
 }
+
+// TestSecondFactorEventsNameTheirFactor: migration 00071 fills the factor
+// of the second-factor events written before it from their key; the
+// factor, like the rest of an event, never changes afterwards, and only a
+// second factor's event may carry one.
+func TestSecondFactorEventsNameTheirFactor(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	goosed := migratedDownTo(t, db, 70)
+	account := uuid.New()
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO accounts (id, name) VALUES ($1, 'Acme')`, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO billing_events (account_id, at, type, key, member_email) VALUES
+		($1, now(), 'second_factor_added', 'second_factor_added:totp:x:1', 'ann@example.com'),
+		($1, now(), 'second_factor_removed', 'second_factor_removed:passkey:y:2', 'ann@example.com'),
+		($1, now(), 'member_joined', 'member_joined:z', 'ann@example.com')`, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := goosed.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	events, err := db.BillingTimeline(ctx, account, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[kudos.BillingEventType]string{}
+	for _, e := range events {
+		got[e.Type] = e.Factor
+	}
+	want := map[kudos.BillingEventType]string{kudos.EventSecondFactorAdded: "totp", kudos.EventSecondFactorRemoved: "passkey", kudos.EventMemberJoined: ""}
+	if len(got) != len(want) {
+		t.Fatalf("factors %v, want %v", got, want)
+	}
+	for typ, f := range want {
+		if got[typ] != f {
+			t.Fatalf("factors %v, want %v", got, want)
+		}
+	}
+	for _, change := range []string{
+		`UPDATE billing_events SET factor = 'passkey' WHERE account_id = $1 AND type = 'second_factor_added'`,
+		`UPDATE billing_events SET factor = NULL WHERE account_id = $1 AND type = 'second_factor_added'`,
+		`UPDATE billing_events SET factor = 'totp' WHERE account_id = $1 AND type = 'member_joined'`,
+	} {
+		if _, err := db.Pool.Exec(ctx, change, account); err == nil {
+			t.Errorf("%s was allowed", change)
+		}
+	}
+}

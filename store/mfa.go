@@ -173,7 +173,7 @@ func secondFactorEvent(ctx context.Context, tx pgx.Tx, userID uuid.UUID, typ kud
 		return wrapErr(err)
 	}
 	for _, m := range list {
-		if err := teamEvent(ctx, tx, kudos.BillingEvent{AccountID: m.Account, At: now, Type: typ, MemberEmail: m.Email,
+		if err := teamEvent(ctx, tx, kudos.BillingEvent{AccountID: m.Account, At: now, Type: typ, MemberEmail: m.Email, Factor: factor,
 			Key: string(typ) + ":" + factor + ":" + subject.String() + ":" + now.Format(time.RFC3339Nano)}); err != nil {
 			return err
 		}

@@ -69,6 +69,8 @@ const eventSchema = v.object({
   role: v.optional(v.nullable(v.picklist(ROLES)), null),
   /** Membership events: who acted (null when the member acted, or for a join). */
   actor_email: v.optional(v.nullable(v.string()), null),
+  /** Second-factor events: an authenticator app (totp) or a passkey. */
+  factor: v.optional(v.nullable(v.picklist(['totp', 'passkey'])), null),
 })
 
 const pageSchema = v.object({

@@ -249,11 +249,13 @@ describe('ActivityTab', () => {
       expect(entry('ownership_transferred').getByText('Ownership transferred')).toBeInTheDocument()
     })
 
-    it('a member adding or removing a second factor (issue 29) says who', async () => {
+    it('a member adding or removing a second factor (issue 29) says who, and which factor', async () => {
       mockApi({
         [`GET ${TIMELINE}`]: () =>
           json(200, {
             events: [
+              { ...team('f4', 'second_factor_removed', 'bob@example.com', 'member', null), factor: 'passkey' },
+              { ...team('f3', 'second_factor_added', 'bob@example.com', 'member', null), factor: 'totp' },
               team('f2', 'second_factor_removed', 'bob@example.com', 'member', null),
               team('f1', 'second_factor_added', 'bob@example.com', 'member', null),
             ],
@@ -264,7 +266,12 @@ describe('ActivityTab', () => {
       await render()
       await screen.findByRole('list', { name: 'Billing activity' })
       const texts = screen.getAllByRole('listitem').map((li) => li.querySelectorAll('p')[1]?.textContent)
-      expect(texts).toEqual(['bob@example.com removed a second factor', 'bob@example.com added a second factor'])
+      expect(texts).toEqual([
+        'bob@example.com removed a passkey',
+        'bob@example.com turned on an authenticator app',
+        'bob@example.com removed a second factor',
+        'bob@example.com added a second factor',
+      ])
     })
 
     it('in nl and fr', async () => {

@@ -97,7 +97,9 @@ export function teamEventText(event: BillingEvent, t: (key: string, values?: Rec
     actor: event.actor_email ?? '',
     role: event.role ? t(`activity.roles.${event.role}`) : '',
   }
-  return t(`activity.team.${event.type}${event.actor_email ? '_by' : ''}`, values)
+  // A second factor's event says which factor (issue 29).
+  const factor = event.factor ? `_${event.factor}` : ''
+  return t(`activity.team.${event.type}${factor}${event.actor_email ? '_by' : ''}`, values)
 }
 
 const TONE: Record<Tone, string> = {
