@@ -13,6 +13,9 @@ import (
 // mfa_enrolment_required (the UI opens the enrolment), one whose session
 // has not met theirs is 403 second_factor_required (the UI asks for it).
 func (s *Server) mfaPolicy(c fiber.Ctx, sess *kudos.Session) error {
+	if !sess.SecondFactorAt.IsZero() {
+		return nil // the common case, answered without a query
+	}
 	st, err := s.DB.MFAStatus(ctx(c), sess.UserID)
 	if err != nil {
 		return err
@@ -20,10 +23,7 @@ func (s *Server) mfaPolicy(c fiber.Ctx, sess *kudos.Session) error {
 	if !st.Enrolled() {
 		return kudos.Errorf(kudos.EMFAEnrolmentRequired, "this account requires two-factor authentication: set it up first")
 	}
-	if sess.SecondFactorAt.IsZero() {
-		return kudos.Errorf(kudos.ESecondFactorRequired, "this account requires two-factor authentication: confirm it is you")
-	}
-	return nil
+	return kudos.Errorf(kudos.ESecondFactorRequired, "this account requires two-factor authentication: confirm it is you")
 }
 
 // mfaPolicyExempt tells the account routes a member needs while enrolling,

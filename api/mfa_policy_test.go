@@ -76,4 +76,10 @@ func TestOwnerRequiresMFA(t *testing.T) {
 		t.Fatalf("%d mfa_policy_changed events", n)
 	}
 	h.expect(h.do("DELETE", "/v1/users/me/mfa/totp", off, member), 204)
+	// A session that met the factor the member no longer has does not
+	// pass the policy when it is on again.
+	h.expect(h.do("PATCH", "/v1/accounts/"+account, on, ownerIn.str("token")), 200)
+	if r := h.expect(h.do("GET", "/v1/accounts/"+account+"/members", nil, member), 403); r.errorCode() != kudos.EMFAEnrolmentRequired {
+		t.Fatalf("without a second factor: %s", r.Raw)
+	}
 }

@@ -121,7 +121,8 @@ func lockedMFAStatus(ctx context.Context, tx pgx.Tx, userID uuid.UUID) (kudos.MF
 
 // dropCodesOfNoFactor deletes the user's recovery codes once they have no
 // second factor left (the last one was just removed): codes recover a
-// second factor, and a later one comes with new codes. The last second
+// second factor, and a later one comes with new codes; the user's sessions
+// no longer count as having met one. The last second
 // factor of a member of an account that requires two-factor sign-in stays
 // (EConflict, the transaction undone): they would be shut out of it.
 func dropCodesOfNoFactor(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error {
@@ -137,7 +138,12 @@ func dropCodesOfNoFactor(ctx context.Context, tx pgx.Tx, userID uuid.UUID) error
 	if required {
 		return kudos.Errorf(kudos.EConflict, "an account you belong to requires two-factor sign-in: keep a second factor, or add another one first")
 	}
-	_, err = tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, userID)
+	if _, err := tx.Exec(ctx, `DELETE FROM recovery_codes WHERE user_id = $1`, userID); err != nil {
+		return wrapErr(err)
+	}
+	// No session has met a second factor the user no longer has (the
+	// policy check trusts second_factor_at without another query).
+	_, err = tx.Exec(ctx, `UPDATE sessions SET second_factor_at = NULL WHERE user_id = $1`, userID)
 	return wrapErr(err)
 }
 
