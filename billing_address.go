@@ -72,10 +72,26 @@ func (a *BillingAddress) Validate() error {
 	case !ValidCountry(a.Country):
 		fe.Add("country", FInvalidCountry)
 	}
-	if a.VATID != "" && !vatIDPattern.MatchString(a.VATID) {
+	if a.VATID != "" && (!vatIDPattern.MatchString(a.VATID) || !vatIDOfCountry(a.VATID, a.Country)) {
 		fe.Add("vat_id", FInvalidVATID)
 	}
 	return fe.Err()
+}
+
+// vatIDOfCountry reports whether an EU VAT id's prefix names the billing
+// country's member state (Greece's is EL): VIES checks the id in the state
+// of its prefix, and reverse charge is decided by the billing country, so
+// the two must agree. Ids of countries outside the EU are not checked.
+func vatIDOfCountry(vatID, country string) bool {
+	cc := CountryCode(country)
+	if !IsEUMember(cc) {
+		return true
+	}
+	prefix := vatID[:2]
+	if prefix == "EL" {
+		prefix = "GR"
+	}
+	return prefix == cc
 }
 
 // ValidCountry reports whether c is one of Countries.

@@ -45,9 +45,11 @@ func (l PriceList) Yearly(p Plan) int64 {
 	return 0
 }
 
-// SellerCountry is where Kudos is established: its VAT rate applies when an
-// account has no billing address yet.
-const SellerCountry = "nl_BE"
+// SellerCountry is the member state Kudos is established in (ISO 3166):
+// the invoices' seller (invoicepdf.DefaultSeller), the default of
+// KUDOS_SELLER_COUNTRY, and the VAT rate of an account without a billing
+// address yet.
+const SellerCountry = "NL"
 
 // vatRates are the standard VAT rates (percent) of the countries of the
 // billing address (SPEC §3's 21 locale codes), by the country part.
@@ -57,17 +59,12 @@ var vatRates = map[string]float64{
 }
 
 // VATRate returns the standard VAT rate for a billing country such as
-// "nl_BE" (empty: the seller's country).
+// "nl_BE" (empty or unknown: the seller's country).
 func VATRate(country string) float64 {
-	if country == "" {
-		country = SellerCountry
+	if r, ok := vatRates[CountryCode(country)]; ok && country != "" {
+		return r
 	}
-	if len(country) == 5 {
-		if r, ok := vatRates[country[3:]]; ok {
-			return r
-		}
-	}
-	return vatRates[SellerCountry[3:]]
+	return vatRates[SellerCountry]
 }
 
 // AddVAT returns the VAT on net at rate percent, rounded half away from

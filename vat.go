@@ -43,7 +43,7 @@ func IsEUMember(iso string) bool { return euMembers[iso] }
 // CountryCode is the ISO 3166 part of a billing country ("nl_BE" → "BE"),
 // or the code itself when given one.
 func CountryCode(country string) string {
-	if len(country) == 5 && country[2] == '_' {
+	if len(country) == 5 && (country[2] == '_' || country[2] == '-') {
 		return country[3:]
 	}
 	return country
@@ -67,8 +67,11 @@ func (b VATBasis) ReverseCharged(seller string) bool {
 // VATRateFor is the one VAT decision of Kudos, shared by the pricing
 // call, the checkout's amount and every invoice: 0 % and reverse charge
 // when ReverseCharged, otherwise the standard rate of the buyer's country
-// (VATRate).
+// (VATRate). An empty seller is SellerCountry.
 func VATRateFor(seller string, b VATBasis) (rate float64, reverseCharge bool) {
+	if seller == "" {
+		seller = SellerCountry
+	}
 	if b.ReverseCharged(seller) {
 		return 0, true
 	}

@@ -245,25 +245,31 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
 		return err
 	}
-	if err := a.storeCreditNotePDF(ctx, in.AccountID, refundID); err != nil {
+	// The credit note the refund issued, if it issued one (a refund of an
+	// invoiced sale): its PDF, then the receipt that names it.
+	cn, err := a.Store.CreditNoteOfRefund(ctx, in.AccountID, refundID)
+	switch {
+	case kudos.ErrorCode(err) == kudos.ENotFound:
+		cn = nil
+	case err != nil:
 		return err
+	default:
+		if err := a.storeCreditNotePDF(ctx, *cn); err != nil {
+			return err
+		}
 	}
-	return a.queueRefundMail(ctx, in.AccountID, refundID, c.Plan, amount)
+	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID
-// (refund_issued) with its credit note's number, if it has one, once its
-// PDF is stored: keyed by the refund, a retried activity queues no second
-// mail (the outbox keeps one entry per key).
-func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, refundID string, plan kudos.Plan,
+// (refund_issued) with its credit note cn's number, if it has one (nil
+// otherwise), once its PDF is stored: keyed by the refund, a retried
+// activity queues no second mail (the outbox keeps one entry per key).
+func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, refundID string, cn *kudos.Invoice, plan kudos.Plan,
 	amount kudos.Money) error {
 	b := kudos.MailBilling{AccountID: accountID, Plan: plan, Amount: &amount}
-	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
-	switch {
-	case err == nil:
+	if cn != nil {
 		b.CreditNoteNumber, b.InvoiceNumber, b.InvoiceID = cn.Number, cn.CorrectsNumber, &cn.ID
-	case kudos.ErrorCode(err) != kudos.ENotFound:
-		return err
 	}
 	to, err := a.recipient(ctx, accountID)
 	if err != nil { // no owner to tell (refused for good): the refund stands without its mail
@@ -282,18 +288,11 @@ func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, r
 	return a.QueueMail(ctx, req, nil)
 }
 
-// storeCreditNotePDF renders and stores the PDF of the credit note that
-// recording refund refundID issued, if it issued one (a refund of an
-// invoiced sale). A retry renders the same bytes to the same key; a PDF
-// refused for good is logged and the refund stands without it.
-func (a *Activities) storeCreditNotePDF(ctx context.Context, accountID uuid.UUID, refundID string) error {
-	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
-	if kudos.ErrorCode(err) == kudos.ENotFound {
-		return nil
-	} else if err != nil {
-		return err
-	}
-	in, err := invoicepdf.InputFrom(ctx, a.Store, *cn)
+// storeCreditNotePDF renders and stores the PDF of credit note cn. A
+// retry renders the same bytes to the same key; a PDF refused for good is
+// logged and the refund stands without it.
+func (a *Activities) storeCreditNotePDF(ctx context.Context, cn kudos.Invoice) error {
+	in, err := invoicepdf.InputFrom(ctx, a.Store, cn)
 	if kudos.ErrorCode(err) == kudos.ENotFound { // no owner to address it to
 		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, cn.ID,
 			temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeInvoiceNotFinal, err))

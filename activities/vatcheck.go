@@ -3,7 +3,6 @@ package activities
 import (
 	"context"
 	"errors"
-	"strconv"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -49,7 +48,7 @@ func (a *Activities) RecordVATCheck(ctx context.Context, in workflows.RecordVATC
 	if err != nil {
 		return false, err
 	}
-	key := "vat_id_checked:" + in.AccountID.String() + ":" + strconv.Itoa(in.Version)
+	key := dispatch.VATCheckedKey(in.AccountID, in.Version)
 	req := kudos.MailRequest{Key: key, Purpose: kudos.MailVATIDChecked, To: to.email, Name: to.name, Language: to.language,
 		VAT: &kudos.MailVAT{AccountID: in.AccountID, VATID: in.VATID, Status: in.Status, GaveUp: in.GaveUp}}
 	ev := kudos.BillingEvent{AccountID: in.AccountID, Type: kudos.EventVATIDChecked, Key: key}

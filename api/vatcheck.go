@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"errors"
-	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -20,18 +19,18 @@ import (
 const vatCheckTimeout = 8 * time.Second
 
 // vatIDStatus decides the status a billing address is saved with (issue
-// 30): none without a VAT id; the stored status when the id is the one
-// stored and was answered already (verified or invalid: no new check);
-// otherwise VIES's answer now, or pending when it is unavailable. An
-// invalid id is saved (an accountant wants the status shown, and the rest
-// of the address is right): it is charged VAT until a valid id is saved.
+// 30): none without a VAT id; verified when the id and country are the
+// ones stored and verified already (no new check); otherwise VIES's answer
+// now, or pending when it is unavailable. An invalid id is saved (an
+// accountant wants the status shown, and the rest of the address is
+// right): it is charged VAT, and saving it again asks VIES again (it may
+// have been invalid only because VIES gave no answer for 24 h).
 func (s *Server) vatIDStatus(c fiber.Ctx, stored *kudos.BillingAddress, addr kudos.BillingAddress) (kudos.VATIDStatus, error) {
 	if addr.VATID == "" {
 		return kudos.VATIDNone, nil
 	}
-	if stored != nil && stored.VATID == addr.VATID &&
-		(stored.VATIDStatus == kudos.VATIDVerified || stored.VATIDStatus == kudos.VATIDInvalid) {
-		return stored.VATIDStatus, nil
+	if stored != nil && stored.VATID == addr.VATID && stored.Country == addr.Country && stored.VATIDStatus == kudos.VATIDVerified {
+		return kudos.VATIDVerified, nil
 	}
 	if s.VATChecker == nil {
 		return kudos.VATIDPending, nil
@@ -66,6 +65,6 @@ func vatCheckEffects(accountID uuid.UUID, stored *kudos.BillingAddress) func(kud
 			return store.SaveEffects{}
 		}
 		return store.SaveEffects{Events: []kudos.BillingEvent{{AccountID: accountID, Type: kudos.EventVATIDChecked,
-			Key: "vat_id_checked:" + accountID.String() + ":" + strconv.Itoa(saved.Version)}}}
+			Key: dispatch.VATCheckedKey(accountID, saved.Version)}}}
 	}
 }

@@ -57,7 +57,14 @@ func TestVATIDStatusOnSave(t *testing.T) {
 		AND workflow_id = 'vatcheck:' || $1 AND payload->>'VATID' = 'BE0123456999'`, account).Scan(&starts); err != nil || starts != 1 {
 		t.Fatalf("%d check starts queued (%v), want 1", starts, err)
 	}
-	// An answered id saved again keeps its status: no new check, no event.
+	// A VAT id of another member state than the billing country is refused
+	// (VIES checks the id's state, reverse charge goes by the country), and
+	// nothing changes.
+	if r := h.expect(h.do("PATCH", path, beAddress("NL123456789B01"), token), 422); r.field("vat_id") != kudos.FInvalidVATID {
+		t.Fatalf("a Dutch id on a Belgian address: %s", r.Raw)
+	}
+	// An invalid id saved again is asked again (it may have been invalid for
+	// want of an answer); the same answer adds no event.
 	h.expect(h.do("PATCH", path, beAddress("BE0123456000"), token), 200)
 	h.expect(h.do("PATCH", path, beAddress("BE0123456000"), token), 200)
 	if s := h.vatStatus(account, token); s != "invalid" {

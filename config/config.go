@@ -17,7 +17,6 @@ import (
 	"time"
 
 	"kudos"
-	"kudos/invoicepdf"
 )
 
 // Environments Kudos runs in.
@@ -203,7 +202,7 @@ var Vars = []Var{
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
-	{"KUDOS_SELLER_COUNTRY", "NL", "EU member state Kudos is established in (ISO 3166 code; the country of the seller printed on invoices, `invoicepdf.DefaultSeller`, or the start is refused): a customer with a VIES-verified VAT id in another member state is reverse charged (0 % VAT, art. 196 VAT Directive)", false},
+	{"KUDOS_SELLER_COUNTRY", kudos.SellerCountry, "EU member state Kudos is established in (ISO 3166 code; the country of the seller printed on invoices, `kudos.SellerCountry`, or the start is refused): a customer with a VIES-verified VAT id in another member state is reverse charged (0 % VAT, art. 196 VAT Directive)", false},
 	{"KUDOS_VAT_CHECKER", "", "`standin` (development only: VAT ids ending in `000` are invalid, in `999` VIES is unavailable for 60 s, others valid) or `vies` (the EU's VIES service; default: standin in development, vies in production)", false},
 	{"KUDOS_VIES_URL", "https://ec.europa.eu/taxation_customs/vies/rest-api", "base URL of the VIES REST API (the vies checker's `POST /check-vat-number`)", false},
 	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not (and purges expired rate limits, sign-in flows, sessions and mailed tokens)", false},
@@ -450,11 +449,11 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	}
 	if !kudos.IsEUMember(c.SellerCountry) {
 		errs = append(errs, fmt.Errorf("KUDOS_SELLER_COUNTRY: want the ISO 3166 code of an EU member state such as NL, got %q", c.SellerCountry))
-	} else if c.SellerCountry != invoicepdf.DefaultSeller.Country {
+	} else if c.SellerCountry != kudos.SellerCountry {
 		// The reverse-charge decision and the seller printed on every
-		// invoice must name the same member state.
-		errs = append(errs, fmt.Errorf("KUDOS_SELLER_COUNTRY: the invoices' seller (%s) is established in %s, got %q",
-			invoicepdf.DefaultSeller.Name, invoicepdf.DefaultSeller.Country, c.SellerCountry))
+		// invoice (invoicepdf.DefaultSeller) must name the same member state.
+		errs = append(errs, fmt.Errorf("KUDOS_SELLER_COUNTRY: the invoices' seller is established in %s, got %q",
+			kudos.SellerCountry, c.SellerCountry))
 	}
 	if u, err := url.Parse(c.VIESURL); err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
 		errs = append(errs, fmt.Errorf("KUDOS_VIES_URL: want an http(s) URL, got %q", c.VIESURL))

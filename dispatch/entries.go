@@ -50,6 +50,13 @@ func VATCheckStart(in workflows.VATCheckInput) store.OutboxEntry {
 		WorkflowID: workflows.VATCheckWorkflowID(in.AccountID), Payload: in}
 }
 
+// VATCheckedKey is the request key of a VAT-id check's answer for the
+// address saved at version: its vat_id_checked event (and mail), written
+// at the save when VIES answered then, else by the check's workflow.
+func VATCheckedKey(accountID uuid.UUID, version int) string {
+	return "vat_id_checked:" + accountID.String() + ":" + strconv.Itoa(version)
+}
+
 // ResetRequest is the payload of a KindPasswordResetRequest entry: the
 // address typed and the request key of the mail that answers it.
 type ResetRequest struct {

@@ -140,11 +140,7 @@ func language(lang string) string {
 // "BE") in lang. An unknown value is shown as given rather than dropped: an
 // address with an odd country is still better printed than hidden.
 func countryName(code, lang string) string {
-	cc := code
-	if len(cc) == 5 && (cc[2] == '_' || cc[2] == '-') {
-		cc = cc[3:]
-	}
-	if n, ok := countryNames[lang][strings.ToUpper(cc)]; ok {
+	if n, ok := countryNames[lang][strings.ToUpper(kudos.CountryCode(code))]; ok {
 		return n
 	}
 	return code

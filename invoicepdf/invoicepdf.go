@@ -28,7 +28,7 @@ var DefaultSeller = Seller{
 	Street:     "Stationsplein 45",
 	PostalCode: "3013 AK",
 	City:       "Rotterdam",
-	Country:    "NL",
+	Country:    kudos.SellerCountry,
 	VATID:      "NL859123456B01",
 	Email:      "billing@kudos.example",
 }

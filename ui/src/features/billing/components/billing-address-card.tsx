@@ -1,5 +1,5 @@
-import { useState } from 'react'
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { RefreshCw } from 'lucide-react'
 import { BillingAddressForm, type BillingAddressValues } from '@/components/billing-address-form'
@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { billingQueryOptions, type LoadedBillingAddress } from '../api/get-billing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
+import { queryKeys } from '@/lib/query-keys'
 import { VatIdStatus } from './vat-id-status'
 
 /** While a VAT id is being checked (pending), the billing read is asked again this often. */
@@ -44,6 +45,17 @@ export function BillingAddressCard({ accountId, organizationName }: { accountId:
   const [generation, setGeneration] = useState(0)
   const [reloading, setReloading] = useState(false)
   const address = billing.data.account_billing_address
+  // A pending check answered while polled changes the VAT of the prices
+  // (reverse charge): the plans page must not keep the old rate.
+  const queryClient = useQueryClient()
+  const status = address?.vat_id_status
+  const lastStatus = useRef(status)
+  useEffect(() => {
+    if (lastStatus.current === 'pending' && status !== 'pending') {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.pricing(accountId) })
+    }
+    lastStatus.current = status
+  }, [status, accountId, queryClient])
 
   const submit = async (values: BillingAddressValues) => {
     setOutcome(null)
