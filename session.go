@@ -21,6 +21,8 @@ type Session struct {
 	// sign-in, at enrolment or by POST /v1/users/me/mfa/verify); zero when
 	// never. Sensitive changes need it within StepUpWindow.
 	SecondFactorAt time.Time
+	// CreatedAt is when the session signed in.
+	CreatedAt time.Time
 }
 
 // SignInMethod is the first factor a session signed in with.

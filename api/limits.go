@@ -30,6 +30,7 @@ type limits struct {
 	publicIP          *store.Limiter // sign-up, resend, reset and Google requests per client
 	resetIP           *store.Limiter // new passwords set with a reset link, per client
 	reauth            *store.Limiter // current-password checks per user
+	secondFactor      *store.Limiter // second factors tried at sign-in per user, from all clients but known devices
 	mail              *store.Limiter // mails triggered per (purpose, recipient) (silently dropped beyond)
 	invitations       *store.Limiter // invitations sent and resent per account
 	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
@@ -45,6 +46,7 @@ func newLimits(db AuthStore) limits {
 		publicIP:          db.NewLimiter("public_ip", 20, 10*time.Minute),
 		resetIP:           db.NewLimiter("reset_ip", 10, 10*time.Minute),
 		reauth:            db.NewLimiter("reauth", 10, 10*time.Minute),
+		secondFactor:      db.NewLimiter("second_factor_user", 10, 10*time.Minute),
 		mail:              db.NewLimiter("mail_purpose_to", 5, time.Hour),
 		invitations:       db.NewLimiter("invitations", 20, time.Hour),
 		pmCheckoutHour:    db.NewLimiter("pm_checkout_hour", 5, time.Hour),

@@ -1,6 +1,9 @@
 package api
 
 import (
+	"bytes"
+	"time"
+
 	"github.com/gofiber/fiber/v3"
 	"github.com/google/uuid"
 
@@ -37,13 +40,34 @@ type totpStarted struct {
 	OTPAuthURL string `json:"otpauth_url"`
 }
 
+// freshSignIn is how long after its sign-in a session may enrol an
+// authenticator app without re-authenticating: the person has just given
+// their password (or signed in with Google).
+const freshSignIn = 10 * time.Minute
+
 // startTOTP gives the caller a new TOTP secret to enrol in an
 // authenticator app (201 {secret, otpauth_url}); it replaces one not yet
-// confirmed, and is 409 when an app is confirmed already.
+// confirmed, and is 409 when an app is confirmed already. A second factor
+// of a stolen session's choosing would lock the owner out (their next
+// sign-in asks for it), so a session older than freshSignIn
+// re-authenticates: an optional body {current_password} (422 when missing
+// or wrong), or Google's step-up for a user without one.
 func (s *Server) startTOTP(c fiber.Ctx) error {
-	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	sess := session(c)
+	u, err := s.DB.UserByID(ctx(c), sess.UserID)
 	if err != nil {
 		return err
+	}
+	if s.DB.Now().Sub(sess.CreatedAt) > freshSignIn {
+		var req currentPasswordRequest
+		if len(bytes.TrimSpace(c.Body())) > 0 {
+			if err := decodeJSON(c, &req); err != nil {
+				return err
+			}
+		}
+		if err := s.reauthenticateWith(c, u, req); err != nil {
+			return err
+		}
 	}
 	secret := auth.NewTOTPSecret()
 	if err := s.DB.StartTOTP(ctx(c), u.ID, s.mfaBox.Seal(u.ID, secret)); err != nil {
@@ -208,7 +232,10 @@ func (s *Server) verifySecondFactor(c fiber.Ctx) error {
 		return err
 	}
 	p, ok, err := s.secondFactorProof(c, u, req, kudos.CeremonyStepUp)
-	if err == nil && ok {
+	if err != nil {
+		return err // the check failed (Postgres, the key): not a wrong code
+	}
+	if ok {
 		err = s.DB.VerifySecondFactor(ctx(c), sess.ID, u.ID, p)
 	}
 	if !ok || kudos.ErrorCode(err) == kudos.EUnauthorized {

@@ -46,7 +46,10 @@ type signinMFARequest struct {
 // a session exactly as a sign-in, recording the first factor and the
 // second. An unknown, expired, used or exhausted challenge and a wrong code
 // are all 401 with the same message; each try counts against the
-// challenge (kudos.MFAChallengeTries) and the client's sign-in limit.
+// challenge (kudos.MFAChallengeTries), the client's sign-in limit and the
+// user's limit of second factors tried (one who has the password cannot
+// open challenge after challenge to guess codes; a browser that signed in
+// as the user before is exempt, so they keep getting in).
 func (s *Server) signinMFA(c fiber.Ctx) error {
 	if err := allow(c, s.limits.signinIP, s.clientKey(c)); err != nil {
 		return err
@@ -70,6 +73,11 @@ func (s *Server) signinMFA(c fiber.Ctx) error {
 	ch, err := s.DB.TryMFAChallenge(ctx(c), auth.HashToken(req.Challenge))
 	if err != nil {
 		return err
+	}
+	if !s.knownDevice(c, ch.UserID) {
+		if err := allow(c, s.limits.secondFactor, ch.UserID.String()); err != nil {
+			return err
+		}
 	}
 	u, err := s.DB.UserByID(ctx(c), ch.UserID)
 	if err != nil {

@@ -385,3 +385,46 @@ func TestNewRecoveryCodesVoidTheOldOnes(t *testing.T) {
 	h.expect(h.do("POST", "/v1/auth/signin/mfa", map[string]any{"challenge": ch.str("challenge"), "recovery_code": old[0]}, ""), 401)
 	h.expect(h.do("POST", "/v1/auth/signin/mfa", map[string]any{"challenge": ch.str("challenge"), "recovery_code": fresh[0]}, ""), 201)
 }
+
+// TestSecondFactorGuessesAreLimitedPerUser: someone who has the password
+// cannot open challenge after challenge to guess codes: ten tries per user
+// in 10 minutes, from any client (the per-challenge and per-client limits
+// alone allowed hundreds); past them even the right code is 429.
+func TestSecondFactorGuessesAreLimitedPerUser(t *testing.T) {
+	h := newHarness(t)
+	const email = "mfa-guesses@example.com"
+	token, _ := h.signedUpUser(email)
+	secret, _ := h.enrolTOTP(token)
+	for i := 0; i < 5; i++ {
+		ch := h.expect(h.passwordSignin(email), 202)
+		for j := 0; j < 2; j++ {
+			h.expect(h.meetChallenge(ch.str("challenge"), map[string]any{"code": h.totpCode(secret, 7)}), 401)
+		}
+	}
+	ch := h.expect(h.passwordSignin(email), 202)
+	h.expect(h.meetChallenge(ch.str("challenge"), map[string]any{"code": h.totpCode(secret, 0)}), 429)
+	if n := h.liveSessions(email); n != 1 {
+		t.Fatalf("%d sessions, want the sign-up's only", n)
+	}
+}
+
+// TestAnOldSessionReauthenticatesToEnrol: an app chosen by whoever holds a
+// stolen session would lock the owner out (their next sign-in asks for its
+// code), so a session signed in more than 10 minutes ago gives the current
+// password before a secret is made; nothing is stored until then.
+func TestAnOldSessionReauthenticatesToEnrol(t *testing.T) {
+	h := newHarness(t)
+	token, _ := h.signedUpUser("mfa-old-session@example.com")
+	h.advance(11 * time.Minute)
+	if r := h.expect(h.do("POST", "/v1/users/me/mfa/totp", nil, token), 422); r.field("current_password") != kudos.FRequired {
+		t.Fatalf("no password: %s", r.Raw)
+	}
+	if r := h.expect(h.do("POST", "/v1/users/me/mfa/totp", map[string]any{"current_password": "Wrong1!xx"}, token), 422); r.field("current_password") != kudos.FWrongPassword {
+		t.Fatalf("a wrong password: %s", r.Raw)
+	}
+	var rows int
+	if err := h.db.Pool.QueryRow(t.Context(), `SELECT count(*) FROM user_totp`).Scan(&rows); err != nil || rows != 0 {
+		t.Fatalf("%d secrets stored before the re-authentication (%v)", rows, err)
+	}
+	h.expect(h.do("POST", "/v1/users/me/mfa/totp", map[string]any{"current_password": "Secret1!"}, token), 201)
+}

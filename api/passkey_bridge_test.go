@@ -9,8 +9,9 @@ import (
 
 // PasskeyAssertionApp is, for the tests of package api_test, a small app
 // on s (built by New) whose two routes call beginPasskeyAssertion and
-// finishPasskeyAssertion as the lead's second-factor and step-up routes
-// will: POST /begin {user_id?, purpose} answers the options, POST /finish
+// finishPasskeyAssertion as the second-factor and step-up routes do, with
+// any purpose and user (the routes themselves: TestPasskeyMeetsTheSecondFactor):
+// POST /begin {user_id?, purpose} answers the options, POST /finish
 // {purpose, ceremony_id, credential} the user id.
 func PasskeyAssertionApp(s *Server) *fiber.App {
 	app := fiber.New(fiber.Config{ErrorHandler: ErrorHandler(s.Log)})

@@ -62,7 +62,7 @@ func (s *Server) passkeyRegistrationOptions(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	wu, _, err := s.loadWebAuthnUser(c, u.ID)
+	wu, err := s.loadWebAuthnUser(c, u.ID)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func (s *Server) addPasskey(c fiber.Ctx) error {
 	if err := json.Unmarshal(cer.SessionData, &sd); err != nil {
 		return err
 	}
-	wu, _, err := s.loadWebAuthnUser(c, userID)
+	wu, err := s.loadWebAuthnUser(c, userID)
 	if err != nil {
 		return err
 	}

@@ -42,14 +42,20 @@ func (s *Server) reauthenticatedCaller(c fiber.Ctx) (*kudos.User, error) {
 	if err := decodeJSON(c, &req); err != nil {
 		return nil, err
 	}
-	if req.CurrentPassword != nil && len(*req.CurrentPassword) > kudos.PasswordMaxLength {
-		return nil, kudos.FieldErrors{"current_password": kudos.FTooLong}.Err()
-	}
 	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
 	if err != nil {
 		return nil, err
 	}
-	return u, s.reauthenticate(c, u, req.CurrentPassword)
+	return u, s.reauthenticateWith(c, u, req)
+}
+
+// reauthenticateWith re-authenticates u with the body req read
+// (reauthenticate; a current_password past the longest password is 422).
+func (s *Server) reauthenticateWith(c fiber.Ctx, u *kudos.User, req currentPasswordRequest) error {
+	if req.CurrentPassword != nil && len(*req.CurrentPassword) > kudos.PasswordMaxLength {
+		return kudos.FieldErrors{"current_password": kudos.FTooLong}.Err()
+	}
+	return s.reauthenticate(c, u, req.CurrentPassword)
 }
 
 // Step-up timings: the Google sign-in of a step-up must have happened at

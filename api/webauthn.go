@@ -101,24 +101,24 @@ func (u *webauthnUser) WebAuthnCredentials() []webauthn.Credential { return u.cr
 
 // loadWebAuthnUser reads userID's handle (set at the first call) and the
 // credential records of their passkeys.
-func (s *Server) loadWebAuthnUser(c fiber.Ctx, userID uuid.UUID) (*webauthnUser, []kudos.Passkey, error) {
+func (s *Server) loadWebAuthnUser(c fiber.Ctx, userID uuid.UUID) (*webauthnUser, error) {
 	handle, err := s.DB.WebAuthnHandle(ctx(c), userID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	keys, err := s.DB.Passkeys(ctx(c), userID)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	u := &webauthnUser{handle: handle}
 	for _, k := range keys {
 		var cred webauthn.Credential
 		if err := json.Unmarshal(k.Credential, &cred); err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		u.credentials = append(u.credentials, cred)
 	}
-	return u, keys, nil
+	return u, nil
 }
 
 // passkeyOptionsResponse is the answer of every options route: the
@@ -205,7 +205,7 @@ func (s *Server) beginPasskeyAssertion(c fiber.Ctx, userID *uuid.UUID, purpose s
 		assertion, sd, err = rp.BeginDiscoverableLogin(uv)
 	} else {
 		var u *webauthnUser
-		if u, _, err = s.loadWebAuthnUser(c, *userID); err != nil {
+		if u, err = s.loadWebAuthnUser(c, *userID); err != nil {
 			return passkeyOptionsResponse{}, err
 		}
 		if len(u.credentials) == 0 {
@@ -263,7 +263,7 @@ func (s *Server) finishPasskeyAssertion(c fiber.Ctx, purpose string, in passkeyA
 	if cer.UserID != nil && *cer.UserID != key.UserID {
 		return uuid.Nil, errPasskeyRefused()
 	}
-	u, _, err := s.loadWebAuthnUser(c, key.UserID)
+	u, err := s.loadWebAuthnUser(c, key.UserID)
 	if err != nil {
 		return uuid.Nil, err
 	}

@@ -54,6 +54,9 @@ func (db *DB) StartTOTP(ctx context.Context, userID uuid.UUID, sealed []byte) er
 func (db *DB) ConfirmTOTP(ctx context.Context, userID, sessionID uuid.UUID, step int64, codeHashes [][]byte) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if _, err := lockedMFAStatus(ctx, tx, userID); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, `UPDATE user_totp SET confirmed_at = $2, last_step = $3
 			WHERE user_id = $1 AND confirmed_at IS NULL AND last_step < $3`, userID, now, step)
 		if err != nil {

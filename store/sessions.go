@@ -51,9 +51,9 @@ func (db *DB) ActiveSession(ctx context.Context, id uuid.UUID) (*kudos.Session, 
 	var factorAt *time.Time
 	now := db.Now()
 	err := db.Pool.QueryRow(ctx, touchSession("$1", "$2", "$3")+`SELECT user_id, expires_at, coalesce(sign_in_method, ''),
-		coalesce(second_factor, ''), second_factor_at FROM sessions
+		coalesce(second_factor, ''), second_factor_at, created_at FROM sessions
 		WHERE id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3`,
-		id, now, db.idleSince(now)).Scan(&s.UserID, &s.ExpiresAt, &s.Method, &s.SecondFactor, &factorAt)
+		id, now, db.idleSince(now)).Scan(&s.UserID, &s.ExpiresAt, &s.Method, &s.SecondFactor, &factorAt, &s.CreatedAt)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, kudos.Errorf(kudos.EUnauthorized, "Unauthorized")
 	}

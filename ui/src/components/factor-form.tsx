@@ -37,7 +37,7 @@ export function FactorForm({
   /** Whether the user has an authenticator app: without one, only a recovery code is typed. */
   allowCode?: boolean
   submitLabel?: ReactNode
-  /** More ways to meet the factor, under the switch (the lead adds "Use a passkey" here). */
+  /** More ways to meet the factor, under the switch ("Use a passkey", a Cancel button). */
   extra?: ReactNode
 }) {
   const { t } = useTranslation('mfa')

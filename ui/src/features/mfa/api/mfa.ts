@@ -30,10 +30,22 @@ export function mfaStatusQueryOptions() {
   })
 }
 
-/** Starts (or restarts) the enrolment: a new secret and its otpauth:// URL. */
+/**
+ * Starts (or restarts) the enrolment: a new secret and its otpauth:// URL.
+ * A session signed in more than 10 minutes ago gives the current password
+ * (422 on current_password without it; a Google user steps up: 403).
+ */
 export function useStartTotp() {
   return useMutation({
-    mutationFn: () => apiRequest('/v1/users/me/mfa/totp', { method: 'POST', auth: true, schema: enrolmentSchema }),
+    mutationFn: (currentPassword?: string) =>
+      apiRequest('/v1/users/me/mfa/totp', {
+        method: 'POST',
+        auth: true,
+        body: currentPassword ? { current_password: currentPassword } : undefined,
+        schema: enrolmentSchema,
+      }),
+    // The card asks for the password, or offers the Google step-up, itself.
+    meta: { shownInline: [403, 422] },
   })
 }
 

@@ -26,6 +26,32 @@ const error = (status: number, code: string, fields?: Record<string, string>) =>
   json(status, { error: { status, code, message: 'no', fields } })
 
 describe('TwoFactorCard', () => {
+  it('asks for the current password when the session signed in long ago (422), then enrols with it', async () => {
+    const fetch = mockApi({
+      'GET /v1/users/me/mfa': () => json(200, { totp: false, recovery_codes_left: 0, passkeys: 0 }),
+      'POST /v1/users/me/mfa/totp': (init) => {
+        const body = init?.body ? (JSON.parse(String(init.body)) as Record<string, string>) : {}
+        if (!body.current_password) return error(422, 'unprocessable_entity', { current_password: 'field_required' })
+        if (body.current_password !== 'Secret1!') return error(422, 'unprocessable_entity', { current_password: 'wrong_password' })
+        return json(201, { secret: 'JBSWY3DPEHPK3PXP', otpauth_url: 'otpauth://totp/Kudos:a?secret=JBSWY3DPEHPK3PXP' })
+      },
+    })
+    await renderWithProviders(<TwoFactorCard />)
+    const setUp = await screen.findByRole('button', { name: 'Set up an authenticator app' })
+    await userEvent.click(setUp)
+    const password = await screen.findByLabelText('Current password')
+    expect(screen.getByText(/enter your current password to set up an app/)).toBeInTheDocument()
+    await userEvent.type(password, 'Guess12!')
+    await userEvent.click(setUp)
+    expect(await screen.findByText('That password is not right. Try again.')).toBeInTheDocument()
+    expect(password).toHaveAttribute('aria-invalid', 'true')
+    await userEvent.clear(password)
+    await userEvent.type(password, 'Secret1!')
+    await userEvent.click(setUp)
+    expect(await screen.findByTestId('totp-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP')
+    expect(bodyOf(fetch, 'POST /v1/users/me/mfa/totp')).toEqual({ current_password: 'Secret1!' })
+  })
+
   it('enrols: QR code and key, a wrong code said aloud, then the recovery codes once', async () => {
     let on = false
     let confirmTries = 0
