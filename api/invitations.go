@@ -160,12 +160,22 @@ func (s *Server) invitationPreview(c fiber.Ctx) error {
 }
 
 // acceptInvitation adds the signed-in user to the invitation's account
-// (they must be its address: 403 invitation_email_mismatch otherwise; and
-// a seat must be free: 409 seat_limit).
+// (they must be its address: 403 invitation_email_mismatch otherwise; have
+// proved it: 403 user_not_activated; and a seat must be free: 409
+// seat_limit).
 func (s *Server) acceptInvitation(c fiber.Ctx) error {
 	hash, err := invitationHash(c)
 	if err != nil {
 		return err
+	}
+	// A session of a user who never proved the address may be a stranger's
+	// who signed up with it (issue 35): the address is proved first.
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	if !u.Activated {
+		return kudos.Errorf(kudos.ENotActivated, "confirm your e-mail address before you accept the invitation")
 	}
 	id, err := s.DB.AcceptInvitation(ctx(c), hash, session(c).UserID, s.team())
 	if err != nil {

@@ -107,8 +107,8 @@ type TeamStore interface {
 	Members(ctx context.Context, accountID uuid.UUID) ([]kudos.Member, kudos.Seats, error)
 	Seats(ctx context.Context, accountID uuid.UUID) (kudos.Seats, error)
 	Memberships(ctx context.Context, userID uuid.UUID) ([]kudos.Membership, error)
-	ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role) error
-	RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID) error
+	ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role, out store.TeamOutbox) error
+	RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID, out store.TeamOutbox) error
 	TransferOwnership(ctx context.Context, t store.OwnershipTransfer) error
 	CreateInvitation(ctx context.Context, in store.NewInvitation) (*kudos.Invitation, error)
 	PendingInvitations(ctx context.Context, accountID uuid.UUID) ([]kudos.Invitation, error)
