@@ -21,7 +21,7 @@ func (s *Server) registerInvitationRoutes(v1, acc fiber.Router) {
 	acc.Post("/invitations/:invitationId/resend", s.resendInvitation)
 	acc.Delete("/invitations/:invitationId", s.revokeInvitation)
 	v1.Get("/invitations/:token", s.invitationPreview)
-	v1.Post("/invitations/:token/accept", s.requireSession, s.acceptInvitation)
+	v1.Post("/invitations/:token/accept", s.requireSession, s.requireActivated, s.acceptInvitation)
 }
 
 // team is the outbox of team changes (mails, invitation workflows).
@@ -167,15 +167,6 @@ func (s *Server) acceptInvitation(c fiber.Ctx) error {
 	hash, err := invitationHash(c)
 	if err != nil {
 		return err
-	}
-	// A session of a user who never proved the address may be a stranger's
-	// who signed up with it (issue 35): the address is proved first.
-	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
-	if err != nil {
-		return err
-	}
-	if !u.Activated {
-		return kudos.Errorf(kudos.ENotActivated, "confirm your e-mail address before you accept the invitation")
 	}
 	id, err := s.DB.AcceptInvitation(ctx(c), hash, session(c).UserID, s.team())
 	if err != nil {

@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -238,5 +239,117 @@ func TestAnUnactivatedUserProvesTheAddressBeforeAccepting(t *testing.T) {
 	h.expect(h.do("POST", "/v1/invitations/"+invitation+"/accept", nil, session), 200)
 	if h.memberID(owner, account, "unproved@example.com") == "" {
 		t.Fatal("the activated user did not join")
+	}
+}
+
+// TestAStrangersFactorsEndWhenTheOwnerProvesTheAddress (high): a user who
+// never proved the address can sign in, and may be a stranger who signed
+// up with someone else's address. Such a session adds no credential (an
+// app, recovery codes, a passkey: 403 user_not_activated). Factors that
+// an unproved user holds anyway (set before this rule) end when the owner
+// proves the address, by the activation link, a password reset or Google:
+// the owner signs in without a second factor they never had, and the
+// stranger's sessions and device cookie are void.
+func TestAStrangersFactorsEndWhenTheOwnerProvesTheAddress(t *testing.T) {
+	for n, proof := range []string{"activation", "password reset", "google"} {
+		t.Run(proof, func(t *testing.T) {
+			h := trustingHarness(t)
+			now := time.Now()
+			h.db.Clock = func() time.Time { return now } // no limit refills meanwhile
+			victim := fmt.Sprintf("proved-%d@example.com", n)
+			h.expect(h.do("POST", "/v1/auth/signup", signupBody(victim), ""), 201)
+			activation := h.srv.Tokens.Token(kudos.TokenActivation, h.lastMail(victim).Key)
+			in := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": victim, "password": "Secret1!"}, "",
+				"X-Forwarded-For", "198.51.100.30"), 201)
+			stranger, cookie := in.str("token"), deviceCookie(t, in)
+			for _, path := range []string{"/v1/users/me/mfa/totp", "/v1/users/me/mfa/recovery-codes", "/v1/users/me/passkeys/options"} {
+				if r := h.expect(h.do("POST", path, map[string]any{"current_password": "Secret1!"}, stranger), 403); r.errorCode() != kudos.ENotActivated {
+					t.Fatalf("an unproved user adding a credential at %s: %s", path, r.Raw)
+				}
+			}
+			// Factors from before the refusal: enrolled while the flag is
+			// lifted for a moment.
+			h.exec(`UPDATE users SET activated = true WHERE email = $1`, victim)
+			h.enrolTOTP(stranger)
+			h.exec(`UPDATE users SET activated = false, address_proved_at = NULL WHERE email = $1`, victim)
+
+			now = now.Add(time.Minute)
+			switch proof {
+			case "activation":
+				h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(activation), ""), 201)
+			case "password reset":
+				h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": victim}, ""), 202)
+				h.deliverQueued()
+				reset := h.srv.Tokens.Token(kudos.TokenPasswordReset, h.lastMail(victim).Key)
+				h.expect(h.do("POST", "/v1/auth/reset-password", map[string]any{"token": reset, "password": "Secret1!"}, ""), 200)
+			case "google":
+				if r := h.expect(h.googleCallback("signin", "google-"+victim, victim), 201); r.str("token") == "" {
+					t.Fatalf("the owner's Google sign-in asks for a second factor they never had: %s", r.Raw)
+				}
+			}
+			for _, table := range []string{"user_totp", "recovery_codes", "passkeys"} {
+				if n := h.countWhere(table, "user_id = (SELECT id FROM users WHERE email = $1)", victim); n != 0 {
+					t.Errorf("%d rows of %s of the stranger survive the owner's proof", n, table)
+				}
+			}
+			if proof != "google" { // Google took the password with the rest
+				if r := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": victim, "password": "Secret1!"}, "",
+					"X-Forwarded-For", "198.51.100.31"), 201); r.str("token") == "" {
+					t.Fatalf("the owner's sign-in asks for a second factor they never had: %s", r.Raw)
+				}
+			}
+			h.expect(h.do("GET", "/v1/users/me/mfa", nil, stranger), 401)
+			// The stranger's device cookie exempts nothing from the limit
+			// of the address's sign-ins any more.
+			wrong := map[string]any{"email": victim, "password": "Wrong1!x"}
+			for net := range 6 {
+				for i := range 10 {
+					h.do("POST", "/v1/auth/signin", wrong, "", "X-Forwarded-For", fmt.Sprintf("2001:db8:%x::%x", net+40, i+1))
+				}
+			}
+			h.expect(h.do("POST", "/v1/auth/signin", wrong, "", "X-Forwarded-For", "192.0.2.40", "Cookie", "kudos_device="+cookie.Value), 429)
+		})
+	}
+}
+
+// exec runs a statement on the harness's database (a state the api would
+// not make, set up by the test).
+func (h *harness) exec(sql string, args ...any) {
+	h.t.Helper()
+	if _, err := h.db.Pool.Exec(h.t.Context(), sql, args...); err != nil {
+		h.t.Fatalf("%s: %v", sql, err)
+	}
+}
+
+// countWhere is a count(*) of the rows of table matching where.
+func (h *harness) countWhere(table, where string, args ...any) int {
+	h.t.Helper()
+	var n int
+	if err := h.db.Pool.QueryRow(h.t.Context(), `SELECT count(*) FROM `+table+` WHERE `+where, args...).Scan(&n); err != nil {
+		h.t.Fatal(err)
+	}
+	return n
+}
+
+// TestAProvedUserKeepsFactorsDuringAnAddressChange: a user who changes the
+// e-mail address is unactivated until the new one is confirmed, yet proved
+// the old one: a password reset meanwhile (which proves an address) keeps
+// their app and recovery codes — only a user who never proved an address
+// loses them.
+func TestAProvedUserKeepsFactorsDuringAnAddressChange(t *testing.T) {
+	h := newHarness(t)
+	const email = "moving-mfa@example.com"
+	token, account := h.signedUpUser(email)
+	h.enrolTOTP(token)
+	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/user", changeEmailBody("moved-mfa@example.com"), token), 200)
+	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": email}, ""), 202)
+	h.deliverQueued()
+	reset := h.srv.Tokens.Token(kudos.TokenPasswordReset, h.lastMailOf(email, kudos.MailPasswordReset).Key)
+	h.expect(h.do("POST", "/v1/auth/reset-password", map[string]any{"token": reset, "password": "Secret2!"}, ""), 200)
+	if n := h.countWhere("user_totp", "user_id = (SELECT id FROM users WHERE email = $1)", email); n != 1 {
+		t.Fatal("a password reset during an address change dropped the user's app")
+	}
+	if r := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": email, "password": "Secret2!"}, ""), 202); r.str("challenge") == "" {
+		t.Fatalf("the sign-in does not ask for the app: %s", r.Raw)
 	}
 }

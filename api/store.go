@@ -43,6 +43,7 @@ type AccountStore interface {
 	AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error
 	ChangeUser(ctx context.Context, ch store.UserChange) error
 	UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error)
+	DevicesValidFrom(ctx context.Context, userID uuid.UUID) (time.Time, error)
 	LatestUnpaidInvoice(ctx context.Context, accountID uuid.UUID) (*kudos.Invoice, error)
 }
 
