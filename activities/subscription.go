@@ -100,7 +100,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 				}
 			}
 		}
-		return a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
+		return a.Store.PayInvoice(ctx, in.InvoiceID, in.CheckoutID)
 	case in.Purpose.PaysExistingInvoice():
 		return nil
 	default:
@@ -349,22 +349,21 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	case err != nil:
 		return workflows.RenewalResult{}, err
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
-// renewalCharged records the outcome of a renewal charge on its invoice:
-// paid → PAID; settling → unchanged (PROCESSING, asked about again later);
-// declined → DUE_PAYMENT.
-func (a *Activities) renewalCharged(ctx context.Context, invoiceID uuid.UUID, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
+// renewalCharged records the outcome of the renewal charge in on its
+// invoice: paid → PAID (paid by the charge's key); settling → unchanged
+// (PROCESSING, asked about again later); declined → DUE_PAYMENT.
+func (a *Activities) renewalCharged(ctx context.Context, in workflows.RenewalInput, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
 	out := workflows.RenewalResult{Paid: res.Paid, Pending: res.Pending && !res.Paid, FailureReason: res.FailureReason, Amount: amount}
 	if out.Pending {
 		return out, nil
 	}
-	status := kudos.InvoiceDue
 	if res.Paid {
-		status = kudos.InvoicePaid
+		return out, a.Store.PayInvoice(ctx, in.InvoiceID, in.ChargeID)
 	}
-	return out, a.Store.SetInvoiceStatus(ctx, invoiceID, status)
+	return out, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoiceDue)
 }
 
 // CancelRenewalCharge cancels, at the provider, a renewal charge that has
@@ -383,7 +382,7 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 	if err != nil {
 		return workflows.RenewalResult{}, refused(err)
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'

@@ -132,7 +132,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err = AppendBillingEvent(ctx, tx, ev); err != nil {
 		return err
 	}
-	return issueCreditNote(ctx, tx, accountID, id, invoiceID, amount, now)
+	return issueCreditNote(ctx, tx, accountID, id, checkoutID, invoiceID, amount, now)
 }
 
 // checkoutEndEvents are the billing events of a checkout ending in a
@@ -284,6 +284,7 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err := inv.paymentEvent(ctx, tx, now); err != nil {
 			return err
 		}
+		inv.paidBy = checkoutID
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
 			return err
 		}
