@@ -39,6 +39,8 @@ type Store interface {
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error)
 	RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error
+	RecordDeferredRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money, retryAt time.Time) error
+	RefundStatus(ctx context.Context, id string) (string, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)

@@ -214,8 +214,10 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 // when nothing was owed any more (idempotent: one refund per checkout), and
 // records it with its credit note (a checkout that paid a numbered
 // invoice), whose PDF it then stores. A refusal for good is recorded for an operator; one the
-// provider says is temporary is, when the input is Deferrable, returned as
-// ErrTypeRefundDeferred for the workflow to try again later (not recorded).
+// provider says is temporary is, when the input is Deferrable, recorded as
+// deferred (with its next try, in.RetryAt) and returned as
+// ErrTypeRefundDeferred for the workflow (or the reconciliation) to try
+// again later.
 func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInput) error {
 	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 	if err != nil {
@@ -226,23 +228,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	}
 	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
 	refundID := "refund:" + c.ID
-	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
-	if kudos.ErrorCode(err) == kudos.EUnavailable {
-		if in.Deferrable {
-			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
-		}
-		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
-	}
-	if err != nil {
-		err = refused(err)
-		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
-			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
-				return rerr
-			}
-		}
-		return err
-	}
-	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
+	if err := a.giveBack(ctx, in, c, refundID, amount); err != nil {
 		return err
 	}
 	// The credit note the refund issued, if it issued one (a refund of an
@@ -259,6 +245,44 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 		}
 	}
 	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount)
+}
+
+// giveBack makes refund refundID of checkout c at the provider and records
+// it, unless it is made already (a retry, or an operator made it by hand
+// while it was deferred: never twice). A refusal for now of a Deferrable
+// try is recorded as deferred until in.RetryAt (when set) and returned as
+// ErrTypeRefundDeferred; one for good (or the last try's) is recorded as
+// refused.
+func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *kudos.CheckoutRecord, refundID string, amount kudos.Money) error {
+	status, err := a.Store.RefundStatus(ctx, refundID)
+	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+		return err
+	}
+	if status == "refunded" {
+		return nil
+	}
+	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	if kudos.ErrorCode(err) == kudos.EUnavailable {
+		if in.Deferrable {
+			if !in.RetryAt.IsZero() {
+				if rerr := a.Store.RecordDeferredRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount, in.RetryAt); rerr != nil {
+					return rerr
+				}
+			}
+			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
+		}
+		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
+	}
+	if err != nil {
+		err = refused(err)
+		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
+			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
+				return rerr
+			}
+		}
+		return err
+	}
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID
