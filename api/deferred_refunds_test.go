@@ -45,7 +45,9 @@ func TestADeferredRefundSurvivesARebuiltRun(t *testing.T) {
 	h.srv.Config.Lifecycle.RefundRetries = []time.Duration{4 * time.Second, time.Minute}
 	h.withTemporal(time.Hour)
 	_, account, _, _ := h.deferredRefund("deferred-rebuilt@example.com")
+	first := h.currentRun("subscription:" + account)
 	h.terminate(account)
+	h.recordHistory("subscription:"+account, first, "subscription_deferred_refund_terminated.json")
 	h.expect(h.do("POST", "/dev/sandbox/refunds", map[string]any{"account_id": account, "refuse": ""}, ""), 204)
 	r := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Kick: h.srv.Outbox.Kick}
 	rep, err := r.Reconcile(context.Background())

@@ -44,7 +44,7 @@ type Services struct {
 func (s Services) Dispatcher() *dispatch.Dispatcher {
 	return &dispatch.Dispatcher{Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue, DB: s.DB,
 		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL, Lifecycle: s.Config.Lifecycle,
-		VATCheckRetry: s.Config.VATCheckRetry}
+		VATCheckRetry: s.Config.VATCheckRetry, VATCheckLimit: s.Config.VATCheckLimit}
 }
 
 // Server is the api's server: the auth services from the configuration,
