@@ -100,7 +100,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 				}
 			}
 		}
-		return a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
+		return a.Store.PayInvoice(ctx, in.InvoiceID, in.CheckoutID)
 	case in.Purpose.PaysExistingInvoice():
 		return nil
 	default:
@@ -214,8 +214,10 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 // when nothing was owed any more (idempotent: one refund per checkout), and
 // records it with its credit note (a checkout that paid a numbered
 // invoice), whose PDF it then stores. A refusal for good is recorded for an operator; one the
-// provider says is temporary is, when the input is Deferrable, returned as
-// ErrTypeRefundDeferred for the workflow to try again later (not recorded).
+// provider says is temporary is, when the input is Deferrable, recorded as
+// deferred (with its next try, in.RetryAt) and returned as
+// ErrTypeRefundDeferred for the workflow (or the reconciliation) to try
+// again later.
 func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInput) error {
 	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 	if err != nil {
@@ -226,23 +228,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	}
 	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
 	refundID := "refund:" + c.ID
-	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
-	if kudos.ErrorCode(err) == kudos.EUnavailable {
-		if in.Deferrable {
-			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
-		}
-		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
-	}
-	if err != nil {
-		err = refused(err)
-		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
-			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
-				return rerr
-			}
-		}
-		return err
-	}
-	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
+	if err := a.giveBack(ctx, in, c, refundID, amount); err != nil {
 		return err
 	}
 	// The credit note the refund issued, if it issued one (a refund of an
@@ -259,6 +245,44 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 		}
 	}
 	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount)
+}
+
+// giveBack makes refund refundID of checkout c at the provider and records
+// it, unless it is made already (a retry, or an operator made it by hand
+// while it was deferred: never twice). A refusal for now of a Deferrable
+// try is recorded as deferred until in.RetryAt (when set) and returned as
+// ErrTypeRefundDeferred; one for good (or the last try's) is recorded as
+// refused.
+func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *kudos.CheckoutRecord, refundID string, amount kudos.Money) error {
+	status, err := a.Store.RefundStatus(ctx, refundID)
+	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+		return err
+	}
+	if status == "refunded" {
+		return nil
+	}
+	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	if kudos.ErrorCode(err) == kudos.EUnavailable {
+		if in.Deferrable {
+			if !in.RetryAt.IsZero() {
+				if rerr := a.Store.RecordDeferredRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount, in.RetryAt); rerr != nil {
+					return rerr
+				}
+			}
+			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
+		}
+		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
+	}
+	if err != nil {
+		err = refused(err)
+		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
+			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
+				return rerr
+			}
+		}
+		return err
+	}
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID
@@ -349,22 +373,21 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	case err != nil:
 		return workflows.RenewalResult{}, err
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
-// renewalCharged records the outcome of a renewal charge on its invoice:
-// paid → PAID; settling → unchanged (PROCESSING, asked about again later);
-// declined → DUE_PAYMENT.
-func (a *Activities) renewalCharged(ctx context.Context, invoiceID uuid.UUID, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
+// renewalCharged records the outcome of the renewal charge in on its
+// invoice: paid → PAID (paid by the charge's key); settling → unchanged
+// (PROCESSING, asked about again later); declined → DUE_PAYMENT.
+func (a *Activities) renewalCharged(ctx context.Context, in workflows.RenewalInput, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
 	out := workflows.RenewalResult{Paid: res.Paid, Pending: res.Pending && !res.Paid, FailureReason: res.FailureReason, Amount: amount}
 	if out.Pending {
 		return out, nil
 	}
-	status := kudos.InvoiceDue
 	if res.Paid {
-		status = kudos.InvoicePaid
+		return out, a.Store.PayInvoice(ctx, in.InvoiceID, in.ChargeID)
 	}
-	return out, a.Store.SetInvoiceStatus(ctx, invoiceID, status)
+	return out, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoiceDue)
 }
 
 // CancelRenewalCharge cancels, at the provider, a renewal charge that has
@@ -383,7 +406,7 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 	if err != nil {
 		return workflows.RenewalResult{}, refused(err)
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'

@@ -127,6 +127,10 @@ type Config struct {
 	// (doubling up to an hour, for 24 h); not an environment variable:
 	// tests shorten it.
 	VATCheckRetry time.Duration
+	// VATCheckLimit is how long a pending check asks VIES before the id
+	// counts as invalid (0: 24 h); not an environment variable: tests
+	// shorten it.
+	VATCheckLimit time.Duration
 
 	// S3: empty S3Endpoint means AWS in production and the in-process local
 	// S3 on DevS3Addr in development.

@@ -40,6 +40,9 @@ type Dispatcher struct {
 	// VATCheckRetry is the first wait of a VAT-id check's retries (0:
 	// workflows.VATCheckFirstRetry).
 	VATCheckRetry time.Duration
+	// VATCheckLimit is how long a VAT-id check asks VIES before it gives
+	// up (0: workflows.VATCheckLimit).
+	VATCheckLimit time.Duration
 }
 
 // Deliver is the relay's DeliverFunc.
@@ -99,6 +102,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		}
 		if in.Retry == 0 {
 			in.Retry = d.VATCheckRetry
+		}
+		if in.Limit == 0 {
+			in.Limit = d.VATCheckLimit
 		}
 		// The newest save's check replaces a running one (whose result
 		// would be stale anyway). A second delivery of this entry starts it

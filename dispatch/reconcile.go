@@ -28,6 +28,7 @@ type ReconcileStore interface {
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	PurgeExpired(ctx context.Context) (store.Purged, error)
+	DueDeferredRefunds(ctx context.Context, before time.Time, limit int) ([]store.DeferredRefund, error)
 }
 
 // Reconciler compares the read model with the running subscription
@@ -41,6 +42,12 @@ type Reconciler struct {
 	// Payments, when set, is asked how abandoned payment-method checkouts
 	// ended (nil: they are left alone).
 	Payments kudos.PaymentProvider
+	// Refund, when set, tries a deferred refund again (the RefundCheckout
+	// activity's work) for an account whose workflow has ended, on the
+	// schedule RefundRetries (empty: kudos.DefaultRefundRetries); nil:
+	// deferred refunds are left to the workflows.
+	Refund        func(ctx context.Context, in workflows.RefundInput) error
+	RefundRetries []time.Duration
 }
 
 // UnappliedAge is how long a stored payment event may wait, delivered and
@@ -66,8 +73,10 @@ func needsWorkflow(s kudos.ShowStatus) bool {
 // workflow shows another plan or status (visibility lags a few seconds, so
 // a report right after a change is expected now and then).
 //
-// It also purges the expired rows of the store (store.PurgeExpired): the
-// Schedule is the one periodic beat every deployment runs once.
+// It also purges the expired rows of the store (store.PurgeExpired), and
+// tries again the deferred refunds of accounts whose workflow has ended
+// (retryDeferredRefunds): the Schedule is the one periodic beat every
+// deployment runs once.
 func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, error) {
 	purged, err := r.DB.PurgeExpired(ctx)
 	if err != nil {
@@ -125,7 +134,7 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	if err := r.closeAbandoned(ctx, now, &rep); err != nil {
 		return rep, err
 	}
-	return rep, nil
+	return rep, r.retryDeferredRefunds(ctx, running, now, &rep)
 }
 
 // unapplied finds the payment events a lost run accepted and never applied

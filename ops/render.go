@@ -127,8 +127,12 @@ func WriteText(out io.Writer, r *Report) error {
 	if len(a.Refunds) > 0 {
 		p("\nREFUNDS")
 		for _, f := range a.Refunds {
-			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
-				ts(&f.CreatedAt))
+			next := ""
+			if f.RetryAt != nil { // deferred: refused for now
+				next = "\tnext try " + ts(f.RetryAt)
+			}
+			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
+				ts(&f.CreatedAt), next)
 		}
 	}
 	p("\nBILLING TIMELINE (newest first)")

@@ -21,13 +21,17 @@ var creditNoteIDs = uuid.MustParse("6f1d2c4e-30a0-4c1e-9a52-3c7e0d1f5b30")
 // CreditNoteID is the id of the credit note of refund refundID.
 func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs, []byte(refundID)) }
 
-// issueCreditNote gives the refund refundID of the invoice invoiceID its
-// credit note, in the refund's transaction: negative amounts (the refunded
-// share of the invoice's net and VAT), its own number, the buyer as it is
-// now, and its credit_note_issued event (the amount credited). A refund that has one already (a
-// retry) and a refund of nothing invoiced (an invoice without a number,
-// dropped, or none: a payment-method verification) make none.
-func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, invoiceID *uuid.UUID,
+// issueCreditNote gives the refund refundID of checkout checkoutID's
+// payment its credit note against the invoice invoiceID, in the refund's
+// transaction: negative amounts (the refunded share of the invoice's net
+// and VAT), its own number, the buyer as it is now, and its
+// credit_note_issued event (the amount credited). A credit note only undoes
+// a sale: the refund of a payment that did not settle the invoice (a
+// duplicate, paid_by another checkout or a renewal charge; an invoice never
+// paid) makes none, and its receipt names none. Neither do a refund that
+// has one already (a retry) and a refund of nothing invoiced (an invoice
+// without a number, dropped, or none: a payment-method verification).
+func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, checkoutID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
 	if invoiceID == nil {
 		return nil
@@ -37,8 +41,8 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE id = $1)`, id).Scan(&exists); err != nil || exists {
 		return wrapErr(err)
 	}
-	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2`,
-		*invoiceID, accountID))
+	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
+		AND paid_by = $3`, *invoiceID, accountID, checkoutID))
 	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
 		return nil
 	} else if err != nil {

@@ -41,12 +41,25 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 // charge succeeding or failing; any other paid invoice (an amount above
 // zero) is a payment.
 func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
+	return db.setInvoiceStatus(ctx, id, status, "")
+}
+
+// PayInvoice is SetInvoiceStatus to PAID by the payment paidBy (the
+// checkout, or the renewal charge's key, that settled it): recorded on the
+// invoice (paid_by), so that only that payment's refund credits it.
+func (db *DB) PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error {
+	return db.setInvoiceStatus(ctx, id, kudos.InvoicePaid, paidBy)
+}
+
+// setInvoiceStatus is SetInvoiceStatus, with the payment that pays it.
+func (db *DB) setInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus, paidBy string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
 		r, err := readInvoiceRow(ctx, tx, id, true)
 		if err != nil || !r.moves(status) {
 			return err
 		}
+		r.paidBy = paidBy
 		if _, err := r.setStatus(ctx, tx, status, now); err != nil {
 			return err
 		}
@@ -73,6 +86,9 @@ type invoiceRow struct {
 	plan      kudos.Plan
 	total     int64
 	currency  string
+	// paidBy is the payment that settles it, set by whoever pays it (""
+	// : none, a waived invoice).
+	paidBy string
 }
 
 // readInvoiceRow reads invoice id in tx, locking its row when forUpdate.
@@ -128,11 +144,15 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		}
 	}
 	var paidAt *time.Time
+	var paidBy *string
 	if status == kudos.InvoicePaid {
 		paidAt = &now
+		if r.paidBy != "" {
+			paidBy = &r.paidBy
+		}
 	}
-	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5
-		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt))
+	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5,
+		paid_by = COALESCE(paid_by, $6) WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt, paidBy))
 	r.status = status
 	return inv, err
 }

@@ -90,9 +90,12 @@ type OpsRefund struct {
 	Amount     int64  `json:"amount" db:"amount"`
 	Currency   string `json:"currency" db:"currency"`
 	Reason     string `json:"reason" db:"reason"`
-	// Status is refunded, or refused (by the provider: an operator refunds by hand).
+	// Status is refunded, refused (by the provider: an operator refunds by
+	// hand), or deferred (refused for now: tried again at RetryAt).
 	Status    string    `json:"status" db:"status"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
+	// RetryAt is a deferred refund's next try (nil otherwise).
+	RetryAt *time.Time `json:"retry_at,omitempty" db:"retry_at"`
 }
 
 // OpsOutboxEntry is an outbox entry waiting for delivery or parked.
@@ -146,8 +149,8 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
 			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
-		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at
-			FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
+			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their
 		// payloads name it), and the mails to its members (a mail names its
 		// recipient).

@@ -87,18 +87,19 @@ func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkou
 }
 
 // MarkRefundMade records that an operator made, by hand at the provider,
-// a refund the provider had refused (the runbook's manual fix): the refund
-// row, its checkout and the customer's timeline, as RecordRefund does. A
-// refund that is not refused is ENotFound.
+// a refund the provider had refused, for good or for now (the runbook's
+// manual fix): the refund row, its checkout and the customer's timeline, as
+// RecordRefund does; a deferred one is then no longer tried (the retry
+// finds it refunded). A refund neither refused nor deferred is ENotFound.
 func (db *DB) MarkRefundMade(ctx context.Context, id, providerID string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		var accountID uuid.UUID
 		var checkoutID, currency string
 		var amount int64
-		err := tx.QueryRow(ctx, `SELECT account_id, checkout_id, amount, currency FROM refunds WHERE id = $1 AND status = 'refused'
-			FOR UPDATE`, id).Scan(&accountID, &checkoutID, &amount, &currency)
+		err := tx.QueryRow(ctx, `SELECT account_id, checkout_id, amount, currency FROM refunds WHERE id = $1
+			AND status IN ('refused', 'deferred') FOR UPDATE`, id).Scan(&accountID, &checkoutID, &amount, &currency)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return kudos.Errorf(kudos.ENotFound, "no refused refund %q", id)
+			return kudos.Errorf(kudos.ENotFound, "no refused or deferred refund %q", id)
 		} else if err != nil {
 			return wrapErr(err)
 		}
@@ -113,7 +114,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
-			created_at = now() WHERE refunds.status = 'refused'`,
+			created_at = now(), retry_at = NULL WHERE refunds.status IN ('refused', 'deferred')`,
 		id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
 		return wrapErr(err)
 	}
@@ -132,7 +133,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err = AppendBillingEvent(ctx, tx, ev); err != nil {
 		return err
 	}
-	return issueCreditNote(ctx, tx, accountID, id, invoiceID, amount, now)
+	return issueCreditNote(ctx, tx, accountID, id, checkoutID, invoiceID, amount, now)
 }
 
 // checkoutEndEvents are the billing events of a checkout ending in a
@@ -145,11 +146,13 @@ var checkoutEndEvents = map[string]kudos.BillingEventType{
 }
 
 // RecordRefusedRefund records a refund the provider refused for good (once
-// by id; the checkout stays paid): ops refund by hand, or retry it, and a
-// later RecordRefund of the same id turns it into a refund.
+// by id, or a deferred one's last try; the checkout stays paid): ops refund
+// by hand, or retry it, and a later RecordRefund of the same id turns it
+// into a refund.
 func (db *DB) RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error {
 	_, err := db.Pool.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, status)
-		VALUES ($1, $2, $3, $4, $5, '', $6, 'refused') ON CONFLICT (id) DO NOTHING`,
+		VALUES ($1, $2, $3, $4, $5, '', $6, 'refused')
+		ON CONFLICT (id) DO UPDATE SET status = 'refused', reason = EXCLUDED.reason, retry_at = NULL WHERE refunds.status = 'deferred'`,
 		id, accountID, checkoutID, amount.Amount, amount.Currency, reason)
 	return wrapErr(err)
 }
@@ -284,6 +287,7 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err := inv.paymentEvent(ctx, tx, now); err != nil {
 			return err
 		}
+		inv.paidBy = checkoutID
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
 			return err
 		}

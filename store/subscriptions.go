@@ -78,7 +78,8 @@ func subscriptionFields(s *kudos.Subscription) []any {
 // SubscriptionReadModel returns everything Postgres holds of an account's
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan
 // is expired: it is what reactivates it), the checkout of the workflow's
-// still open, and the payment events not yet applied. It is what a
+// still open, the payment events not yet applied, and the refunds the
+// provider refused for now (deferred). It is what a
 // subscription workflow is (re)started from.
 func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error) {
 	var rm kudos.SubscriptionReadModel
@@ -114,8 +115,11 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		if err != nil {
 			return wrapErr(err)
 		}
-		rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent)
-		return wrapErr(err)
+		if rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent); err != nil {
+			return wrapErr(err)
+		}
+		rm.Refunds, err = deferredRefunds(ctx, tx, accountID)
+		return err
 	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	return &rm, err
 }

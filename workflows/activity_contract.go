@@ -235,6 +235,11 @@ type RefundInput struct {
 	// again later; without it (the last try, and runs from before) it is
 	// recorded as refused.
 	Deferrable bool `json:",omitempty"`
+	// RetryAt, with Deferrable, is the next try: a refusal for now is
+	// recorded as a deferred refund (refunds.status deferred, retry_at) that
+	// outlives the run (a terminate, a rebuild, the account's deletion).
+	// Zero (runs from before): not recorded.
+	RetryAt time.Time `json:",omitempty"`
 }
 
 // ErrTypeRefundDeferred marks a refund the provider refused for now.
