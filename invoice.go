@@ -13,7 +13,10 @@ type InvoiceStatus string
 const (
 	InvoicePaid       InvoiceStatus = "PAID"
 	InvoiceProcessing InvoiceStatus = "PROCESSING"
-	InvoiceDue        InvoiceStatus = "DUE_PAYMENT"
+	// InvoiceDue is a payment request (a year the customer declined, a
+	// renewal in dunning): unnumbered until it is paid (issue 34), save
+	// those numbered before.
+	InvoiceDue InvoiceStatus = "DUE_PAYMENT"
 	// InvoiceCredited is the status of every credit note (issue 30).
 	InvoiceCredited InvoiceStatus = "CREDITED"
 )
@@ -50,8 +53,8 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 }
 
 // Invoice is a bill of the account. Number is given when the invoice is
-// finalised (paid or due), gap-free per year; an invoice whose checkout is
-// still open has none.
+// paid, gap-free per year; an invoice whose checkout is still open has
+// none, nor has a due one (DUE_PAYMENT: a payment request, issue 34).
 type Invoice struct {
 	ID          uuid.UUID   `json:"id"`
 	AccountID   uuid.UUID   `json:"-"`

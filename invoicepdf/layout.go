@@ -16,6 +16,9 @@ type doc struct {
 	// proForma is set for an invoice not final yet (its checkout open):
 	// titled pro forma, with no number, marked as not yet paid.
 	proForma bool
+	// request is set for a due invoice not numbered (issue 34): a payment
+	// request, titled so, numbered only once paid.
+	request bool
 	// creditNote is set for a credit note (issue 30): titled so, with the
 	// invoice it corrects, its negative amounts credited.
 	creditNote bool
@@ -26,6 +29,8 @@ func (d *doc) title() string {
 	switch {
 	case d.proForma:
 		return d.t[lProForma]
+	case d.request:
+		return d.t[lPaymentRequest]
 	case d.creditNote:
 		return d.t[lCreditNote]
 	}
@@ -203,6 +208,8 @@ func (d *doc) totals(inv kudos.Invoice) {
 		note = d.t[lNotePaid]
 	case d.proForma:
 		note = d.t[lNoteProForma]
+	case d.request:
+		note = d.t[lNotePaymentRequest]
 	}
 	y += 20
 	if inv.ReverseCharge { // the legal mention, before anything else said
@@ -247,7 +254,8 @@ func prefixed(label, value string) string {
 	return label + " " + value
 }
 
-// numberOrDash is the invoice number, or a dash on a pro-forma.
+// numberOrDash is the invoice number, or a dash on a pro-forma or a
+// payment request.
 func numberOrDash(n string) string {
 	if n == "" {
 		return "—"

@@ -16,7 +16,8 @@ import (
 const InvoiceNumberPrefix = "KUD"
 
 // CreateInvoice stores a new invoice; it is idempotent by id (a retried
-// activity creates one). A DUE_PAYMENT invoice is finalised at once.
+// activity creates one). A DUE_PAYMENT invoice is a payment request: due at
+// once, numbered only when paid (issue 34).
 func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertInvoice(ctx, tx, inv, db.Now()) })
 }
@@ -35,8 +36,9 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	return err
 }
 
-// SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
-// number if it has none. Setting the status it has is a no-op. The billing
+// SetInvoiceStatus moves an invoice to PAID (giving it its number if it
+// has none) or DUE_PAYMENT (a payment request: no number). Setting the
+// status it has is a no-op. The billing
 // event is written with it: a renewal invoice paid or due is the renewal
 // charge succeeding or failing; any other paid invoice (an amount above
 // zero) is a payment.
@@ -113,11 +115,13 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 	return r.status != status && r.status != kudos.InvoicePaid
 }
 
-// setStatus writes status, numbering the invoice if it has no number yet
-// (which locks the year's counter until the transaction ends), and returns
-// the invoice as written.
+// setStatus writes status, numbering a paid invoice if it has no number
+// yet (which locks the year's counter until the transaction ends), and
+// returns the invoice as written. A due invoice is a payment request, not a
+// sale: it is numbered when it is paid (issue 34), with the buyer then, so
+// that a request that lapses leaves no numbered invoice behind.
 func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
-	if r.number == nil {
+	if r.number == nil && status == kudos.InvoicePaid {
 		n, err := nextNumber(ctx, tx, InvoiceNumberPrefix, now.UTC().Year())
 		if err != nil {
 			return nil, err
@@ -132,7 +136,7 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		paidAt = &now
 	}
 	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5
-		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt))
+		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, r.number, now, paidAt))
 	r.status = status
 	return inv, err
 }
