@@ -75,6 +75,9 @@ type Activities struct {
 	// SellerCountry is where Kudos is established (KUDOS_SELLER_COUNTRY,
 	// an ISO 3166 code): reverse charge applies to other member states.
 	SellerCountry string
+	// VATRegistrations are the seller's VAT registrations outside the EU
+	// (KUDOS_VAT_REGISTRATIONS): a consumer there is charged its VAT.
+	VATRegistrations map[string]string
 	// Lifecycle are the configured reminder and dunning timings.
 	Lifecycle kudos.Lifecycle
 	// UIBase is the UI origin checkouts return to.

@@ -404,19 +404,19 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 }
 
 // price is the one pricing of an invoice (and so of the checkout that pays
-// it): net plus the VAT kudos.VATRateFor decides for the account (its
-// billing country's rate, or reverse charge at 0 %), in the price list's
-// currency (PROCESSING, not stored).
+// it): net plus the VAT kudos.DecideVAT decides for the account (its
+// billing country's rate, reverse charge at 0 %, or 0 % outside the EU), in
+// the price list's currency (PROCESSING, not stored).
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
 	basis, err := a.Store.VATBasis(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	rate, reverse := kudos.VATRateFor(a.SellerCountry, basis)
-	vat, total := kudos.AddVAT(net, rate)
-	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
+	d := kudos.DecideVAT(kudos.VATSeller{Country: a.SellerCountry, Registrations: a.VATRegistrations}, basis)
+	vat, total := kudos.AddVAT(net, d.Rate)
+	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: d.Rate, Total: total,
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
-		ReverseCharge: reverse}, nil
+		ReverseCharge: d.ReverseCharge, OutsideEU: d.OutsideEU, SellerVATID: d.SellerVATID}, nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

@@ -51,6 +51,10 @@ const (
 	// lNotePaymentRequest says it is not an invoice.
 	lPaymentRequest
 	lNotePaymentRequest
+	// lOutsideEUBusiness and lOutsideEUConsumer are the legal mentions of
+	// an invoice to a buyer outside the EU without VAT (issue 34).
+	lOutsideEUBusiness
+	lOutsideEUConsumer
 	labelCount // keep last: the number of labels
 )
 
@@ -76,6 +80,8 @@ var labels = map[string]map[label]string{
 		lPaymentRequest: "Payment request",
 		lNotePaymentRequest: "Payment request: not an invoice. Please pay it from the Billing page of your Kudos dashboard; " +
 			"the invoice with its number follows the payment.",
+		lOutsideEUBusiness: "Outside the scope of EU VAT (art. 44 VAT Directive)",
+		lOutsideEUConsumer: "Outside the scope of EU VAT (art. 58 VAT Directive)",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -96,6 +102,8 @@ var labels = map[string]map[label]string{
 		lPaymentRequest: "Betaalverzoek",
 		lNotePaymentRequest: "Betaalverzoek: geen factuur. Betaal het via de pagina Facturatie in uw Kudos-dashboard; " +
 			"de factuur met haar nummer volgt na de betaling.",
+		lOutsideEUBusiness: "Buiten de reikwijdte van de EU-btw (art. 44 Btw-richtlijn)",
+		lOutsideEUConsumer: "Buiten de reikwijdte van de EU-btw (art. 58 Btw-richtlijn)",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -116,6 +124,8 @@ var labels = map[string]map[label]string{
 		lPaymentRequest: "Demande de paiement",
 		lNotePaymentRequest: "Demande de paiement : pas une facture. Veuillez la régler depuis la page Facturation de votre " +
 			"tableau de bord Kudos ; la facture et son numéro suivent le paiement.",
+		lOutsideEUBusiness: "Hors du champ d'application de la TVA de l'UE (art. 44 de la directive TVA)",
+		lOutsideEUConsumer: "Hors du champ d'application de la TVA de l'UE (art. 58 de la directive TVA)",
 	},
 }
 

@@ -120,7 +120,7 @@ func Render(in Input) ([]byte, error) {
 	pdf.AddPage()
 
 	d.header(inv)
-	d.parties(seller, in.Buyer, in.BuyerEmail)
+	d.parties(seller, inv.SellerVATID, in.Buyer, in.BuyerEmail)
 	d.lines(inv)
 	d.totals(inv)
 	d.footer(seller)

@@ -102,12 +102,14 @@ func (d *doc) statusColour(s kudos.InvoiceStatus) {
 	}
 }
 
-// parties draws the seller and buyer blocks side by side.
-func (d *doc) parties(s Seller, buyer *kudos.BillingAddress, email string) {
+// parties draws the seller and buyer blocks side by side. registration is
+// the seller's VAT id outside the EU the invoice's VAT is charged under
+// ("": none), printed under its own.
+func (d *doc) parties(s Seller, registration string, buyer *kudos.BillingAddress, email string) {
 	const top = 55.0
 	left := d.block(margin, top, d.t[lFrom], s.Name, []string{
 		s.Street, join(" ", s.PostalCode, s.City), countryName(s.Country, d.lang),
-		prefixed(d.t[lVATID], s.VATID), s.Email,
+		prefixed(d.t[lVATID], s.VATID), prefixed(d.t[lVATID], registration), s.Email,
 	})
 	var right float64
 	if buyer == nil {
@@ -212,12 +214,27 @@ func (d *doc) totals(inv kudos.Invoice) {
 		note = d.t[lNotePaymentRequest]
 	}
 	y += 20
-	if inv.ReverseCharge { // the legal mention, before anything else said
+	if m := vatMention(inv); m != 0 { // the legal mention, before anything else said
 		d.font("B", 10, 30)
-		y = d.wrap(margin, y, contW, d.t[lReverseCharge], "L") + 2
+		y = d.wrap(margin, y, contW, d.t[m], "L") + 2
 	}
 	d.font("", 9, 90)
 	d.wrap(margin, y, contW, note, "L")
+}
+
+// vatMention is the legal mention of why inv bears no VAT (0: none): reverse
+// charged (art. 196 VAT Directive), or a buyer outside the EU (art. 44 for a
+// business, art. 58 for a consumer; issue 34).
+func vatMention(inv kudos.Invoice) label {
+	switch {
+	case inv.ReverseCharge:
+		return lReverseCharge
+	case inv.OutsideEU == kudos.OutsideEUBusiness:
+		return lOutsideEUBusiness
+	case inv.OutsideEU == kudos.OutsideEUConsumer:
+		return lOutsideEUConsumer
+	}
+	return 0
 }
 
 // footer closes the page with the seller's legal details and a thank-you.

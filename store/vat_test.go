@@ -56,7 +56,7 @@ func TestReverseChargeIsKeptOnTheDocuments(t *testing.T) {
 	if err != nil || !cn.ReverseCharge || cn.VAT != 0 || cn.Total != -46800 {
 		t.Fatalf("credit note %+v (%v): a reverse-charged invoice's credit note is reverse charged", cn, err)
 	}
-	if b, err := db.VATBasis(ctx, account); err != nil || b != (kudos.VATBasis{Country: "nl_BE", VATIDStatus: kudos.VATIDInvalid}) {
+	if b, err := db.VATBasis(ctx, account); err != nil || b != (kudos.VATBasis{Country: "nl_BE", VATIDStatus: kudos.VATIDInvalid, TaxID: true}) {
 		t.Fatalf("basis %+v (%v)", b, err)
 	}
 }
