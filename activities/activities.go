@@ -105,7 +105,16 @@ type Activities struct {
 	// Kick, when set, has the outbox relay deliver at once what an
 	// activity queued in its own transaction.
 	Kick func()
-	Now  func() time.Time
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// now is the time by the activities' clock.
+func (a *Activities) now() time.Time {
+	if a.Now == nil {
+		return time.Now()
+	}
+	return a.Now()
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not

@@ -59,3 +59,48 @@ func TestDeclinedYearIsAPaymentRequest(t *testing.T) {
 	})
 	eventually(t, "its invoice PDF", func() bool { return h.do("POST", base+"/invoices/"+due+"/download", nil, token).Status == 200 })
 }
+
+// TestInvoicesCarryTheirServicePeriod (issue 34, item 11): every invoice
+// keeps the period of the plan it pays for (Art. 226(7) VAT Directive) and
+// its PDF prints it: a first plan from its payment to its renewal date, a
+// renewal from its renewal date to the next (known when it is billed).
+func TestInvoicesCarryTheirServicePeriod(t *testing.T) {
+	h := newHarness(t).withTemporal(4 * time.Second)
+	token, account := h.signedUpUser("period@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	co := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER"}, token), 201)
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(t, "a paid renewal", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") >= 1 })
+	type period struct{ from, to *time.Time }
+	read := func(kind string) (string, period) {
+		var id string
+		var p period
+		if err := h.db.Pool.QueryRow(context.Background(), `SELECT id, service_from, service_to FROM invoices
+			WHERE account_id = $1 AND kind = $2 ORDER BY created_at LIMIT 1`, account, kind).Scan(&id, &p.from, &p.to); err != nil {
+			t.Fatal(err)
+		}
+		if p.from == nil || p.to == nil || !p.from.Before(*p.to) {
+			t.Fatalf("the %s invoice's service period is %v – %v", kind, p.from, p.to)
+		}
+		return id, p
+	}
+	first, p1 := read("SUBSCRIPTION")
+	_, p2 := read("RENEWAL")
+	if !p1.to.Equal(*p2.from) {
+		t.Fatalf("the first year ends %v, its renewal begins %v: want the renewal date", p1.to, p2.from)
+	}
+	if d := p2.to.Sub(*p2.from); d < 3*time.Second || d > 5*time.Second {
+		t.Fatalf("the renewal's period lasts %v, want the billing period", d)
+	}
+	var dl response
+	eventually(t, "the PDF", func() bool {
+		dl = h.do("POST", base+"/invoices/"+first+"/download", nil, token)
+		return dl.Status == 200
+	})
+	_, body, _ := httpDo(t, "GET", dl.str("presigned_url"), "", nil)
+	if want := p1.from.UTC().Format("02/01/2006"); !bytes.Contains(body, []byte("Service period")) || !bytes.Contains(body, []byte(want)) {
+		t.Fatalf("the invoice PDF lacks its service period (from %s)", want)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_renewal_service_period.json")
+}

@@ -55,6 +55,9 @@ const (
 	// an invoice to a buyer outside the EU without VAT (issue 34).
 	lOutsideEUBusiness
 	lOutsideEUConsumer
+	// lServicePeriod labels the period of the plan an invoice pays for
+	// (Art. 226(7) VAT Directive; issue 34).
+	lServicePeriod
 	labelCount // keep last: the number of labels
 )
 
@@ -82,6 +85,7 @@ var labels = map[string]map[label]string{
 			"the invoice with its number follows the payment.",
 		lOutsideEUBusiness: "Outside the scope of EU VAT (art. 44 VAT Directive)",
 		lOutsideEUConsumer: "Outside the scope of EU VAT (art. 58 VAT Directive)",
+		lServicePeriod:     "Service period",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -104,6 +108,7 @@ var labels = map[string]map[label]string{
 			"de factuur met haar nummer volgt na de betaling.",
 		lOutsideEUBusiness: "Buiten de reikwijdte van de EU-btw (art. 44 Btw-richtlijn)",
 		lOutsideEUConsumer: "Buiten de reikwijdte van de EU-btw (art. 58 Btw-richtlijn)",
+		lServicePeriod:     "Periode van de dienst",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -126,6 +131,7 @@ var labels = map[string]map[label]string{
 			"tableau de bord Kudos ; la facture et son numéro suivent le paiement.",
 		lOutsideEUBusiness: "Hors du champ d'application de la TVA de l'UE (art. 44 de la directive TVA)",
 		lOutsideEUConsumer: "Hors du champ d'application de la TVA de l'UE (art. 58 de la directive TVA)",
+		lServicePeriod:     "Période de service",
 	},
 }
 

@@ -71,12 +71,15 @@ func (d *doc) header(inv kudos.Invoice) {
 	rows := [][2]string{
 		{d.t[lNumber], numberOrDash(inv.Number)},
 		{d.t[lIssueDate], date(inv.CreatedAt)},
-		{d.t[lStatus], statusText(inv.Status, d.lang)},
 	}
 	if d.creditNote {
 		rows[0][0] = d.t[lCreditNoteNumber]
-		rows = append(rows[:2:2], [2]string{d.t[lCorrects], numberOrDash(inv.CorrectsNumber)}, rows[2])
+		rows = append(rows, [2]string{d.t[lCorrects], numberOrDash(inv.CorrectsNumber)})
 	}
+	if p := inv.Service; p != nil { // Art. 226(7) VAT Directive: when the supply was made
+		rows = append(rows, [2]string{d.t[lServicePeriod], date(p.From) + " – " + date(p.To)})
+	}
+	rows = append(rows, [2]string{d.t[lStatus], statusText(inv.Status, d.lang)})
 	y := margin + 1
 	for i, r := range rows {
 		d.pdf.SetXY(110, y)

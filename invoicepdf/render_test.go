@@ -23,7 +23,7 @@ func invoice(currency string, rate float64) kudos.Invoice {
 	return kudos.Invoice{Number: "KUD-2026-000042", Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro,
 		Description: kudos.InvoiceDescription(kudos.InvoiceSubscription, kudos.PlanPro),
 		Net:         123456, VAT: vat, VATRate: rate, Total: total, Currency: currency,
-		Status: kudos.InvoicePaid, CreatedAt: issued}
+		Status: kudos.InvoicePaid, CreatedAt: issued, Service: servicePeriod}
 }
 
 // buyer is a billing address in country.

@@ -143,6 +143,33 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	return inv, err
 }
 
+// paidPeriod is the service period of an invoice of kind paid now, that
+// moved the subscription to sub: an upgrade's from now (it applies at its
+// payment) to the renewal date, any other's the period sub begins (a plan
+// started, a due invoice reactivating, a renewal paid in dunning); nil
+// when sub has no period.
+func paidPeriod(kind kudos.InvoiceKind, sub kudos.Subscription, now time.Time) *kudos.ServicePeriod {
+	from := sub.PeriodStartedAt
+	if kind == kudos.InvoiceUpgrade {
+		from = &now
+	}
+	if from == nil || sub.PlanRenewalAt == nil || sub.PlanRenewalAt.Before(*from) {
+		return nil
+	}
+	return &kudos.ServicePeriod{From: *from, To: *sub.PlanRenewalAt}
+}
+
+// setServicePeriod gives the invoice its service period p (issue 34),
+// unless it has one (a renewal's, set when it was billed) or p is nil.
+func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.ServicePeriod) error {
+	if p == nil {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1 AND service_from IS NULL`,
+		r.id, p.From, p.To)
+	return wrapErr(err)
+}
+
 // snapshotBuyer copies the account's billing address as it is now onto
 // invoice id (all NULL when it has none): the buyer its document shows for
 // good.

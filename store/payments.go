@@ -291,6 +291,9 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
 			return err
 		}
+		if err := inv.setServicePeriod(ctx, tx, paidPeriod(inv.kind, sub, now)); err != nil {
+			return err
+		}
 		// Numbering locks the year's invoice counter until commit, and every
 		// payment waits for it: last, so that it is held for one statement.
 		settled, err = inv.setStatus(ctx, tx, kudos.InvoicePaid, now)
