@@ -18,6 +18,13 @@ ALTER TABLE checkouts
     ADD COLUMN vat_outside_eu text CHECK (vat_outside_eu IN ('business', 'consumer')),
     ADD COLUMN seller_vat_id  text;
 
+-- Tax ids outside the EU are no longer asked of VIES, which knows only the
+-- member states' ids (it called them invalid, and VAT was charged): their
+-- status is none, as new saves make it; a check still running for one finds
+-- it no longer pending and writes nothing.
+UPDATE billing_addresses SET vat_id_status = 'none'
+WHERE vat_id <> '' AND right(country, 2) IN ('GB', 'CH', 'NO', 'IS') AND vat_id_status <> 'none';
+
 -- +goose Down
 ALTER TABLE checkouts DROP COLUMN vat_outside_eu, DROP COLUMN seller_vat_id;
 ALTER TABLE invoices DROP COLUMN vat_outside_eu, DROP COLUMN seller_vat_id;
