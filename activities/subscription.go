@@ -45,8 +45,9 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero.
 			inv.Net, inv.VAT, inv.Total = 0, 0, 0
-			now := a.now()
-			inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)} // the rest of the period, from now
+			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
+				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
+			}
 			if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
 				return workflows.OpenCheckoutResult{}, err
 			}

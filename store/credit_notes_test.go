@@ -103,7 +103,7 @@ func TestARefundMakesOneCreditNote(t *testing.T) {
 		t.Fatalf("%d credit_note_issued events (%v), want 1", events, err)
 	}
 	// A refund refused, then made by hand: still one credit note per refund.
-	other, _ := paidInvoice(t, db, account, kudos.InvoiceDue)
+	other, _ := paidInvoice(t, db, account, kudos.InvoicePaid)
 	if err := db.RecordRefusedRefund(ctx, account, "refund:"+other, other, "refused", kudos.Money{Amount: 605, Currency: "EUR"}); err != nil {
 		t.Fatal(err)
 	}
