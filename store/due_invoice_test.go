@@ -79,3 +79,46 @@ func TestDueInvoiceIsAnUnnumberedPaymentRequest(t *testing.T) {
 		t.Fatalf("the declined year got number %q", inv.Number)
 	}
 }
+
+// TestCreditNoteKeepsItsInvoicesVATAndPeriod (issue 34, items 9 and 11):
+// an invoice keeps why a buyer outside the EU paid no VAT, the seller's
+// registration a consumer's VAT was charged under and its service period;
+// the credit note of its refund has the same, so that it says what the
+// invoice said.
+func TestCreditNoteKeepsItsInvoicesVATAndPeriod(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	from := time.Date(2026, 3, 5, 10, 30, 0, 0, time.UTC)
+	period := &kudos.ServicePeriod{From: from, To: from.AddDate(1, 0, 0)}
+	business, consumer := uuid.New(), uuid.New()
+	for _, inv := range []kudos.Invoice{
+		{ID: business, OutsideEU: kudos.OutsideEUBusiness, Net: 46800, Total: 46800, Service: period},
+		{ID: consumer, SellerVATID: "NO923456789MVA", Net: 46800, VAT: 11700, VATRate: 25, Total: 58500},
+	} {
+		inv.AccountID, inv.Kind, inv.Plan, inv.Currency, inv.Status = account, kudos.InvoiceRenewal, kudos.PlanPro, "EUR", kudos.InvoiceProcessing
+		if err := db.CreateInvoice(ctx, inv); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if inv, err := db.Invoice(ctx, account, consumer); err != nil || inv.SellerVATID != "NO923456789MVA" || inv.OutsideEU != "" || inv.Service != nil {
+		t.Fatalf("the consumer's invoice: %+v (%v)", inv, err)
+	}
+	id := business
+	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_gb", AccountID: account, Purpose: kudos.CheckoutRenewal,
+		Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_gb", URL: "https://pay.example/gb",
+		ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordRefund(ctx, account, "refund:co_gb", "co_gb", "re_gb", "test", kudos.Money{Amount: 46800, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	cn, err := db.CreditNoteOfRefund(ctx, account, "refund:co_gb")
+	if err != nil || cn.OutsideEU != kudos.OutsideEUBusiness || cn.VAT != 0 || cn.Service == nil ||
+		!cn.Service.From.Equal(period.From) || !cn.Service.To.Equal(period.To) {
+		t.Fatalf("the credit note: %+v (%v); want outside the EU (business), its invoice's period", cn, err)
+	}
+}
