@@ -78,6 +78,9 @@ type Activities struct {
 	// SellerCountry is where Kudos is established (KUDOS_SELLER_COUNTRY,
 	// an ISO 3166 code): reverse charge applies to other member states.
 	SellerCountry string
+	// VATRegistrations are the seller's VAT registrations outside the EU
+	// (KUDOS_VAT_REGISTRATIONS): a consumer there is charged its VAT.
+	VATRegistrations map[string]string
 	// Lifecycle are the configured reminder and dunning timings.
 	Lifecycle kudos.Lifecycle
 	// UIBase is the UI origin checkouts return to.
@@ -105,7 +108,16 @@ type Activities struct {
 	// Kick, when set, has the outbox relay deliver at once what an
 	// activity queued in its own transaction.
 	Kick func()
-	Now  func() time.Time
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// now is the time by the activities' clock.
+func (a *Activities) now() time.Time {
+	if a.Now == nil {
+		return time.Now()
+	}
+	return a.Now()
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not

@@ -45,6 +45,9 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero.
 			inv.Net, inv.VAT, inv.Total = 0, 0, 0
+			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
+				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
+			}
 			if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
 				return workflows.OpenCheckoutResult{}, err
 			}
@@ -355,7 +358,7 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing)
+		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing, in.Service)
 	}
 	if err != nil {
 		return workflows.RenewalResult{}, err
@@ -412,34 +415,37 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
 // pays when a plan stops at its renewal date.
 func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
-	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue)
+	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue, nil)
 	return err
 }
 
-// newInvoice creates (idempotently) a full-year invoice for plan.
-func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, status kudos.InvoiceStatus) (*kudos.Invoice, error) {
+// newInvoice creates (idempotently) a full-year invoice for plan, for the
+// service period service when it is known now (a renewal's; nil: set when
+// it is paid).
+func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan,
+	status kudos.InvoiceStatus, service *kudos.ServicePeriod) (*kudos.Invoice, error) {
 	inv, err := a.price(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan))
 	if err != nil {
 		return nil, err
 	}
-	inv.Status = status
+	inv.Status, inv.Service = status, service
 	return inv, a.Store.CreateInvoice(ctx, *inv)
 }
 
 // price is the one pricing of an invoice (and so of the checkout that pays
-// it): net plus the VAT kudos.VATRateFor decides for the account (its
-// billing country's rate, or reverse charge at 0 %), in the price list's
-// currency (PROCESSING, not stored).
+// it): net plus the VAT kudos.DecideVAT decides for the account (its
+// billing country's rate, reverse charge at 0 %, or 0 % outside the EU), in
+// the price list's currency (PROCESSING, not stored).
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
 	basis, err := a.Store.VATBasis(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	rate, reverse := kudos.VATRateFor(a.SellerCountry, basis)
-	vat, total := kudos.AddVAT(net, rate)
-	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
+	d := kudos.DecideVAT(kudos.VATSeller{Country: a.SellerCountry, Registrations: a.VATRegistrations}, basis)
+	vat, total := kudos.AddVAT(net, d.Rate)
+	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: d.Rate, Total: total,
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
-		ReverseCharge: reverse}, nil
+		ReverseCharge: d.ReverseCharge, OutsideEU: d.OutsideEU, SellerVATID: d.SellerVATID}, nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

@@ -76,7 +76,7 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
 		Reconciler: reconciler, Subscriptions: reconciler,
-		SellerCountry: s.Config.SellerCountry, VATChecker: s.VATChecker, Kick: relayKick,
+		SellerCountry: s.Config.SellerCountry, VATRegistrations: s.Config.VATRegistrations, VATChecker: s.VATChecker, Kick: relayKick,
 		QueueMail: func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error {
 			var err error
 			if ev != nil {

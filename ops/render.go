@@ -121,8 +121,8 @@ func WriteText(out io.Writer, r *Report) error {
 		if i.Number != nil {
 			number = *i.Number
 		}
-		p("  %s\t%s\t%s %s\t%s\t%s\tcreated %s\tpaid %s", i.ID, number, i.Kind, i.Plan, i.Status,
-			money(i.Total, i.Currency), ts(&i.CreatedAt), ts(i.PaidAt))
+		p("  %s\t%s\t%s %s\t%s\t%s\tVAT %g%% %s\tcreated %s\tpaid %s", i.ID, number, i.Kind, i.Plan, i.Status,
+			money(i.Total, i.Currency), i.VATRate, i.VATRule, ts(&i.CreatedAt), ts(i.PaidAt))
 	}
 	if len(a.Refunds) > 0 {
 		p("\nREFUNDS")

@@ -53,11 +53,14 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 	if err != nil {
 		return err
 	}
+	from, to := inv.Service.Columns()
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
-		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16)`,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge, vat_outside_eu,
+		seller_vat_id, service_from, service_to)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16, NULLIF($17, ''), NULLIF($18, ''), $19, $20)`,
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
-		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge); err != nil {
+		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge,
+		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {
 		return wrapErr(err)
 	}
 	if err := snapshotBuyer(ctx, tx, id); err != nil {

@@ -56,6 +56,11 @@ type OpsInvoice struct {
 	Currency  string     `json:"currency" db:"currency"`
 	CreatedAt time.Time  `json:"created_at" db:"created_at"`
 	PaidAt    *time.Time `json:"paid_at" db:"paid_at"`
+	// VATRate and VATRule are its VAT and the rule of kudos.DecideVAT it
+	// came from (standard, reverse_charge, outside_eu_business,
+	// outside_eu_consumer).
+	VATRate float64 `json:"vat_rate" db:"vat_rate"`
+	VATRule string  `json:"vat_rule" db:"vat_rule"`
 }
 
 // OpsCheckout is a checkout row.
@@ -143,7 +148,8 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1
 			ORDER BY (m.role = 'owner') DESC, m.created_at`, accountID)
 		a.Invoices, errs[1] = collect[OpsInvoice](ctx, tx, `SELECT id, number, kind, plan, status, total_amount, currency,
-			created_at, paid_at FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			created_at, paid_at, vat_rate::float8 AS vat_rate, CASE WHEN reverse_charge THEN 'reverse_charge'
+			WHEN vat_outside_eu IS NOT NULL THEN 'outside_eu_' || vat_outside_eu ELSE 'standard' END AS vat_rule FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Checkouts, errs[2] = collect[OpsCheckout](ctx, tx, `SELECT id, purpose, coalesce(plan, '') AS plan, provider,
 			provider_id, status, expires_at, created_at FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)

@@ -32,10 +32,11 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 		}
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
-		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16) ON CONFLICT (id) DO NOTHING`,
+		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, vat_outside_eu, seller_vat_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16, NULLIF($17, ''),
+		NULLIF($18, '')) ON CONFLICT (id) DO NOTHING`,
 		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
-		string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge)
+		string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID)
 	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
 		return wrapErr(err)
 	}
@@ -60,18 +61,21 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 	var net, vat, total *int64
 	var rate *float64
 	var reverseCharge bool
+	var outsideEU kudos.VATOutsideEU
+	var sellerVATID string
 	err := q.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
-		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge
+		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge,
+		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, '')
 		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
 		Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
-			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge)
+			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &outsideEU, &sellerVATID)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	if kind != nil && net != nil && vat != nil && rate != nil && total != nil && currency != nil && c.InvoiceID != nil {
 		c.Invoice = &kudos.Invoice{ID: *c.InvoiceID, AccountID: accountID, Kind: kudos.InvoiceKind(*kind), Plan: c.Plan,
 			Net: *net, VAT: *vat, VATRate: *rate, Total: *total, Currency: *currency, Status: kudos.InvoiceProcessing,
-			ReverseCharge: reverseCharge}
+			ReverseCharge: reverseCharge, OutsideEU: outsideEU, SellerVATID: sellerVATID}
 	}
 	return &c, nil
 }
@@ -289,6 +293,9 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		}
 		inv.paidBy = checkoutID
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
+			return err
+		}
+		if err := inv.setServicePeriod(ctx, tx, paidPeriod(inv.kind, sub, now)); err != nil {
 			return err
 		}
 		// Numbering locks the year's invoice counter until commit, and every

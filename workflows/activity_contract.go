@@ -167,6 +167,10 @@ type RenewalInput struct {
 	InvoiceID uuid.UUID
 	// ChargeID is the provider's idempotency key: one charge per period.
 	ChargeID string
+	// Service is the period the renewal pays for (its renewal date to the
+	// next), printed on its invoice (issue 34); nil in runs from before,
+	// and on retries (the invoice has it).
+	Service *kudos.ServicePeriod `json:",omitempty"`
 }
 
 // RenewalResult tells whether the renewal was paid.
