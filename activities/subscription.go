@@ -242,7 +242,11 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 		}
 		return err
 	}
-	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
+	reason := in.Reason
+	if reason == "" {
+		reason = "paid when nothing was owed"
+	}
+	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, reason, amount); err != nil {
 		return err
 	}
 	// The credit note the refund issued, if it issued one (a refund of an

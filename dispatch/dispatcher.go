@@ -24,6 +24,7 @@ import (
 type ReadModel interface {
 	SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error)
 	AccountIDsByEmail(ctx context.Context, email string) ([]uuid.UUID, error)
+	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
 }
 
 // Dispatcher hands work to Temporal: the outbox relay's deliveries and the
@@ -62,7 +63,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		opts, state, err := d.startOptions(ctx, in.AccountID)
-		if err != nil {
+		if kudos.ErrorCode(err) == kudos.ENotFound { // erased since (or never there): no run for it, ever
+			return nil
+		} else if err != nil {
 			return err
 		}
 		_, err = d.Temporal.ExecuteWorkflow(ctx, opts, workflows.Subscription, state)
@@ -163,10 +166,22 @@ func (d *Dispatcher) tell(ctx context.Context, workflowID, updateID, name string
 // answers from the same update (its id) instead of applying it again.
 // The workflow almost always runs: the read model is read to start it only
 // when it does not.
+//
+// A payment event of an erased account never reaches a subscription
+// workflow (one may still run for a few seconds after the erasure): the
+// ErasedPayment workflow refunds it instead (issue 34).
 func (d *Dispatcher) deliverPaymentEvent(ctx context.Context, key string, ev kudos.PaymentEvent) error {
+	erased, err := d.DB.AccountErased(ctx, ev.AccountID)
+	if err != nil {
+		return err
+	}
+	if erased {
+		return d.startOnce(ctx, workflows.ErasedPaymentWorkflowID(ev),
+			temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(ev.AccountID.String())), workflows.ErasedPayment, ev)
+	}
 	upd := client.UpdateWorkflowOptions{WorkflowID: workflows.SubscriptionWorkflowID(ev.AccountID), UpdateID: key,
 		UpdateName: workflows.UpdatePaymentEvent, Args: []any{ev}, WaitForStage: client.WorkflowUpdateStageAccepted}
-	_, err := d.Temporal.UpdateWorkflow(ctx, upd)
+	_, err = d.Temporal.UpdateWorkflow(ctx, upd)
 	var notFound *serviceerror.NotFound
 	if !errors.As(err, &notFound) {
 		return err

@@ -235,6 +235,8 @@ type RefundInput struct {
 	// again later; without it (the last try, and runs from before) it is
 	// recorded as refused.
 	Deferrable bool `json:",omitempty"`
+	// Reason is recorded with the refund ("": paid when nothing was owed).
+	Reason string `json:",omitempty"`
 }
 
 // ErrTypeRefundDeferred marks a refund the provider refused for now.
@@ -354,7 +356,10 @@ type DeletionDue struct {
 
 // AccountErased is what EraseAccount left to remove outside Postgres.
 type AccountErased struct {
-	Already    bool `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: the deletion was cancelled, or moved later, after the
+	// workflow found it due; nothing was erased (the workflow asks again).
+	NotDue     bool `json:",omitempty"`
 	CustomerID string
 	Objects    []string
 }
@@ -373,7 +378,9 @@ type UserRef struct {
 // UserErased is what EraseUser did: Blocked names an account the user owns
 // again (the erasure waits), Objects the stored files left to remove.
 type UserErased struct {
-	Already bool   `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: cancelled or moved later after its due check (nothing erased).
+	NotDue  bool   `json:",omitempty"`
 	Blocked string `json:",omitempty"`
 	Objects []string
 }
