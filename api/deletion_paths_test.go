@@ -120,8 +120,8 @@ func TestAccountDeletionMovedLater(t *testing.T) {
 func TestAccountDeletionAlreadyErased(t *testing.T) {
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("already-erased@example.com")
-	h.worker.Stop()
 	at := h.scheduleDeletion(token, account)
+	h.worker.Stop()
 	time.Sleep(time.Until(at) + 500*time.Millisecond)
 	if _, err := h.db.EraseAccount(context.Background(), uuid.MustParse(account)); err != nil {
 		t.Fatal(err)
