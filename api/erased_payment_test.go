@@ -16,14 +16,18 @@ import (
 // Issue 34, items 1 and 3: no payment is kept for an erased account.
 
 // TestDeletionClosesTheOpenCheckout: scheduling a deletion closes the open
-// hosted checkout at the provider: the page can no longer be paid, and
-// the plan stays the trial.
+// hosted checkouts at the provider (the plan's, and the one adding a
+// payment method): the pages can no longer be paid, and the plan stays the
+// trial.
 func TestDeletionClosesTheOpenCheckout(t *testing.T) {
 	h := withDeletionGrace(t, time.Hour)
 	token, account, href := h.startPlan("closing-checkout@example.com", "PRO")
+	method := h.expect(h.do("POST", "/v1/accounts/"+account+"/billing/payment-methods", nil, token), 201).str("checkout_href")
 	h.scheduleDeletion(token, account)
-	if r := h.payWith(href, "4242424242424242"); r.Status != 409 {
-		t.Fatalf("paying the checkout of an account being deleted: %d %s", r.Status, r.Raw)
+	for _, link := range []string{href, method} {
+		if r := h.payWith(link, "4242424242424242"); r.Status != 409 {
+			t.Fatalf("paying a checkout of an account being deleted: %d %s", r.Status, r.Raw)
+		}
 	}
 	h.wantRows("checkouts", account, "status = 'open'", 0, "%d checkouts open after the deletion was scheduled")
 	if s := h.subscription(token, account); s["plan"] != "TRIAL" {
