@@ -26,9 +26,9 @@ func (s *Server) registerDeletionRoutes(v1, acc fiber.Router) {
 // workflow's, and those adding a payment method), so that no hosted page
 // stays payable for an account about to be erased; a payment settling at
 // the bank (SEPA) cannot be stopped, and refuses the deletion (409, naming
-// it) until it has settled. Then auto-renewal is turned off (nothing is
-// charged again; what was paid stays paid), and the deletion, its workflow
-// and the members' mails are recorded in one transaction. 202
+// it) until it has settled. The same update turns auto-renewal off
+// (nothing is charged again; what was paid stays paid). Then the deletion,
+// its workflow and the members' mails are recorded in one transaction. 202
 // {deletion_at}; asking again answers the deletion already scheduled.
 func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 	u, err := s.reauthenticatedCaller(c)
@@ -39,10 +39,6 @@ func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 		return err
 	}
 	if err := s.closeMethodCheckouts(c); err != nil {
-		return err
-	}
-	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}, nil)
-	if err != nil && kudos.ErrorCode(err) != kudos.EConflict { // a trial, or a plan that no longer renews: nothing to stop
 		return err
 	}
 	at, err := s.DB.ScheduleAccountDeletion(ctx(c), accountID(c), u.ID,

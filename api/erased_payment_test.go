@@ -33,6 +33,7 @@ func TestDeletionClosesTheOpenCheckout(t *testing.T) {
 	if s := h.subscription(token, account); s["plan"] != "TRIAL" {
 		t.Fatalf("subscription %v", s)
 	}
+	h.recordHistory("subscription:"+account, "", "subscription_prepare_deletion.json")
 }
 
 // erasedPaymentOutcome waits for the ErasedPayment workflow of event ev

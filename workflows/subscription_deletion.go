@@ -9,7 +9,9 @@ import (
 // UpdatePrepareDeletion readies the subscription for the account's
 // deletion (issue 34), before it is scheduled: the open checkout is closed
 // at the provider (a payment found there is applied, as at any close), so
-// that no hosted page stays payable for an account that will be erased. A
+// that no hosted page stays payable for an account that will be erased,
+// and auto-renewal is turned off under the same lock (no renewal charge can
+// start between the check below and the deletion being recorded). A
 // payment settling at the bank (a SEPA debit: a checkout complete and
 // settling, or a renewal charge processing) cannot be stopped at the
 // provider: the update is refused (409), naming it, and the owner deletes
@@ -46,9 +48,10 @@ func (s *subscription) paymentSettling() error {
 	return nil
 }
 
-// prepareDeletion closes the open checkout at the provider (cancelled), or
-// applies it when the provider says it was paid; one found settling now
-// refuses the deletion like one known to settle.
+// prepareDeletion turns auto-renewal off and closes the open checkout at
+// the provider (cancelled), or applies it when the provider says it was
+// paid; one found settling now refuses the deletion like one known to
+// settle.
 func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletionResult, err error) {
 	s.withLock(ctx, func() {
 		s.inUpdate = true
@@ -56,23 +59,26 @@ func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletio
 		if err = s.paymentSettling(); err != nil { // the state may have moved while we waited
 			return
 		}
-		c := s.st.Checkout
-		if c == nil {
-			res.Checkout = "none"
-			return
+		res.Checkout = "none"
+		if c := s.st.Checkout; c != nil {
+			var outcome kudos.PaymentOutcome
+			if outcome, err = s.askProvider(ctx, c); err != nil {
+				return
+			}
+			if outcome == kudos.PaymentExpired || outcome == "" {
+				outcome = kudos.PaymentCancelled
+			}
+			s.log.Info("the account is to be deleted: its open checkout is closed", "checkout", c.ID, "outcome", outcome)
+			s.settleOpenCheckout(ctx, outcome, "")
+			s.wake.SendAsync(true)
+			res.Checkout = string(outcome)
+			if err = s.paymentSettling(); err != nil {
+				return
+			}
 		}
-		var outcome kudos.PaymentOutcome
-		if outcome, err = s.askProvider(ctx, c); err != nil {
-			return
+		if s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{}) == nil {
+			_ = s.turnAutoRenewal(ctx, false)
 		}
-		if outcome == kudos.PaymentExpired || outcome == "" {
-			outcome = kudos.PaymentCancelled
-		}
-		s.log.Info("the account is to be deleted: its open checkout is closed", "checkout", c.ID, "outcome", outcome)
-		s.settleOpenCheckout(ctx, outcome, "")
-		s.wake.SendAsync(true)
-		res.Checkout = string(outcome)
-		err = s.paymentSettling()
 	})
 	return res, err
 }
