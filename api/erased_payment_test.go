@@ -128,3 +128,52 @@ func TestDeletionRefusedWhileARenewalSettles(t *testing.T) {
 	eventually(t, "the renewed period", func() bool { return h.subscription(token, account)["plan_renewal_at"] != renewal })
 	h.scheduleDeletion(token, account)
 }
+
+// TestReconcileRedeliversAnErasedAccountsPayment: the ErasedPayment run of
+// an erased account's payment was lost (terminated) before it answered
+// the event; the reconciliation delivers the event again, which runs the
+// refund (and still starts no subscription workflow).
+func TestReconcileRedeliversAnErasedAccountsPayment(t *testing.T) {
+	h := withDeletionGrace(t, 2*time.Second)
+	token, account, _ := h.startPlan("erased-lost@example.com", "STARTER")
+	checkout := h.checkoutOf(account)
+	at := h.scheduleDeletion(token, account)
+	if res := h.deletionOutcome(account, at); res.Outcome != workflows.DeletionOutcomeDeleted {
+		t.Fatalf("deletion %+v", res)
+	}
+	h.worker.Stop()
+	ev := kudos.PaymentEvent{EventID: "evt_lost_" + uuid.NewString(), Provider: "sandbox", CheckoutID: checkout,
+		AccountID: uuid.MustParse(account), Outcome: kudos.PaymentPaid, OccurredAt: time.Now()}
+	if _, err := h.db.RecordPaymentEvent(context.Background(), ev, dispatch.PaymentEvent); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.Outbox.Kick()
+	id := workflows.ErasedPaymentWorkflowID(ev)
+	eventually(t, "the erased payment's workflow", func() bool {
+		_, err := h.srv.Temporal.DescribeWorkflowExecution(context.Background(), id, "")
+		return err == nil
+	})
+	if err := h.srv.Temporal.TerminateWorkflow(context.Background(), id, "", "lost"); err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{ // received and delivered an hour ago, as the reconciliation finds a lost one
+		`UPDATE payment_events SET received_at = received_at - interval '1 hour' WHERE event_id = $1`,
+		`UPDATE outbox SET delivered_at = delivered_at - interval '1 hour' WHERE kind = 'payment_event' AND payload->>'event_id' = $1`,
+	} {
+		if _, err := h.db.Pool.Exec(context.Background(), q, ev.EventID); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h.worker = h.startWorker(h.acts)
+	if _, err := h.acts.ReconcileSubscriptions(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the payment refunded", func() bool { return h.count("refunds", account, "status = 'refunded'") == 1 })
+	if res := h.erasedPaymentOutcome(ev); res.Outcome != workflows.ErasedPaymentRefunded {
+		t.Fatalf("erased payment %+v", res)
+	}
+	h.wantRows("payment_events", account, "applied_at IS NOT NULL", 1, "%d payment events answered, want 1")
+	if h.running("subscription:" + account) {
+		t.Fatal("the reconciliation started the erased account's subscription workflow")
+	}
+}

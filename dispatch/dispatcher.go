@@ -176,8 +176,19 @@ func (d *Dispatcher) deliverPaymentEvent(ctx context.Context, key string, ev kud
 		return err
 	}
 	if erased {
-		return d.startOnce(ctx, workflows.ErasedPaymentWorkflowID(ev),
-			temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(ev.AccountID.String())), workflows.ErasedPayment, ev)
+		// Once per event; a run that did not complete (terminated) is run
+		// again when the reconciliation delivers the event again.
+		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: workflows.ErasedPaymentWorkflowID(ev), TaskQueue: d.TaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(ev.AccountID.String())),
+		}, workflows.ErasedPayment, ev)
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			return nil
+		}
+		return err
 	}
 	upd := client.UpdateWorkflowOptions{WorkflowID: workflows.SubscriptionWorkflowID(ev.AccountID), UpdateID: key,
 		UpdateName: workflows.UpdatePaymentEvent, Args: []any{ev}, WaitForStage: client.WorkflowUpdateStageAccepted}
