@@ -177,3 +177,27 @@ func TestReconcileRedeliversAnErasedAccountsPayment(t *testing.T) {
 		t.Fatal("the reconciliation started the erased account's subscription workflow")
 	}
 }
+
+// TestDeletionRefusedWhileACheckoutSettles (item 3): the plan's checkout
+// was paid by SEPA and its debit settles: the deletion is refused (409,
+// naming the checkout) rather than erasing an account whose payment is
+// still coming; once it has settled the plan starts and the deletion can
+// be scheduled, auto-renewal off.
+func TestDeletionRefusedWhileACheckoutSettles(t *testing.T) {
+	h := newHarness(t).withPending(time.Hour, 24*time.Hour)
+	h.srv.Config.DeletionGrace = time.Hour
+	h = h.withTemporal(time.Hour)
+	token, account, href := h.startPlan("deleting-while-debit-settles@example.com", "PRO")
+	h.expect(h.payWith(href, sepaSucceeds), 200)
+	eventually(t, "the debit to be settling", func() bool { return h.subscription(token, account)["show_status"] == "processing" })
+	r := h.expect(h.do("DELETE", "/v1/accounts/"+account, map[string]any{"current_password": "Secret1!"}, token), 409)
+	if !strings.Contains(r.Raw, h.checkoutOf(account)) || !strings.Contains(r.Raw, "SEPA") {
+		t.Fatalf("refusal %s", r.Raw)
+	}
+	h.settleAtSandbox(account, true)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	h.scheduleDeletion(token, account)
+	if s := h.subscription(token, account); s["start_next_period"] != false {
+		t.Fatalf("auto-renewal after the deletion was scheduled: %v", s)
+	}
+}
