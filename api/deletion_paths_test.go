@@ -243,3 +243,14 @@ func (h *harness) completedActivities(workflowID, name string) int {
 	}
 	return n
 }
+
+// TestDeletionWithoutAWorkerIs503: no worker answers the subscription
+// workflow's update that readies the deletion (all of them away): the owner
+// gets 503 "try again in a moment", not 500, and nothing is scheduled.
+func TestDeletionWithoutAWorkerIs503(t *testing.T) {
+	h := withDeletionGrace(t, time.Hour)
+	token, account := h.signedUpUser("no-worker@example.com")
+	h.worker.Stop()
+	h.expect(h.do("DELETE", "/v1/accounts/"+account, map[string]any{"current_password": "Secret1!"}, token), 503)
+	h.wantRows("billing_events", account, "type = 'deletion_scheduled'", 0, "%d deletions scheduled without a worker")
+}

@@ -314,7 +314,8 @@ func updateError(err error) error {
 		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	var unavailable *serviceerror.Unavailable
-	if errors.As(err, &unavailable) || errors.Is(err, context.DeadlineExceeded) {
+	var deadline *serviceerror.DeadlineExceeded
+	if errors.As(err, &unavailable) || errors.As(err, &deadline) || errors.Is(err, context.DeadlineExceeded) {
 		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	return err
