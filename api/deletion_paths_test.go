@@ -223,7 +223,7 @@ func TestExportOfAUserErasedMeanwhile(t *testing.T) {
 }
 
 // completedActivities counts the activities of type name that completed
-// in the workflow's current run.
+// in the workflow's current run (none while it has not started yet).
 func (h *harness) completedActivities(workflowID, name string) int {
 	h.t.Helper()
 	it := h.srv.Temporal.GetWorkflowHistory(context.Background(), workflowID, "", false, 0)
@@ -232,7 +232,7 @@ func (h *harness) completedActivities(workflowID, name string) int {
 	for it.HasNext() {
 		ev, err := it.Next()
 		if err != nil {
-			h.t.Fatal(err)
+			return 0
 		}
 		if a := ev.GetActivityTaskScheduledEventAttributes(); a != nil {
 			scheduled[ev.GetEventId()] = a.GetActivityType().GetName()
