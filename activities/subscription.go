@@ -285,7 +285,11 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *
 		}
 		return err
 	}
-	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount)
+	reason := in.Reason
+	if reason == "" {
+		reason = "paid when nothing was owed"
+	}
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, reason, amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID

@@ -148,6 +148,8 @@ type PrivacyStore interface {
 	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out store.DeletionOutbox) (time.Time, error)
 	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) error
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
+	OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]kudos.CheckoutRecord, error)
+	SetCheckoutStatus(ctx context.Context, id, status string) error
 	ScheduleUserDeletion(ctx context.Context, userID uuid.UUID, at time.Time, out store.UserDeletionOutbox) (time.Time, error)
 	CancelUserDeletion(ctx context.Context, userID uuid.UUID, out store.UserDeletionOutbox) error
 }

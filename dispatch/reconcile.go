@@ -29,6 +29,7 @@ type ReconcileStore interface {
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	PurgeExpired(ctx context.Context) (store.Purged, error)
 	DueDeferredRefunds(ctx context.Context, before time.Time, limit int) ([]store.DeferredRefund, error)
+	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
 }
 
 // Reconciler compares the read model with the running subscription
@@ -141,7 +142,9 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 // (stored, delivered UnappliedAge ago, not marked applied) and returns
 // their deliveries again: to the running workflow of their account, as a
 // new update; an account whose workflow does not run is started from the
-// read model instead (by the caller), which applies them first.
+// read model instead (by the caller), which applies them first. An erased
+// account's event is delivered again as it is: the dispatcher hands it to
+// its ErasedPayment workflow (no subscription run is started for it).
 func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWorkflow, rep *workflows.ReconcileReport,
 	now time.Time) ([]store.OutboxEntry, error) {
 	events, err := r.DB.StaleUnappliedEvents(ctx, UnappliedAge)
@@ -150,6 +153,16 @@ func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWo
 	}
 	var out []store.OutboxEntry
 	for _, ev := range events {
+		erased, err := r.DB.AccountErased(ctx, ev.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		if erased {
+			r.Log.Warn("reconcile: a payment event of an erased account was never answered, delivering it again to be refunded",
+				"account", ev.AccountID, "event", ev.EventID)
+			out = append(out, PaymentEventAgain(ev, now))
+			continue
+		}
 		r.Log.Warn("reconcile: a payment event was never applied, delivering it again", "account", ev.AccountID, "event", ev.EventID)
 		if !slices.Contains(rep.Redelivered, ev.AccountID.String()) {
 			rep.Redelivered = append(rep.Redelivered, ev.AccountID.String())

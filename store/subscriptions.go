@@ -79,12 +79,15 @@ func subscriptionFields(s *kudos.Subscription) []any {
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan
 // is expired: it is what reactivates it), the checkout of the workflow's
 // still open, the payment events not yet applied, and the refunds the
-// provider refused for now (deferred). It is what a
-// subscription workflow is (re)started from.
+// provider refused for now (deferred). It is what a subscription workflow
+// is (re)started from. An erased account has none (ENotFound): nothing may
+// start a run that would apply a payment to it (issue 34; its payments are
+// refunded by the ErasedPayment workflow).
 func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error) {
 	var rm kudos.SubscriptionReadModel
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1`, accountID).
+		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s JOIN accounts a ON a.id = s.account_id
+			WHERE s.account_id = $1 AND a.deleted_at IS NULL`, accountID).
 			Scan(subscriptionFields(&rm.Subscription)...); err != nil {
 			return notFound(err)
 		}

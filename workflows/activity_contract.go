@@ -244,6 +244,8 @@ type RefundInput struct {
 	// outlives the run (a terminate, a rebuild, the account's deletion).
 	// Zero (runs from before): not recorded.
 	RetryAt time.Time `json:",omitempty"`
+	// Reason is recorded with the refund ("": paid when nothing was owed).
+	Reason string `json:",omitempty"`
 }
 
 // ErrTypeRefundDeferred marks a refund the provider refused for now.
@@ -363,7 +365,10 @@ type DeletionDue struct {
 
 // AccountErased is what EraseAccount left to remove outside Postgres.
 type AccountErased struct {
-	Already    bool `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: the deletion was cancelled, or moved later, after the
+	// workflow found it due; nothing was erased (the workflow asks again).
+	NotDue     bool `json:",omitempty"`
 	CustomerID string
 	Objects    []string
 }
@@ -382,7 +387,9 @@ type UserRef struct {
 // UserErased is what EraseUser did: Blocked names an account the user owns
 // again (the erasure waits), Objects the stored files left to remove.
 type UserErased struct {
-	Already bool   `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: cancelled or moved later after its due check (nothing erased).
+	NotDue  bool   `json:",omitempty"`
 	Blocked string `json:",omitempty"`
 	Objects []string
 }
