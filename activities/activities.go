@@ -56,7 +56,8 @@ type Store interface {
 
 	Export(ctx context.Context, id uuid.UUID) (*kudos.DataExport, error)
 	ExportFiles(ctx context.Context, e kudos.DataExport) ([]kudos.ExportFile, error)
-	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error
+	VoidUnownedExport(ctx context.Context, id uuid.UUID) (bool, error)
+	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) (kudos.ExportStatus, error)
 	MarkExportExpired(ctx context.Context, id uuid.UUID) error
 	ExportMailFacts(ctx context.Context, e kudos.DataExport) (to, name, language, accountName string, err error)
 
