@@ -2,6 +2,7 @@ package api_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -92,4 +93,50 @@ func TestAnExportIsBuiltOnlyForTheCurrentOwner(t *testing.T) {
 	}
 	h.expect(h.do("GET", "/v1/users/me/exports/"+id, nil, owner), 404)
 	h.recordHistory("export:"+id, "", "export_void.json")
+}
+
+// gatedStorage is storage whose Put waits, once, for the test: it closes
+// reached and stores only when release is closed.
+type gatedStorage struct {
+	kudos.ObjectStorage
+	once             sync.Once
+	reached, release chan struct{}
+}
+
+// Put waits for release the first time, then stores.
+func (s *gatedStorage) Put(ctx context.Context, key string, body []byte, contentType string) error {
+	s.once.Do(func() {
+		close(s.reached)
+		<-s.release
+	})
+	return s.ObjectStorage.Put(ctx, key, body, contentType)
+}
+
+// TestAnExportVoidWhileBuiltIsNotPublished (issue 35 item 4): the
+// ownership moves while the owner's export is being stored: the publish
+// finds it void, deletes the file and mails nobody; the ex-owner reads 404.
+func TestAnExportVoidWhileBuiltIsNotPublished(t *testing.T) {
+	h := newHarness(t)
+	h.srv.Config.ExportTTL = 3 * time.Second
+	h = h.withTemporal(time.Hour)
+	const ownerEmail = "export-race-owner@example.com"
+	owner, account := h.signedUpUser(ownerEmail)
+	_, heirID := h.join(owner, account, "export-race-heir@example.com", "admin")
+	gated := &gatedStorage{ObjectStorage: h.acts.Storage, reached: make(chan struct{}), release: make(chan struct{})}
+	acts := *h.acts
+	acts.Storage = gated
+	h.worker.Stop()
+	h.worker = h.startWorker(&acts)
+	id := h.expect(h.do("POST", "/v1/accounts/"+account+"/export", nil, owner), 202).str("export_id")
+	<-gated.reached // built, being stored
+	h.expect(h.do("POST", "/v1/accounts/"+account+"/transfer-ownership", map[string]any{"user_id": heirID, "current_password": "Secret1!"}, owner), 200)
+	close(gated.release)
+	eventuallyWithin(t, 30*time.Second, "the export's workflow to end", func() bool { return h.workflowClosed("export:" + id) })
+	if s := h.exportStatus(id); s != string(kudos.ExportVoid) {
+		t.Fatalf("an export void while built is %q, want void", s)
+	}
+	if n := h.mailsOf(ownerEmail, kudos.MailDataExportReady); n != 0 {
+		t.Fatalf("%d export mails to the ex-owner", n)
+	}
+	h.expect(h.do("GET", "/v1/users/me/exports/"+id, nil, owner), 404)
 }
