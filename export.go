@@ -10,11 +10,15 @@ import (
 type ExportStatus string
 
 // The statuses of a data export: being built, downloadable until its
-// expiry, and deleted from storage after it.
+// expiry, and deleted from storage after it; or void: an account's export
+// whose requester no longer owns the account (issue 35), never built,
+// mailed or served again (the api answers 404 to them, as for anyone
+// else's export).
 const (
 	ExportPreparing ExportStatus = "preparing"
 	ExportReady     ExportStatus = "ready"
 	ExportExpired   ExportStatus = "expired"
+	ExportVoid      ExportStatus = "void"
 )
 
 // DataExport is one export of a user's data (AccountID nil) or of an

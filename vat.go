@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // VATIDStatus is how far a billing address's VAT id has been checked
@@ -24,6 +25,11 @@ const (
 // service (VIES or a member state's register behind it) does not answer.
 // A VATChecker wraps it, so that callers tell it apart with errors.Is.
 var ErrVATCheckUnavailable = errors.New("the VAT-id check service is unavailable")
+
+// VATAnswerTTL is how long VIES's answer about a VAT id (valid or
+// invalid, never an outage) is kept and given again without asking VIES
+// (issue 35): asking about the same ids again costs VIES nothing.
+const VATAnswerTTL = 24 * time.Hour
 
 // VATChecker checks a VAT id against the EU's register (VIES in
 // production, a local stand-in in development and tests).

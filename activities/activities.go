@@ -43,6 +43,8 @@ type Store interface {
 	RefundStatus(ctx context.Context, id string) (string, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
+	VATAnswer(ctx context.Context, country, vatID string) (valid, found bool, err error)
+	SaveVATAnswer(ctx context.Context, country, vatID string, valid bool) error
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
@@ -56,7 +58,8 @@ type Store interface {
 
 	Export(ctx context.Context, id uuid.UUID) (*kudos.DataExport, error)
 	ExportFiles(ctx context.Context, e kudos.DataExport) ([]kudos.ExportFile, error)
-	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error
+	VoidUnownedExport(ctx context.Context, id uuid.UUID) (bool, error)
+	MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) (kudos.ExportStatus, error)
 	MarkExportExpired(ctx context.Context, id uuid.UUID) error
 	ExportMailFacts(ctx context.Context, e kudos.DataExport) (to, name, language, accountName string, err error)
 

@@ -32,8 +32,15 @@ were issued (an account's export).
 // while its process lives, so that a dead worker is noticed within
 // workflows.ExportHeartbeat and the build runs again elsewhere (under the
 // same key: the file is written whole or not at all). An export deleted
-// meanwhile (with its user or account) is Gone.
+// meanwhile (with its user or account) is Gone, and so is an account's
+// export whose requester no longer owns the account (issue 35: void, and
+// nothing of the account is read for them).
 func (a *Activities) BuildExport(ctx context.Context, ref workflows.ExportRef) (workflows.ExportBuilt, error) {
+	if void, err := a.Store.VoidUnownedExport(ctx, ref.ExportID); err != nil {
+		return workflows.ExportBuilt{}, err
+	} else if void {
+		return workflows.ExportBuilt{Gone: true}, nil
+	}
 	e, err := a.Store.Export(ctx, ref.ExportID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
 		return workflows.ExportBuilt{Gone: true}, nil
@@ -101,7 +108,9 @@ func (a *Activities) copyObject(ctx context.Context, write func(string, io.Reade
 
 // PublishExport marks a built export ready until its expiry and mails its
 // user a link to the export's page (data_export_ready; the mail's key is
-// the export's, so a retry queues it once).
+// the export's, so a retry queues it once). An account's export whose
+// requester lost the ownership while it was built is void instead: its
+// file is deleted at once and nobody is mailed (issue 35).
 func (a *Activities) PublishExport(ctx context.Context, in workflows.ExportPublish) error {
 	e, err := a.Store.Export(ctx, in.ExportID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
@@ -109,8 +118,14 @@ func (a *Activities) PublishExport(ctx context.Context, in workflows.ExportPubli
 	} else if err != nil {
 		return err
 	}
-	if err := a.Store.MarkExportReady(ctx, in.ExportID, in.Key, in.Size, in.ExpiresAt); err != nil {
+	status, err := a.Store.MarkExportReady(ctx, in.ExportID, in.Key, in.Size, in.ExpiresAt)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return nil
+	} else if err != nil {
 		return err
+	}
+	if status == kudos.ExportVoid {
+		return a.Storage.Delete(ctx, in.Key)
 	}
 	to, name, lang, accountName, err := a.Store.ExportMailFacts(ctx, *e)
 	if kudos.ErrorCode(err) == kudos.ENotFound {

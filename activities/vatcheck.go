@@ -9,6 +9,7 @@ import (
 
 	"kudos"
 	"kudos/dispatch"
+	"kudos/vatcheck"
 	"kudos/workflows"
 )
 
@@ -27,7 +28,10 @@ func (a *Activities) CheckVATID(ctx context.Context, in workflows.VATCheckInput)
 	if addr == nil || addr.VATID != in.VATID || addr.Version != in.Version || addr.VATIDStatus != kudos.VATIDPending {
 		return workflows.VATCheckOutcome{Stale: true}, nil
 	}
-	valid, err := a.VATChecker.Check(ctx, in.Country, in.VATID)
+	// VIES's answer kept from any account's question within
+	// kudos.VATAnswerTTL serves (issue 35); the workflow's own waits bound
+	// its questions, and only a save within its limits starts it.
+	valid, err := vatcheck.Ask(ctx, a.Store, a.VATChecker, in.Country, in.VATID, nil)
 	if errors.Is(err, kudos.ErrVATCheckUnavailable) {
 		activity.GetLogger(ctx).Info("VIES unavailable", "account", in.AccountID, "error", err)
 		return workflows.VATCheckOutcome{}, nil

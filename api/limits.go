@@ -36,6 +36,8 @@ type limits struct {
 	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
 	pmCheckoutDay     *store.Limiter // and per day
 	exports           *store.Limiter // data exports asked for per user and per account
+	viesAccount       *store.Limiter // VAT ids asked of VIES per account
+	viesClient        *store.Limiter // and per client
 }
 
 func newLimits(db AuthStore) limits {
@@ -52,6 +54,8 @@ func newLimits(db AuthStore) limits {
 		pmCheckoutHour:    db.NewLimiter("pm_checkout_hour", 5, time.Hour),
 		pmCheckoutDay:     db.NewLimiter("pm_checkout_day", 20, 24*time.Hour),
 		exports:           db.NewLimiter("exports", 5, 24*time.Hour),
+		viesAccount:       db.NewLimiter("vies_account", 10, time.Hour),
+		viesClient:        db.NewLimiter("vies_client", 20, time.Hour),
 	}
 }
 

@@ -26,7 +26,7 @@ func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, li
 // TestReconcilePurgesExpiredRows: the reconciliation, which a Temporal
 // Schedule runs, deletes expired rate-limit buckets, Google sign-in flows,
 // sessions, mailed tokens and WebAuthn ceremonies, and leaves the live ones (issue 27 item 2:
-// they were kept forever).
+// they were kept forever), and VIES's answers past 24 h (issue 35 item 6).
 func TestReconcilePurgesExpiredRows(t *testing.T) {
 	h := trustingHarness(t)
 	// The store's clock is moved while the relay reads it: through an
@@ -37,14 +37,19 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 	// A month ago: a sign-up (its activation token), a sign-in (its session
 	// and rate-limit buckets) and a Google sign-in started.
 	ago.Store(int64(30 * 24 * time.Hour))
-	h.signedUpUser("old@example.com")
+	_, account := h.signedUpUser("old@example.com")
+	if _, err := h.db.Pool.Exec(t.Context(), `INSERT INTO vat_answers (country, vat_id, valid, checked_at)
+		VALUES ('BE', 'BE0123456789', true, now() - interval '30 days')`); err != nil { // VIES's answer a month ago
+		t.Fatal(err)
+	}
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.1"), 201)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.1"), 201)
 	h.expect(h.do("POST", "/v1/auth/passkey/options", nil, "", "X-Forwarded-For", "192.0.2.1"), 200)
 	// Now: the same, live.
 	ago.Store(0)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("new@example.com"), "", "X-Forwarded-For", "192.0.2.2"), 201)
-	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.2"), 201)
+	token := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.2"), 201).str("token")
+	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/billing-address", beAddress("BE0987654321"), token), 200)
 	h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, "", "X-Forwarded-For", "192.0.2.2"), 201)
 	h.expect(h.do("POST", "/v1/auth/passkey/options", nil, "", "X-Forwarded-For", "192.0.2.2"), 200)
 
@@ -54,6 +59,7 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 		{"sessions", "expires_at <= $1::timestamptz"},
 		{"user_tokens", "expires_at <= $1::timestamptz"},
 		{"webauthn_ceremonies", "expires_at <= $1::timestamptz"},
+		{"vat_answers", "checked_at <= $1::timestamptz - interval '24 hours'"},
 	}
 	live := map[string]int{}
 	for _, tb := range tables {

@@ -40,6 +40,8 @@ type AccountStore interface {
 		effects ...func(saved kudos.BillingAddress) store.SaveEffects) (*kudos.BillingAddress, error)
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error)
+	VATAnswer(ctx context.Context, country, vatID string) (valid, found bool, err error)
+	SaveVATAnswer(ctx context.Context, country, vatID string, valid bool) error
 	AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error
 	ChangeUser(ctx context.Context, ch store.UserChange) error
 	UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error)

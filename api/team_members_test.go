@@ -80,8 +80,12 @@ func TestRolesChangeByTheRules(t *testing.T) {
 	h.expect(h.invite(member, account, "roles-new@example.com", "member"), 201)
 	h.expect(h.do("PATCH", path(memberID), map[string]any{"role": "member"}, owner), 200)
 	h.expect(h.invite(member, account, "roles-other@example.com", "member"), 403)
-	if got := h.teamEvents(account); got[len(got)-1] != "member_role_changed" || len(got) != 7 {
+	// The invitation they sent as an admin ends with the right (issue 35).
+	if got := h.teamEvents(account); len(got) != 8 || got[6] != "member_role_changed" || got[7] != "invitation_revoked" {
 		t.Fatalf("timeline %v", got)
+	}
+	if s := h.invitationStatus(account, "roles-new@example.com"); s != "revoked" {
+		t.Fatalf("the demoted admin's invitation is %q, want revoked", s)
 	}
 }
 

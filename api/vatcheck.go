@@ -11,8 +11,20 @@ import (
 	"kudos"
 	"kudos/dispatch"
 	"kudos/store"
+	"kudos/vatcheck"
 	"kudos/workflows"
 )
+
+// allowVIES takes a question to VIES from the account's limit and the
+// client's (issue 35): a VAT id is checked with a call to the EU's
+// service, which blocks callers that ask too much; alternating ids costs
+// nothing once answered (vatcheck.Ask keeps the answers).
+func (s *Server) allowVIES(c fiber.Ctx) error {
+	if err := allow(c, s.limits.viesAccount, accountID(c).String()); err != nil {
+		return err
+	}
+	return allow(c, s.limits.viesClient, s.clientKey(c))
+}
 
 // vatCheckTimeout bounds the check a save waits for: past it the id is
 // saved pending and the workflow asks again.
@@ -27,7 +39,10 @@ const vatCheckTimeout = 8 * time.Second
 // have been invalid only because VIES gave no answer for 24 h). A tax id
 // of a country outside the EU is not asked of VIES, which knows only the
 // member states' (it would call every one invalid): none, as without an
-// id; that the address has one makes its buyer a business (issue 34).
+// id; that the address has one makes its buyer a business (issue 34). VIES's
+// answer is kept for kudos.VATAnswerTTL and given again without asking;
+// a question VIES must answer is limited per account and per client
+// (allowVIES: 429 beyond, nothing saved).
 func (s *Server) vatIDStatus(c fiber.Ctx, stored *kudos.BillingAddress, addr kudos.BillingAddress) (kudos.VATIDStatus, error) {
 	if addr.VATID == "" || !kudos.IsEUMember(kudos.CountryCode(addr.Country)) {
 		return kudos.VATIDNone, nil
@@ -40,8 +55,10 @@ func (s *Server) vatIDStatus(c fiber.Ctx, stored *kudos.BillingAddress, addr kud
 	}
 	cctx, cancel := context.WithTimeout(ctx(c), vatCheckTimeout)
 	defer cancel()
-	valid, err := s.VATChecker.Check(cctx, addr.Country, addr.VATID)
+	valid, err := vatcheck.Ask(cctx, s.DB, s.VATChecker, addr.Country, addr.VATID, func() error { return s.allowVIES(c) })
 	switch {
+	case kudos.ErrorCode(err) == kudos.ERateLimited:
+		return "", err
 	case err != nil:
 		if !errors.Is(err, kudos.ErrVATCheckUnavailable) {
 			s.Log.Warn("VAT-id check failed; saved pending", "error", err)

@@ -85,7 +85,8 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	}
 	if purged.Total() > 0 {
 		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows, "mfa_challenges", purged.MFAChallenges,
-			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies)
+			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies,
+			"vat_answers", purged.VATAnswers)
 	}
 	running, err := r.running(ctx)
 	if err != nil {

@@ -23,10 +23,19 @@ func scanExport(row pgx.Row) (*kudos.DataExport, error) {
 	return &e, wrapErr(err)
 }
 
+// ownedExport holds for a row of data_exports (named e) that its requester
+// may have: their own data's, or an account's they still own (issue 35).
+const ownedExport = `(e.account_id IS NULL OR EXISTS (SELECT 1 FROM memberships m
+	WHERE m.account_id = e.account_id AND m.user_id = e.user_id AND m.role = 'owner'))`
+
 // CreateExport records an export that userID asked for (of accountID, or
 // of their own data when it is nil) with the start of its workflow, in one
 // transaction. One export is prepared at a time: while one is, asking
-// again answers that one (created false) and starts nothing.
+// again answers that one (created false) and starts nothing. An account's
+// export is its owner's (issue 35): the requester must own it now (403
+// otherwise: the ownership moved since the route's check), and an export
+// of the account that someone else asked for (an ex-owner's, left
+// preparing or ready) is void, never an answer to the new owner.
 func (db *DB) CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID,
 	start func(kudos.DataExport) OutboxEntry) (exp *kudos.DataExport, created bool, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
@@ -35,13 +44,16 @@ func (db *DB) CreateExport(ctx context.Context, userID uuid.UUID, accountID *uui
 		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
 			return wrapErr(err)
 		}
-		q := `SELECT ` + exportColumns + ` FROM data_exports WHERE status = 'preparing' AND `
+		q := `SELECT ` + exportColumns + ` FROM data_exports WHERE status = 'preparing' AND user_id = $1 AND `
 		args := []any{userID}
 		if accountID == nil {
-			q += `user_id = $1 AND account_id IS NULL`
+			q += `account_id IS NULL`
 		} else {
-			q += `account_id = $1`
-			args = []any{*accountID}
+			if err := voidOthersExports(ctx, tx, *accountID, userID); err != nil {
+				return err
+			}
+			q += `account_id = $2`
+			args = append(args, *accountID)
 		}
 		e, err := scanExport(tx.QueryRow(ctx, q, args...))
 		if err == nil {
@@ -61,10 +73,59 @@ func (db *DB) CreateExport(ctx context.Context, userID uuid.UUID, accountID *uui
 	return exp, created, err
 }
 
-// UserExport is an export that userID asked for (ENotFound for anyone
-// else's: one cannot tell another's export exists).
+// voidOthersExports checks that userID owns the account now (the share
+// lock on the membership holds a transfer back until the export is
+// recorded; the transfer then voids it) and voids the account's exports
+// that anyone else asked for and that are still preparing or ready.
+func voidOthersExports(ctx context.Context, tx pgx.Tx, accountID, userID uuid.UUID) error {
+	var role kudos.Role
+	err := tx.QueryRow(ctx, `SELECT role FROM memberships WHERE account_id = $1 AND user_id = $2 FOR SHARE`, accountID, userID).Scan(&role)
+	if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+		return wrapErr(err)
+	}
+	if role != kudos.RoleOwner {
+		return kudos.Errorf(kudos.EForbidden, "only the account's owner may export it")
+	}
+	_, err = tx.Exec(ctx, `UPDATE data_exports SET status = 'void'
+		WHERE account_id = $1 AND user_id <> $2 AND status IN ('preparing', 'ready')`, accountID, userID)
+	return wrapErr(err)
+}
+
+// voidExportsOf voids the account's exports that userID asked for and that
+// are still preparing or ready: they stop being userID's when the
+// ownership leaves them (TransferOwnership). The file of a ready one is
+// never served again and goes at its expiry, by the workflow's timer.
+func voidExportsOf(ctx context.Context, tx pgx.Tx, accountID, userID uuid.UUID) error {
+	_, err := tx.Exec(ctx, `UPDATE data_exports SET status = 'void'
+		WHERE account_id = $1 AND user_id = $2 AND status IN ('preparing', 'ready')`, accountID, userID)
+	return wrapErr(err)
+}
+
+// UserExport is an export that userID asked for and may still have
+// (ENotFound for anyone else's: one cannot tell another's export exists).
+// An account's export that is void, or whose account userID no longer
+// owns, is not found either (issue 35): an ex-owner learns nothing more of
+// the account from it.
 func (db *DB) UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error) {
-	return scanExport(db.Pool.QueryRow(ctx, `SELECT `+exportColumns+` FROM data_exports WHERE id = $1 AND user_id = $2`, id, userID))
+	return scanExport(db.Pool.QueryRow(ctx, `SELECT `+exportColumns+` FROM data_exports e
+		WHERE e.id = $1 AND e.user_id = $2 AND e.status <> 'void' AND `+ownedExport, id, userID))
+}
+
+// VoidUnownedExport voids an account's export, still preparing or ready,
+// whose requester no longer owns the account (the build's check, for any
+// path by which the ownership ended without voiding it), and reports
+// whether the export is void, now or before.
+func (db *DB) VoidUnownedExport(ctx context.Context, id uuid.UUID) (bool, error) {
+	if _, err := db.Pool.Exec(ctx, `UPDATE data_exports e SET status = 'void'
+		WHERE e.id = $1 AND e.status IN ('preparing', 'ready') AND NOT `+ownedExport, id); err != nil {
+		return false, wrapErr(err)
+	}
+	var void bool
+	err := db.Pool.QueryRow(ctx, `SELECT status = 'void' FROM data_exports WHERE id = $1`, id).Scan(&void)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return false, nil
+	}
+	return void, wrapErr(err)
 }
 
 // Export is an export by its id (the workflow's view).
@@ -73,17 +134,25 @@ func (db *DB) Export(ctx context.Context, id uuid.UUID) (*kudos.DataExport, erro
 }
 
 // MarkExportReady records that an export's file is stored under key until
-// expiresAt. Only a preparing export becomes ready (a retried activity
-// finds it ready and changes nothing).
-func (db *DB) MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) error {
-	_, err := db.Pool.Exec(ctx, `UPDATE data_exports SET status = 'ready', object_key = $2, size_bytes = $3, ready_at = $4, expires_at = $5
-		WHERE id = $1 AND status = 'preparing'`, id, key, size, db.Now(), expiresAt)
-	return wrapErr(err)
+// expiresAt, and answers the export's status then. Only a preparing export
+// becomes ready (a retried activity finds it ready and changes nothing),
+// and only if its requester may still have it: an account's export whose
+// requester no longer owns the account becomes void instead (issue 35).
+func (db *DB) MarkExportReady(ctx context.Context, id uuid.UUID, key string, size int64, expiresAt time.Time) (kudos.ExportStatus, error) {
+	if _, err := db.Pool.Exec(ctx, `UPDATE data_exports e SET status = CASE WHEN `+ownedExport+` THEN 'ready' ELSE 'void' END,
+		object_key = $2, size_bytes = $3, ready_at = $4, expires_at = $5
+		WHERE e.id = $1 AND e.status = 'preparing'`, id, key, size, db.Now(), expiresAt); err != nil {
+		return "", wrapErr(err)
+	}
+	var status kudos.ExportStatus
+	err := db.Pool.QueryRow(ctx, `SELECT status FROM data_exports WHERE id = $1`, id).Scan(&status)
+	return status, notFound(err)
 }
 
-// MarkExportExpired records that an export's file was deleted.
+// MarkExportExpired records that an export's file was deleted; a void
+// export stays void (why it was never served).
 func (db *DB) MarkExportExpired(ctx context.Context, id uuid.UUID) error {
-	_, err := db.Pool.Exec(ctx, `UPDATE data_exports SET status = 'expired' WHERE id = $1`, id)
+	_, err := db.Pool.Exec(ctx, `UPDATE data_exports SET status = 'expired' WHERE id = $1 AND status <> 'void'`, id)
 	return wrapErr(err)
 }
 

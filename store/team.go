@@ -233,7 +233,8 @@ type OwnershipTransfer struct {
 }
 
 // TransferOwnership moves the account's ownership in one transaction (the
-// caller has re-authenticated the owner).
+// caller has re-authenticated the owner); the old owner's exports of the
+// account, preparing or ready, are void with it.
 func (db *DB) TransferOwnership(ctx context.Context, t OwnershipTransfer) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
@@ -267,6 +268,11 @@ func (db *DB) TransferOwnership(ctx context.Context, t OwnershipTransfer) error 
 				t.AccountID, step.user, step.role); err != nil {
 				return wrapErr(err)
 			}
+		}
+		// The account's exports the old owner asked for stop being theirs
+		// (issue 35): void, never built, mailed or served to them.
+		if err := voidExportsOf(ctx, tx, t.AccountID, t.Owner); err != nil {
+			return err
 		}
 		key := t.AccountID.String() + ":" + micros(now)
 		if err := teamEvent(ctx, tx, kudos.BillingEvent{AccountID: t.AccountID, At: now, Type: kudos.EventOwnershipTransferred,

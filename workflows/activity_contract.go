@@ -328,7 +328,8 @@ type ExportRef struct {
 }
 
 // ExportBuilt is where BuildExport stored an export's ZIP (Gone: the export
-// no longer exists, its user or account was deleted meanwhile).
+// no longer exists, its user or account was deleted meanwhile, or it is
+// void: an account's export whose requester no longer owns the account).
 type ExportBuilt struct {
 	Key   string
 	Size  int64

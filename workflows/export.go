@@ -20,7 +20,8 @@ type ExportInput struct {
 
 // ExportResult tells how an export's workflow ended: its file built (and
 // how many files it held) and deleted at its expiry, or Gone when the
-// export was deleted with its user or account before it was built.
+// export was deleted with its user or account before it was built, or was
+// void (its requester no longer owned the account: issue 35).
 type ExportResult struct {
 	Files int
 	Gone  bool `json:",omitempty"`
