@@ -15,12 +15,13 @@ afterEach(() => {
 })
 
 
-function render(reason: PlansFor) {
+// `reason` is the `for` the link carried: the page follows the subscription all the same.
+function render(_reason: PlansFor) {
   return renderWithProviders(
     <>
       {/* As the route renders it: its pending component while account and prices load. */}
       <Suspense fallback={<PlansPagePending />}>
-        <PlansPage accountId="a" reason={reason} />
+        <PlansPage accountId="a" />
       </Suspense>
       <ErrorPopup />
     </>,
@@ -48,7 +49,42 @@ describe('PlansPage', () => {
     expect(within(loaded).getByText('Up to 375 testimonials')).toBeInTheDocument()
     expect(within(screen.getByRole('region', { name: 'Team' })).getByTestId('monthly-price')).toHaveTextContent('€99')
     expect(within(screen.getByRole('region', { name: 'Starter' })).getByText('Embed and share')).toBeInTheDocument()
-    expect(screen.queryAllByRole('button')).toHaveLength(0)
+  })
+
+  it('opened directly during a trial: every card starts its plan (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1, name: 'Choose your plan' })
+    for (const plan of ['Starter', 'Pro', 'Team']) {
+      expect(within(screen.getByRole('region', { name: plan })).getByRole('button', { name: `Start with ${plan}` })).toBeEnabled()
+    }
+  })
+
+  it('opened directly on a paid plan: the current plan marked, higher plans offered as upgrade (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'PRO', plan_renewal_at: '2027-03-01T12:00:00Z', start_next_period: true })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1, name: 'Upgrade your plan' })
+    const pro = screen.getByRole('region', { name: 'Pro' })
+    expect(within(pro).getByTestId('current-plan')).toBeInTheDocument()
+    expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
+    expect(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' })).toBeEnabled()
+    expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
+  })
+
+  it('opened directly after the trial expired: every card starts its plan (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ show_status: 'trial_expired' })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1 })
+    expect(screen.getAllByRole('button', { name: /^Start with/ })).toHaveLength(3)
   })
 
   it('a reverse-charged account sees 0% VAT and the reverse-charge note instead of the VAT rate', async () => {
