@@ -208,9 +208,9 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
   return (
     <ActivityCard scope={scope}>
       {events.length === 0 ? (
-        <p className="py-8 text-center text-sm text-muted-foreground">{t('activity.empty')}</p>
+        <p className="py-8 text-center text-sm text-muted-foreground">{t(scope === 'team' ? 'activity.team_empty' : 'activity.empty')}</p>
       ) : (
-        <ol aria-label={t('activity.list')} className="relative grid gap-6 border-s border-border ps-6">
+        <ol aria-label={t(scope === 'team' ? 'activity.team_list' : 'activity.list')} className="relative grid gap-6 border-s border-border ps-6">
           {events.map((event) => {
             const { icon: Icon, tone } = LOOK[event.type]
             const team = teamEventText(event, t)

@@ -252,13 +252,13 @@ describe('PlansPage: plans smaller than the team (issue 26)', () => {
     await screen.findByRole('heading', { level: 1 })
     const starter = screen.getByRole('region', { name: 'Starter' })
     expect(await within(starter).findByTestId('plan-too-small')).toHaveTextContent(
-      'Remove 2 members first: the Starter plan allows 1 users and your team uses 3 seats (members and pending invitations).',
+      'Remove 2 members first: your team uses 3 seats (members and pending invitations) and the Starter plan has room for 1.',
     )
     const startStarter = within(starter).getByRole('button', { name: 'Start with Starter' })
     expect(startStarter).toBeDisabled()
     expect(startStarter).toHaveAccessibleDescription(/Remove 2 members first/)
     const pro = screen.getByRole('region', { name: 'Pro' })
-    expect(within(pro).getByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first: the Pro plan allows 2 users')
+    expect(within(pro).getByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first: your team uses 3 seats (members and pending invitations) and the Pro plan has room for 2.')
     expect(within(pro).getByRole('link', { name: 'Go to the team' })).toHaveAttribute('href', '/dashboard/a/team')
     const team = screen.getByRole('region', { name: 'Team' })
     expect(within(team).queryByTestId('plan-too-small')).toBeNull()
@@ -281,7 +281,7 @@ describe('PlansPage: plans smaller than the team (issue 26)', () => {
     await screen.findByRole('heading', { level: 1 })
     const starter = screen.getByRole('region', { name: 'Starter' })
     await userEvent.click(within(starter).getByRole('button', { name: 'Start with Starter' }))
-    expect(await within(starter).findByText(/Remove 1 member first: the Starter plan allows 1 users/)).toBeInTheDocument()
+    expect(await within(starter).findByText(/Remove 1 member first: your team uses 2 seats .* the Starter plan has room for 1\./)).toBeInTheDocument()
     expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
     expect(within(starter).getByRole('button', { name: 'Start with Starter' })).toBeDisabled()
   })
