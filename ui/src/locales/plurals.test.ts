@@ -32,7 +32,7 @@ describe('counts use plurals', () => {
     for (const [ns, tree] of Object.entries(load(lang))) {
       const all = entries(tree)
       const keys = new Set(all.map(([key]) => key))
-      for (const [key, text] of all.filter(([, text]) => text.includes('{{count}}'))) {
+      for (const [key] of all.filter(([, text]) => text.includes('{{count}}'))) {
         expect(`${ns}:${key}`).toMatch(PLURAL)
         const base = key.replace(PLURAL, '')
         expect(keys.has(`${base}_one`) && keys.has(`${base}_other`), `${ns}:${base}_one/_other`).toBe(true)
