@@ -187,6 +187,8 @@ describe('PlansPage', () => {
     expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    // Focus returns to the button that opened it, though it was busy meanwhile (issue 37).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start with Pro' })).toHaveFocus())
   })
 
   it('saving the billing modal patches the address, then starts the plan again', async () => {

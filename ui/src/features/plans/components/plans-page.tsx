@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -41,6 +41,8 @@ export function PlansPage({ accountId }: { accountId: string }) {
   const [busyPlan, setBusyPlan] = useState<PaidPlan | null>(null)
   const [billingFor, setBillingFor] = useState<PaidPlan | null>(null)
   const [billingBusy, setBillingBusy] = useState(false)
+  // The card button whose click opened the billing modal: focus goes back there (issue 37).
+  const opener = useRef<HTMLElement | null>(null)
 
   // Back from the checkout through the browser's history cache: nothing runs any more.
   useEffect(() => {
@@ -79,6 +81,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
     }
     setBusyPlan(plan)
     setSeatRefused(null)
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (action === 'start') {
       start.mutate(plan, {
         ...clearBusy,
@@ -176,6 +179,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
         error={saveAddress.error}
         onSubmit={submitBillingDetails}
         onCancel={() => setBillingFor(null)}
+        returnFocusTo={opener}
       />
     </section>
   )
