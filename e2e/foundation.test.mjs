@@ -29,9 +29,9 @@ test('/signin loads with no console errors', async () => {
   await page.close();
 });
 
-test('a dashboard route without a session redirects to sign-in', async () => {
+test('a dashboard route without a session redirects to sign-in, which is to come back to it', async () => {
   const page = await openPage(browser.context);
   await page.goto(`${BASE}/dashboard/00000000-0000-0000-0000-000000000000/billing/invoices`);
-  await page.waitForURL(/\/signin/);
+  await page.waitForURL(/\/signin\?redirect=%2Fdashboard%2F00000000-0000-0000-0000-000000000000%2Fbilling%2Finvoices$/);
   await page.close();
 });

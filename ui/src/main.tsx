@@ -7,6 +7,7 @@ import { dismissError } from '@/lib/error-store'
 import { initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { askSecondFactor } from '@/lib/second-factor'
+import { signinReturningTo } from '@/features/auth/api/session-schema'
 import { createAppRouter } from './router'
 import './index.css'
 
@@ -18,8 +19,8 @@ setUnauthorizedHandler(() => {
   queryClient.clear()
   const here = router.state.location
   if (here.pathname === '/signin') return
-  // An invitation's page comes back after signing in; the dashboard opens the last used account anyway.
-  void router.navigate({ to: '/signin', search: here.pathname === '/invitation' ? { redirect: here.href } : {} })
+  // The page comes back after signing in (an invitation, a mail's link: issue 37).
+  void router.navigate(signinReturningTo(here.href))
 })
 
 // A change answered 403 second_factor_required: the step-up dialog (at the root), then again.

@@ -1,4 +1,4 @@
-import { createRouter } from '@tanstack/react-router'
+import { createRouter, type RouterHistory } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
 import { routeTree } from './routeTree.gen'
 import { ErrorPage, NotFoundPage } from '@/components/error-page'
@@ -20,9 +20,11 @@ export function stringifySearch(search: Record<string, unknown>): string {
   return text ? `?${text}` : ''
 }
 
-export function createAppRouter(queryClient: QueryClient) {
+/** The app's router; `history` only for tests (the browser's by default). */
+export function createAppRouter(queryClient: QueryClient, history?: RouterHistory) {
   return createRouter({
     routeTree,
+    history,
     context: { queryClient },
     defaultPreload: 'intent',
     // Query owns caching; the router always asks it (ensureQueryData is cheap).

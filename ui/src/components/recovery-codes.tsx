@@ -1,14 +1,17 @@
 import { useState } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
+import { useFocusOnMount } from '@/lib/use-focus-on-mount'
 
 /**
  * Recovery codes shown once: copy, download as a text file, and "I have
- * saved them", which closes the list for good.
+ * saved them", which closes the list for good. Focus moves to its heading
+ * when the codes appear.
  */
 export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () => void }) {
   const { t } = useTranslation('mfa')
   const [copied, setCopied] = useState(false)
+  const heading = useFocusOnMount<HTMLHeadingElement>()
   const text = codes.join('\n') + '\n'
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }))
@@ -20,7 +23,7 @@ export function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone: () =
   }
   return (
     <section aria-labelledby="recovery-codes-title" className="grid gap-3 rounded-md border p-3">
-      <h3 id="recovery-codes-title" className="font-medium">
+      <h3 id="recovery-codes-title" ref={heading} tabIndex={-1} className="font-medium outline-none">
         {t('codes.title')}
       </h3>
       <p className="text-sm text-muted-foreground">{t('codes.text')}</p>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { currencySymbol, formatAmount, formatDate, formatLongDate, localeSymbol, trimPublicPath } from './format'
+import { currencySymbol, formatAmount, formatDate, formatDateTime, formatLongDate, localeSymbol, trimPublicPath } from './format'
 
 describe('currencySymbol (SPEC §9)', () => {
   it.each([
@@ -75,4 +75,15 @@ describe('formatLongDate: Intl dateStyle long in the UI language, day first in e
   ])('%s', (language, text) => expect(formatLongDate('2027-03-05T12:00:00Z', language)).toBe(text))
 
   it.each(['', 'not a date', null])('%j → -', (iso) => expect(formatLongDate(iso, 'en')).toBe('-'))
+})
+
+describe('formatDateTime: SPEC §9 date and the time, where the day alone leaves a customer guessing (issue 37)', () => {
+  // Local times: the browser's clock is the customer's.
+  it.each([
+    ['en', '05/03/26, 14:30'],
+    ['nl', '05/03/26, 14:30'],
+    ['fr', '05/03/26, 14:30'],
+  ])('%s', (language, text) => expect(formatDateTime('2026-03-05T14:30:00', language)).toBe(text))
+
+  it.each(['', 'not a date', null])('%j → -', (iso) => expect(formatDateTime(iso, 'en')).toBe('-'))
 })

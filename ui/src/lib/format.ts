@@ -23,6 +23,19 @@ export function formatLongDate(iso: string | null | undefined, language: string)
   return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { dateStyle: 'long' }).format(date)
 }
 
+/**
+ * SPEC §9's date with the time on the browser's clock, e.g. "05/03/26, 14:30"
+ * (24-hour in en, nl and fr): for the moments where the day alone leaves a
+ * customer guessing — the trial's last day, a deletion, an export's expiry —
+ * and for the timeline's entries. '-' when there is none.
+ */
+export function formatDateTime(iso: string | null | undefined, language: string): string {
+  const date = formatDate(iso)
+  if (date === '-') return date
+  const time = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { hour: '2-digit', minute: '2-digit' })
+  return `${date}, ${time.format(new Date(iso!))}`
+}
+
 /** File paths are shown from after the first 'public/' (SPEC §9); other paths as given. */
 export function trimPublicPath(path: string): string {
   const at = path.indexOf(LOGO_PUBLIC_PREFIX)

@@ -37,3 +37,23 @@ export function takeOidcInvitation(): string {
   sessionStorage.removeItem(INVITATION_KEY)
   return token
 }
+
+const RETURN_KEY = 'oidc_return'
+
+/**
+ * Remembers the page a Google sign-in is to come back to (a mail's link
+ * opened while signed out, issue 37), or forgets an older one: the trip to
+ * Google loses the sign-in page's ?redirect=. Only a path checked same-origin
+ * by the caller (safeRedirect) is given.
+ */
+export function rememberOidcReturn(path: string | null): void {
+  if (path) sessionStorage.setItem(RETURN_KEY, path)
+  else sessionStorage.removeItem(RETURN_KEY)
+}
+
+/** The page this tab's Google sign-in is to come back to, used up; '' for none. */
+export function takeOidcReturn(): string {
+  const path = sessionStorage.getItem(RETURN_KEY) ?? ''
+  sessionStorage.removeItem(RETURN_KEY)
+  return path
+}

@@ -4,6 +4,7 @@ import type { QueryClient } from '@tanstack/react-query'
 import { ErrorPopup } from '@/components/error-popup'
 import { RootErrorPage, RootNotFoundPage } from '@/components/error-page'
 import { PageLoader } from '@/components/page-loader'
+import { SkipLink } from '@/components/skip-link'
 import { useSecondFactorAsked } from '@/lib/second-factor'
 
 // The step-up dialog (issue 29) is a chunk of its own, loaded when a change asks for it.
@@ -24,6 +25,7 @@ export const Route = createRootRouteWithContext<RouterContext>()({
 function RootLayout() {
   return (
     <>
+      <SkipLink />
       <Suspense fallback={<PageLoader />}>
         <Outlet />
       </Suspense>

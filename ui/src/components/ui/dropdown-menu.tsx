@@ -41,16 +41,44 @@ function useTypeahead() {
   }
 }
 
+/**
+ * While an open (modal) menu hides the rest of the page from assistive
+ * technology (Radix sets aria-hidden on it), the rest is made inert too, so
+ * that nothing hidden can take focus (issue 37; axe's aria-hidden-focus on
+ * the phone menu). Given back when the menu closes.
+ */
+function useInertOutside(modal: boolean) {
+  // A state, not a ref: the content mounts after its root (Radix's presence and popper).
+  const [menu, setMenu] = React.useState<HTMLDivElement | null>(null)
+  React.useEffect(() => {
+    if (!modal || !menu) return
+    const outside = [...document.body.children].filter(
+      (el): el is HTMLElement => el instanceof HTMLElement && !el.contains(menu) && !el.hasAttribute('inert'),
+    )
+    for (const el of outside) el.setAttribute('inert', '')
+    return () => {
+      for (const el of outside) el.removeAttribute('inert')
+    }
+  }, [modal, menu])
+  return setMenu
+}
+
 export function DropdownMenuContent({
   className,
   sideOffset = 4,
   onKeyDown,
+  modal = true,
   ...props
-}: React.ComponentProps<typeof DropdownMenuPrimitive.Content>) {
+}: React.ComponentProps<typeof DropdownMenuPrimitive.Content> & {
+  /** As the menu's root: false for a menu that leaves the page usable (none here yet). */
+  modal?: boolean
+}) {
   const typeahead = useTypeahead()
+  const ref = useInertOutside(modal)
   return (
     <DropdownMenuPrimitive.Portal>
       <DropdownMenuPrimitive.Content
+        ref={ref}
         sideOffset={sideOffset}
         onKeyDown={(event) => {
           onKeyDown?.(event)

@@ -5,6 +5,7 @@ import { isApiError } from '@/lib/api-client'
 import { i18n, isLanguage, setLanguage } from '@/lib/i18n'
 import { isOnboardingOpen, openOnboardingIfNeeded } from '@/lib/onboarding-flag'
 import { clearSession, hasValidSession } from '@/lib/session'
+import { signinReturningTo } from '@/features/auth/api/session-schema'
 import { DashboardShell } from '@/features/dashboard-shell/components/dashboard-shell'
 import {
   ActivationRequiredLazy,
@@ -22,14 +23,15 @@ const MfaRequiredPage = lazy(() => loadMfaRequired().then((m) => ({ default: m.M
 const OnboardingWizard = lazy(() => loadOnboardingWizard().then((m) => ({ default: m.OnboardingWizard })))
 
 export const Route = createFileRoute('/dashboard/$accountId')({
-  // The one auth redirect of the app: every dashboard route sits below it.
-  beforeLoad: () => {
+  // The one auth redirect of the app: every dashboard route sits below it. The page
+  // asked for (a mail's link) is where the sign-in comes back to (issue 37).
+  beforeLoad: ({ location }) => {
     if (!hasValidSession()) {
       clearSession()
-      throw redirect({ to: '/signin' })
+      throw redirect(signinReturningTo(location.href))
     }
   },
-  loader: async ({ context: { queryClient }, params: { accountId } }) => {
+  loader: async ({ context: { queryClient }, params: { accountId }, location }) => {
     try {
       // A stale read is refreshed in the background: a member removed meanwhile sees it at their next step.
       const data = await queryClient.ensureQueryData({ ...accountQueryOptions(accountId), revalidateIfStale: true })
@@ -56,7 +58,7 @@ export const Route = createFileRoute('/dashboard/$accountId')({
         await i18n.loadNamespaces('dashboard-shell')
         return { notActivated: false, noAccess: true, mfa: null }
       }
-      if (isApiError(error) && error.status === 401) throw redirect({ to: '/signin' })
+      if (isApiError(error) && error.status === 401) throw redirect(signinReturningTo(location.href))
       throw error
     }
   },

@@ -10,14 +10,14 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { reportError } from '@/lib/error-store'
 import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
 import { paymentRetry } from '@/lib/dunning'
-import { formatDate } from '@/lib/format'
+import { formatDate, formatDateTime } from '@/lib/format'
 import { canEditAccount, canManageBilling } from '@/lib/roles'
 import { AccountNameCard } from './account-name-card'
 import { AutoRenewalDialog } from './auto-renewal-dialog'
 import { LogoCard } from './logo-card'
 
 export function AccountPlanTab({ accountId, checkout }: { accountId: string; checkout?: CheckoutOutcome }) {
-  const { t } = useTranslation('account')
+  const { t, i18n } = useTranslation('account')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
   const subscription = data.account.subscription
   const trial = subscription.plan === 'TRIAL'
@@ -64,7 +64,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
         <CardContent className="grid justify-items-start gap-3 text-sm">
           {trial ? (
             <>
-              <p data-testid="trial-end">{t('plan.trial_ends', { date: formatDate(subscription.trial_expires_at) })}</p>
+              <p data-testid="trial-end">{t('plan.trial_ends', { date: formatDateTime(subscription.trial_expires_at, i18n.resolvedLanguage ?? i18n.language) })}</p>
               {owner ? (
                 <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
                   {t('plan.ready_to_start')}

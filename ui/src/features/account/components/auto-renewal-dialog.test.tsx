@@ -69,13 +69,14 @@ describe('AccountPlanTab', () => {
   })
 
   it('a trial shows its end date and links to plans?for=trial_expired', async () => {
-    mockApi({ 'GET /v1/accounts/a': () => json(200, accountBody({ trial_expires_at: '2026-03-05T12:00:00Z' })) })
+    // A local time: the trial's last day is said with its time, the customer's clock (issue 37).
+    mockApi({ 'GET /v1/accounts/a': () => json(200, accountBody({ trial_expires_at: new Date(2026, 2, 5, 12, 0).toISOString() })) })
     await renderWithProviders(
       <Suspense fallback={null}>
         <AccountPlanTab accountId="a" />
       </Suspense>,
     )
-    expect(await screen.findByText('Your trial ends on 05/03/26.')).toBeInTheDocument()
+    expect(await screen.findByText('Your trial ends on 05/03/26, 12:00.')).toBeInTheDocument()
     expect(screen.getByRole('link', { name: 'Ready to start your plan?' })).toHaveAttribute(
       'href',
       '/dashboard/a/plans?for=trial_expired',

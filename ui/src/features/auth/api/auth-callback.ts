@@ -2,7 +2,8 @@ import * as v from 'valibot'
 import { useMutation } from '@tanstack/react-query'
 import { ApiError, apiRequest } from '@/lib/api-client'
 import { rememberEmail, saveSession } from '@/lib/session'
-import { takeOidcInvitation, takeOidcState } from '@/lib/oidc-state'
+import { takeOidcInvitation, takeOidcReturn, takeOidcState } from '@/lib/oidc-state'
+import { safeRedirect } from './session-schema'
 import { saveChallenge } from './signin-mfa'
 
 // PUT /v1/auth/callback?state=&code=&redirect_url= → 201 {scope, email, token, token_expiry, account_id},
@@ -27,13 +28,15 @@ export interface CallbackInput {
 }
 
 /**
- * The callback's answer, and the invitation the flow was started from ('' for
- * none): a sign-up from an invitation is signed in at once (the invitation
- * proved the address), and a Google user who already had an account goes
- * back to the invitation to accept it.
+ * The callback's answer, the invitation the flow was started from ('' for
+ * none) and the page a sign-in is to come back to ('' for none): a sign-up
+ * from an invitation is signed in at once (the invitation proved the
+ * address), a Google user who already had an account goes back to the
+ * invitation to accept it, and a sign-in from a mail's link goes back to it.
  */
 export async function completeOidcCallback({ code, state }: CallbackInput) {
   const invitation = takeOidcInvitation()
+  const back = safeRedirect(takeOidcReturn()) ?? ''
   if (!takeOidcState(state)) {
     throw new ApiError(401, 'unauthorized', 'This sign-in was not started in this browser')
   }
@@ -46,7 +49,7 @@ export async function completeOidcCallback({ code, state }: CallbackInput) {
     method: 'PUT',
     schema: callbackResponseSchema,
   })
-  return { ...result, invitation }
+  return { ...result, invitation, back }
 }
 
 /** Whether the callback signed the user in: a sign-in, or a sign-up from an invitation. */
@@ -60,7 +63,7 @@ export function useOidcCallback() {
     onSuccess: (result) => {
       if (result.email) rememberEmail(result.email)
       if (result.mfa_required && result.challenge) {
-        saveChallenge({ mfa_required: true, challenge: result.challenge, methods: result.methods })
+        saveChallenge({ mfa_required: true, challenge: result.challenge, methods: result.methods, redirect: result.back || undefined })
       } else if (signedInBy(result)) {
         saveSession({ token: result.token, token_expiry: result.token_expiry, account_id: result.account_id })
       }

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query'
 import { apiRequest } from '@/lib/api-client'
 import { authUrlSchema } from './oidc-signup'
-import { rememberOidcState } from '@/lib/oidc-state'
+import { rememberOidcReturn, rememberOidcState } from '@/lib/oidc-state'
+import { safeRedirect } from './session-schema'
 
 // POST /v1/auth/oidc-signin → 201 {auth_url}
 
@@ -14,11 +15,13 @@ export function oidcSignin(input: OidcSigninInput) {
   return apiRequest('/v1/auth/oidc-signin', { method: 'POST', body: input, schema: authUrlSchema })
 }
 
-export function useOidcSignin() {
+/** Google sign-in; `redirect` is the page to come back to afterwards (kept only when same-origin). */
+export function useOidcSignin(redirect?: string) {
   return useMutation({
     mutationFn: oidcSignin,
     onSuccess: ({ auth_url }) => {
       rememberOidcState(auth_url)
+      rememberOidcReturn(safeRedirect(redirect))
       window.location.assign(auth_url)
     },
   })

@@ -9,7 +9,7 @@ import { takeStepUpReturn } from '@/lib/step-up'
 import { dashboardHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
-/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard, reauth → back. */
+/** Finishes a Google sign-up / sign-in: scope signup → registered, signin → the page to return to or the dashboard, reauth → back. */
 export function AuthCallbackPage({ code, state }: { code?: string; state?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
@@ -38,6 +38,9 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
             void navigate({ to: '/invitation', search: { token: result.invitation } })
           } else if (result.scope === 'signup' && !signedInBy(result)) {
             void navigate({ to: '/registered', search: { created: result.email } })
+          } else if (result.scope === 'signin' && result.back) {
+            // A mail's link opened while signed out: its page (same-origin, checked).
+            void navigate({ href: result.back })
           } else {
             void navigate(dashboardHome(result.account_id))
           }

@@ -25,7 +25,7 @@ export function SigninForm({ redirect }: { redirect?: string }) {
   const { t } = useTranslation('auth')
   const navigate = useNavigate()
   const signin = useSignin()
-  const oidcSignin = useOidcSignin()
+  const oidcSignin = useOidcSignin(redirect)
   // Not react-hook-form: /signin's JavaScript budget (README, "Bundle budget").
   const form = useSchemaForm(signinSchema, { email: '', password: '' })
   const { errors } = form.formState

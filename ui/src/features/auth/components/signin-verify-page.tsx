@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { buttonVariants } from '@/components/ui/button'
 import { FactorForm, type FactorInput } from '@/components/factor-form'
 import { pendingChallenge, useSigninMfa } from '../api/signin-mfa'
-import { dashboardHome } from '../api/session-schema'
+import { dashboardHome, safeRedirect } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 import { challengePasskeyOptions } from '@/lib/passkey-assertion'
 import { PasskeyFactorButton } from '@/components/passkey-factor-button'
@@ -31,12 +31,14 @@ export function SigninVerifyPage() {
     )
   }
   const recovery = challenge.methods.includes('recovery_code')
+  // Checked again: sessionStorage is only as trustworthy as the page that wrote it.
+  const back = safeRedirect(challenge.redirect)
   const meet = (input: FactorInput) =>
     verify.mutate(
       { challenge: challenge.challenge, ...input },
       {
         onSuccess: (session) => {
-          if (challenge.redirect) void navigate({ href: challenge.redirect })
+          if (back) void navigate({ href: back })
           else void navigate(dashboardHome(session.account_id))
         },
       },
@@ -62,7 +64,7 @@ export function SigninVerifyPage() {
         }
       />
       <p className="mt-4 text-center text-sm">
-        <Link to="/signin" className="text-primary underline-offset-4 hover:underline">
+        <Link to="/signin" search={back ? { redirect: back } : {}} className="text-primary underline-offset-4 hover:underline">
           {t('challenge.back')}
         </Link>
       </p>

@@ -331,5 +331,17 @@ describe('ActivityTab of the team (scope team, the team page)', () => {
     expect(screen.getByText('Team activity')).toBeInTheDocument()
     expect(calls(fetch).filter((c) => c.includes('/billing') && !c.includes('/timeline'))).toEqual([])
     expect(calls(fetch)).toEqual([`GET ${TIMELINE}&scope=team`])
+    expect(screen.getByRole('list', { name: 'Team activity' })).toBeInTheDocument()
+  })
+
+  it('with no events says there is no team activity, not billing activity (issue 37)', async () => {
+    mockApi({ [`GET ${TIMELINE}&scope=team`]: () => json(200, { events: [], next_before: null }) })
+    renderWithProviders(
+      <Suspense fallback={<ActivityTabPending />}>
+        <ActivityTab accountId="a" scope="team" />
+      </Suspense>,
+    )
+    expect(await screen.findByText('There is no team activity yet.')).toBeInTheDocument()
+    expect(screen.queryByText(/billing/i)).toBeNull()
   })
 })

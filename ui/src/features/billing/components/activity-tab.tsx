@@ -37,7 +37,7 @@ import {
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { useDownloadInvoice } from '../api/download-invoice'
 import { billingQueryOptions } from '../api/get-billing'
@@ -155,14 +155,6 @@ export function ActivityTabFailed({ retrying, onRetry }: { retrying: boolean; on
   )
 }
 
-/** "05/03/26, 14:30" in the UI language's clock. */
-function formatWhen(iso: string, language: string): string {
-  const date = new Date(iso)
-  if (Number.isNaN(date.getTime())) return '-'
-  const time = new Intl.DateTimeFormat(language, { hour: '2-digit', minute: '2-digit' }).format(date)
-  return `${formatDate(iso)}, ${time}`
-}
-
 /**
  * The billing timeline (issue 14): what happened to the account's plan and
  * money, newest first, as a list of entries with an icon, what happened,
@@ -225,9 +217,9 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
   return (
     <ActivityCard scope={scope}>
       {events.length === 0 ? (
-        <p className="py-8 text-center text-sm text-muted-foreground">{t('activity.empty')}</p>
+        <p className="py-8 text-center text-sm text-muted-foreground">{t(scope === 'team' ? 'activity.team_empty' : 'activity.empty')}</p>
       ) : (
-        <ol aria-label={t('activity.list')} className="relative grid gap-6 border-s border-border ps-6">
+        <ol aria-label={t(scope === 'team' ? 'activity.team_list' : 'activity.list')} className="relative grid gap-6 border-s border-border ps-6">
           {events.map((event) => {
             const { icon: Icon, tone } = LOOK[event.type]
             const team = teamEventText(event, t)
@@ -251,7 +243,7 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
                 <p className="font-medium">{t(`activity.types.${event.type}`)}</p>
                 {team && <p className="text-sm break-words">{team}</p>}
                 <p className="flex flex-wrap items-center gap-x-2 text-sm text-muted-foreground">
-                  <time dateTime={event.at}>{formatWhen(event.at, language)}</time>
+                  <time dateTime={event.at}>{formatDateTime(event.at, language)}</time>
                   {details.map((detail) => (
                     <span key={detail} className="tabular-nums before:me-2 before:content-['·']">
                       {detail}

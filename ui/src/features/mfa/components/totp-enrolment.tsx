@@ -4,6 +4,7 @@ import { Button } from '@/components/ui/button'
 import { CodeInput } from '@/components/factor-form'
 import { Label } from '@/components/ui/label'
 import { isApiError } from '@/lib/api-client'
+import { useFocusOnMount } from '@/lib/use-focus-on-mount'
 import { useConfirmTotp, type TotpEnrolment } from '../api/mfa'
 
 /** The QR code of an otpauth:// URL, drawn by the qrcode package (its own chunk). */
@@ -39,15 +40,21 @@ export function TotpEnrolment({
   const confirm = useConfirmTotp()
   const [code, setCode] = useState('')
   const wrong = isApiError(confirm.error) && confirm.error.status === 422
+  // "Set up" was pressed: focus goes on from this step's heading.
+  const heading = useFocusOnMount<HTMLHeadingElement>()
   return (
     <form
       className="grid gap-3"
+      aria-labelledby="totp-enrolment-title"
       noValidate
       onSubmit={(e) => {
         e.preventDefault()
         if (code.trim()) confirm.mutate(code.replace(/\s/g, ''), { onSuccess: (codes) => onConfirmed(codes ?? []) })
       }}
     >
+      <h3 id="totp-enrolment-title" ref={heading} tabIndex={-1} className="font-medium outline-none">
+        {t('card.enrol_title')}
+      </h3>
       <p className="text-sm">{t('card.scan')}</p>
       <QrCode url={enrolment.otpauth_url} alt={t('card.qr_alt')} />
       <div className="grid gap-1">

@@ -68,6 +68,8 @@ describe('TwoFactorCard', () => {
     await renderWithProviders(<TwoFactorCard />)
     await userEvent.click(await screen.findByRole('button', { name: 'Set up an authenticator app' }))
     expect(await screen.findByTestId('totp-secret')).toHaveTextContent('JBSWY3DPEHPK3PXP')
+    // Focus follows to the new content's heading, not the top of the page (issue 37).
+    expect(screen.getByRole('heading', { name: 'Add Kudos to your authenticator app' })).toHaveFocus()
     expect(await screen.findByRole('img', { name: 'QR code to add Kudos to your authenticator app' })).toBeInTheDocument()
     const field = screen.getByLabelText('6-digit code from the app')
     expect(field).toHaveAttribute('autocomplete', 'one-time-code')
@@ -78,6 +80,7 @@ describe('TwoFactorCard', () => {
     await userEvent.type(field, '654321')
     await userEvent.click(screen.getByRole('button', { name: 'Turn on' }))
     expect(await screen.findByText(codes[0])).toBeInTheDocument()
+    expect(screen.getByRole('heading', { name: 'Your recovery codes' })).toHaveFocus()
     expect(bodyOf(fetch, 'POST /v1/users/me/mfa/totp/confirm')).toEqual({ code: '654321' })
     await userEvent.click(screen.getByRole('button', { name: 'I have saved them' }))
     expect(await screen.findByText(/On: an authenticator app is set up/)).toBeInTheDocument()

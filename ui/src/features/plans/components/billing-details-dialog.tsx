@@ -14,6 +14,7 @@ export function BillingDetailsDialog({
   error,
   onSubmit,
   onCancel,
+  returnFocusTo,
 }: {
   open: boolean
   organizationName: string
@@ -21,11 +22,23 @@ export function BillingDetailsDialog({
   error?: unknown
   onSubmit: (values: BillingAddressValues) => Promise<unknown>
   onCancel: () => void
+  /** The button that led here: it was busy (disabled) meanwhile, so Radix lost it as the opener. */
+  returnFocusTo?: { readonly current: HTMLElement | null }
 }) {
   const { t } = useTranslation('plans')
   return (
     <Dialog open={open} onOpenChange={(next) => !next && !pending && onCancel()}>
-      <DialogContent hideClose className="sm:max-w-xl" data-testid="billing-details-dialog">
+      <DialogContent
+        hideClose
+        className="sm:max-w-xl"
+        data-testid="billing-details-dialog"
+        onCloseAutoFocus={(event) => {
+          const opener = returnFocusTo?.current
+          if (!opener?.isConnected) return
+          event.preventDefault()
+          opener.focus()
+        }}
+      >
         <DialogHeader>
           <DialogTitle>{t('billing_details.title')}</DialogTitle>
           <DialogDescription>{t('billing_details.description')}</DialogDescription>

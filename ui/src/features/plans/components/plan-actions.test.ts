@@ -40,14 +40,18 @@ const views: ViewRow[] = [
   ['plan_expired', 'PRO', 'active', 'plan_upgrade'],
   ['trial_expired', 'STARTER', 'active', 'plan_upgrade'],
   ['plan_upgrade', 'STARTER', 'active', 'plan_upgrade'],
-  [undefined, 'STARTER', 'active', 'default'],
-  [undefined, 'TRIAL', 'active', 'default'],
+  // Opened directly (a bookmark, a typed address): what fits the account, never no button (issue 37).
+  [undefined, 'STARTER', 'active', 'plan_upgrade'],
+  [undefined, 'TEAM', 'active', 'plan_upgrade'],
+  [undefined, 'TRIAL', 'active', 'trial'],
+  [undefined, 'PRO', 'plan_expired', 'plan_expired'],
+  [undefined, 'PRO', 'processing', 'default'],
   ['plan_upgrade', 'PRO', 'processing', 'default'],
 ]
 
 describe('plansView', () => {
-  it.each(views)('for=%s, %s %s → %s', (reason, plan, status, expected) => {
-    expect(plansView(reason, { plan, show_status: status })).toBe(expected)
+  it.each(views)('for=%s, %s %s → %s', (_reason, plan, status, expected) => {
+    expect(plansView({ plan, show_status: status })).toBe(expected)
   })
   it('an active trial gets start buttons', () => {
     expect(PAID_PLANS.map((card) => planAction('trial', 'TRIAL', card))).toEqual(['start', 'start', 'start'])

@@ -19,16 +19,17 @@ export type PlanAction =
 /**
  * What the plans page is about: 'trial' (an active trial choosing a plan),
  * 'trial_expired', 'plan_expired', 'plan_upgrade' (an active paid plan) or
- * 'default' (just looking). The real subscription state decides; `for` only
- * says the customer came to act, so an old link never tells a trial user the
- * trial has ended.
+ * 'default' (a payment being processed: nothing to buy meanwhile). The real
+ * subscription state decides, so an old link never tells a trial user the
+ * trial has ended, and a page opened without `for` (a bookmark, a typed
+ * address) still offers what fits the account (issue 37).
  */
 export type PlansView = 'trial' | 'trial_expired' | 'plan_expired' | 'plan_upgrade' | 'default'
 
-export function plansView(reason: PlansFor, subscription: { plan: Plan; show_status: string }): PlansView {
+export function plansView(subscription: { plan: Plan; show_status: string }): PlansView {
   if (subscription.show_status === 'trial_expired') return 'trial_expired'
   if (subscription.show_status === 'plan_expired') return 'plan_expired'
-  if (subscription.show_status === 'processing' || !reason) return 'default'
+  if (subscription.show_status === 'processing') return 'default'
   return subscription.plan === 'TRIAL' ? 'trial' : 'plan_upgrade'
 }
 

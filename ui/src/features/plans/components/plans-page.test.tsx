@@ -15,12 +15,13 @@ afterEach(() => {
 })
 
 
-function render(reason: PlansFor) {
+// `reason` is the `for` the link carried: the page follows the subscription all the same.
+function render(_reason: PlansFor) {
   return renderWithProviders(
     <>
       {/* As the route renders it: its pending component while account and prices load. */}
       <Suspense fallback={<PlansPagePending />}>
-        <PlansPage accountId="a" reason={reason} />
+        <PlansPage accountId="a" />
       </Suspense>
       <ErrorPopup />
     </>,
@@ -48,7 +49,42 @@ describe('PlansPage', () => {
     expect(within(loaded).getByText('Up to 375 testimonials')).toBeInTheDocument()
     expect(within(screen.getByRole('region', { name: 'Team' })).getByTestId('monthly-price')).toHaveTextContent('€99')
     expect(within(screen.getByRole('region', { name: 'Starter' })).getByText('Embed and share')).toBeInTheDocument()
-    expect(screen.queryAllByRole('button')).toHaveLength(0)
+  })
+
+  it('opened directly during a trial: every card starts its plan (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1, name: 'Choose your plan' })
+    for (const plan of ['Starter', 'Pro', 'Team']) {
+      expect(within(screen.getByRole('region', { name: plan })).getByRole('button', { name: `Start with ${plan}` })).toBeEnabled()
+    }
+  })
+
+  it('opened directly on a paid plan: the current plan marked, higher plans offered as upgrade (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'PRO', plan_renewal_at: '2027-03-01T12:00:00Z', start_next_period: true })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1, name: 'Upgrade your plan' })
+    const pro = screen.getByRole('region', { name: 'Pro' })
+    expect(within(pro).getByTestId('current-plan')).toBeInTheDocument()
+    expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
+    expect(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' })).toBeEnabled()
+    expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
+  })
+
+  it('opened directly after the trial expired: every card starts its plan (issue 37)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ show_status: 'trial_expired' })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1 })
+    expect(screen.getAllByRole('button', { name: /^Start with/ })).toHaveLength(3)
   })
 
   it('a reverse-charged account sees 0% VAT and the reverse-charge note instead of the VAT rate', async () => {
@@ -165,6 +201,8 @@ describe('PlansPage', () => {
     expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }))
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull())
+    // Focus returns to the button that opened it, though it was busy meanwhile (issue 37).
+    await waitFor(() => expect(screen.getByRole('button', { name: 'Start with Pro' })).toHaveFocus())
   })
 
   it('saving the billing modal patches the address, then starts the plan again', async () => {
@@ -230,13 +268,13 @@ describe('PlansPage: plans smaller than the team (issue 26)', () => {
     await screen.findByRole('heading', { level: 1 })
     const starter = screen.getByRole('region', { name: 'Starter' })
     expect(await within(starter).findByTestId('plan-too-small')).toHaveTextContent(
-      'Remove 2 members first: the Starter plan allows 1 users and your team uses 3 seats (members and pending invitations).',
+      'Remove 2 members first: your team uses 3 seats (members and pending invitations) and the Starter plan has room for 1.',
     )
     const startStarter = within(starter).getByRole('button', { name: 'Start with Starter' })
     expect(startStarter).toBeDisabled()
     expect(startStarter).toHaveAccessibleDescription(/Remove 2 members first/)
     const pro = screen.getByRole('region', { name: 'Pro' })
-    expect(within(pro).getByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first: the Pro plan allows 2 users')
+    expect(within(pro).getByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first: your team uses 3 seats (members and pending invitations) and the Pro plan has room for 2.')
     expect(within(pro).getByRole('link', { name: 'Go to the team' })).toHaveAttribute('href', '/dashboard/a/team')
     const team = screen.getByRole('region', { name: 'Team' })
     expect(within(team).queryByTestId('plan-too-small')).toBeNull()
@@ -259,7 +297,7 @@ describe('PlansPage: plans smaller than the team (issue 26)', () => {
     await screen.findByRole('heading', { level: 1 })
     const starter = screen.getByRole('region', { name: 'Starter' })
     await userEvent.click(within(starter).getByRole('button', { name: 'Start with Starter' }))
-    expect(await within(starter).findByText(/Remove 1 member first: the Starter plan allows 1 users/)).toBeInTheDocument()
+    expect(await within(starter).findByText(/Remove 1 member first: your team uses 2 seats .* the Starter plan has room for 1\./)).toBeInTheDocument()
     expect(screen.queryByText('Whoops.. There was an error.')).toBeNull()
     expect(within(starter).getByRole('button', { name: 'Start with Starter' })).toBeDisabled()
   })

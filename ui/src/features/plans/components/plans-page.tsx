@@ -1,4 +1,4 @@
-import { useEffect, useId, useState } from 'react'
+import { useEffect, useId, useRef, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -19,15 +19,17 @@ import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
 import { BillingDetailsDialog } from './billing-details-dialog'
-import { planAction, plansView, type PlanAction, type PlansFor } from './plan-actions'
+import { planAction, plansView, type PlanAction } from './plan-actions'
 import { PlanCard } from './plan-card'
 
 /**
  * Plans page (SPEC §2): Starter, Pro, Team with prices from the pricing call;
- * texts and buttons follow the `for` search value. Every action ends on the
- * provider's checkout; a missing billing address first opens the billing modal.
+ * texts and buttons follow the account's subscription, which the `for` of the
+ * links into it only repeats: opened without it (a bookmark, a typed address)
+ * the page offers the same (issue 37). Every action ends on the provider's
+ * checkout; a missing billing address first opens the billing modal.
  */
-export function PlansPage({ accountId, reason }: { accountId: string; reason?: PlansFor }) {
+export function PlansPage({ accountId }: { accountId: string }) {
   const { t } = useTranslation('plans')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
   const { data: pricing } = useSuspenseQuery(pricingQueryOptions(accountId))
@@ -39,6 +41,8 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   const [busyPlan, setBusyPlan] = useState<PaidPlan | null>(null)
   const [billingFor, setBillingFor] = useState<PaidPlan | null>(null)
   const [billingBusy, setBillingBusy] = useState(false)
+  // The card button whose click opened the billing modal: focus goes back there (issue 37).
+  const opener = useRef<HTMLElement | null>(null)
 
   // Back from the checkout through the browser's history cache: nothing runs any more.
   useEffect(() => {
@@ -54,7 +58,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
   const current = data.account.subscription.plan
   // Buying is the owner's (issue 26): others see the plans without buttons, and why.
   const owner = canManageBilling(data.account.role)
-  const variant = plansView(reason, data.account.subscription)
+  const variant = plansView(data.account.subscription)
   // While a failed renewal is retried the api refuses upgrades (409): the buttons stay, disabled, with why.
   const upgradeBlocked = paymentRetry(data.account.subscription) !== null
   const upgradeBlockedId = useId()
@@ -77,6 +81,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
     }
     setBusyPlan(plan)
     setSeatRefused(null)
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (action === 'start') {
       start.mutate(plan, {
         ...clearBusy,
@@ -174,6 +179,7 @@ export function PlansPage({ accountId, reason }: { accountId: string; reason?: P
         error={saveAddress.error}
         onSubmit={submitBillingDetails}
         onCancel={() => setBillingFor(null)}
+        returnFocusTo={opener}
       />
     </section>
   )

@@ -57,7 +57,8 @@ export function TeamPage({ accountId }: { accountId: string }) {
     <TeamFrame
       seats={
         <p className="text-sm text-muted-foreground" data-testid="seats">
-          {t('seats', { used: team.seats.used, limit: team.seats.limit })}
+          {/* Two counts, each language agrees its words with one (fr "1 place utilisée sur 2", en "1 of 1 seat used"). */}
+          {t('seats', { count: team.seats.used, limit: t('seats_total', { count: team.seats.limit }) })}
         </p>
       }
       action={
@@ -68,7 +69,7 @@ export function TeamPage({ accountId }: { accountId: string }) {
     >
       {manage && full && (
         <p id="team-full" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
-          {t('full', { limit: team.seats.limit })}{' '}
+          {t('full', { count: team.seats.limit })}{' '}
           {canManageBilling(role) && (
             <Link
               to="/dashboard/$accountId/plans"

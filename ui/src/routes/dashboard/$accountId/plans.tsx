@@ -6,6 +6,7 @@ import { accountQueryOptions } from '@/lib/api/get-account'
 import { pricingQueryOptions } from '@/lib/api/get-pricing'
 import { PlansPage, PlansPageFailed, PlansPagePending } from '@/features/plans/components/plans-page'
 
+// The links into the page say why (SPEC §2); the page itself follows the subscription (plansView).
 const searchSchema = v.object({
   for: v.fallback(v.optional(v.picklist(PLANS_FOR)), undefined),
 })
@@ -25,8 +26,7 @@ export const Route = createFileRoute('/dashboard/$accountId/plans')({
 
 function PlansRoute() {
   const { accountId } = Route.useParams()
-  const search = Route.useSearch()
-  return <PlansPage accountId={accountId} reason={search.for} />
+  return <PlansPage accountId={accountId} />
 }
 
 function PlansFailed() {
