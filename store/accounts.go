@@ -19,7 +19,7 @@ const accountViewSelect = `
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
 	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login, u.deletion_at,
-	       `+deletionBlockedBy
+	       ` + deletionBlockedBy
 
 // scanAccountView runs an accountViewSelect query; no row is ENotFound.
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
