@@ -6,7 +6,7 @@ import { buttonVariants } from '@/components/ui/button'
 import { isApiError } from '@/lib/api-client'
 import { signedInBy, useOidcCallback } from '../api/auth-callback'
 import { takeStepUpReturn } from '@/lib/step-up'
-import { dashboardHome } from '../api/session-schema'
+import { signedInHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
 /** Finishes a Google sign-up / sign-in: scope signup → registered, signin → dashboard, reauth → back. */
@@ -39,7 +39,7 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
           } else if (result.scope === 'signup' && !signedInBy(result)) {
             void navigate({ to: '/registered', search: { created: result.email } })
           } else {
-            void navigate(dashboardHome(result.account_id))
+            void navigate(signedInHome(result.account_id))
           }
         },
       },

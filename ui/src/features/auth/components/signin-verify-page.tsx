@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { buttonVariants } from '@/components/ui/button'
 import { FactorForm, type FactorInput } from '@/components/factor-form'
 import { pendingChallenge, useSigninMfa } from '../api/signin-mfa'
-import { dashboardHome } from '../api/session-schema'
+import { signedInHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 import { challengePasskeyOptions } from '@/lib/passkey-assertion'
 import { PasskeyFactorButton } from '@/components/passkey-factor-button'
@@ -37,7 +37,7 @@ export function SigninVerifyPage() {
       {
         onSuccess: (session) => {
           if (challenge.redirect) void navigate({ href: challenge.redirect })
-          else void navigate(dashboardHome(session.account_id))
+          else void navigate(signedInHome(session.account_id))
         },
       },
     )
