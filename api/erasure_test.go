@@ -41,7 +41,7 @@ func (h *harness) leavingAlone(email string, grace time.Duration) (token, userID
 
 // TestSigningInDuringTheGraceCreatesNoAccount (issue 35 item 8): a user who
 // deleted their account, then themself, signs in during their grace: the
-// sign-in works but opens no account (account_id ""; no "My account" is
+// sign-in (password or Google) works but opens no account (account_id ""; no "My account" is
 // created that would block the erasure), GET /v1/users/me/deletion says when
 // they go, and the erasure happens on time. A user who cancels instead
 // (re-authenticated) gets an account of their own, as before.
@@ -52,6 +52,9 @@ func TestSigningInDuringTheGraceCreatesNoAccount(t *testing.T) {
 	in := h.expect(h.passwordSignin(leaving), 201)
 	if got := in.Body["account_id"]; got != "" {
 		t.Fatalf("a sign-in during the grace opened account %v", got)
+	}
+	if got := h.expect(h.googleCallback("signin", "google-alone-leaving", leaving), 201).Body["account_id"]; got != "" {
+		t.Fatalf("a Google sign-in during the grace opened account %v", got)
 	}
 	if n := h.ownedAccounts(userID); n != 0 {
 		t.Fatalf("a sign-in during the grace created %d accounts", n)
