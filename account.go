@@ -34,6 +34,9 @@ type Account struct {
 	// DeletionAt is when the account is to be deleted (issue 28), nil
 	// unless its owner scheduled it; the owner can cancel until then.
 	DeletionAt *time.Time `json:"deletion_at"`
+	// DeletionStoppedRenewal: scheduling the deletion turned the
+	// auto-renewal off (issue 35); the cancel may turn it back on.
+	DeletionStoppedRenewal bool `json:"deletion_stopped_renewal"`
 	// RequireMFA is the owner's policy (issue 29): every member signs in
 	// with a second factor to open the account.
 	RequireMFA bool `json:"require_mfa"`

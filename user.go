@@ -43,6 +43,9 @@ type User struct {
 	// DeletionAt is when the user's own deletion erases them (issue 28),
 	// nil unless they scheduled it; they can cancel until then.
 	DeletionAt *time.Time `json:"deletion_at"`
+	// DeletionBlockedBy names the account the user owns that keeps their
+	// scheduled erasure waiting (issue 35); nil when nothing does.
+	DeletionBlockedBy *string `json:"deletion_blocked_by"`
 }
 
 // emailPattern is the basic address pattern of SPEC §5: something, an @,

@@ -58,7 +58,9 @@ type emailResponse struct {
 type sessionResponse struct {
 	Token       string `json:"token"`
 	TokenExpiry string `json:"token_expiry"`
-	AccountID   string `json:"account_id"`
+	// AccountID is the account to open; "" for a user being deleted who
+	// belongs to none (issue 35).
+	AccountID string `json:"account_id"`
 }
 
 func (s *Server) signup(c fiber.Ctx) error {
@@ -235,22 +237,37 @@ func (s *Server) signedIn(c fiber.Ctx, in *store.SignedIn) error {
 // sessionAnswer signs the token of a new session and renews the browser's
 // device cookie (setDeviceCookie). A user who belongs to no
 // account (they left or were removed from their only team) is given one
-// of their own, on a trial, to open.
+// of their own, on a trial, to open; but for a user whose own deletion is
+// scheduled (issue 35): account_id is "" and the UI shows their deletion.
 func (s *Server) sessionAnswer(c fiber.Ctx, in *store.SignedIn) (sessionResponse, error) {
 	if in.AccountID == uuid.Nil {
-		id, err := s.DB.EnsureAccount(ctx(c), in.UserID, store.NewAccount{Name: "My account", Trial: s.newTrial(),
-			StartSubscription: dispatch.SubscriptionStart})
+		id, err := s.ensureAccount(c, in.UserID)
 		if err != nil {
 			return sessionResponse{}, err
 		}
 		in.AccountID = id
-		s.Outbox.Kick()
 	}
 	token, err := s.Sessions.Issue(in.Session)
 	if err == nil {
 		s.setDeviceCookie(c, in.UserID)
 	}
-	return sessionResponse{Token: token, TokenExpiry: in.Session.ExpiresAt.Format(time.RFC3339), AccountID: in.AccountID.String()}, err
+	account := ""
+	if in.AccountID != uuid.Nil {
+		account = in.AccountID.String()
+	}
+	return sessionResponse{Token: token, TokenExpiry: in.Session.ExpiresAt.Format(time.RFC3339), AccountID: account}, err
+}
+
+// ensureAccount is the account userID opens (store.EnsureAccount): one of
+// their own, on a trial, when they belong to none; uuid.Nil while their
+// own deletion is scheduled.
+func (s *Server) ensureAccount(c fiber.Ctx, userID uuid.UUID) (uuid.UUID, error) {
+	id, err := s.DB.EnsureAccount(ctx(c), userID, store.NewAccount{Name: "My account", Trial: s.newTrial(),
+		StartSubscription: dispatch.SubscriptionStart})
+	if err == nil {
+		s.Outbox.Kick()
+	}
+	return id, err
 }
 
 func (s *Server) signout(c fiber.Ctx) error {

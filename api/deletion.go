@@ -35,6 +35,11 @@ func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	sub, err := s.DB.Subscription(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	renewing := sub.Plan.IsPaid() && sub.StartNextPeriod // what the cancel may turn back on
 	if err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdatePrepareDeletion, nil, nil); err != nil {
 		return err
 	}
@@ -42,7 +47,7 @@ func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 		return err
 	}
 	at, err := s.DB.ScheduleAccountDeletion(ctx(c), accountID(c), u.ID,
-		s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second), dispatch.Deletion())
+		s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second), renewing, dispatch.Deletion())
 	if err != nil {
 		return err
 	}
@@ -76,13 +81,43 @@ func (s *Server) closeMethodCheckouts(c fiber.Ctx) error {
 	return nil
 }
 
+// cancelDeletionRequest is the body of an account deletion's cancel:
+// re-authentication like scheduling it, and whether to turn back on the
+// auto-renewal that scheduling it stopped.
+type cancelDeletionRequest struct {
+	currentPasswordRequest
+	AutoRenewal bool `json:"auto_renewal"`
+}
+
 // cancelDeletion cancels the account's scheduled deletion (409 when none
-// is). Auto-renewal stays off: the owner turns it on again if they wish.
+// is), re-authenticated like scheduling it (issue 35: a stolen session must
+// not keep an account its owner is erasing). With auto_renewal, the
+// auto-renewal that scheduling the deletion stopped is turned back on; a
+// plan that no longer renews (it ended meanwhile) leaves it off, as the
+// plan tab shows.
 func (s *Server) cancelDeletion(c fiber.Ctx) error {
-	if err := s.DB.CancelAccountDeletion(ctx(c), accountID(c), session(c).UserID, dispatch.Deletion()); err != nil {
+	var req cancelDeletionRequest
+	if err := decodeJSON(c, &req); err != nil {
+		return err
+	}
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	if err := s.reauthenticateWith(c, u, req.currentPasswordRequest); err != nil {
+		return err
+	}
+	stopped, err := s.DB.CancelAccountDeletion(ctx(c), accountID(c), u.ID, dispatch.Deletion())
+	if err != nil {
 		return err
 	}
 	s.Outbox.Kick()
+	if req.AutoRenewal && stopped {
+		err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: true}, nil)
+		if err != nil && kudos.ErrorCode(err) != kudos.EConflict {
+			return err
+		}
+	}
 	return c.JSON(fiber.Map{})
 }
 
@@ -118,11 +153,33 @@ func (s *Server) scheduleUserDeletion(c fiber.Ctx) error {
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"deletion_at": at})
 }
 
-// cancelUserDeletion cancels the caller's scheduled deletion (409 when none is).
+// cancelUserDeletion cancels the caller's scheduled deletion (409 when
+// none is), re-authenticated like scheduling it (issue 35). A user who
+// belongs to no account then (a sign-in during the grace opens none) is
+// given one of their own, as at a sign-in: 200 {account_id}.
 func (s *Server) cancelUserDeletion(c fiber.Ctx) error {
-	if err := s.DB.CancelUserDeletion(ctx(c), session(c).UserID, dispatch.UserDeletion()); err != nil {
+	u, err := s.reauthenticatedCaller(c)
+	if err != nil {
+		return err
+	}
+	if err := s.DB.CancelUserDeletion(ctx(c), u.ID, dispatch.UserDeletion()); err != nil {
+		return err
+	}
+	id, err := s.ensureAccount(c, u.ID)
+	if err != nil {
 		return err
 	}
 	s.Outbox.Kick()
-	return c.JSON(fiber.Map{})
+	return c.JSON(fiber.Map{"account_id": id.String()})
+}
+
+// userDeletion answers the caller's own scheduled deletion: when, and the
+// account that keeps it waiting (issue 35). It is what a user who belongs
+// to no account during their grace reads.
+func (s *Server) userDeletion(c fiber.Ctx) error {
+	d, err := s.DB.UserDeletionOf(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	return c.JSON(d)
 }

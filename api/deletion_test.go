@@ -63,7 +63,7 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 		t.Fatalf("no password: %s", r.Raw)
 	}
 	h.expect(h.do("DELETE", base, map[string]any{"current_password": "Wrong1!x"}, token), 422)
-	h.expect(h.do("POST", base+"/deletion/cancel", nil, token), 409) // nothing scheduled yet
+	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 409) // nothing scheduled yet
 
 	at := h.scheduleDeletion(token, account)
 	if d := time.Until(at); d < 59*time.Minute || d > time.Hour+time.Minute {
@@ -89,8 +89,8 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 		}
 	}
 
-	h.expect(h.do("POST", base+"/deletion/cancel", nil, admin), 403)
-	h.expect(h.do("POST", base+"/deletion/cancel", nil, token), 200)
+	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, admin), 403)
+	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 200)
 	if res := h.deletionOutcome(account, at); res.Outcome != workflows.DeletionOutcomeCancelled {
 		t.Fatalf("workflow %+v", res)
 	}
@@ -222,7 +222,7 @@ func TestUserDeletion(t *testing.T) {
 		t.Fatalf("the owner deleting themself: %d %s", r.Status, r.Raw)
 	}
 	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Wrong1!x"}, member), 422)
-	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", nil, member), 409)
+	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", map[string]any{"current_password": "Secret1!"}, member), 409)
 
 	// Scheduled, then cancelled: nothing happens at the date it had.
 	h.srv.Config.DeletionGrace = time.Hour
@@ -232,7 +232,7 @@ func TestUserDeletion(t *testing.T) {
 	if d := h.expect(h.do("GET", "/v1/accounts/"+account, nil, again), 200).Body["user"].(map[string]any)["deletion_at"]; d == nil {
 		t.Fatal("the account read does not show the user's deletion")
 	}
-	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", nil, again), 200)
+	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", map[string]any{"current_password": "Secret1!"}, again), 200)
 
 	h.srv.Config.DeletionGrace = 3 * time.Second
 	at := h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, again), 202).str("deletion_at")

@@ -24,6 +24,7 @@ func (s *Server) registerPrivacyRoutes(me, acc fiber.Router) {
 	me.Get("/exports/:exportId", s.getExport)
 	me.Delete("", s.scheduleUserDeletion)
 	me.Post("/deletion/cancel", s.cancelUserDeletion)
+	me.Get("/deletion", s.userDeletion)
 	acc.Post("/export", s.exportAccount)
 }
 

@@ -210,7 +210,7 @@ func TestNoOwnershipToAMemberBeingDeleted(t *testing.T) {
 	if role := h.roleOf(account, "heir@example.com"); role != "admin" {
 		t.Fatalf("a refused transfer made the member %q", role)
 	}
-	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", nil, member), 200)
+	h.expect(h.do("POST", "/v1/users/me/deletion/cancel", map[string]any{"current_password": "Secret1!"}, member), 200)
 	h.expect(h.do("POST", "/v1/accounts/"+account+"/transfer-ownership", transfer, owner), 200)
 	if role := h.roleOf(account, "heir@example.com"); role != "owner" {
 		t.Fatalf("after the cancel the member is %q, want owner", role)

@@ -147,13 +147,15 @@ type MFAStore interface {
 type PrivacyStore interface {
 	CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID, start func(kudos.DataExport) store.OutboxEntry) (*kudos.DataExport, bool, error)
 	UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error)
-	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out store.DeletionOutbox) (time.Time, error)
-	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) error
+	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, stoppedRenewal bool, out store.DeletionOutbox) (time.Time, error)
+	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) (bool, error)
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
 	OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]kudos.CheckoutRecord, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	ScheduleUserDeletion(ctx context.Context, userID uuid.UUID, at time.Time, out store.UserDeletionOutbox) (time.Time, error)
 	CancelUserDeletion(ctx context.Context, userID uuid.UUID, out store.UserDeletionOutbox) error
+	UserDeletionOf(ctx context.Context, userID uuid.UUID) (store.UserDeletion, error)
+	Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Subscription, error)
 }
 
 // PasskeyStore is what the passkey routes need of the store: passkeys,

@@ -48,7 +48,7 @@ test('a user exports their data: the page follows it to ready, the download is a
   await page.close();
 });
 
-test('the owner schedules the account\'s deletion with their password, sees the banner everywhere, and cancels it', async () => {
+test('the owner schedules the account\'s deletion with their password, sees the banner everywhere, and cancels it with their password', async () => {
   const page = await openPage(browser.context);
   const user = await apiUser('deleting');
   await useSession(page, user);
@@ -64,6 +64,11 @@ test('the owner schedules the account\'s deletion with their password, sees the 
   await page.goto(`${BASE}/dashboard/${user.account_id}/testimonials`);
   await banner.waitFor();
   await banner.getByRole('button', { name: 'Cancel the deletion' }).click();
+  // Cancelling re-authenticates like scheduling (issue 35); a trial has no auto-renewal to offer back.
+  const keep = page.getByRole('dialog', { name: 'Keep this account?' });
+  await keep.getByLabel('Current password').fill('Secret1!');
+  await keep.getByRole('button', { name: 'Keep the account' }).click();
+  await keep.waitFor({ state: 'hidden' });
   await banner.waitFor({ state: 'detached' });
   const account = await fetch(`${BASE}/v1/accounts/${user.account_id}`, { headers: { Authorization: `Bearer ${user.token}` } });
   assert.equal((await account.json()).account.deletion_at, null);

@@ -23,6 +23,13 @@ func WriteText(out io.Writer, r *Report) error {
 	}
 	for _, m := range a.Members {
 		p("  member\t%s\t%s\tactivated=%t", m.Email, m.Role, m.Activated)
+		switch {
+		case m.DeletionBlockedBy != nil:
+			p("    user deletion BLOCKED, due %s (workflow deletion:user:%s:%d): they own %q; the erasure waits a day at a time "+
+				"until they transfer or delete it, or cancel their deletion", ts(m.DeletionAt), m.UserID, m.DeletionAt.Unix(), *m.DeletionBlockedBy)
+		case m.DeletionAt != nil:
+			p("    user deletion scheduled for %s (workflow deletion:user:%s:%d)", ts(m.DeletionAt), m.UserID, m.DeletionAt.Unix())
+		}
 	}
 	if s := a.Subscription; s != nil {
 		p("\nREAD MODEL (subscriptions)")

@@ -61,3 +61,27 @@ func TestTextReportOfAPendingDeletion(t *testing.T) {
 		t.Errorf("report of an erased account:\n%s", out.String())
 	}
 }
+
+// TestTextReportOfABlockedUserDeletion (issue 35 item 8): a member whose
+// own deletion is scheduled shows it with its workflow, and one whose
+// erasure waits because they own an account says so and what to do.
+func TestTextReportOfABlockedUserDeletion(t *testing.T) {
+	at := time.Date(2026, 12, 26, 9, 0, 0, 0, time.UTC)
+	leaving, owner := uuid.New(), uuid.New()
+	blocker := "Acme"
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, &ops.Report{Account: &store.OpsAccount{ID: uuid.New(), Name: "Acme", Members: []store.OpsMember{
+		{UserID: owner, Email: "owner@example.com", Role: "owner", DeletionAt: &at, DeletionBlockedBy: &blocker},
+		{UserID: leaving, Email: "leaving@example.com", Role: "member", DeletionAt: &at},
+	}}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		fmt.Sprintf("user deletion scheduled for 2026-12-26 09:00:00Z (workflow deletion:user:%s:%d)", leaving, at.Unix()),
+		fmt.Sprintf("user deletion BLOCKED, due 2026-12-26 09:00:00Z (workflow deletion:user:%s:%d): they own \"Acme\"", owner, at.Unix()),
+	} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

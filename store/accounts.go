@@ -15,19 +15,20 @@ import (
 // query it starts is completed by a FROM clause naming a (accounts),
 // m (the user's membership of it), s (subscriptions) and u (users).
 const accountViewSelect = `
-	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at, a.require_mfa,
+	SELECT a.id, a.name, a.img_url, a.logo_error, a.testimonial_count, a.recording_spaces_count, m.role, a.deletion_at, a.deletion_stopped_renewal, a.require_mfa,
 	       ` + subscriptionColumns + `,
 	       u.id, u.email, u.firstname, u.lastname, u.activated, u.preferred_language,
-	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login, u.deletion_at`
+	       u.opt_in_notifications, u.opt_in_marketing, u.opt_in_terms_of_use, u.social_login, u.deletion_at,
+	       ` + deletionBlockedBy
 
 // scanAccountView runs an accountViewSelect query; no row is ENotFound.
 func (db *DB) scanAccountView(ctx context.Context, query string, args ...any) (*kudos.Account, *kudos.User, error) {
 	var a kudos.Account
 	var u kudos.User
-	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt, &a.RequireMFA},
+	fields := append([]any{&a.ID, &a.Name, &a.ImgURL, &a.LogoError, &a.TestimonialCount, &a.RecordingSpacesCount, &a.Role, &a.DeletionAt, &a.DeletionStoppedRenewal, &a.RequireMFA},
 		subscriptionFields(&a.Subscription)...)
 	fields = append(fields, &u.ID, &u.Email, &u.Firstname, &u.Lastname, &u.Activated, &u.PreferredLanguage,
-		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.DeletionAt)
+		&u.OptInNotifications, &u.OptInMarketing, &u.OptInTermsOfUse, &u.SocialLogin, &u.DeletionAt, &u.DeletionBlockedBy)
 	if err := db.Pool.QueryRow(ctx, query, args...).Scan(fields...); err != nil {
 		return nil, nil, notFound(err)
 	}

@@ -91,14 +91,19 @@ func createAccount(ctx context.Context, tx pgx.Tx, id, userID uuid.UUID, a NewAc
 // EnsureAccount returns the account userID opens at sign-in (see
 // SignIn); a user who belongs to none (they left, or were removed from,
 // the only team they had) is given a new account of their own, on a trial.
+// A user whose own deletion is scheduled is given none (uuid.Nil, issue 35):
+// an account they own would block their erasure, and they never asked for
+// it; cancelling the deletion gives them one.
 func (db *DB) EnsureAccount(ctx context.Context, userID uuid.UUID, a NewAccount) (uuid.UUID, error) {
 	var id uuid.UUID
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		// Serialise with another sign-in of the same user doing the same.
-		if _, err := tx.Exec(ctx, `SELECT 1 FROM users WHERE id = $1 FOR UPDATE`, userID); err != nil {
-			return wrapErr(err)
+		// Serialise with another sign-in of the same user doing the same,
+		// and with the scheduling of their deletion.
+		var leaving bool
+		if err := tx.QueryRow(ctx, `SELECT deletion_at IS NOT NULL FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&leaving); err != nil {
+			return notFound(err)
 		}
-		if err := signInAccountID(ctx, tx, userID, &id); err != nil || id != uuid.Nil {
+		if err := signInAccountID(ctx, tx, userID, &id); err != nil || id != uuid.Nil || leaving {
 			return err
 		}
 		id = uuid.New()

@@ -37,7 +37,11 @@ var errNoDeletion = kudos.Errorf(kudos.EConflict, "no deletion of this account i
 // a mail to every member, in one transaction. A deletion already scheduled
 // is answered as it stands (its date unchanged: asking twice never delays
 // it, nor mails twice).
-func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out DeletionOutbox) (time.Time, error) {
+//
+// stoppedRenewal records that scheduling it turned the auto-renewal off
+// (the cancel may turn it back on).
+func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, stoppedRenewal bool,
+	out DeletionOutbox) (time.Time, error) {
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var name, actor string
 		var current *time.Time
@@ -49,7 +53,8 @@ func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uu
 			at = *current
 			return nil
 		}
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = $2, updated_at = $3 WHERE id = $1`, accountID, at, db.Now()); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = $2, deletion_stopped_renewal = $4, updated_at = $3 WHERE id = $1`,
+			accountID, at, db.Now(), stoppedRenewal); err != nil {
 			return wrapErr(err)
 		}
 		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionScheduled,
@@ -76,19 +81,27 @@ func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uu
 
 // CancelAccountDeletion cancels the account's scheduled deletion, with
 // the timeline's event and the update that ends its workflow (EConflict
-// when none is scheduled).
-func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out DeletionOutbox) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error {
-		var at *time.Time
+// when none is scheduled). An owner whose own deletion is scheduled is
+// refused (EConflict, issue 35): the account would be theirs again and
+// block their erasure; they cancel their own first. It reports whether
+// scheduling the deletion had stopped the auto-renewal.
+func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out DeletionOutbox) (stoppedRenewal bool, err error) {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
+		var at, leaving *time.Time
 		var actor string
-		if err := tx.QueryRow(ctx, `SELECT a.deletion_at, u.email FROM accounts a, users u
-			WHERE a.id = $1 AND u.id = $2 AND a.deleted_at IS NULL FOR UPDATE OF a`, accountID, actorID).Scan(&at, &actor); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT a.deletion_at, a.deletion_stopped_renewal, u.email, u.deletion_at FROM accounts a, users u
+			WHERE a.id = $1 AND u.id = $2 AND a.deleted_at IS NULL FOR UPDATE OF a, u`, accountID, actorID).
+			Scan(&at, &stoppedRenewal, &actor, &leaving); err != nil {
 			return notFound(err)
 		}
 		if at == nil {
 			return errNoDeletion
 		}
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = NULL, updated_at = $2 WHERE id = $1`, accountID, db.Now()); err != nil {
+		if leaving != nil {
+			return kudos.Errorf(kudos.EConflict, "Your own deletion is scheduled: cancel it first, or this account would keep you")
+		}
+		if _, err := tx.Exec(ctx, `UPDATE accounts SET deletion_at = NULL, deletion_stopped_renewal = false, updated_at = $2 WHERE id = $1`,
+			accountID, db.Now()); err != nil {
 			return wrapErr(err)
 		}
 		if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, Type: kudos.EventDeletionCancelled,
@@ -97,6 +110,7 @@ func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid
 		}
 		return insertOutbox(ctx, tx, out.Cancel(accountID, *at))
 	})
+	return stoppedRenewal, err
 }
 
 // AccountDeletionAt is when the account is to be deleted (nil: no
@@ -301,6 +315,29 @@ func (db *DB) CancelUserDeletion(ctx context.Context, userID uuid.UUID, out User
 		return insertOutbox(ctx, tx, out.Cancel(userID, *at))
 	})
 }
+
+// UserDeletion is a user's own scheduled deletion as they see it.
+type UserDeletion struct {
+	// At is when it erases them (nil: none is scheduled).
+	At *time.Time `json:"deletion_at"`
+	// BlockedBy names the account they own that keeps the erasure waiting
+	// (nil: nothing does).
+	BlockedBy *string `json:"blocked_by"`
+}
+
+// UserDeletionOf reads the user's scheduled deletion and what blocks it.
+func (db *DB) UserDeletionOf(ctx context.Context, userID uuid.UUID) (UserDeletion, error) {
+	var d UserDeletion
+	err := db.Pool.QueryRow(ctx, `SELECT deletion_at, `+deletionBlockedBy+` FROM users u WHERE id = $1`, userID).Scan(&d.At, &d.BlockedBy)
+	return d, notFound(err)
+}
+
+// deletionBlockedBy is the SQL expression of the account that blocks the
+// erasure of the user u (ownedAccount), NULL when none does or no deletion
+// is scheduled.
+const deletionBlockedBy = `CASE WHEN u.deletion_at IS NULL THEN NULL ELSE (SELECT ba.name FROM memberships bm
+	JOIN accounts ba ON ba.id = bm.account_id WHERE bm.user_id = u.id AND bm.role = 'owner' AND ba.deleted_at IS NULL
+	AND ba.deletion_at IS NULL ORDER BY ba.created_at LIMIT 1) END`
 
 // UserDeletionAt is when the user is to be deleted (nil: not scheduled, or
 // cancelled); ENotFound once erased.

@@ -43,6 +43,10 @@ type OpsMember struct {
 	Email     string    `json:"email" db:"email"`
 	Role      string    `json:"role" db:"role"`
 	Activated bool      `json:"activated" db:"activated"`
+	// DeletionAt is when the member's own deletion is due (nil: none);
+	// DeletionBlockedBy the account they own that keeps it waiting.
+	DeletionAt        *time.Time `json:"deletion_at" db:"deletion_at"`
+	DeletionBlockedBy *string    `json:"deletion_blocked_by" db:"deletion_blocked_by"`
 }
 
 // OpsInvoice is an invoice row.
@@ -144,7 +148,8 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			return wrapErr(err)
 		}
 		var errs [6]error
-		a.Members, errs[0] = collect[OpsMember](ctx, tx, `SELECT u.id AS user_id, u.email, m.role, u.activated
+		a.Members, errs[0] = collect[OpsMember](ctx, tx, `SELECT u.id AS user_id, u.email, m.role, u.activated,
+			u.deletion_at, `+deletionBlockedBy+` AS deletion_blocked_by
 			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1
 			ORDER BY (m.role = 'owner') DESC, m.created_at`, accountID)
 		a.Invoices, errs[1] = collect[OpsInvoice](ctx, tx, `SELECT id, number, kind, plan, status, total_amount, currency,

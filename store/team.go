@@ -252,8 +252,11 @@ func (db *DB) TransferOwnership(ctx context.Context, t OwnershipTransfer) error 
 		}
 		// A member whose own deletion is scheduled would leave the account
 		// without an owner when it is done (issue 35): they cannot take it.
+		// FOR SHARE holds off ScheduleUserDeletion (FOR UPDATE of the same
+		// row) until this commits, so it then sees them as the owner: the
+		// two cannot both pass and leave an owner being deleted.
 		var leaving bool
-		if err := tx.QueryRow(ctx, `SELECT deletion_at IS NOT NULL FROM users WHERE id = $1`, t.NewOwner).Scan(&leaving); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT deletion_at IS NOT NULL FROM users WHERE id = $1 FOR SHARE`, t.NewOwner).Scan(&leaving); err != nil {
 			return wrapErr(err)
 		}
 		if leaving {

@@ -11,6 +11,7 @@
 import { Route as rootRouteImport } from './routes/__root'
 import { Route as IndexRouteImport } from './routes/index'
 import { Route as InvitationRouteImport } from './routes/invitation'
+import { Route as LeavingRouteImport } from './routes/leaving'
 import { Route as PrivacyPolicyRouteImport } from './routes/privacy-policy'
 import { Route as RegisteredRouteImport } from './routes/registered'
 import { Route as SigninRouteImport } from './routes/signin'
@@ -56,6 +57,11 @@ const IndexRoute = IndexRouteImport.update({
 const InvitationRoute = InvitationRouteImport.update({
   id: '/invitation',
   path: '/invitation',
+  getParentRoute: () => rootRouteImport,
+} as any)
+const LeavingRoute = LeavingRouteImport.update({
+  id: '/leaving',
+  path: '/leaving',
   getParentRoute: () => rootRouteImport,
 } as any)
 const PrivacyPolicyRoute = PrivacyPolicyRouteImport.update({
@@ -264,6 +270,7 @@ const DashboardAccountIdSpacesEditRecordingSpaceIdRoute =
 export interface FileRoutesByFullPath {
   '/': typeof IndexRoute
   '/invitation': typeof InvitationRoute
+  '/leaving': typeof LeavingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -304,6 +311,7 @@ export interface FileRoutesByFullPath {
 export interface FileRoutesByTo {
   '/': typeof IndexRoute
   '/invitation': typeof InvitationRoute
+  '/leaving': typeof LeavingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -342,6 +350,7 @@ export interface FileRoutesById {
   __root__: typeof rootRouteImport
   '/': typeof IndexRoute
   '/invitation': typeof InvitationRoute
+  '/leaving': typeof LeavingRoute
   '/privacy-policy': typeof PrivacyPolicyRoute
   '/registered': typeof RegisteredRoute
   '/signin': typeof SigninRoute
@@ -384,6 +393,7 @@ export interface FileRouteTypes {
   fullPaths:
     | '/'
     | '/invitation'
+    | '/leaving'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -424,6 +434,7 @@ export interface FileRouteTypes {
   to:
     | '/'
     | '/invitation'
+    | '/leaving'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -461,6 +472,7 @@ export interface FileRouteTypes {
     | '__root__'
     | '/'
     | '/invitation'
+    | '/leaving'
     | '/privacy-policy'
     | '/registered'
     | '/signin'
@@ -502,6 +514,7 @@ export interface FileRouteTypes {
 export interface RootRouteChildren {
   IndexRoute: typeof IndexRoute
   InvitationRoute: typeof InvitationRoute
+  LeavingRoute: typeof LeavingRoute
   PrivacyPolicyRoute: typeof PrivacyPolicyRoute
   RegisteredRoute: typeof RegisteredRoute
   SigninRoute: typeof SigninRoute
@@ -530,6 +543,13 @@ declare module '@tanstack/react-router' {
       path: '/invitation'
       fullPath: '/invitation'
       preLoaderRoute: typeof InvitationRouteImport
+      parentRoute: typeof rootRouteImport
+    }
+    '/leaving': {
+      id: '/leaving'
+      path: '/leaving'
+      fullPath: '/leaving'
+      preLoaderRoute: typeof LeavingRouteImport
       parentRoute: typeof rootRouteImport
     }
     '/privacy-policy': {
@@ -883,6 +903,7 @@ const DashboardAccountIdRouteWithChildren =
 const rootRouteChildren: RootRouteChildren = {
   IndexRoute: IndexRoute,
   InvitationRoute: InvitationRoute,
+  LeavingRoute: LeavingRoute,
   PrivacyPolicyRoute: PrivacyPolicyRoute,
   RegisteredRoute: RegisteredRoute,
   SigninRoute: SigninRoute,

@@ -36,6 +36,18 @@ export function formatDateTime(iso: string | null | undefined, language: string)
   return `${date}, ${time.format(new Date(iso!))}`
 }
 
+/**
+ * A moment as the UI language writes it in full, with the time (issue 35: when
+ * a user is erased): en 5 March 2027 at 10:00, nl 5 maart 2027 om 10:00; '-'
+ * when there is none.
+ */
+export function formatLongDateTime(iso: string | null | undefined, language: string): string {
+  if (!iso) return '-'
+  const date = new Date(iso)
+  if (Number.isNaN(date.getTime())) return '-'
+  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { dateStyle: 'long', timeStyle: 'short' }).format(date)
+}
+
 /** File paths are shown from after the first 'public/' (SPEC §9); other paths as given. */
 export function trimPublicPath(path: string): string {
   const at = path.indexOf(LOGO_PUBLIC_PREFIX)

@@ -28,6 +28,8 @@ export const queryKeys = {
   passkeys: () => ['passkeys'] as const,
   /** GET /v1/users/me/mfa: the signed-in user's second factors (issue 29; passkeys count). */
   mfaStatus: () => ['mfa'] as const,
+  /** GET /v1/users/me/deletion: the signed-in user's own scheduled deletion (issue 35). */
+  userDeletion: () => ['user-deletion'] as const,
   /** GET /v1/pricing/{id}: the pricing table. */
   pricing: (accountId: string) => ['pricing', accountId] as const,
 }

@@ -47,6 +47,8 @@ export const accountResponseSchema = v.object({
     subscription: subscriptionSchema,
     /** When the account is to be deleted (issue 28); null unless its owner scheduled it. */
     deletion_at: nullableDate,
+    /** Scheduling the deletion turned the auto-renewal off (issue 35): the cancel offers it back. */
+    deletion_stopped_renewal: v.optional(v.boolean(), false),
     /** The owner's policy (issue 29): every member signs in with a second factor. */
     require_mfa: v.optional(v.boolean(), false),
   }),
@@ -62,6 +64,8 @@ export const accountResponseSchema = v.object({
     social_login: v.optional(v.boolean(), false),
     /** When the user's own deletion erases them (issue 28); null unless they scheduled it. */
     deletion_at: nullableDate,
+    /** The account they own that keeps their erasure waiting (issue 35); null when nothing does. */
+    deletion_blocked_by: v.optional(v.nullable(v.string()), null),
   }),
 })
 

@@ -4,14 +4,24 @@ import * as v from 'valibot'
 export const sessionResponseSchema = v.object({
   token: v.pipe(v.string(), v.nonEmpty()),
   token_expiry: v.string(),
+  /** "" for a user being deleted who belongs to no account (issue 35): signedInHome. */
   account_id: v.string(),
 })
 
 export type SessionResponse = v.InferOutput<typeof sessionResponseSchema>
 
-/** Where the browser goes after signing in (SPEC §4). */
+/** The account's dashboard: where the browser goes after signing in (SPEC §4). */
 export function dashboardHome(accountId: string) {
   return { to: '/dashboard/$accountId/testimonials', params: { accountId } } as const
+}
+
+/**
+ * Where the browser goes after signing in: the account's dashboard, or for a
+ * user being deleted who belongs to no account (account_id "", issue 35)
+ * the page of their deletion.
+ */
+export function signedInHome(accountId: string) {
+  return accountId ? dashboardHome(accountId) : ({ to: '/leaving' } as const)
 }
 
 /**

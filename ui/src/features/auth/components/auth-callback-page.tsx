@@ -6,7 +6,7 @@ import { buttonVariants } from '@/components/ui/button'
 import { isApiError } from '@/lib/api-client'
 import { signedInBy, useOidcCallback } from '../api/auth-callback'
 import { takeStepUpReturn } from '@/lib/step-up'
-import { dashboardHome } from '../api/session-schema'
+import { signedInHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
 /** Finishes a Google sign-up / sign-in: scope signup → registered, signin → the page to return to or the dashboard, reauth → back. */
@@ -42,7 +42,7 @@ export function AuthCallbackPage({ code, state }: { code?: string; state?: strin
             // A mail's link opened while signed out: its page (same-origin, checked).
             void navigate({ href: result.back })
           } else {
-            void navigate(dashboardHome(result.account_id))
+            void navigate(signedInHome(result.account_id))
           }
         },
       },

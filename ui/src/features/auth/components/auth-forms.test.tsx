@@ -80,6 +80,16 @@ describe('SigninForm', () => {
     expect(getStoredAccountId()).toBe('acc-1')
   })
 
+  it('a user being deleted who belongs to no account (account_id "") lands on their deletion (issue 35)', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => json(201, { token: 'tok', token_expiry: '2099-01-01T00:00:00Z', account_id: '' })))
+    const { router } = await renderWithProviders(<SigninForm />, '/signin')
+    await userEvent.type(screen.getByLabelText('E-mail'), 'leaving@example.com')
+    await userEvent.type(screen.getByLabelText('Password'), 'Secret12!')
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }))
+    await waitFor(() => expect(router.state.location.pathname).toBe('/leaving'))
+    expect(getToken()).toBe('tok')
+  })
+
   it('a user with a second factor (202) gets no session and goes to the challenge screen', async () => {
     vi.stubGlobal(
       'fetch',

@@ -22,7 +22,7 @@ import {
 } from '@/lib/session'
 import { emailSchema } from '@/lib/validators'
 import { useActivateUser, type ActivationResult } from '../api/activate-user'
-import { dashboardHome } from '../api/session-schema'
+import { dashboardHome, signedInHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 
 /**
@@ -45,10 +45,11 @@ export function ConfirmEmailPage({ token }: { token?: string }) {
     mutate(token, { onSuccess: (result) => setOutcome(decide(result)) })
   }, [token, mutate])
 
+  // "" for a user being deleted who belongs to no account (issue 35): their deletion's page.
   const accountId = outcome?.kind === 'signed_in' ? outcome.accountId : undefined
   useEffect(() => {
-    if (!accountId) return
-    const timer = window.setTimeout(() => void navigate(dashboardHome(accountId)), ACTIVATION_REDIRECT_MS)
+    if (accountId === undefined) return
+    const timer = window.setTimeout(() => void navigate(signedInHome(accountId)), ACTIVATION_REDIRECT_MS)
     return () => window.clearTimeout(timer)
   }, [accountId, navigate])
 

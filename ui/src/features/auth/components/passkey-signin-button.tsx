@@ -6,7 +6,7 @@ import { Button } from '@/components/ui/button'
 import { isApiError } from '@/lib/api-client'
 import { passkeyErrorKey, passkeysSupported } from '@/lib/webauthn'
 import { usePasskeySignin } from '../api/passkey-signin'
-import { dashboardHome, safeRedirect } from '../api/session-schema'
+import { safeRedirect, signedInHome } from '../api/session-schema'
 
 /**
  * "Sign in with a passkey" (no e-mail, no password): the browser offers the
@@ -24,7 +24,7 @@ export function PasskeySigninButton({ redirect }: { redirect?: string }) {
       const session = await signin.mutateAsync()
       const back = safeRedirect(redirect)
       if (back) await navigate({ href: back })
-      else await navigate(dashboardHome(session.account_id))
+      else await navigate(signedInHome(session.account_id))
     } catch {
       // Said below the button.
     }

@@ -12,7 +12,7 @@ import { useSchemaForm } from '@/lib/schema-form'
 import { emailSchema, passwordSchema } from '@/lib/validators'
 import { useSignin } from '../api/signin'
 import { useOidcSignin } from '../api/oidc-signin'
-import { dashboardHome, safeRedirect } from '../api/session-schema'
+import { safeRedirect, signedInHome } from '../api/session-schema'
 import { saveChallenge } from '../api/signin-mfa'
 import { GoogleButton } from './google-button'
 import { PasskeySigninButton } from './passkey-signin-button'
@@ -39,7 +39,7 @@ export function SigninForm({ redirect }: { redirect?: string }) {
         saveChallenge({ ...session, redirect: back ?? undefined })
         await navigate({ to: '/signin/verify' })
       } else if (back) await navigate({ href: back })
-      else await navigate(dashboardHome(session.account_id))
+      else await navigate(signedInHome(session.account_id))
     } catch (error) {
       applyFieldErrors(error, form.setError, ['email', 'password'])
     }

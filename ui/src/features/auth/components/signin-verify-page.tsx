@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import { buttonVariants } from '@/components/ui/button'
 import { FactorForm, type FactorInput } from '@/components/factor-form'
 import { pendingChallenge, useSigninMfa } from '../api/signin-mfa'
-import { dashboardHome, safeRedirect } from '../api/session-schema'
+import { safeRedirect, signedInHome } from '../api/session-schema'
 import { AuthLayout } from './auth-layout'
 import { challengePasskeyOptions } from '@/lib/passkey-assertion'
 import { PasskeyFactorButton } from '@/components/passkey-factor-button'
@@ -39,7 +39,7 @@ export function SigninVerifyPage() {
       {
         onSuccess: (session) => {
           if (back) void navigate({ href: back })
-          else void navigate(dashboardHome(session.account_id))
+          else void navigate(signedInHome(session.account_id))
         },
       },
     )

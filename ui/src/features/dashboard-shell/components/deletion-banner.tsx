@@ -1,42 +1,47 @@
 import { useTranslation } from 'react-i18next'
 import { CalendarX } from 'lucide-react'
-import { FormError } from '@/components/form-error'
-import { Button } from '@/components/ui/button'
+import { CancelDeletionDialog } from '@/components/cancel-deletion-dialog'
 import type { AccountData } from '@/lib/api/get-account'
-import { useCancelDeletion } from '@/lib/api/deletion'
 import { formatDate } from '@/lib/format'
 
 /**
  * A scheduled deletion (issue 28) above every dashboard page: the
  * account's (its owner can cancel it here; the others are told when they
- * lose access) and the user's own (they can cancel it). Not dismissible:
- * it goes when the deletion is cancelled.
+ * lose access) and the user's own (they can cancel it; and what keeps it
+ * waiting, issue 35). Cancelling asks for the password (issue 35). Not
+ * dismissible: it goes when the deletion is cancelled.
  */
 export function DeletionBanner({ accountId, data }: { accountId: string; data: AccountData }) {
   const { t } = useTranslation('dashboard-shell')
   const owner = data.account.role === 'owner'
-  const cancelAccount = useCancelDeletion({ kind: 'account', accountId }, accountId)
-  const cancelUser = useCancelDeletion({ kind: 'user' }, accountId)
   const rows = []
   if (data.account.deletion_at) {
     rows.push(
       <Row key="account" text={t(owner ? 'deletion.account_owner' : 'deletion.account_member', { date: formatDate(data.account.deletion_at) })}>
         {owner ? (
-          <Button size="sm" variant="outline" onClick={() => cancelAccount.mutate()} loading={cancelAccount.isPending}>
-            {t('deletion.cancel_account')}
-          </Button>
+          <CancelDeletionDialog
+            target={{ kind: 'account', accountId }}
+            accountId={accountId}
+            passwordOptional={data.user.social_login}
+            stoppedRenewal={data.account.deletion_stopped_renewal}
+            size="sm"
+          />
         ) : null}
-        <FormError error={cancelAccount.error} />
       </Row>,
     )
   }
   if (data.user.deletion_at) {
+    const blockedBy = data.user.deletion_blocked_by
     rows.push(
-      <Row key="user" text={t('deletion.user', { date: formatDate(data.user.deletion_at) })}>
-        <Button size="sm" variant="outline" onClick={() => cancelUser.mutate()} loading={cancelUser.isPending}>
-          {t('deletion.cancel_user')}
-        </Button>
-        <FormError error={cancelUser.error} />
+      <Row
+        key="user"
+        text={
+          blockedBy
+            ? t('deletion.user_blocked', { date: formatDate(data.user.deletion_at), account: blockedBy })
+            : t('deletion.user', { date: formatDate(data.user.deletion_at) })
+        }
+      >
+        <CancelDeletionDialog target={{ kind: 'user' }} accountId={accountId} passwordOptional={data.user.social_login} size="sm" />
       </Row>,
     )
   }

@@ -12,10 +12,11 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Input } from '@/components/ui/input'
 import { isApiError } from '@/lib/api-client'
-import { type DeletionTarget, useCancelDeletion, useScheduleDeletion } from '@/lib/api/deletion'
+import { type DeletionTarget, useScheduleDeletion } from '@/lib/api/deletion'
 import { applyFieldErrors } from '@/lib/form-errors'
 import { formatDate } from '@/lib/format'
 import { msg } from '@/lib/validators'
+import { CancelDeletionDialog } from '@/components/cancel-deletion-dialog'
 
 // A Google user may have no password: for them it is optional and the
 // server says when one is needed (as the password card does).
@@ -32,17 +33,22 @@ export function DeletionCard({
   kind,
   deletionAt,
   socialLogin,
+  stoppedRenewal = false,
+  blockedBy = null,
 }: {
   accountId: string
   kind: DeletionTarget['kind']
   deletionAt: string | null
   socialLogin: boolean
+  /** The account's: scheduling it turned the auto-renewal off (the cancel offers it back). */
+  stoppedRenewal?: boolean
+  /** The user's: the account they own that keeps their erasure waiting. */
+  blockedBy?: string | null
 }) {
   const { t } = useTranslation('privacy')
   const target: DeletionTarget = kind === 'account' ? { kind, accountId } : { kind }
   const [open, setOpen] = useState(false)
   const schedule = useScheduleDeletion(target, accountId)
-  const cancel = useCancelDeletion(target, accountId)
   const form = useForm({
     resolver: valibotResolver(socialLogin ? withOptionalPassword : withPassword),
     defaultValues: { current_password: '' },
@@ -75,10 +81,8 @@ export function DeletionCard({
         {deletionAt ? (
           <>
             <p role="status">{t(`${kind}_deletion.scheduled`, { date: formatDate(deletionAt) })}</p>
-            <Button variant="outline" onClick={() => cancel.mutate()} loading={cancel.isPending}>
-              {t(`${kind}_deletion.cancel`)}
-            </Button>
-            <FormError error={cancel.error} />
+            {blockedBy ? <p role="alert">{t('user_deletion.blocked', { account: blockedBy })}</p> : null}
+            <CancelDeletionDialog target={target} accountId={accountId} passwordOptional={socialLogin} stoppedRenewal={stoppedRenewal} />
           </>
         ) : (
           <FormDialog

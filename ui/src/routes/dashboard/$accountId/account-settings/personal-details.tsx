@@ -25,9 +25,21 @@ function PersonalDetailsRoute() {
       <TwoFactorCard />
       <PasskeysCard socialLogin={data.user.social_login} />
       <DataExportCard accountId={accountId} isOwner={owner} />
-      <DeletionCard accountId={accountId} kind="user" deletionAt={data.user.deletion_at} socialLogin={data.user.social_login} />
+      <DeletionCard
+        accountId={accountId}
+        kind="user"
+        deletionAt={data.user.deletion_at}
+        socialLogin={data.user.social_login}
+        blockedBy={data.user.deletion_blocked_by}
+      />
       {owner ? (
-        <DeletionCard accountId={accountId} kind="account" deletionAt={data.account.deletion_at} socialLogin={data.user.social_login} />
+        <DeletionCard
+          accountId={accountId}
+          kind="account"
+          deletionAt={data.account.deletion_at}
+          socialLogin={data.user.social_login}
+          stoppedRenewal={data.account.deletion_stopped_renewal}
+        />
       ) : null}
     </div>
   )
