@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next'
 import { CalendarX } from 'lucide-react'
 import { CancelDeletionDialog } from '@/components/cancel-deletion-dialog'
 import type { AccountData } from '@/lib/api/get-account'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 
 /**
  * A scheduled deletion (issue 28) above every dashboard page: the
@@ -12,12 +12,14 @@ import { formatDate } from '@/lib/format'
  * dismissible: it goes when the deletion is cancelled.
  */
 export function DeletionBanner({ accountId, data }: { accountId: string; data: AccountData }) {
-  const { t } = useTranslation('dashboard-shell')
+  const { t, i18n } = useTranslation('dashboard-shell')
+  // The hour matters on the day of the erasure (issue 37): SPEC's date with the time.
+  const when = (iso: string | null | undefined) => formatDateTime(iso, i18n.language)
   const owner = data.account.role === 'owner'
   const rows = []
   if (data.account.deletion_at) {
     rows.push(
-      <Row key="account" text={t(owner ? 'deletion.account_owner' : 'deletion.account_member', { date: formatDate(data.account.deletion_at) })}>
+      <Row key="account" text={t(owner ? 'deletion.account_owner' : 'deletion.account_member', { date: when(data.account.deletion_at) })}>
         {owner ? (
           <CancelDeletionDialog
             target={{ kind: 'account', accountId }}
@@ -37,8 +39,8 @@ export function DeletionBanner({ accountId, data }: { accountId: string; data: A
         key="user"
         text={
           blockedBy
-            ? t('deletion.user_blocked', { date: formatDate(data.user.deletion_at), account: blockedBy })
-            : t('deletion.user', { date: formatDate(data.user.deletion_at) })
+            ? t('deletion.user_blocked', { date: when(data.user.deletion_at), account: blockedBy })
+            : t('deletion.user', { date: when(data.user.deletion_at) })
         }
       >
         <CancelDeletionDialog target={{ kind: 'user' }} accountId={accountId} passwordOptional={data.user.social_login} size="sm" />

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 import { DeletionCard } from './deletion-card'
 
 afterEach(() => vi.unstubAllGlobals())
@@ -59,7 +59,7 @@ describe('DeletionCard', () => {
     await renderWithProviders(
       <DeletionCard accountId="a" kind="account" deletionAt="2026-12-26T10:00:00Z" socialLogin={false} stoppedRenewal />,
     )
-    expect(screen.getByRole('status')).toHaveTextContent(formatDate('2026-12-26T10:00:00Z'))
+    expect(screen.getByRole('status')).toHaveTextContent(formatDateTime('2026-12-26T10:00:00Z', 'en'))
     expect(screen.queryByRole('button', { name: 'Delete this account' })).toBeNull()
     await userEvent.click(screen.getByRole('button', { name: 'Cancel the deletion' }))
     const dialog = await screen.findByRole('dialog', { name: 'Keep this account?' })

@@ -14,7 +14,7 @@ import { Input } from '@/components/ui/input'
 import { isApiError } from '@/lib/api-client'
 import { type DeletionTarget, useScheduleDeletion } from '@/lib/api/deletion'
 import { applyFieldErrors } from '@/lib/form-errors'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 import { msg } from '@/lib/validators'
 import { CancelDeletionDialog } from '@/components/cancel-deletion-dialog'
 
@@ -45,7 +45,7 @@ export function DeletionCard({
   /** The user's: the account they own that keeps their erasure waiting. */
   blockedBy?: string | null
 }) {
-  const { t } = useTranslation('privacy')
+  const { t, i18n } = useTranslation('privacy')
   const target: DeletionTarget = kind === 'account' ? { kind, accountId } : { kind }
   const [open, setOpen] = useState(false)
   const schedule = useScheduleDeletion(target, accountId)
@@ -80,7 +80,7 @@ export function DeletionCard({
       <CardContent className="grid justify-items-start gap-3">
         {deletionAt ? (
           <>
-            <p role="status">{t(`${kind}_deletion.scheduled`, { date: formatDate(deletionAt) })}</p>
+            <p role="status">{t(`${kind}_deletion.scheduled`, { date: formatDateTime(deletionAt, i18n.language) })}</p>
             {blockedBy ? <p role="alert">{t('user_deletion.blocked', { account: blockedBy })}</p> : null}
             <CancelDeletionDialog target={target} accountId={accountId} passwordOptional={socialLogin} stoppedRenewal={stoppedRenewal} />
           </>

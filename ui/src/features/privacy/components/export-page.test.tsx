@@ -5,7 +5,7 @@ import { renderWithProviders } from '@/test/render'
 import { calls, json, mockApi } from '@/test/mock-api'
 import { DataExportCard } from './data-export-card'
 import { ExportPage, formatSize } from './export-page'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 
 afterEach(() => {
   vi.unstubAllGlobals()
@@ -33,7 +33,7 @@ describe('ExportPage', () => {
     expect(await screen.findByText(/Preparing your export/)).toBeInTheDocument()
     const link = await screen.findByRole('link', { name: 'Download' }, { timeout: 5000 })
     expect(link).toHaveAttribute('href', 'http://s3.test/e1.zip?sig=1')
-    expect(screen.getByText(/2\.4 MB/)).toHaveTextContent(formatDate('2026-11-27T10:00:00Z'))
+    expect(screen.getByText(/2\.4 MB/)).toHaveTextContent(formatDateTime('2026-11-27T10:00:00Z', 'en'))
   })
 
   it('says an expired export is gone and prepares a new one of the same data', async () => {

@@ -5,7 +5,7 @@ import { Card, CardContent, CardDescription, CardHeader } from '@/components/ui/
 import { SpinnerIcon } from '@/components/ui/icons'
 import { FormError } from '@/components/form-error'
 import { isApiError } from '@/lib/api-client'
-import { formatDate } from '@/lib/format'
+import { formatDateTime } from '@/lib/format'
 import { exportQueryOptions, useRequestExport } from '../api/exports'
 
 /** Bytes as a short size ("2.4 MB"). */
@@ -64,7 +64,7 @@ export function ExportPage({ exportId }: { exportId: string }) {
         <p>
           {t('page.ready', {
             size: formatSize(data.size_bytes, i18n.language),
-            date: data.expires_at ? formatDate(data.expires_at) : '',
+            date: data.expires_at ? formatDateTime(data.expires_at, i18n.language) : '',
           })}
         </p>
         <div>
