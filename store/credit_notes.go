@@ -23,9 +23,10 @@ func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs
 
 // issueCreditNote gives the refund refundID of the invoice invoiceID its
 // credit note, in the refund's transaction: negative amounts (the refunded
-// share of the invoice's net and VAT), its own number, the buyer as it is
-// now, and its credit_note_issued event (the amount credited). A refund that has one already (a
-// retry) and a refund of nothing invoiced (an invoice without a number,
+// share of the invoice's net and VAT), its own number, the invoice's buyer
+// and VAT decision (its snapshot and reverse charge), and its
+// credit_note_issued event (the amount credited). A refund that has one
+// already (a retry) and a refund of nothing invoiced (an invoice without a number,
 // dropped, or none: a payment-method verification) make none.
 func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
@@ -56,8 +57,12 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge); err != nil {
 		return wrapErr(err)
 	}
-	if err := snapshotBuyer(ctx, tx, id); err != nil {
-		return err
+	// The buyer is the corrected invoice's (its snapshot), never the
+	// billing address as it is now: the account may have moved or been
+	// erased since, and the credit note undoes that sale to that buyer.
+	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (`+buyerColumns+`) = (SELECT `+buyerColumns+` FROM invoices i
+		WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
+		return wrapErr(err)
 	}
 	credited := net + vat // the timeline's amounts are what moved, never negative
 	_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventCreditNoteIssued,

@@ -1,0 +1,80 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/internal/testenv"
+)
+
+// TestACreditNoteNamesTheBuyerOfItsInvoice (issue 34, item 8): the credit
+// note of a reverse-charged sale names the buyer of the invoice it
+// corrects (its snapshot: the Belgian business and its VAT id), not the
+// billing address as it is at the refund (moved, without a VAT id), and
+// still does when the refund comes after the account was erased (its
+// billing address gone).
+func TestACreditNoteNamesTheBuyerOfItsInvoice(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	sale := func(checkout string) uuid.UUID {
+		id := uuid.New()
+		inv := kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro, Net: 46800,
+			VATRate: 0, Total: 46800, Currency: "EUR", Status: kudos.InvoiceProcessing, ReverseCharge: true}
+		if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutSubscription,
+			Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
+			ExpiresAt: time.Now().Add(time.Hour), Invoice: &inv}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.SetInvoiceStatus(ctx, id, kudos.InvoicePaid); err != nil {
+			t.Fatal(err)
+		}
+		return id
+	}
+	wantBuyer := func(what string, doc *kudos.Invoice) {
+		t.Helper()
+		if b := doc.Buyer; b == nil || b.OrganizationName != "Acme BV" || b.Country != "nl_BE" || b.VATID != "BE0999999999" {
+			t.Fatalf("%s names %+v, want the Belgian buyer of the invoice it corrects", what, b)
+		}
+	}
+	refund := func(checkout string) *kudos.Invoice {
+		t.Helper()
+		if err := db.RecordRefund(ctx, account, "refund:"+checkout, checkout, "re_"+checkout, "paid when nothing was owed",
+			kudos.Money{Amount: 46800, Currency: "EUR"}); err != nil {
+			t.Fatal(err)
+		}
+		cn, err := db.CreditNoteOfRefund(ctx, account, "refund:"+checkout)
+		if err != nil || !cn.ReverseCharge {
+			t.Fatalf("credit note %+v (%v)", cn, err)
+		}
+		return cn
+	}
+	first, second := sale("co_one"), sale("co_two")
+	if inv, err := db.Invoice(ctx, account, first); err != nil {
+		t.Fatal(err)
+	} else {
+		wantBuyer("the invoice", inv)
+	}
+	if _, err := db.SaveBillingAddress(ctx, account, kudos.BillingAddress{OrganizationName: "Moved BV", StreetAndNumber: "Dam 1",
+		PostalCode: "1012", City: "Amsterdam", Region: "Noord-Holland", Country: "nl_NL"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	wantBuyer("the credit note after a move", refund("co_one"))
+
+	if _, err := db.Pool.Exec(ctx, `UPDATE accounts SET deletion_at = $2 WHERE id = $1`, account, time.Now().Add(-time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.EraseAccount(ctx, account); err != nil {
+		t.Fatal(err)
+	}
+	wantBuyer("the credit note after erasure", refund("co_two"))
+	if inv, err := db.Invoice(ctx, account, second); err != nil {
+		t.Fatal(err)
+	} else {
+		wantBuyer("the erased account's invoice", inv)
+	}
+}
