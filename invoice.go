@@ -71,10 +71,16 @@ type Invoice struct {
 	Currency      string        `json:"currency"`
 	Status        InvoiceStatus `json:"status"`
 	CreatedAt     time.Time     `json:"created_at"`
-	// Buyer is the billing address as it was when the invoice got its
-	// number (a snapshot: later edits of the address never change it); nil
-	// before then, or when the account had no billing address.
+	// Buyer is the billing address the invoice is made out to, a snapshot
+	// that later edits of the address never change: taken with the VAT
+	// decision when the invoice was priced (Quoted), or, on invoices priced
+	// before quotes, when it got its number (nil before then). Nil when the
+	// account had no billing address.
 	Buyer *BillingAddress `json:"-"`
+	// Quoted: Buyer, VATRate and ReverseCharge were decided together, once,
+	// when the invoice was priced (kudos.QuoteFor); its numbering and its
+	// credit notes keep them.
+	Quoted bool `json:"-"`
 	// Corrects is, on a credit note, the invoice it corrects (nil on an
 	// invoice), and CorrectsNumber that invoice's number.
 	Corrects       *uuid.UUID `json:"-"`

@@ -77,3 +77,54 @@ func VATRateFor(seller string, b VATBasis) (rate float64, reverseCharge bool) {
 	}
 	return VATRate(b.Country), false
 }
+
+// BasisOf is the VAT basis of a billing address (nil: none yet).
+func BasisOf(a *BillingAddress) VATBasis {
+	if a == nil {
+		return VATBasis{VATIDStatus: VATIDNone}
+	}
+	return VATBasis{Country: a.Country, VATIDStatus: a.VATIDStatus}
+}
+
+// Quote is what an invoice's VAT is decided on, taken once from one read
+// of the billing address and carried by the checkout, its invoice and any
+// credit note (issue 34): the buyer and, decided for that buyer, the rate
+// and whether it is reverse charged. Deciding the VAT at one moment and
+// taking the buyer at another made a 0 % invoice to a buyer without a VAT
+// id possible.
+type Quote struct {
+	// Buyer is the billing address as read (nil: the account has none).
+	Buyer         *BillingAddress
+	VATRate       float64
+	ReverseCharge bool
+}
+
+// QuoteFor decides the quote of buyer (nil: no billing address) by
+// VATRateFor, for seller (empty: SellerCountry).
+func QuoteFor(seller string, buyer *BillingAddress) Quote {
+	rate, reverse := VATRateFor(seller, BasisOf(buyer))
+	return Quote{Buyer: buyer, VATRate: rate, ReverseCharge: reverse}
+}
+
+// Holds reports whether invoice inv, priced earlier, still stands by quote
+// q taken now: the same VAT decision and, when inv was quoted, the same
+// buyer on the document. A checkout whose quote no
+// longer holds is closed (the customer opens a new one).
+func (q Quote) Holds(inv Invoice) bool {
+	if q.VATRate != inv.VATRate || q.ReverseCharge != inv.ReverseCharge {
+		return false
+	}
+	return !inv.Quoted || SameBuyer(q.Buyer, inv.Buyer)
+}
+
+// SameBuyer reports whether two billing addresses name the same buyer on a
+// document (every printed field; the version and the check's status are
+// not printed).
+func SameBuyer(a, b *BillingAddress) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	x.VATIDStatus, x.Version, y.VATIDStatus, y.Version = "", 0, "", 0
+	return x == y
+}

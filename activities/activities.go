@@ -25,7 +25,6 @@ type Store interface {
 
 	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription, applied ...string) error
 	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
-	VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)

@@ -70,6 +70,14 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
 		Invoice: inv})
+	if kudos.ErrorCode(err) == kudos.ESeatLimit {
+		// The team outgrew the plan while the page was being opened: the
+		// page goes (a retry would be refused as well), nothing is recorded.
+		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
+			return workflows.OpenCheckoutResult{}, xerr
+		}
+		return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError(kudos.ErrorMessage(err), workflows.ErrTypeSeatLimit, err)
+	}
 	return workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
 }
 
@@ -404,19 +412,30 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 }
 
 // price is the one pricing of an invoice (and so of the checkout that pays
-// it): net plus the VAT kudos.VATRateFor decides for the account (its
-// billing country's rate, or reverse charge at 0 %), in the price list's
-// currency (PROCESSING, not stored).
+// it): net plus the VAT of the account's quote (kudos.QuoteFor: its billing
+// country's rate, or reverse charge at 0 %), in the price list's currency
+// (PROCESSING, not stored). The quote is one read of the billing address:
+// the invoice carries the buyer its VAT was decided for, which its
+// numbering and its credit notes keep.
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
-	basis, err := a.Store.VATBasis(ctx, accountID)
+	q, err := a.quote(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	rate, reverse := kudos.VATRateFor(a.SellerCountry, basis)
-	vat, total := kudos.AddVAT(net, rate)
-	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: rate, Total: total,
+	vat, total := kudos.AddVAT(net, q.VATRate)
+	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: q.VATRate, Total: total,
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
-		ReverseCharge: reverse}, nil
+		ReverseCharge: q.ReverseCharge, Buyer: q.Buyer, Quoted: true}, nil
+}
+
+// quote is the account's quote now: its billing address, read once, and
+// the VAT decided for it.
+func (a *Activities) quote(ctx context.Context, accountID uuid.UUID) (kudos.Quote, error) {
+	buyer, err := a.Store.BillingAddress(ctx, accountID)
+	if err != nil {
+		return kudos.Quote{}, err
+	}
+	return kudos.QuoteFor(a.SellerCountry, buyer), nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

@@ -281,6 +281,8 @@ func updateError(err error) error {
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		case workflows.ErrTypeProviderRefused:
 			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
+		case workflows.ErrTypeSeatLimit:
+			return kudos.SeatLimitError(app.Message())
 		}
 	}
 	var timeout *temporal.TimeoutError

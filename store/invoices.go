@@ -16,17 +16,23 @@ import (
 const InvoiceNumberPrefix = "KUD"
 
 // CreateInvoice stores a new invoice; it is idempotent by id (a retried
-// activity creates one). A DUE_PAYMENT invoice is finalised at once.
+// activity creates one). A quoted invoice is stored with its quote's buyer.
+// A DUE_PAYMENT invoice is finalised at once.
 func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertInvoice(ctx, tx, inv, db.Now()) })
 }
 
 // insertInvoice is CreateInvoice inside tx.
 func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.Time) error {
+	var quotedAt *time.Time
+	if inv.Quoted {
+		quotedAt = &now
+	}
 	tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
-		total_amount, currency, status, created_at, reverse_charge) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12)
-		ON CONFLICT (id) DO NOTHING`, inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
-		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge)
+		total_amount, currency, status, created_at, reverse_charge, quoted_at, `+buyerColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+		ON CONFLICT (id) DO NOTHING`, append([]any{inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
+		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, quotedAt}, buyerValues(inv.Buyer)...)...)
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
@@ -139,12 +145,22 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 
 // snapshotBuyer copies the account's billing address as it is now onto
 // invoice id (all NULL when it has none): the buyer its document shows for
-// good.
+// good. A quoted invoice has its buyer already, the one its VAT was decided
+// for, and keeps it.
 func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	_, err := tx.Exec(ctx, `UPDATE invoices i SET (`+buyerColumns+`) = (SELECT organization_name, street_and_number,
 		street_additional, postal_code, city, region, country, vat_id FROM billing_addresses b WHERE b.account_id = i.account_id)
-		WHERE i.id = $1`, id)
+		WHERE i.id = $1 AND i.quoted_at IS NULL`, id)
 	return wrapErr(err)
+}
+
+// buyerValues are the values of buyerColumns for buyer (all NULL when nil).
+func buyerValues(buyer *kudos.BillingAddress) []any {
+	if buyer == nil {
+		return make([]any, 8)
+	}
+	b := buyer
+	return []any{b.OrganizationName, b.StreetAndNumber, b.StreetAdditional, b.PostalCode, b.City, b.Region, b.Country, b.VATID}
 }
 
 // nextNumber takes the next number of series (InvoiceNumberPrefix,
@@ -177,13 +193,13 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
 	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
-	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge`
+	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, quoted_at IS NOT NULL`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
 	var b buyerSnapshot
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
-		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge)...)...)
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge, &i.Quoted)...)...)
 	i.Buyer = b.address()
 	return &i, notFound(err)
 }

@@ -261,6 +261,11 @@ const ErrTypeNoCheckout = "NoCheckout"
 // outcome, never retried.
 const ErrTypeProviderRefused = "ProviderRefused"
 
+// ErrTypeSeatLimit marks a plan checkout refused because the team has
+// outgrown the plan (someone joined after the api's check): the api's
+// 409 seat_limit.
+const ErrTypeSeatLimit = "SeatLimit"
+
 // SettlePaidInput settles a paid checkout in one go: the checkout, its
 // invoice, and the subscription row Record.
 type SettlePaidInput struct {
