@@ -42,7 +42,7 @@ type Store interface {
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
-		mail store.OutboxEntry, ev kudos.BillingEvent) (bool, error)
+		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
 	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)

@@ -438,6 +438,28 @@ func (a *Activities) quote(ctx context.Context, accountID uuid.UUID) (kudos.Quot
 	return kudos.QuoteFor(a.SellerCountry, buyer), nil
 }
 
+// QuoteHolds reports whether the quote an open checkout was priced by
+// still holds: the billing address, read now, would be quoted the same
+// (kudos.Quote.Holds: the same VAT decision and buyer). A checkout the read
+// model does not know, or kept without its price, has nothing to compare
+// and holds.
+func (a *Activities) QuoteHolds(ctx context.Context, in workflows.CheckoutRef) (bool, error) {
+	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	if c.Invoice == nil {
+		return true, nil
+	}
+	q, err := a.quote(ctx, in.AccountID)
+	if err != nil {
+		return false, err
+	}
+	return q.Holds(*c.Invoice), nil
+}
+
 // WriteSubscription stores the subscription's read model (idempotent),
 // marking the payment event whose application it ends applied.
 func (a *Activities) WriteSubscription(ctx context.Context, in workflows.WriteSubscriptionInput) error {

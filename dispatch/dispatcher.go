@@ -110,6 +110,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
 		}, workflows.VATCheck, in)
 		return err
+	case KindQuoteChanged:
+		// A workflow that does not run has no open checkout to close.
+		return d.tell(ctx, row.WorkflowID, key, workflows.UpdateQuoteChanged)
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
 	case KindDeletionStart, KindDeletionCancel, KindUserDeletionStart, KindUserDeletionCancel:

@@ -88,9 +88,10 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 // version version with id vatID, if the address still has them and its
 // check is pending (a later save supersedes the check: nothing stale is
 // written), with the outbox entry (the owner's mail) and the billing event
-// it calls for, in one transaction. It reports whether it wrote.
+// it calls for and the entries also (the news to the subscription
+// workflow), in one transaction. It reports whether it wrote.
 func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
-	mail OutboxEntry, ev kudos.BillingEvent) (bool, error) {
+	mail OutboxEntry, ev kudos.BillingEvent, also ...OutboxEntry) (bool, error) {
 	wrote := false
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE billing_addresses SET vat_id_status = $4
@@ -99,7 +100,7 @@ func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID str
 			return wrapErr(err)
 		}
 		wrote = true
-		if err := insertOutbox(ctx, tx, mail); err != nil {
+		if err := insertOutbox(ctx, tx, append([]OutboxEntry{mail}, also...)...); err != nil {
 			return err
 		}
 		_, err = AppendBillingEvent(ctx, tx, ev)

@@ -51,7 +51,7 @@ func lockAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) (name stri
 }
 
 // payingPlan is the plan of the open checkout that changes the plan of the
-// account of subscriptions row s (” when none): while it is open the seats
+// account of subscriptions row s (empty when none): while it is open the seats
 // are the smaller plan's (kudos.SeatLimitWhilePaying).
 const payingPlan = `coalesce((SELECT c.plan FROM checkouts c WHERE c.account_id = s.account_id AND c.status = 'open'
 	AND c.purpose IN ('subscription', 'upgrade', 'invoice') ORDER BY c.created_at DESC LIMIT 1), '')`

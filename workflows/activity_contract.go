@@ -53,6 +53,7 @@ const (
 	ActivityEraseUser              = "EraseUser"
 	ActivityCheckVATID             = "CheckVATID"
 	ActivityRecordVATCheck         = "RecordVATCheck"
+	ActivityQuoteHolds             = "QuoteHolds"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -65,7 +66,7 @@ var ActivityNames = []string{
 	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 	ActivityUserDeletionAt, ActivityEraseUser,
-	ActivityCheckVATID, ActivityRecordVATCheck,
+	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
