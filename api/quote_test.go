@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
 )
 
 // checkoutStatus is the status Postgres has for the account's newest
@@ -65,6 +67,10 @@ func TestAQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
 	}
 	h.expect(h.sandbox(href, "pay"), 200)
 	eventually(t, "the invoice paid", func() bool { return h.invoiceCount(account, "status = 'PAID' AND number IS NOT NULL") == 1 })
+	ops, err := h.db.OpsAccount(context.Background(), uuid.MustParse(account))
+	if err != nil || len(ops.Checkouts) != 1 || ops.Checkouts[0].Quote != "nl_BE BE0123456789 at 0 % reverse charge" {
+		t.Fatalf("kudos ops account's checkouts %+v (%v): want the quote shown", ops.Checkouts, err)
+	}
 	country, vatID, rate, reverse := h.invoiceBuyer(account, "SUBSCRIPTION")
 	if rate != 0 || !reverse || country != "nl_BE" || vatID != "BE0123456789" {
 		t.Fatalf("invoice at %v %% (reverse charge %v) made out to %q, VAT id %q: want the quoted Belgian buyer", rate, reverse, country, vatID)
