@@ -60,8 +60,8 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 	// The buyer is the corrected invoice's (its snapshot), never the
 	// billing address as it is now: the account may have moved or been
 	// erased since, and the credit note undoes that sale to that buyer.
-	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (`+buyerColumns+`) = (SELECT `+buyerColumns+` FROM invoices i
-		WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
+	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (quoted_at, `+buyerColumns+`) = (SELECT quoted_at, `+buyerColumns+`
+		FROM invoices i WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
 		return wrapErr(err)
 	}
 	credited := net + vat // the timeline's amounts are what moved, never negative

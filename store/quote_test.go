@@ -21,10 +21,17 @@ func TestACreditNoteNamesTheBuyerOfItsInvoice(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
 	account := newAccount(t, db)
+	buyer, err := db.BillingAddress(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	buyer.VATIDStatus = kudos.VATIDVerified // a Belgian business: reverse charged
+	quote := kudos.QuoteFor("", buyer)
 	sale := func(checkout string) uuid.UUID {
 		id := uuid.New()
 		inv := kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro, Net: 46800,
-			VATRate: 0, Total: 46800, Currency: "EUR", Status: kudos.InvoiceProcessing, ReverseCharge: true}
+			VATRate: quote.VATRate, Total: 46800, Currency: "EUR", Status: kudos.InvoiceProcessing, ReverseCharge: quote.ReverseCharge,
+			Buyer: quote.Buyer, Quoted: true}
 		if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutSubscription,
 			Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
 			ExpiresAt: time.Now().Add(time.Hour), Invoice: &inv}); err != nil {
@@ -72,6 +79,11 @@ func TestACreditNoteNamesTheBuyerOfItsInvoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	wantBuyer("the credit note after erasure", refund("co_two"))
+	var copies int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM checkouts WHERE account_id = $1 AND buyer_organization_name IS NOT NULL`,
+		account).Scan(&copies); err != nil || copies != 0 {
+		t.Fatalf("%d checkouts keep the erased buyer (%v)", copies, err)
+	}
 	if inv, err := db.Invoice(ctx, account, second); err != nil {
 		t.Fatal(err)
 	} else {
