@@ -9,6 +9,7 @@ import (
 
 	"kudos"
 	"kudos/internal/testenv"
+	"kudos/invoicepdf"
 )
 
 // TestACreditNoteNamesTheBuyerOfItsInvoice (issue 34, item 8): the credit
@@ -88,5 +89,45 @@ func TestACreditNoteNamesTheBuyerOfItsInvoice(t *testing.T) {
 		t.Fatal(err)
 	} else {
 		wantBuyer("the erased account's invoice", inv)
+	}
+}
+
+// TestAQuotedInvoiceKeepsItsBuyer (issue 34, item 4): an invoice priced
+// by a quote is made out to the quote's buyer from the start (its
+// pro-forma too) and keeps that buyer when it is numbered after the
+// address changed: the buyer is never taken at a second moment.
+func TestAQuotedInvoiceKeepsItsBuyer(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	buyer, err := db.BillingAddress(ctx, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := kudos.QuoteFor("", buyer)
+	id := uuid.New()
+	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
+		Net: 100, VAT: 21, VATRate: q.VATRate, Total: 121, Currency: "EUR", Status: kudos.InvoiceProcessing, Buyer: q.Buyer,
+		Quoted: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SaveBillingAddress(ctx, account, kudos.BillingAddress{OrganizationName: "Moved BV", StreetAndNumber: "Dam 1",
+		PostalCode: "1012", City: "Amsterdam", Region: "Noord-Holland", Country: "nl_NL"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	pro, err := db.Invoice(ctx, account, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := invoicepdf.BuyerOf(ctx, db, *pro); err != nil || b == nil || b.OrganizationName != "Acme BV" {
+		t.Fatalf("the pro-forma of a quoted invoice is made out to %+v (%v), want its quote's buyer", b, err)
+	}
+	if err := db.SetInvoiceStatus(ctx, id, kudos.InvoicePaid); err != nil {
+		t.Fatal(err)
+	}
+	paid, err := db.Invoice(ctx, account, id)
+	if err != nil || paid.Number == "" || !paid.Quoted || paid.Buyer == nil || paid.Buyer.OrganizationName != "Acme BV" ||
+		paid.Buyer.VATID != "BE0999999999" {
+		t.Fatalf("numbered %+v (%v): want the quote's buyer kept", paid, err)
 	}
 }
