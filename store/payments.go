@@ -14,12 +14,12 @@ import (
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
-// and the quote it was priced by (idempotent by id) and, for a checkout that bills something, its
-// checkout_opened event. A checkout that prices a new invoice (a plan, an
-// upgrade) creates that invoice (PROCESSING) in the same transaction: the
-// invoice exists only once the provider has opened its checkout. A plan
-// checkout is refused (seat_limit) when the team has outgrown the plan
-// (planHoldsTeam).
+// and the quote it was priced by (idempotent by id) and, for a checkout
+// that bills something, its checkout_opened event. A checkout that prices
+// a new invoice (a plan, an upgrade) creates that invoice (PROCESSING) in
+// the same transaction: the invoice exists only once the provider has
+// opened its checkout. A plan checkout is refused (seat_limit) when the
+// team has outgrown the plan (planHoldsTeam).
 func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return recordCheckout(ctx, tx, c, db.Now()) })
 }
