@@ -68,3 +68,34 @@ func TestAChangedQuoteClosesTheOpenCheckout(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
 	assertCanceled(t, e)
 }
+
+// TestAQuoteChangedWhileTheCheckoutOpens (issue 34, item 4): the billing
+// address changes while the checkout is being opened (its price read the
+// address before the change): the news is taken while the opening holds
+// the lock, and once the checkout is open its quote is asked about and it
+// is closed.
+func TestAQuoteChangedWhileTheCheckoutOpens(t *testing.T) {
+	e := newSubEnv(t)
+	var news *updateOutcome
+	e.at(time.Hour, func() {
+		e.acts.onOpen = func() {
+			e.acts.mu.Lock()
+			e.acts.staleQuotes = map[string]bool{"*": true}
+			e.acts.mu.Unlock()
+		}
+		e.update(workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: kudos.PlanTeam})
+		news = e.quoteNews() // taken while the update holds the lock
+	})
+	e.at(2*time.Hour, func() {
+		if news == nil || news.rejected != nil || !news.done {
+			t.Errorf("news during the opening: %+v", news)
+		}
+		if len(e.acts.opened) != 1 || len(e.acts.expired) != 1 || e.state().Checkout != nil {
+			t.Errorf("opened %d, expired %+v, open %+v: want the stale checkout closed", len(e.acts.opened), e.acts.expired,
+				e.state().Checkout)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, trialState(14*24*time.Hour))
+	assertCanceled(t, e)
+}

@@ -429,10 +429,10 @@ func (e *subEnv) nextRun() kudos.SubscriptionState {
 }
 
 // QuoteHolds answers whether the checkout's quote holds: not for those in
-// staleQuotes.
+// staleQuotes (all of them under "*").
 func (f *fakeActivities) QuoteHolds(_ context.Context, in workflows.CheckoutRef) (bool, error) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	f.quoteChecks++
-	return !f.staleQuotes[in.CheckoutID], nil
+	return !f.staleQuotes[in.CheckoutID] && !f.staleQuotes["*"], nil
 }

@@ -16,9 +16,11 @@ func (s *subscription) quotedCheckoutOpen() bool {
 // validateQuoteChanged rejects the news of a changed billing address
 // (nothing is recorded in the history) when no open checkout was priced by
 // a quote of its own: none is open, its payment is settling already (made
-// at its quote), or it pays an invoice priced before it.
+// at its quote), or it pays an invoice priced before it. While the lock is
+// held the news is taken: an update may be opening a checkout priced by
+// the address as it was read before the change.
 func (s *subscription) validateQuoteChanged(_ workflow.Context) error {
-	if !s.quotedCheckoutOpen() {
+	if !s.quotedCheckoutOpen() && !s.mu.IsLocked() {
 		return invalid(ErrTypeInvalidTransition, "no open checkout priced by a quote")
 	}
 	return nil
