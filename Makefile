@@ -10,6 +10,7 @@ help:
 	@echo "make bench  benchmarks beside baselines, table + bench/results/latest.json (flags: make bench ARGS='-accounts 10000')"
 	@echo "make fuzz   every Go fuzz target in turn, 60 s each (make fuzz FUZZTIME=300)"
 	@echo "make chaos  fault tests with issue 8's full outages (Temporal 30 s, SMTP 2 min), then make fuzz"
+	@echo "make audit  govulncheck and npm audit (fails when their databases are unreachable), CycloneDX SBOMs in audit/"
 	@echo "make build  build the UI and bin/kudos"
 	@echo "make clean  remove build output and local state (.data/)"
 
@@ -32,6 +33,10 @@ fuzz:
 .PHONY: bench
 bench:
 	@bench/run.sh $(ARGS)
+
+.PHONY: audit
+audit:
+	@scripts/audit.sh
 
 ui:
 	@bash -c 'source scripts/lib.sh && ui_ready'

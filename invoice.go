@@ -13,7 +13,10 @@ type InvoiceStatus string
 const (
 	InvoicePaid       InvoiceStatus = "PAID"
 	InvoiceProcessing InvoiceStatus = "PROCESSING"
-	InvoiceDue        InvoiceStatus = "DUE_PAYMENT"
+	// InvoiceDue is a payment request (a year the customer declined, a
+	// renewal in dunning): unnumbered until it is paid (issue 34), save
+	// those numbered before.
+	InvoiceDue InvoiceStatus = "DUE_PAYMENT"
 	// InvoiceCredited is the status of every credit note (issue 30).
 	InvoiceCredited InvoiceStatus = "CREDITED"
 )
@@ -50,8 +53,8 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 }
 
 // Invoice is a bill of the account. Number is given when the invoice is
-// finalised (paid or due), gap-free per year; an invoice whose checkout is
-// still open has none.
+// paid, gap-free per year; an invoice whose checkout is still open has
+// none, nor has a due one (DUE_PAYMENT: a payment request, issue 34).
 type Invoice struct {
 	ID          uuid.UUID   `json:"id"`
 	AccountID   uuid.UUID   `json:"-"`
@@ -64,22 +67,35 @@ type Invoice struct {
 	VATRate     float64     `json:"vat_rate"`
 	// ReverseCharge: the buyer accounts for the VAT (art. 196 VAT
 	// Directive; VATRate is 0). Decided with the rate when the invoice is
-	// priced (kudos.VATRateFor) and never changed; a credit note has its
+	// priced (kudos.DecideVAT) and never changed; a credit note has its
 	// invoice's.
-	ReverseCharge bool          `json:"-"`
-	Total         int64         `json:"-"`
-	Currency      string        `json:"currency"`
-	Status        InvoiceStatus `json:"status"`
-	CreatedAt     time.Time     `json:"created_at"`
+	ReverseCharge bool `json:"-"`
+	// OutsideEU says why a buyer outside the EU pays no VAT (issue 34; ""
+	// otherwise), and SellerVATID is the seller's VAT registration outside
+	// the EU the VAT is charged under ("": its own); decided with the rate
+	// (kudos.DecideVAT), never changed, a credit note has its invoice's.
+	OutsideEU   VATOutsideEU `json:"-"`
+	SellerVATID string       `json:"-"`
+	// Service is the period of the plan the invoice pays for (Art. 226(7)
+	// VAT Directive: the date of the supply; issue 34), printed on its PDF:
+	// a renewal's from when it is billed, any other's from its payment; nil
+	// before then and on invoices from before it was kept. A credit note
+	// has its invoice's.
+	Service   *ServicePeriod `json:"-"`
+	Total     int64          `json:"-"`
+	Currency  string         `json:"currency"`
+	Status    InvoiceStatus  `json:"status"`
+	CreatedAt time.Time      `json:"created_at"`
 	// Buyer is the billing address the invoice is made out to, a snapshot
 	// that later edits of the address never change: taken with the VAT
-	// decision when the invoice was priced (Quoted), or, on invoices priced
-	// before quotes, when it got its number (nil before then). Nil when the
-	// account had no billing address.
+	// decision when the invoice was priced (Quoted; a due invoice's too,
+	// numbered only when paid), or, on invoices priced before quotes, when
+	// it got its number (nil before then). Nil when the account had no
+	// billing address.
 	Buyer *BillingAddress `json:"-"`
-	// Quoted: Buyer, VATRate and ReverseCharge were decided together, once,
-	// when the invoice was priced (kudos.QuoteFor); its numbering and its
-	// credit notes keep them.
+	// Quoted: Buyer and the VAT decision (VATRate, ReverseCharge, OutsideEU,
+	// SellerVATID) were decided together, once, when the invoice was priced
+	// (kudos.QuoteFor); its numbering and its credit notes keep them.
 	Quoted bool `json:"-"`
 	// Corrects is, on a credit note, the invoice it corrects (nil on an
 	// invoice), and CorrectsNumber that invoice's number.
@@ -87,5 +103,26 @@ type Invoice struct {
 	CorrectsNumber string     `json:"-"`
 }
 
+// ServicePeriod is when a supply was made: the plan's period an invoice
+// pays for, From to To.
+type ServicePeriod struct {
+	From, To time.Time
+}
+
 // IsCreditNote reports whether the document is a credit note.
 func (i Invoice) IsCreditNote() bool { return i.Kind == InvoiceCreditNote }
+
+// VATDecision is the VAT the invoice was priced with (kudos.DecideVAT's
+// decision, as the invoice keeps it).
+func (i Invoice) VATDecision() VATDecision {
+	return VATDecision{Rate: i.VATRate, ReverseCharge: i.ReverseCharge, OutsideEU: i.OutsideEU, SellerVATID: i.SellerVATID}
+}
+
+// Columns is the period as two nullable timestamps (both nil for a nil
+// period), the way Postgres keeps it.
+func (p *ServicePeriod) Columns() (from, to *time.Time) {
+	if p == nil {
+		return nil, nil
+	}
+	return &p.From, &p.To
+}

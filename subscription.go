@@ -221,6 +221,25 @@ func (l Lifecycle) RefundSchedule() []time.Duration {
 	return l.RefundRetries
 }
 
+// NextRefundTry is the try of a refund first refused for now at
+// firstRefused that the schedule (RefundSchedule) places after after, or
+// false when the schedule is used up (the next try is the last: a refusal
+// then counts as refused).
+func (l Lifecycle) NextRefundTry(firstRefused, after time.Time) (time.Time, bool) {
+	for _, off := range l.RefundSchedule() {
+		if at := firstRefused.Add(off); at.After(after) {
+			return at, true
+		}
+	}
+	return time.Time{}, false
+}
+
+// DeferredRefundGrace is how long past its retry_at a deferred refund may
+// wait before it counts as overdue: a running workflow tries it on time,
+// and the reconciliation (every few minutes) tries those of accounts whose
+// workflow has ended.
+const DeferredRefundGrace = time.Hour
+
 // Dunning is a renewal whose charge failed, being retried on the schedule.
 type Dunning struct {
 	// PeriodStart is the renewal date: the unpaid period starts there, and
@@ -318,6 +337,9 @@ type SubscriptionReadModel struct {
 	// Unapplied are the payment events stored and not yet applied by any
 	// run (in the order they came), which a rebuilt run applies first.
 	Unapplied []PaymentEvent
+	// Refunds are the refunds the provider refused for now (refunds rows
+	// deferred), which a rebuilt run tries again on their schedule.
+	Refunds []PendingRefund `json:",omitempty"`
 }
 
 // StateFromRecord rebuilds the state of an account whose workflow is not
@@ -325,12 +347,13 @@ type SubscriptionReadModel struct {
 // its read model at now: the plan and its dates, the due invoice, and the
 // open checkout, which the new run continues (its expiry timer, and its
 // payment when it comes), a renewal being retried (dunning) with the
-// attempts it has had, and the payment events no run applied. Charge keys derive from the period, not from a
+// attempts it has had, the payment events no run applied, and the refunds
+// the provider refused for now. Charge keys derive from the period, not from a
 // counter, so nothing here needs the old run's history.
 func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, lifecycle Lifecycle, now time.Time) SubscriptionState {
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
-		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied}
+		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}

@@ -3,6 +3,8 @@ package kudos
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // VATIDStatus is how far a billing address's VAT id has been checked
@@ -12,7 +14,7 @@ type VATIDStatus string
 // VAT id statuses. An id whose check could not be made for 24 h counts as
 // invalid: VAT is charged, and saving the address again checks it anew.
 const (
-	VATIDNone     VATIDStatus = "none"     // the address has no VAT id
+	VATIDNone     VATIDStatus = "none"     // the address has no VAT id, or a tax id outside the EU (not checked)
 	VATIDPending  VATIDStatus = "pending"  // VIES was unavailable: a workflow checks it again
 	VATIDVerified VATIDStatus = "verified" // VIES confirmed the id
 	VATIDInvalid  VATIDStatus = "invalid"  // VIES does not know the id (or it could not be checked in 24 h)
@@ -50,10 +52,13 @@ func CountryCode(country string) string {
 }
 
 // VATBasis is what an account's VAT depends on: its billing country ("":
-// no address yet) and how its VAT id stands.
+// no address yet), how its VAT id stands, and whether it names a VAT or
+// tax id at all (TaxID: the buyer is a business; outside the EU that id is
+// not checked, VIES knows only the member states').
 type VATBasis struct {
 	Country     string
 	VATIDStatus VATIDStatus
+	TaxID       bool
 }
 
 // ReverseCharged reports whether an invoice to b is reverse charged
@@ -64,54 +69,144 @@ func (b VATBasis) ReverseCharged(seller string) bool {
 	return b.VATIDStatus == VATIDVerified && IsEUMember(buyer) && buyer != CountryCode(seller)
 }
 
-// VATRateFor is the one VAT decision of Kudos, shared by the pricing
-// call, the checkout's amount and every invoice: 0 % and reverse charge
-// when ReverseCharged, otherwise the standard rate of the buyer's country
-// (VATRate). An empty seller is SellerCountry.
-func VATRateFor(seller string, b VATBasis) (rate float64, reverseCharge bool) {
-	if seller == "" {
-		seller = SellerCountry
-	}
-	if b.ReverseCharged(seller) {
-		return 0, true
-	}
-	return VATRate(b.Country), false
+// VATSeller is who charges the VAT: the member state Kudos is established
+// in (KUDOS_SELLER_COUNTRY; "" is SellerCountry) and the countries outside
+// the EU where it is registered for VAT, with its VAT id there
+// (KUDOS_VAT_REGISTRATIONS, ParseVATRegistrations).
+type VATSeller struct {
+	Country       string
+	Registrations map[string]string
 }
 
-// BasisOf is the VAT basis of a billing address (nil: none yet).
+// VATOutsideEU says why an invoice to a buyer outside the EU bears no VAT
+// ("": it is not such an invoice); the invoice prints its legal mention.
+type VATOutsideEU string
+
+// The reasons a buyer outside the EU pays no VAT (issue 34).
+const (
+	// OutsideEUBusiness: a business (it gave a tax id) outside the EU; the
+	// service is supplied where it is established (art. 44 VAT Directive),
+	// outside the scope of EU VAT.
+	OutsideEUBusiness VATOutsideEU = "business"
+	// OutsideEUConsumer: a consumer outside the EU, where the seller is not
+	// registered for VAT; an electronically supplied service is supplied
+	// where the consumer lives (art. 58 VAT Directive).
+	OutsideEUConsumer VATOutsideEU = "consumer"
+)
+
+// VATDecision is the VAT of a sale: its rate (percent), whether it is
+// reverse charged (art. 196: rate 0), why a buyer outside the EU pays none
+// (OutsideEU: rate 0), and the seller's VAT id the VAT is charged under
+// when it is a registration outside the EU ("": the seller's own).
+type VATDecision struct {
+	Rate          float64
+	ReverseCharge bool
+	OutsideEU     VATOutsideEU
+	SellerVATID   string
+}
+
+// DecideVAT is the one VAT decision of Kudos, shared by the pricing call,
+// the checkout's amount and every invoice (issue 30, 34):
+//   - a business with a verified VAT id of another member state: 0 %,
+//     reverse charged;
+//   - a business outside the EU (a tax id): 0 %, outside the scope of EU VAT;
+//   - a consumer outside the EU: its country's rate where the seller is
+//     registered (the invoice names that registration), else 0 %;
+//   - anyone else: the standard rate of the buyer's country (VATRate; the
+//     seller's without an address).
+func DecideVAT(seller VATSeller, b VATBasis) VATDecision {
+	home := seller.Country
+	if home == "" {
+		home = SellerCountry
+	}
+	country := CountryCode(b.Country)
+	switch {
+	case b.ReverseCharged(home):
+		return VATDecision{ReverseCharge: true}
+	case b.Country == "" || IsEUMember(country):
+	case b.TaxID:
+		return VATDecision{OutsideEU: OutsideEUBusiness}
+	case seller.Registrations[country] == "":
+		return VATDecision{OutsideEU: OutsideEUConsumer}
+	default:
+		return VATDecision{Rate: VATRate(b.Country), SellerVATID: seller.Registrations[country]}
+	}
+	return VATDecision{Rate: VATRate(b.Country)}
+}
+
+// ParseVATRegistrations reads KUDOS_VAT_REGISTRATIONS: comma-separated
+// pairs COUNTRY=VATID, each COUNTRY a billing country outside the EU (ISO
+// 3166: GB, CH, NO, IS) where the seller is registered for VAT, VATID its
+// VAT id there; empty: registered nowhere outside the EU.
+func ParseVATRegistrations(s string) (map[string]string, error) {
+	out := map[string]string{}
+	for _, pair := range strings.Split(s, ",") {
+		if pair = strings.TrimSpace(pair); pair == "" {
+			continue
+		}
+		cc, id, ok := strings.Cut(pair, "=")
+		cc, id = strings.ToUpper(strings.TrimSpace(cc)), strings.TrimSpace(id)
+		switch {
+		case !ok || id == "":
+			return nil, fmt.Errorf("%q: want COUNTRY=VATID", pair)
+		case IsEUMember(cc) || !billingCountryCode(cc):
+			return nil, fmt.Errorf("%q: %s is not a billing country outside the EU", pair, cc)
+		case out[cc] != "":
+			return nil, fmt.Errorf("%q: %s named twice", pair, cc)
+		}
+		out[cc] = id
+	}
+	return out, nil
+}
+
+// billingCountryCode reports whether an ISO 3166 code is the country of
+// one of the billing countries (Countries).
+func billingCountryCode(cc string) bool {
+	for _, c := range Countries {
+		if CountryCode(c) == cc {
+			return true
+		}
+	}
+	return false
+}
+
+// BasisOf is the VAT basis of a billing address (nil: none yet): its
+// country, its VAT id's status and whether it names a VAT or tax id at all
+// (a business, outside the EU too).
 func BasisOf(a *BillingAddress) VATBasis {
 	if a == nil {
 		return VATBasis{VATIDStatus: VATIDNone}
 	}
-	return VATBasis{Country: a.Country, VATIDStatus: a.VATIDStatus}
+	return VATBasis{Country: a.Country, VATIDStatus: a.VATIDStatus, TaxID: a.VATID != ""}
 }
 
 // Quote is what an invoice's VAT is decided on, taken once from one read
 // of the billing address and carried by the checkout, its invoice and any
-// credit note (issue 34): the buyer and, decided for that buyer, the rate
-// and whether it is reverse charged. Deciding the VAT at one moment and
-// taking the buyer at another made a 0 % invoice to a buyer without a VAT
-// id possible.
+// credit note (issue 34): the buyer and the whole VAT decision made for
+// that buyer (DecideVAT: the rate, reverse charge, why a buyer outside the
+// EU pays none, the seller's registration it is charged under). Deciding
+// the VAT at one moment and taking the buyer at another made a 0 % invoice
+// to a buyer without a VAT id possible.
 type Quote struct {
 	// Buyer is the billing address as read (nil: the account has none).
-	Buyer         *BillingAddress
-	VATRate       float64
-	ReverseCharge bool
+	Buyer *BillingAddress
+	// VAT is the decision for Buyer.
+	VAT VATDecision
 }
 
 // QuoteFor decides the quote of buyer (nil: no billing address) by
-// VATRateFor, for seller (empty: SellerCountry).
-func QuoteFor(seller string, buyer *BillingAddress) Quote {
-	rate, reverse := VATRateFor(seller, BasisOf(buyer))
-	return Quote{Buyer: buyer, VATRate: rate, ReverseCharge: reverse}
+// DecideVAT, for seller.
+func QuoteFor(seller VATSeller, buyer *BillingAddress) Quote {
+	return Quote{Buyer: buyer, VAT: DecideVAT(seller, BasisOf(buyer))}
 }
 
 // Holds reports whether invoice inv, priced earlier, still stands by quote
-// q taken now: the same VAT decision and, when inv was quoted, the same
-// buyer on the document. A checkout whose quote no
-// longer holds is closed (the customer opens a new one).
+// q taken now: the same VAT decision (all of it: a buyer that moved outside
+// the EU, or a seller's registration that changed, is another decision)
+// and, when inv was quoted, the same buyer on the document. A checkout
+// whose quote no longer holds is closed (the customer opens a new one).
 func (q Quote) Holds(inv Invoice) bool {
-	if q.VATRate != inv.VATRate || q.ReverseCharge != inv.ReverseCharge {
+	if q.VAT != inv.VATDecision() {
 		return false
 	}
 	return !inv.Quoted || SameBuyer(q.Buyer, inv.Buyer)

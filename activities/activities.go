@@ -29,6 +29,7 @@ type Store interface {
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
+	PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
@@ -37,6 +38,8 @@ type Store interface {
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error)
 	RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error
+	RecordDeferredRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money, retryAt time.Time) error
+	RefundStatus(ctx context.Context, id string) (string, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
@@ -74,6 +77,9 @@ type Activities struct {
 	// SellerCountry is where Kudos is established (KUDOS_SELLER_COUNTRY,
 	// an ISO 3166 code): reverse charge applies to other member states.
 	SellerCountry string
+	// VATRegistrations are the seller's VAT registrations outside the EU
+	// (KUDOS_VAT_REGISTRATIONS): a consumer there is charged its VAT.
+	VATRegistrations map[string]string
 	// Lifecycle are the configured reminder and dunning timings.
 	Lifecycle kudos.Lifecycle
 	// UIBase is the UI origin checkouts return to.
@@ -101,7 +107,16 @@ type Activities struct {
 	// Kick, when set, has the outbox relay deliver at once what an
 	// activity queued in its own transaction.
 	Kick func()
-	Now  func() time.Time
+	// Now is the clock (nil: time.Now).
+	Now func() time.Time
+}
+
+// now is the time by the activities' clock.
+func (a *Activities) now() time.Time {
+	if a.Now == nil {
+		return time.Now()
+	}
+	return a.Now()
 }
 
 // refused turns a business refusal (*kudos.Error invalid, conflict or not

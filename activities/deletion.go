@@ -21,9 +21,14 @@ func (a *Activities) AccountDeletionAt(ctx context.Context, in workflows.Account
 }
 
 // EraseAccount erases the account's personal data in Postgres
-// (store.EraseAccount) and says what is left to remove elsewhere.
+// (store.EraseAccount) and says what is left to remove elsewhere. A
+// deletion cancelled (or moved later) since the workflow found it due is
+// the result NotDue, not an error: retrying could never mend it.
 func (a *Activities) EraseAccount(ctx context.Context, in workflows.AccountRef) (workflows.AccountErased, error) {
 	e, err := a.Store.EraseAccount(ctx, in.AccountID)
+	if kudos.ErrorCode(err) == kudos.EConflict { // cancelled or moved after the due check: a result, never retried
+		return workflows.AccountErased{NotDue: true}, nil
+	}
 	if err != nil {
 		return workflows.AccountErased{}, err
 	}
@@ -58,6 +63,9 @@ func (a *Activities) UserDeletionAt(ctx context.Context, in workflows.UserRef) (
 // left to remove, or that the user owns an account again.
 func (a *Activities) EraseUser(ctx context.Context, in workflows.UserRef) (workflows.UserErased, error) {
 	e, err := a.Store.EraseUser(ctx, in.UserID)
+	if kudos.ErrorCode(err) == kudos.EConflict { // cancelled or moved after the due check
+		return workflows.UserErased{NotDue: true}, nil
+	}
 	if err != nil {
 		return workflows.UserErased{}, err
 	}

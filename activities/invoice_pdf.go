@@ -6,6 +6,7 @@ import (
 
 	"go.temporal.io/sdk/temporal"
 
+	"kudos"
 	"kudos/invoicepdf"
 	"kudos/workflows"
 )
@@ -13,11 +14,16 @@ import (
 // RenderInvoicePDF renders a finalised invoice (seller, buyer with billing
 // address and VAT id, lines, VAT, totals; in the owner's language) and
 // stores it in object storage. The same invoice renders the same bytes to
-// the same key, so a retry changes nothing.
+// the same key, so a retry changes nothing. A due invoice not numbered is a
+// payment request (issue 34): nothing is stored for it (its download draws
+// it), and its PDF is rendered when it is paid.
 func (a *Activities) RenderInvoicePDF(ctx context.Context, in workflows.InvoicePDFInput) error {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if err != nil {
 		return err
+	}
+	if inv.Number == "" && inv.Status == kudos.InvoiceDue {
+		return nil
 	}
 	pdf, err := invoicepdf.InputFrom(ctx, a.Store, *inv)
 	if err != nil {

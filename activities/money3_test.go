@@ -230,3 +230,44 @@ func TestTheCardThatPaysARenewalBecomesTheDefault(t *testing.T) {
 		t.Fatalf("defaults made from %v, want the renewal checkout's (once per attempt), not the first payment's", e.pay.defaults)
 	}
 }
+
+// TestADeferredRefundIsARowAndMadeByHandOnce (issue 34 item 2): a refund
+// refused for now with its next try is a deferred row (retry_at), moved on
+// by the next refusal for now; an operator who makes it by hand records it
+// (kudos ops refund-made), and the next try then never asks the provider
+// again (it would refund twice: a by-hand refund has another key).
+func TestADeferredRefundIsARowAndMadeByHandOnce(t *testing.T) {
+	e := newTimelineEnv(t)
+	ctx := context.Background()
+	late := e.open("co_deferred", kudos.CheckoutSubscription, kudos.PlanStarter, uuid.New())
+	e.pay.refundsForNow = true
+	next := time.Now().Add(time.Hour).UTC().Truncate(time.Microsecond)
+	for _, at := range []time.Time{next, next.Add(5 * time.Hour)} {
+		in := refundOf(e.account, late.CheckoutID, true)
+		in.RetryAt = at
+		if _, err := e.env.ExecuteActivity(workflows.ActivityRefundCheckout, in); err == nil ||
+			!strings.Contains(err.Error(), workflows.ErrTypeRefundDeferred) {
+			t.Fatalf("refused for now: %v, want %s", err, workflows.ErrTypeRefundDeferred)
+		}
+	}
+	rm, err := e.db.SubscriptionReadModel(ctx, e.account)
+	if err != nil || len(rm.Refunds) != 1 || rm.Refunds[0].CheckoutID != late.CheckoutID || !rm.Refunds[0].RetryAt.Equal(next.Add(5*time.Hour)) {
+		t.Fatalf("the read model's deferred refunds %+v (%v), want one, next try moved on", rm.Refunds, err)
+	}
+	if due, err := e.db.DueDeferredRefunds(ctx, next.Add(6*time.Hour), 10); err != nil || len(due) != 1 {
+		t.Fatalf("due deferred refunds %+v (%v)", due, err)
+	}
+	if err := e.db.MarkRefundMade(ctx, "refund:"+late.CheckoutID, "re_by_hand"); err != nil {
+		t.Fatal(err)
+	}
+	e.pay.refundsForNow, e.pay.refuseRefunds = false, true // asked again, the provider would answer (and could refund twice)
+	if _, err := e.env.ExecuteActivity(workflows.ActivityRefundCheckout, refundOf(e.account, late.CheckoutID, true)); err != nil {
+		t.Fatalf("the next try of a refund made by hand: %v, want done without the provider", err)
+	}
+	if n := e.count("refunds", "status = 'refunded' AND provider_id = 're_by_hand' AND retry_at IS NULL"); n != 1 {
+		t.Fatalf("%d refunds made by hand, want 1", n)
+	}
+	if d, _, err := e.db.DeferredRefunds(ctx, time.Now()); err != nil || d != 0 {
+		t.Fatalf("deferred refunds left %d (%v)", d, err)
+	}
+}

@@ -45,6 +45,9 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero.
 			inv.Net, inv.VAT, inv.Total = 0, 0, 0
+			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
+				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
+			}
 			if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
 				return workflows.OpenCheckoutResult{}, err
 			}
@@ -108,7 +111,7 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 				}
 			}
 		}
-		return a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
+		return a.Store.PayInvoice(ctx, in.InvoiceID, in.CheckoutID)
 	case in.Purpose.PaysExistingInvoice():
 		return nil
 	default:
@@ -222,8 +225,10 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 // when nothing was owed any more (idempotent: one refund per checkout), and
 // records it with its credit note (a checkout that paid a numbered
 // invoice), whose PDF it then stores. A refusal for good is recorded for an operator; one the
-// provider says is temporary is, when the input is Deferrable, returned as
-// ErrTypeRefundDeferred for the workflow to try again later (not recorded).
+// provider says is temporary is, when the input is Deferrable, recorded as
+// deferred (with its next try, in.RetryAt) and returned as
+// ErrTypeRefundDeferred for the workflow (or the reconciliation) to try
+// again later.
 func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInput) error {
 	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
 	if err != nil {
@@ -234,23 +239,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	}
 	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
 	refundID := "refund:" + c.ID
-	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
-	if kudos.ErrorCode(err) == kudos.EUnavailable {
-		if in.Deferrable {
-			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
-		}
-		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
-	}
-	if err != nil {
-		err = refused(err)
-		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
-			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
-				return rerr
-			}
-		}
-		return err
-	}
-	if err := a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, "paid when nothing was owed", amount); err != nil {
+	if err := a.giveBack(ctx, in, c, refundID, amount); err != nil {
 		return err
 	}
 	// The credit note the refund issued, if it issued one (a refund of an
@@ -267,6 +256,48 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 		}
 	}
 	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount)
+}
+
+// giveBack makes refund refundID of checkout c at the provider and records
+// it, unless it is made already (a retry, or an operator made it by hand
+// while it was deferred: never twice). A refusal for now of a Deferrable
+// try is recorded as deferred until in.RetryAt (when set) and returned as
+// ErrTypeRefundDeferred; one for good (or the last try's) is recorded as
+// refused.
+func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *kudos.CheckoutRecord, refundID string, amount kudos.Money) error {
+	status, err := a.Store.RefundStatus(ctx, refundID)
+	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+		return err
+	}
+	if status == "refunded" {
+		return nil
+	}
+	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	if kudos.ErrorCode(err) == kudos.EUnavailable {
+		if in.Deferrable {
+			if !in.RetryAt.IsZero() {
+				if rerr := a.Store.RecordDeferredRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount, in.RetryAt); rerr != nil {
+					return rerr
+				}
+			}
+			return temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeRefundDeferred, err)
+		}
+		err = kudos.Errorf(kudos.EInvalid, "%s", kudos.ErrorMessage(err)) // the last try: refused
+	}
+	if err != nil {
+		err = refused(err)
+		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
+			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
+				return rerr
+			}
+		}
+		return err
+	}
+	reason := in.Reason
+	if reason == "" {
+		reason = "paid when nothing was owed"
+	}
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, reason, amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID
@@ -339,7 +370,7 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing)
+		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing, in.Service)
 	}
 	if err != nil {
 		return workflows.RenewalResult{}, err
@@ -357,22 +388,21 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	case err != nil:
 		return workflows.RenewalResult{}, err
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
-// renewalCharged records the outcome of a renewal charge on its invoice:
-// paid → PAID; settling → unchanged (PROCESSING, asked about again later);
-// declined → DUE_PAYMENT.
-func (a *Activities) renewalCharged(ctx context.Context, invoiceID uuid.UUID, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
+// renewalCharged records the outcome of the renewal charge in on its
+// invoice: paid → PAID (paid by the charge's key); settling → unchanged
+// (PROCESSING, asked about again later); declined → DUE_PAYMENT.
+func (a *Activities) renewalCharged(ctx context.Context, in workflows.RenewalInput, amount kudos.Money, res kudos.ChargeResult) (workflows.RenewalResult, error) {
 	out := workflows.RenewalResult{Paid: res.Paid, Pending: res.Pending && !res.Paid, FailureReason: res.FailureReason, Amount: amount}
 	if out.Pending {
 		return out, nil
 	}
-	status := kudos.InvoiceDue
 	if res.Paid {
-		status = kudos.InvoicePaid
+		return out, a.Store.PayInvoice(ctx, in.InvoiceID, in.ChargeID)
 	}
-	return out, a.Store.SetInvoiceStatus(ctx, invoiceID, status)
+	return out, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoiceDue)
 }
 
 // CancelRenewalCharge cancels, at the provider, a renewal charge that has
@@ -391,41 +421,46 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 	if err != nil {
 		return workflows.RenewalResult{}, refused(err)
 	}
-	return a.renewalCharged(ctx, in.InvoiceID, amount, res)
+	return a.renewalCharged(ctx, in, amount, res)
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
 // pays when a plan stops at its renewal date.
 func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
-	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue)
+	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue, nil)
 	return err
 }
 
-// newInvoice creates (idempotently) a full-year invoice for plan.
-func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, status kudos.InvoiceStatus) (*kudos.Invoice, error) {
+// newInvoice creates (idempotently) a full-year invoice for plan, for the
+// service period service when it is known now (a renewal's; nil: set when
+// it is paid).
+func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan,
+	status kudos.InvoiceStatus, service *kudos.ServicePeriod) (*kudos.Invoice, error) {
 	inv, err := a.price(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan))
 	if err != nil {
 		return nil, err
 	}
-	inv.Status = status
+	inv.Status, inv.Service = status, service
 	return inv, a.Store.CreateInvoice(ctx, *inv)
 }
 
 // price is the one pricing of an invoice (and so of the checkout that pays
-// it): net plus the VAT of the account's quote (kudos.QuoteFor: its billing
-// country's rate, or reverse charge at 0 %), in the price list's currency
-// (PROCESSING, not stored). The quote is one read of the billing address:
-// the invoice carries the buyer its VAT was decided for, which its
-// numbering and its credit notes keep.
+// it): net plus the VAT of the account's quote (kudos.QuoteFor: the whole
+// kudos.DecideVAT decision — its billing country's rate, reverse charge at
+// 0 %, 0 % outside the EU, or a registration's rate there), in the price
+// list's currency (PROCESSING, not stored). The quote is one read of the
+// billing address: the invoice carries the buyer its VAT was decided for,
+// which its numbering and its credit notes keep.
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
 	q, err := a.quote(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	vat, total := kudos.AddVAT(net, q.VATRate)
-	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: q.VATRate, Total: total,
+	d := q.VAT
+	vat, total := kudos.AddVAT(net, d.Rate)
+	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: d.Rate, Total: total,
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
-		ReverseCharge: q.ReverseCharge, Buyer: q.Buyer, Quoted: true}, nil
+		ReverseCharge: d.ReverseCharge, OutsideEU: d.OutsideEU, SellerVATID: d.SellerVATID, Buyer: q.Buyer, Quoted: true}, nil
 }
 
 // quote is the account's quote now: its billing address, read once, and
@@ -435,7 +470,7 @@ func (a *Activities) quote(ctx context.Context, accountID uuid.UUID) (kudos.Quot
 	if err != nil {
 		return kudos.Quote{}, err
 	}
-	return kudos.QuoteFor(a.SellerCountry, buyer), nil
+	return kudos.QuoteFor(kudos.VATSeller{Country: a.SellerCountry, Registrations: a.VATRegistrations}, buyer), nil
 }
 
 // QuoteHolds reports whether the quote an open checkout was priced by

@@ -109,11 +109,14 @@ func (s *Server) getAccount(c fiber.Ctx) error {
 type accountUpdateRequest struct {
 	Name       *string `json:"name"`
 	RequireMFA *bool   `json:"require_mfa"`
+	// CurrentPassword re-authenticates turning the policy off (issue 35).
+	CurrentPassword *string `json:"current_password"`
 }
 
 // updateAccount renames the account (admins and the owner) and sets the
 // owner's two-factor policy (require_mfa: the owner only, 403 otherwise;
-// turning it on needs the owner's own second factor, 409 otherwise).
+// turning it on needs the owner's own second factor, 409 otherwise;
+// turning it off re-authenticates the owner like removing a factor).
 func (s *Server) updateAccount(c fiber.Ctx) error {
 	var req accountUpdateRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -130,7 +133,7 @@ func (s *Server) updateAccount(c fiber.Ctx) error {
 	}
 	out := fiber.Map{}
 	if req.RequireMFA != nil {
-		if err := s.setMFAPolicy(c, *req.RequireMFA); err != nil {
+		if err := s.setMFAPolicy(c, *req.RequireMFA, currentPasswordRequest{CurrentPassword: req.CurrentPassword}); err != nil {
 			return err
 		}
 		out["require_mfa"] = *req.RequireMFA

@@ -27,15 +27,20 @@ const InvoiceDownloadTTL = 5 * time.Minute
 // downloadInvoice answers a short-lived link to the invoice's PDF, saved as
 // "{invoice number}.pdf". Another account's invoice is 404. An invoice not
 // final yet (its checkout is open, SPEC §2 still shows a download icon)
-// gets a pro-forma, rendered now: marked as not yet paid, without a number.
-// A credit note downloads like an invoice.
+// gets a pro-forma, rendered now: marked as not yet paid, without a number;
+// a due invoice, numbered only once paid (issue 34), a payment request,
+// rendered now the same way. A credit note downloads like an invoice.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
 	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
-	if inv.Number == "" && inv.Status == kudos.InvoiceProcessing {
-		key := fmt.Sprintf("invoices/%s/pro-forma-%s.pdf", inv.AccountID, inv.ID)
+	if inv.Number == "" && (inv.Status == kudos.InvoiceProcessing || inv.Status == kudos.InvoiceDue) {
+		draft := "pro-forma"
+		if inv.Status == kudos.InvoiceDue {
+			draft = "payment-request"
+		}
+		key := fmt.Sprintf("invoices/%s/%s-%s.pdf", inv.AccountID, draft, inv.ID)
 		if err := s.renderAndStore(c, inv, key); err != nil {
 			return err
 		}

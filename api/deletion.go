@@ -22,17 +22,23 @@ func (s *Server) registerDeletionRoutes(v1, acc fiber.Router) {
 }
 
 // scheduleDeletion schedules the account's deletion at the end of the
-// grace period: auto-renewal is turned off first (nothing is charged
-// again; what was paid stays paid), then the deletion, its workflow and
-// the members' mails are recorded in one transaction. 202 {deletion_at};
-// asking again answers the deletion already scheduled.
+// grace period. First every open checkout is closed at the provider (the
+// workflow's, and those adding a payment method), so that no hosted page
+// stays payable for an account about to be erased; a payment settling at
+// the bank (SEPA) cannot be stopped, and refuses the deletion (409, naming
+// it) until it has settled. The same update turns auto-renewal off
+// (nothing is charged again; what was paid stays paid). Then the deletion,
+// its workflow and the members' mails are recorded in one transaction. 202
+// {deletion_at}; asking again answers the deletion already scheduled.
 func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 	u, err := s.reauthenticatedCaller(c)
 	if err != nil {
 		return err
 	}
-	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: false}, nil)
-	if err != nil && kudos.ErrorCode(err) != kudos.EConflict { // a trial, or a plan that no longer renews: nothing to stop
+	if err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdatePrepareDeletion, nil, nil); err != nil {
+		return err
+	}
+	if err := s.closeMethodCheckouts(c); err != nil {
 		return err
 	}
 	at, err := s.DB.ScheduleAccountDeletion(ctx(c), accountID(c), u.ID,
@@ -42,6 +48,32 @@ func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 	}
 	s.Outbox.Kick()
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"deletion_at": at})
+}
+
+// closeMethodCheckouts closes at the provider the account's open checkouts
+// that add a payment method (the api opens them, no workflow owns them):
+// one the provider says ended otherwise (saved meanwhile, settling) is left
+// to its payment event, which the reconciliation also asks for.
+func (s *Server) closeMethodCheckouts(c fiber.Ctx) error {
+	open, err := s.DB.OpenMethodCheckouts(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	for _, co := range open {
+		outcome, err := s.Payments.ExpireCheckout(ctx(c), co.ProviderID)
+		switch {
+		case kudos.ErrorCode(err) == kudos.ENotFound:
+			outcome = kudos.PaymentExpired
+		case err != nil:
+			return err
+		}
+		if outcome == kudos.PaymentExpired || outcome == kudos.PaymentCancelled || outcome == kudos.PaymentFailed {
+			if err := s.DB.SetCheckoutStatus(ctx(c), co.ID, string(kudos.PaymentCancelled)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // cancelDeletion cancels the account's scheduled deletion (409 when none

@@ -22,8 +22,14 @@ func (s *Server) setDeviceCookie(c fiber.Ctx, userID uuid.UUID) {
 }
 
 // knownDevice reports whether the request comes from a browser that signed
-// in as userID before (a valid device cookie of that user).
+// in as userID before (a valid device cookie of that user, issued since
+// the user's device cookies count: proving a never-activated user's
+// address voids the stranger's, issue 35).
 func (s *Server) knownDevice(c fiber.Ctx, userID uuid.UUID) bool {
 	v := c.Cookies(deviceCookie)
-	return v != "" && s.devices.Valid(v, userID, s.DB.Now())
+	if v == "" || !s.devices.Valid(v, userID, s.DB.Now()) {
+		return false
+	}
+	from, err := s.DB.DevicesValidFrom(ctx(c), userID)
+	return err == nil && s.devices.IssuedSince(v, from)
 }

@@ -141,7 +141,7 @@ func ErrorHandler(log *slog.Logger) fiber.ErrorHandler {
 		}
 		if body.Status >= 500 && body.Code == kudos.EInternal && (kerr == nil || kerr.Message == "") {
 			log.ErrorContext(c.Context(), "internal error", "request_id", requestID(c), "method", c.Method(),
-				"path", c.Path(), "err", err)
+				"path", loggedPath(c), "err", err)
 			body.Message = ""
 		}
 		if body.Message == "" {

@@ -21,7 +21,7 @@ func (s *Server) registerInvitationRoutes(v1, acc fiber.Router) {
 	acc.Post("/invitations/:invitationId/resend", s.resendInvitation)
 	acc.Delete("/invitations/:invitationId", s.revokeInvitation)
 	v1.Get("/invitations/:token", s.invitationPreview)
-	v1.Post("/invitations/:token/accept", s.requireSession, s.acceptInvitation)
+	v1.Post("/invitations/:token/accept", s.requireSession, s.requireActivated, s.acceptInvitation)
 }
 
 // team is the outbox of team changes (mails, invitation workflows).
@@ -160,8 +160,9 @@ func (s *Server) invitationPreview(c fiber.Ctx) error {
 }
 
 // acceptInvitation adds the signed-in user to the invitation's account
-// (they must be its address: 403 invitation_email_mismatch otherwise; and
-// a seat must be free: 409 seat_limit).
+// (they must be its address: 403 invitation_email_mismatch otherwise; have
+// proved it: 403 user_not_activated; and a seat must be free: 409
+// seat_limit).
 func (s *Server) acceptInvitation(c fiber.Ctx) error {
 	hash, err := invitationHash(c)
 	if err != nil {

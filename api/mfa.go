@@ -18,12 +18,28 @@ import (
 // requires two-factor sign-in enrols here).
 func (s *Server) registerMFARoutes(me fiber.Router) {
 	me.Get("/mfa", s.mfaStatus)
-	me.Post("/mfa/totp", s.startTOTP)
-	me.Post("/mfa/totp/confirm", s.confirmTOTP)
+	me.Post("/mfa/totp", s.requireActivated, s.startTOTP)
+	me.Post("/mfa/totp/confirm", s.requireActivated, s.confirmTOTP)
 	me.Delete("/mfa/totp", s.disableTOTP)
-	me.Post("/mfa/recovery-codes", s.newRecoveryCodes)
+	me.Post("/mfa/recovery-codes", s.requireActivated, s.newRecoveryCodes)
 	me.Post("/mfa/verify", s.verifySecondFactor)
 	me.Post("/mfa/verify/options", s.stepUpPasskeyOptions)
+}
+
+// requireActivated guards the routes that add a credential (an app,
+// recovery codes, a passkey) or a membership (accepting an invitation): a
+// user who never proved the address may be a stranger who signed up with
+// someone else's, and a factor they set would lock the owner out once the
+// owner proves it (issue 35): 403 user_not_activated.
+func (s *Server) requireActivated(c fiber.Ctx) error {
+	u, err := s.DB.UserByID(ctx(c), session(c).UserID)
+	if err != nil {
+		return err
+	}
+	if !u.Activated {
+		return kudos.Errorf(kudos.ENotActivated, "confirm your e-mail address first")
+	}
+	return c.Next()
 }
 
 // mfaStatus answers which second factors the caller has.

@@ -36,12 +36,25 @@ func mfaPolicyExempt(path string) bool {
 
 // setMFAPolicy turns the account's policy on or off: the owner only (403),
 // and only an owner with a second factor turns it on (409), so that the
-// owner is never locked out of their own account.
-func (s *Server) setMFAPolicy(c fiber.Ctx, on bool) error {
+// owner is never locked out of their own account. Turning it off lowers
+// every member's protection: it takes the same re-authentication as
+// removing a factor (the password or a Google step-up, and the second
+// factor met within kudos.StepUpWindow), so that a stolen session alone
+// cannot (issue 35).
+func (s *Server) setMFAPolicy(c fiber.Ctx, on bool, reauth currentPasswordRequest) error {
 	if callerRole(c) != kudos.RoleOwner {
 		return kudos.Errorf(kudos.EForbidden, "only the owner sets the two-factor policy")
 	}
 	sess := session(c)
+	if !on {
+		u, err := s.DB.UserByID(ctx(c), sess.UserID)
+		if err != nil {
+			return err
+		}
+		if err := s.reauthenticateWith(c, u, reauth); err != nil {
+			return err
+		}
+	}
 	if on {
 		st, err := s.DB.MFAStatus(ctx(c), sess.UserID)
 		if err != nil {

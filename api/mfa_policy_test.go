@@ -71,7 +71,7 @@ func TestOwnerRequiresMFA(t *testing.T) {
 
 	// Off again: the owner only.
 	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"require_mfa": false}, member), 403)
-	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"require_mfa": false}, ownerIn.str("token")), 200)
+	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"require_mfa": false, "current_password": "Secret1!"}, ownerIn.str("token")), 200)
 	if n := h.count("billing_events", account, "type = 'mfa_policy_changed'"); n != 2 {
 		t.Fatalf("%d mfa_policy_changed events", n)
 	}

@@ -265,13 +265,18 @@ func TestGoogleSignInAsksForTheSecondFactor(t *testing.T) {
 }
 
 // TestActivationLinkDoesNotBypassTheSecondFactor: a Google sign-up (signed
-// in, not yet confirmed) enrols an app; the activation link, opened in the
-// same browser, confirms the address but starts no session.
+// in, not yet confirmed) who has an app — since issue 35 only a user who
+// proved an address before adds one (an e-mail change leaves them
+// unactivated meanwhile), made here by lifting the flag for the enrolment —
+// opens the activation link in the same browser: it confirms the address
+// but starts no session, and the app stays.
 func TestActivationLinkDoesNotBypassTheSecondFactor(t *testing.T) {
 	h := newHarness(t)
 	const email = "mfa-activation@example.com"
 	signup := h.expect(h.googleCallback("signup", "g-act", email), 201)
+	h.exec(`UPDATE users SET activated = true WHERE email = $1`, email)
 	h.enrolTOTP(signup.str("token"))
+	h.exec(`UPDATE users SET activated = false WHERE email = $1`, email)
 	all := func() (n int) {
 		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM sessions s JOIN users u ON u.id = s.user_id
 			WHERE u.email = $1`, email).Scan(&n)
@@ -281,6 +286,9 @@ func TestActivationLinkDoesNotBypassTheSecondFactor(t *testing.T) {
 	r := h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMailOf(email, kudos.MailActivation).Link)), ""), 200)
 	if r.str("token") != "" || all() != before {
 		t.Fatalf("the activation link signed in: %s", r.Raw)
+	}
+	if n := h.countWhere("user_totp", "user_id = (SELECT id FROM users WHERE email = $1)", email); n != 1 {
+		t.Fatal("the activation of a user who proved an address before dropped their app")
 	}
 }
 

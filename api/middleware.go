@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -122,10 +123,27 @@ func (s *Server) observe(c fiber.Ctx) error {
 	}
 	if s.Log.Enabled(c.Context(), level) { // typed attributes: no boxing per field
 		s.Log.LogAttrs(c.Context(), level, "request", slog.String("request_id", requestID(c)), slog.String("method", c.Method()),
-			slog.String("path", c.Path()), slog.String("route", route), slog.Int("status", status),
+			slog.String("path", loggedPath(c)), slog.String("route", route), slog.Int("status", status),
 			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", s.clientIP(c)))
 	}
 	return nil
+}
+
+// secretParams are the route parameters whose value is a secret (an
+// invitation's token): whoever holds it acts as its addressee.
+var secretParams = []string{"token"}
+
+// loggedPath is the path a log line names: the raw path, or the route's
+// pattern when one of its parameters is a secret, so that reading the logs
+// never hands out an invitation (issue 35). Query strings are never
+// logged.
+func loggedPath(c fiber.Ctx) string {
+	for _, p := range c.Route().Params {
+		if slices.Contains(secretParams, p) {
+			return c.Route().Path
+		}
+	}
+	return c.Path()
 }
 
 // contentSecurityPolicy allows only our own scripts; styles may be inline

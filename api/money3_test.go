@@ -302,8 +302,12 @@ func TestRefundRefusedForNowIsMadeLater(t *testing.T) {
 			h.expect(h.do("POST", "/dev/sandbox/refunds", map[string]any{"account_id": account, "refuse": tc.refuse}, ""), 204)
 			h.latePaidEvent(account, first)
 			time.Sleep(time.Second)
-			if n := h.count("refunds", account, "true"); n != 0 && tc.refuse == "temporary" {
-				t.Fatalf("%d refund rows while it is tried again, want none", n)
+			// Tried again, it is one deferred row (issue 34: it outlives the run), never made or refused yet.
+			if n := h.count("refunds", account, "status <> 'deferred'"); n != 0 && tc.refuse == "temporary" {
+				t.Fatalf("%d refund rows made or refused while it is tried again, want none", n)
+			}
+			if n := h.count("refunds", account, "status = 'deferred' AND retry_at IS NOT NULL"); n != 1 && tc.refuse == "temporary" {
+				t.Fatalf("%d deferred refund rows while it is tried again, want 1", n)
 			}
 			if tc.refuse == "temporary" {
 				h.expect(h.do("POST", "/dev/sandbox/refunds", map[string]any{"account_id": account, "refuse": ""}, ""), 204)

@@ -22,8 +22,8 @@ import (
 // removing them (after re-authentication).
 func (s *Server) registerPasskeyRoutes(v1 fiber.Router) {
 	me := v1.Group("/users/me/passkeys", s.requireSession)
-	me.Post("/options", s.passkeyRegistrationOptions)
-	me.Post("", s.addPasskey)
+	me.Post("/options", s.requireActivated, s.passkeyRegistrationOptions)
+	me.Post("", s.requireActivated, s.addPasskey)
 	me.Get("", s.listPasskeys)
 	me.Patch("/:passkeyId", s.renamePasskey)
 	me.Delete("/:passkeyId", s.deletePasskey)

@@ -43,6 +43,7 @@ type AccountStore interface {
 	AddFeatureRequest(ctx context.Context, accountID, userID uuid.UUID, r kudos.FeatureRequest) error
 	ChangeUser(ctx context.Context, ch store.UserChange) error
 	UserByID(ctx context.Context, id uuid.UUID) (*kudos.User, error)
+	DevicesValidFrom(ctx context.Context, userID uuid.UUID) (time.Time, error)
 	LatestUnpaidInvoice(ctx context.Context, accountID uuid.UUID) (*kudos.Invoice, error)
 }
 
@@ -88,6 +89,7 @@ type BillingStore interface {
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RefusedRefunds(ctx context.Context) (int, error)
+	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error
@@ -107,8 +109,8 @@ type TeamStore interface {
 	Members(ctx context.Context, accountID uuid.UUID) ([]kudos.Member, kudos.Seats, error)
 	Seats(ctx context.Context, accountID uuid.UUID) (kudos.Seats, error)
 	Memberships(ctx context.Context, userID uuid.UUID) ([]kudos.Membership, error)
-	ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role) error
-	RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID) error
+	ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role, out store.TeamOutbox) error
+	RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID, out store.TeamOutbox) error
 	TransferOwnership(ctx context.Context, t store.OwnershipTransfer) error
 	CreateInvitation(ctx context.Context, in store.NewInvitation) (*kudos.Invitation, error)
 	PendingInvitations(ctx context.Context, accountID uuid.UUID) ([]kudos.Invitation, error)
@@ -146,6 +148,8 @@ type PrivacyStore interface {
 	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, out store.DeletionOutbox) (time.Time, error)
 	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) error
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
+	OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]kudos.CheckoutRecord, error)
+	SetCheckoutStatus(ctx context.Context, id, status string) error
 	ScheduleUserDeletion(ctx context.Context, userID uuid.UUID, at time.Time, out store.UserDeletionOutbox) (time.Time, error)
 	CancelUserDeletion(ctx context.Context, userID uuid.UUID, out store.UserDeletionOutbox) error
 }

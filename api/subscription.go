@@ -34,24 +34,40 @@ type pricingResponse struct {
 	// ReverseCharge: the account's verified VAT id of another member state
 	// makes its VAT reverse charged (VATRate 0).
 	ReverseCharge bool `json:"reverse_charge"`
+	// VATTreatment names the rule VATRate comes from (kudos.DecideVAT):
+	// standard, reverse_charge, outside_eu_business or outside_eu_consumer.
+	VATTreatment string `json:"vat_treatment"`
 	// CheckoutOrigin is the only origin a checkout_href may have (SPEC §4).
 	CheckoutOrigin string `json:"checkout_origin"`
 }
 
+// vatTreatment is the name of the rule d comes from, as the pricing read
+// says it.
+func vatTreatment(d kudos.VATDecision) string {
+	switch {
+	case d.ReverseCharge:
+		return "reverse_charge"
+	case d.OutsideEU != "":
+		return "outside_eu_" + string(d.OutsideEU)
+	}
+	return "standard"
+}
+
 // pricing answers the yearly net prices, the currency and the VAT rate the
-// account's checkouts and invoices are charged (kudos.VATRateFor: its
-// billing country's, or 0 % reverse charged).
+// account's checkouts and invoices are charged (kudos.DecideVAT: its
+// billing country's, 0 % reverse charged, or 0 % outside the EU).
 func (s *Server) pricing(c fiber.Ctx) error {
 	basis, err := s.DB.VATBasis(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
-	rate, reverse := kudos.VATRateFor(s.Config.SellerCountry, basis)
+	vat := kudos.DecideVAT(kudos.VATSeller{Country: s.Config.SellerCountry, Registrations: s.Config.VATRegistrations}, basis)
 	p := s.Config.Prices
 	major := func(minor int64) float64 { return float64(minor) / 100 }
 	return c.JSON(pricingResponse{
 		PricingTable: pricingTable{Starter: major(p.Starter), Pro: major(p.Pro), Team: major(p.Team)},
-		Currency:     p.Currency, VATRate: rate, ReverseCharge: reverse, CheckoutOrigin: s.Payments.CheckoutOrigin(),
+		Currency:     p.Currency, VATRate: vat.Rate, ReverseCharge: vat.ReverseCharge, VATTreatment: vatTreatment(vat),
+		CheckoutOrigin: s.Payments.CheckoutOrigin(),
 	})
 }
 

@@ -60,7 +60,8 @@ type roleRequest struct {
 }
 
 // changeRole makes a member an admin or a member (owners and admins, for
-// anyone but the owner and themselves).
+// anyone but the owner and themselves); a demoted admin's invitations are
+// revoked.
 func (s *Server) changeRole(c fiber.Ctx) error {
 	target, err := pathUUID(c, "userId")
 	if err != nil {
@@ -73,20 +74,21 @@ func (s *Server) changeRole(c fiber.Ctx) error {
 	if !req.Role.Invitable() {
 		return kudos.FieldErrors{"role": kudos.FInvalidValue}.Err()
 	}
-	if err := s.DB.ChangeRole(ctx(c), accountID(c), session(c).UserID, target, req.Role); err != nil {
+	if err := s.DB.ChangeRole(ctx(c), accountID(c), session(c).UserID, target, req.Role, s.team()); err != nil {
 		return err
 	}
 	return c.JSON(fiber.Map{"user_id": target, "role": req.Role})
 }
 
 // removeMember removes a member (owners and admins, anyone but the owner)
-// or, on oneself, leaves the account (anyone but the owner).
+// or, on oneself, leaves the account (anyone but the owner); the
+// invitations they sent are revoked.
 func (s *Server) removeMember(c fiber.Ctx) error {
 	target, err := pathUUID(c, "userId")
 	if err != nil {
 		return err
 	}
-	if err := s.DB.RemoveMember(ctx(c), accountID(c), session(c).UserID, target); err != nil {
+	if err := s.DB.RemoveMember(ctx(c), accountID(c), session(c).UserID, target, s.team()); err != nil {
 		return err
 	}
 	return c.SendStatus(fiber.StatusNoContent)

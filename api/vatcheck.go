@@ -25,9 +25,12 @@ const vatCheckTimeout = 8 * time.Second
 // now, or pending when it is unavailable. An invalid id is saved (an
 // accountant wants the status shown, and the rest of the address is
 // right): it is charged VAT, and saving it again asks VIES again (it may
-// have been invalid only because VIES gave no answer for 24 h).
+// have been invalid only because VIES gave no answer for 24 h). A tax id
+// of a country outside the EU is not asked of VIES, which knows only the
+// member states' (it would call every one invalid): none, as without an
+// id; that the address has one makes its buyer a business (issue 34).
 func (s *Server) vatIDStatus(c fiber.Ctx, stored *kudos.BillingAddress, addr kudos.BillingAddress) (kudos.VATIDStatus, error) {
-	if addr.VATID == "" {
+	if addr.VATID == "" || !kudos.IsEUMember(kudos.CountryCode(addr.Country)) {
 		return kudos.VATIDNone, nil
 	}
 	if stored != nil && stored.VATID == addr.VATID && stored.Country == addr.Country && stored.VATIDStatus == kudos.VATIDVerified {

@@ -139,8 +139,9 @@ func (h *harness) workflowClosed(id string) bool {
 
 // TestReverseChargeOnPricing: the pricing's vat_rate is 0 with
 // reverse_charge only for a verified id of another member state's
-// business; a pending or invalid id, the seller's own member state, no id
-// and a country outside the EU pay their country's VAT.
+// business; a pending or invalid id, the seller's own member state and no
+// id pay their country's VAT; a business outside the EU pays none (issue
+// 34, TestOutsideEUVATOnPricing).
 func TestReverseChargeOnPricing(t *testing.T) {
 	h := newHarness(t)
 	token, account := h.signedUpUser("vat-pricing@example.com")
@@ -156,7 +157,7 @@ func TestReverseChargeOnPricing(t *testing.T) {
 		{"invalid", "nl_BE", "BE0123456000", 21, false},
 		{"no VAT id", "nl_BE", "", 21, false},
 		{"verified, the seller's country", "nl_NL", "NL123456789B01", 21, false},
-		{"verified, outside the EU", "de_CH", "CHE123456789", 8.1, false},
+		{"a business outside the EU", "de_CH", "CHE123456789", 0, false},
 	} {
 		a := beAddress(c.vatID)
 		a["country"] = c.country

@@ -44,7 +44,7 @@ type Services struct {
 func (s Services) Dispatcher() *dispatch.Dispatcher {
 	return &dispatch.Dispatcher{Temporal: s.Temporal, TaskQueue: s.Config.TaskQueue, DB: s.DB,
 		Period: s.Config.BillingPeriod, CheckoutTTL: s.Config.CheckoutTTL, Lifecycle: s.Config.Lifecycle,
-		VATCheckRetry: s.Config.VATCheckRetry}
+		VATCheckRetry: s.Config.VATCheckRetry, VATCheckLimit: s.Config.VATCheckLimit}
 }
 
 // Server is the api's server: the auth services from the configuration,
@@ -71,12 +71,12 @@ func (s Services) Server() *api.Server {
 func (s Services) Activities(relayKick func()) *activities.Activities {
 	reconciler := &dispatch.Reconciler{Temporal: s.Temporal, DB: s.DB, Log: s.Log.With("component", "reconcile"), Kick: relayKick,
 		Payments: s.Payments}
-	return &activities.Activities{
+	acts := &activities.Activities{
 		Store: s.DB, Mailer: s.Mailer, Render: mailer.Render, Payments: s.Payments, Storage: s.Storage,
 		Prices: s.Config.Prices, Lifecycle: s.Config.Lifecycle, UIBase: s.Config.UIOrigins[0], Now: time.Now,
 		Tokens: auth.NewMailTokens(s.Config.JWTSecret), PublicURL: s.Config.PublicURL,
 		Reconciler: reconciler, Subscriptions: reconciler,
-		SellerCountry: s.Config.SellerCountry, VATChecker: s.VATChecker, Kick: relayKick,
+		SellerCountry: s.Config.SellerCountry, VATRegistrations: s.Config.VATRegistrations, VATChecker: s.VATChecker, Kick: relayKick,
 		QueueMail: func(ctx context.Context, req kudos.MailRequest, ev *kudos.BillingEvent) error {
 			var err error
 			if ev != nil {
@@ -93,4 +93,6 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 			return nil
 		},
 	}
+	reconciler.Refund, reconciler.RefundRetries = acts.RefundCheckout, s.Config.Lifecycle.RefundRetries
+	return acts
 }

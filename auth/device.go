@@ -49,6 +49,15 @@ func (d *Devices) Valid(value string, userID uuid.UUID, now time.Time) bool {
 	return ok && err == nil && user == userID.String() && now.Before(time.Unix(unix, 0))
 }
 
+// IssuedSince reports whether the device cookie value (valid: checked
+// first) was issued at or after from, to the second: the cookie carries its
+// expiry, DeviceTTL after its issue.
+func (d *Devices) IssuedSince(value string, from time.Time) bool {
+	body, _, _ := strings.Cut(value[strings.IndexByte(value, '.')+1:], ".")
+	unix, err := strconv.ParseInt(body, 10, 64)
+	return err == nil && !time.Unix(unix, 0).Add(-DeviceTTL).Before(from.Truncate(time.Second))
+}
+
 func (d *Devices) mac(body string) string {
 	m := hmac.New(sha256.New, d.secret)
 	m.Write([]byte(body))

@@ -28,3 +28,23 @@ func TestDeviceCookies(t *testing.T) {
 		}
 	}
 }
+
+// TestDeviceIssuedSince: a cookie counts from the second it was issued; one
+// issued before the user's devices_valid_from does not (issue 35).
+func TestDeviceIssuedSince(t *testing.T) {
+	d := NewDevices("secret")
+	alice := uuid.New()
+	issued := time.Date(2026, 11, 27, 10, 0, 0, 500_000_000, time.UTC)
+	v := d.Issue(alice, issued.Add(DeviceTTL))
+	for from, want := range map[time.Time]bool{
+		{}:                        true,
+		issued.Add(-time.Hour):    true,
+		issued:                    true,
+		issued.Add(time.Second):   false,
+		issued.Add(DeviceTTL / 2): false,
+	} {
+		if got := d.IssuedSince(v, from); got != want {
+			t.Errorf("issued %v, valid from %v: %v, want %v", issued, from, got, want)
+		}
+	}
+}

@@ -118,6 +118,11 @@ type Config struct {
 	// 3166, e.g. NL): a verified VAT id of another member state's business
 	// is reverse charged.
 	SellerCountry string
+	// VATRegistrations are the countries outside the EU where the seller is
+	// registered for VAT, with its VAT id there (KUDOS_VAT_REGISTRATIONS,
+	// kudos.ParseVATRegistrations): only there is a consumer charged VAT
+	// (issue 34).
+	VATRegistrations map[string]string
 	// VATChecker is "standin" (development only: ids ending in 000 are
 	// invalid, in 999 unavailable for a minute) or "vies".
 	VATChecker string
@@ -127,6 +132,10 @@ type Config struct {
 	// (doubling up to an hour, for 24 h); not an environment variable:
 	// tests shorten it.
 	VATCheckRetry time.Duration
+	// VATCheckLimit is how long a pending check asks VIES before the id
+	// counts as invalid (0: 24 h); not an environment variable: tests
+	// shorten it.
+	VATCheckLimit time.Duration
 
 	// S3: empty S3Endpoint means AWS in production and the in-process local
 	// S3 on DevS3Addr in development.
@@ -203,6 +212,7 @@ var Vars = []Var{
 	{"KUDOS_STRIPE_API_BASE", "", "override of Stripe's API address (tests point it at stripe-mock)", false},
 	{"KUDOS_CHECKOUT_TTL", "24h", "how long a hosted checkout stays open", false},
 	{"KUDOS_SELLER_COUNTRY", kudos.SellerCountry, "EU member state Kudos is established in (ISO 3166 code; the country of the seller printed on invoices, `kudos.SellerCountry`, or the start is refused): a customer with a VIES-verified VAT id in another member state is reverse charged (0 % VAT, art. 196 VAT Directive)", false},
+	{"KUDOS_VAT_REGISTRATIONS", "", "countries outside the EU where the seller is registered for VAT, as `COUNTRY=VATID` pairs separated by commas (e.g. `GB=GB123456789,NO=NO923456789MVA`; empty: none): a consumer there is charged its country's VAT and the invoice prints that VAT id; elsewhere outside the EU a consumer pays no VAT (art. 58 VAT Directive), and a business that gives a tax id never does (art. 44)", false},
 	{"KUDOS_VAT_CHECKER", "", "`standin` (development only: VAT ids ending in `000` are invalid, in `999` VIES is unavailable for 60 s, others valid) or `vies` (the EU's VIES service; default: standin in development, vies in production)", false},
 	{"KUDOS_VIES_URL", "https://ec.europa.eu/taxation_customs/vies/rest-api", "base URL of the VIES REST API (the vies checker's `POST /check-vat-number`)", false},
 	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not (and purges expired rate limits, sign-in flows, sessions and mailed tokens)", false},
@@ -312,6 +322,11 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		errs = append(errs, fmt.Errorf("KUDOS_S3_PATH_STYLE: want true or false, got %q", get("KUDOS_S3_PATH_STYLE")))
 	} else {
 		c.S3PathStyle = b
+	}
+	if regs, err := kudos.ParseVATRegistrations(get("KUDOS_VAT_REGISTRATIONS")); err != nil {
+		errs = append(errs, fmt.Errorf("KUDOS_VAT_REGISTRATIONS: %w", err))
+	} else {
+		c.VATRegistrations = regs
 	}
 	c.Prices.Currency = strings.ToUpper(get("KUDOS_CURRENCY"))
 	if len(c.Prices.Currency) != 3 {

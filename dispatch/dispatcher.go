@@ -24,6 +24,7 @@ import (
 type ReadModel interface {
 	SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error)
 	AccountIDsByEmail(ctx context.Context, email string) ([]uuid.UUID, error)
+	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
 }
 
 // Dispatcher hands work to Temporal: the outbox relay's deliveries and the
@@ -40,6 +41,9 @@ type Dispatcher struct {
 	// VATCheckRetry is the first wait of a VAT-id check's retries (0:
 	// workflows.VATCheckFirstRetry).
 	VATCheckRetry time.Duration
+	// VATCheckLimit is how long a VAT-id check asks VIES before it gives
+	// up (0: workflows.VATCheckLimit).
+	VATCheckLimit time.Duration
 }
 
 // Deliver is the relay's DeliverFunc.
@@ -62,7 +66,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			return Permanent(fmt.Errorf("outbox %s: %w", key, err))
 		}
 		opts, state, err := d.startOptions(ctx, in.AccountID)
-		if err != nil {
+		if kudos.ErrorCode(err) == kudos.ENotFound { // erased since (or never there): no run for it, ever
+			return nil
+		} else if err != nil {
 			return err
 		}
 		_, err = d.Temporal.ExecuteWorkflow(ctx, opts, workflows.Subscription, state)
@@ -99,6 +105,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		}
 		if in.Retry == 0 {
 			in.Retry = d.VATCheckRetry
+		}
+		if in.Limit == 0 {
+			in.Limit = d.VATCheckLimit
 		}
 		// The newest save's check replaces a running one (whose result
 		// would be stale anyway). A second delivery of this entry starts it
@@ -166,10 +175,33 @@ func (d *Dispatcher) tell(ctx context.Context, workflowID, updateID, name string
 // answers from the same update (its id) instead of applying it again.
 // The workflow almost always runs: the read model is read to start it only
 // when it does not.
+//
+// A payment event of an erased account never reaches a subscription
+// workflow (one may still run for a few seconds after the erasure): the
+// ErasedPayment workflow refunds it instead (issue 34).
 func (d *Dispatcher) deliverPaymentEvent(ctx context.Context, key string, ev kudos.PaymentEvent) error {
+	erased, err := d.DB.AccountErased(ctx, ev.AccountID)
+	if err != nil {
+		return err
+	}
+	if erased {
+		// Once per event; a run that did not complete (terminated) is run
+		// again when the reconciliation delivers the event again.
+		_, err := d.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+			ID: workflows.ErasedPaymentWorkflowID(ev), TaskQueue: d.TaskQueue,
+			WorkflowIDReusePolicy:    enumspb.WORKFLOW_ID_REUSE_POLICY_ALLOW_DUPLICATE_FAILED_ONLY,
+			WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,
+			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(ev.AccountID.String())),
+		}, workflows.ErasedPayment, ev)
+		var started *serviceerror.WorkflowExecutionAlreadyStarted
+		if errors.As(err, &started) {
+			return nil
+		}
+		return err
+	}
 	upd := client.UpdateWorkflowOptions{WorkflowID: workflows.SubscriptionWorkflowID(ev.AccountID), UpdateID: key,
 		UpdateName: workflows.UpdatePaymentEvent, Args: []any{ev}, WaitForStage: client.WorkflowUpdateStageAccepted}
-	_, err := d.Temporal.UpdateWorkflow(ctx, upd)
+	_, err = d.Temporal.UpdateWorkflow(ctx, upd)
 	var notFound *serviceerror.NotFound
 	if !errors.As(err, &notFound) {
 		return err
@@ -293,7 +325,8 @@ func updateError(err error) error {
 		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	var unavailable *serviceerror.Unavailable
-	if errors.As(err, &unavailable) || errors.Is(err, context.DeadlineExceeded) {
+	var deadline *serviceerror.DeadlineExceeded
+	if errors.As(err, &unavailable) || errors.As(err, &deadline) || errors.Is(err, context.DeadlineExceeded) {
 		return kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
 	}
 	return err

@@ -14,24 +14,30 @@ type OutboxStatsReader interface {
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	// RefusedRefunds counts refunds the provider refused for good.
 	RefusedRefunds(ctx context.Context) (int, error)
+	// DeferredRefunds counts refunds the provider refused for now, and
+	// those overdue (nothing tried them in time).
+	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
 // what was parked, and how long the oldest entry has waited (the alerts of
 // docs/runbook-payments.md); and the money that waits on an operator: the
-// refunds the provider refused.
+// refunds the provider refused, for good or for now.
 type outboxCollector struct {
-	db                             OutboxStatsReader
-	pending, dead, oldest, refused *prometheus.Desc
+	db                                                OutboxStatsReader
+	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
 func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 	return &outboxCollector{db: db,
-		pending: prometheus.NewDesc("kudos_outbox_pending", "Outbox entries not yet delivered to Temporal.", nil, nil),
-		dead:    prometheus.NewDesc("kudos_outbox_dead_letters", "Outbox entries parked after failing for good.", nil, nil),
-		oldest:  prometheus.NewDesc("kudos_outbox_oldest_pending_seconds", "Age of the oldest undelivered outbox entry.", nil, nil),
-		refused: prometheus.NewDesc("kudos_refunds_refused", "Refunds the payment provider refused for good, not made since (an operator refunds by hand).", nil, nil),
+		pending:  prometheus.NewDesc("kudos_outbox_pending", "Outbox entries not yet delivered to Temporal.", nil, nil),
+		dead:     prometheus.NewDesc("kudos_outbox_dead_letters", "Outbox entries parked after failing for good.", nil, nil),
+		oldest:   prometheus.NewDesc("kudos_outbox_oldest_pending_seconds", "Age of the oldest undelivered outbox entry.", nil, nil),
+		refused:  prometheus.NewDesc("kudos_refunds_refused", "Refunds the payment provider refused for good, not made since (an operator refunds by hand).", nil, nil),
+		deferred: prometheus.NewDesc("kudos_refunds_deferred", "Refunds the payment provider refused for now (balance short), waiting for their next try.", nil, nil),
+		overdue: prometheus.NewDesc("kudos_refunds_deferred_overdue",
+			"Deferred refunds past their next try by over an hour: neither a workflow nor the reconciliation tried them.", nil, nil),
 	}
 }
 
@@ -41,6 +47,8 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.dead
 	ch <- c.oldest
 	ch <- c.refused
+	ch <- c.deferred
+	ch <- c.overdue
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -57,5 +65,9 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	ch <- prometheus.MustNewConstMetric(c.oldest, prometheus.GaugeValue, s.OldestPending.Seconds())
 	if n, err := c.db.RefusedRefunds(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.refused, prometheus.GaugeValue, float64(n))
+	}
+	if n, overdue, err := c.db.DeferredRefunds(ctx, time.Now()); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.deferred, prometheus.GaugeValue, float64(n))
+		ch <- prometheus.MustNewConstMetric(c.overdue, prometheus.GaugeValue, float64(overdue))
 	}
 }

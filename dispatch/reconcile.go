@@ -28,6 +28,8 @@ type ReconcileStore interface {
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	PurgeExpired(ctx context.Context) (store.Purged, error)
+	DueDeferredRefunds(ctx context.Context, before time.Time, limit int) ([]store.DeferredRefund, error)
+	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
 }
 
 // Reconciler compares the read model with the running subscription
@@ -41,6 +43,12 @@ type Reconciler struct {
 	// Payments, when set, is asked how abandoned payment-method checkouts
 	// ended (nil: they are left alone).
 	Payments kudos.PaymentProvider
+	// Refund, when set, tries a deferred refund again (the RefundCheckout
+	// activity's work) for an account whose workflow has ended, on the
+	// schedule RefundRetries (empty: kudos.DefaultRefundRetries); nil:
+	// deferred refunds are left to the workflows.
+	Refund        func(ctx context.Context, in workflows.RefundInput) error
+	RefundRetries []time.Duration
 }
 
 // UnappliedAge is how long a stored payment event may wait, delivered and
@@ -66,8 +74,10 @@ func needsWorkflow(s kudos.ShowStatus) bool {
 // workflow shows another plan or status (visibility lags a few seconds, so
 // a report right after a change is expected now and then).
 //
-// It also purges the expired rows of the store (store.PurgeExpired): the
-// Schedule is the one periodic beat every deployment runs once.
+// It also purges the expired rows of the store (store.PurgeExpired), and
+// tries again the deferred refunds of accounts whose workflow has ended
+// (retryDeferredRefunds): the Schedule is the one periodic beat every
+// deployment runs once.
 func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, error) {
 	purged, err := r.DB.PurgeExpired(ctx)
 	if err != nil {
@@ -125,14 +135,16 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	if err := r.closeAbandoned(ctx, now, &rep); err != nil {
 		return rep, err
 	}
-	return rep, nil
+	return rep, r.retryDeferredRefunds(ctx, running, now, &rep)
 }
 
 // unapplied finds the payment events a lost run accepted and never applied
 // (stored, delivered UnappliedAge ago, not marked applied) and returns
 // their deliveries again: to the running workflow of their account, as a
 // new update; an account whose workflow does not run is started from the
-// read model instead (by the caller), which applies them first.
+// read model instead (by the caller), which applies them first. An erased
+// account's event is delivered again as it is: the dispatcher hands it to
+// its ErasedPayment workflow (no subscription run is started for it).
 func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWorkflow, rep *workflows.ReconcileReport,
 	now time.Time) ([]store.OutboxEntry, error) {
 	events, err := r.DB.StaleUnappliedEvents(ctx, UnappliedAge)
@@ -141,6 +153,16 @@ func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWo
 	}
 	var out []store.OutboxEntry
 	for _, ev := range events {
+		erased, err := r.DB.AccountErased(ctx, ev.AccountID)
+		if err != nil {
+			return nil, err
+		}
+		if erased {
+			r.Log.Warn("reconcile: a payment event of an erased account was never answered, delivering it again to be refunded",
+				"account", ev.AccountID, "event", ev.EventID)
+			out = append(out, PaymentEventAgain(ev, now))
+			continue
+		}
 		r.Log.Warn("reconcile: a payment event was never applied, delivering it again", "account", ev.AccountID, "event", ev.EventID)
 		if !slices.Contains(rep.Redelivered, ev.AccountID.String()) {
 			rep.Redelivered = append(rep.Redelivered, ev.AccountID.String())

@@ -22,7 +22,7 @@ func creditNote() kudos.Invoice {
 	return kudos.Invoice{Number: "KUD-CN-2026-000007", Kind: kudos.InvoiceCreditNote, Plan: kudos.PlanPro,
 		Description: kudos.InvoiceDescription(kudos.InvoiceCreditNote, kudos.PlanPro),
 		Net:         -inv.Net, VAT: -inv.VAT, VATRate: inv.VATRate, Total: -inv.Total, Currency: "EUR",
-		Status: kudos.InvoiceCredited, CreatedAt: issued, Corrects: &corrects, CorrectsNumber: inv.Number}
+		Status: kudos.InvoiceCredited, CreatedAt: issued, Corrects: &corrects, CorrectsNumber: inv.Number, Service: inv.Service}
 }
 
 // TestCreditNoteGolden renders a credit note in en, nl and fr and compares

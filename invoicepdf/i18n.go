@@ -47,6 +47,17 @@ const (
 	// lReverseCharge is the legal mention of a reverse-charged invoice or
 	// credit note (issue 30).
 	lReverseCharge
+	// lPaymentRequest titles a due invoice not numbered yet (issue 34), and
+	// lNotePaymentRequest says it is not an invoice.
+	lPaymentRequest
+	lNotePaymentRequest
+	// lOutsideEUBusiness and lOutsideEUConsumer are the legal mentions of
+	// an invoice to a buyer outside the EU without VAT (issue 34).
+	lOutsideEUBusiness
+	lOutsideEUConsumer
+	// lServicePeriod labels the period of the plan an invoice pays for
+	// (Art. 226(7) VAT Directive; issue 34).
+	lServicePeriod
 	labelCount // keep last: the number of labels
 )
 
@@ -67,8 +78,14 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma: not yet paid, and not an invoice. The invoice with its number follows the payment.",
 		lCreditNote:   "Credit note", lCreditNoteNumber: "Credit note number", lStatusCredited: "Credited",
 		lCorrects: "Corrects invoice", lCreditOf: "Credit on invoice %s", lTotalCredited: "Amount credited",
-		lNoteCredited:  "This credit note corrects invoice %s; the amount credited has been refunded to you.",
-		lReverseCharge: "VAT reverse charged (art. 196 VAT Directive)",
+		lNoteCredited:   "This credit note corrects invoice %s; the amount credited has been refunded to you.",
+		lReverseCharge:  "VAT reverse charged (art. 196 VAT Directive)",
+		lPaymentRequest: "Payment request",
+		lNotePaymentRequest: "Payment request: not an invoice. Please pay it from the Billing page of your Kudos dashboard; " +
+			"the invoice with its number follows the payment.",
+		lOutsideEUBusiness: "Outside the scope of EU VAT (art. 44 VAT Directive)",
+		lOutsideEUConsumer: "Outside the scope of EU VAT (art. 58 VAT Directive)",
+		lServicePeriod:     "Service period",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -84,8 +101,14 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma: nog niet betaald en geen factuur. De factuur met haar nummer volgt na de betaling.",
 		lCreditNote:   "Creditnota", lCreditNoteNumber: "Creditnotanummer", lStatusCredited: "Gecrediteerd",
 		lCorrects: "Corrigeert factuur", lCreditOf: "Creditering van factuur %s", lTotalCredited: "Gecrediteerd bedrag",
-		lNoteCredited:  "Deze creditnota corrigeert factuur %s; het gecrediteerde bedrag is aan u terugbetaald.",
-		lReverseCharge: "Btw verlegd (art. 196 Btw-richtlijn)",
+		lNoteCredited:   "Deze creditnota corrigeert factuur %s; het gecrediteerde bedrag is aan u terugbetaald.",
+		lReverseCharge:  "Btw verlegd (art. 196 Btw-richtlijn)",
+		lPaymentRequest: "Betaalverzoek",
+		lNotePaymentRequest: "Betaalverzoek: geen factuur. Betaal het via de pagina Facturatie in uw Kudos-dashboard; " +
+			"de factuur met haar nummer volgt na de betaling.",
+		lOutsideEUBusiness: "Buiten de reikwijdte van de EU-btw (art. 44 Btw-richtlijn)",
+		lOutsideEUConsumer: "Buiten de reikwijdte van de EU-btw (art. 58 Btw-richtlijn)",
+		lServicePeriod:     "Periode van de dienst",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -101,8 +124,14 @@ var labels = map[string]map[label]string{
 		lNoteProForma: "Pro forma : pas encore payée, et pas une facture. La facture et son numéro suivent le paiement.",
 		lCreditNote:   "Note de crédit", lCreditNoteNumber: "Numéro de la note de crédit", lStatusCredited: "Créditée",
 		lCorrects: "Corrige la facture", lCreditOf: "Crédit sur la facture %s", lTotalCredited: "Montant crédité",
-		lNoteCredited:  "Cette note de crédit corrige la facture %s ; le montant crédité vous a été remboursé.",
-		lReverseCharge: "Autoliquidation de la TVA (art. 196 de la directive TVA)",
+		lNoteCredited:   "Cette note de crédit corrige la facture %s ; le montant crédité vous a été remboursé.",
+		lReverseCharge:  "Autoliquidation de la TVA (art. 196 de la directive TVA)",
+		lPaymentRequest: "Demande de paiement",
+		lNotePaymentRequest: "Demande de paiement : pas une facture. Veuillez la régler depuis la page Facturation de votre " +
+			"tableau de bord Kudos ; la facture et son numéro suivent le paiement.",
+		lOutsideEUBusiness: "Hors du champ d'application de la TVA de l'UE (art. 44 de la directive TVA)",
+		lOutsideEUConsumer: "Hors du champ d'application de la TVA de l'UE (art. 58 de la directive TVA)",
+		lServicePeriod:     "Période de service",
 	},
 }
 

@@ -16,6 +16,9 @@ type doc struct {
 	// proForma is set for an invoice not final yet (its checkout open):
 	// titled pro forma, with no number, marked as not yet paid.
 	proForma bool
+	// request is set for a due invoice not numbered (issue 34): a payment
+	// request, titled so, numbered only once paid.
+	request bool
 	// creditNote is set for a credit note (issue 30): titled so, with the
 	// invoice it corrects, its negative amounts credited.
 	creditNote bool
@@ -26,6 +29,8 @@ func (d *doc) title() string {
 	switch {
 	case d.proForma:
 		return d.t[lProForma]
+	case d.request:
+		return d.t[lPaymentRequest]
 	case d.creditNote:
 		return d.t[lCreditNote]
 	}
@@ -66,12 +71,15 @@ func (d *doc) header(inv kudos.Invoice) {
 	rows := [][2]string{
 		{d.t[lNumber], numberOrDash(inv.Number)},
 		{d.t[lIssueDate], date(inv.CreatedAt)},
-		{d.t[lStatus], statusText(inv.Status, d.lang)},
 	}
 	if d.creditNote {
 		rows[0][0] = d.t[lCreditNoteNumber]
-		rows = append(rows[:2:2], [2]string{d.t[lCorrects], numberOrDash(inv.CorrectsNumber)}, rows[2])
+		rows = append(rows, [2]string{d.t[lCorrects], numberOrDash(inv.CorrectsNumber)})
 	}
+	if p := inv.Service; p != nil { // Art. 226(7) VAT Directive: when the supply was made
+		rows = append(rows, [2]string{d.t[lServicePeriod], date(p.From) + " – " + date(p.To)})
+	}
+	rows = append(rows, [2]string{d.t[lStatus], statusText(inv.Status, d.lang)})
 	y := margin + 1
 	for i, r := range rows {
 		d.pdf.SetXY(110, y)
@@ -97,12 +105,14 @@ func (d *doc) statusColour(s kudos.InvoiceStatus) {
 	}
 }
 
-// parties draws the seller and buyer blocks side by side.
-func (d *doc) parties(s Seller, buyer *kudos.BillingAddress, email string) {
+// parties draws the seller and buyer blocks side by side. registration is
+// the seller's VAT id outside the EU the invoice's VAT is charged under
+// ("": none), printed under its own.
+func (d *doc) parties(s Seller, registration string, buyer *kudos.BillingAddress, email string) {
 	const top = 55.0
 	left := d.block(margin, top, d.t[lFrom], s.Name, []string{
 		s.Street, join(" ", s.PostalCode, s.City), countryName(s.Country, d.lang),
-		prefixed(d.t[lVATID], s.VATID), s.Email,
+		prefixed(d.t[lVATID], s.VATID), prefixed(d.t[lVATID], registration), s.Email,
 	})
 	var right float64
 	if buyer == nil {
@@ -203,14 +213,31 @@ func (d *doc) totals(inv kudos.Invoice) {
 		note = d.t[lNotePaid]
 	case d.proForma:
 		note = d.t[lNoteProForma]
+	case d.request:
+		note = d.t[lNotePaymentRequest]
 	}
 	y += 20
-	if inv.ReverseCharge { // the legal mention, before anything else said
+	if m := vatMention(inv); m != 0 { // the legal mention, before anything else said
 		d.font("B", 10, 30)
-		y = d.wrap(margin, y, contW, d.t[lReverseCharge], "L") + 2
+		y = d.wrap(margin, y, contW, d.t[m], "L") + 2
 	}
 	d.font("", 9, 90)
 	d.wrap(margin, y, contW, note, "L")
+}
+
+// vatMention is the legal mention of why inv bears no VAT (0: none): reverse
+// charged (art. 196 VAT Directive), or a buyer outside the EU (art. 44 for a
+// business, art. 58 for a consumer; issue 34).
+func vatMention(inv kudos.Invoice) label {
+	switch {
+	case inv.ReverseCharge:
+		return lReverseCharge
+	case inv.OutsideEU == kudos.OutsideEUBusiness:
+		return lOutsideEUBusiness
+	case inv.OutsideEU == kudos.OutsideEUConsumer:
+		return lOutsideEUConsumer
+	}
+	return 0
 }
 
 // footer closes the page with the seller's legal details and a thank-you.
@@ -247,7 +274,8 @@ func prefixed(label, value string) string {
 	return label + " " + value
 }
 
-// numberOrDash is the invoice number, or a dash on a pro-forma.
+// numberOrDash is the invoice number, or a dash on a pro-forma or a
+// payment request.
 func numberOrDash(n string) string {
 	if n == "" {
 		return "—"

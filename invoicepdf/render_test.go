@@ -23,7 +23,7 @@ func invoice(currency string, rate float64) kudos.Invoice {
 	return kudos.Invoice{Number: "KUD-2026-000042", Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro,
 		Description: kudos.InvoiceDescription(kudos.InvoiceSubscription, kudos.PlanPro),
 		Net:         123456, VAT: vat, VATRate: rate, Total: total, Currency: currency,
-		Status: kudos.InvoicePaid, CreatedAt: issued}
+		Status: kudos.InvoicePaid, CreatedAt: issued, Service: servicePeriod}
 }
 
 // buyer is a billing address in country.
@@ -246,7 +246,8 @@ func TestFilename(t *testing.T) {
 
 // TestProForma: an invoice whose payment is not settled renders as a
 // pro-forma in each language: titled so, without a number, saying it is not
-// yet paid. Only PROCESSING invoices may lack a number.
+// yet paid. Only PROCESSING invoices (and due ones, TestPaymentRequest) may
+// lack a number.
 func TestProForma(t *testing.T) {
 	for lang, want := range map[string][]string{
 		"en": {"Pro forma invoice", "not yet paid"},
@@ -265,10 +266,10 @@ func TestProForma(t *testing.T) {
 			t.Errorf("%s: file name %q", lang, got)
 		}
 	}
-	due := invoice("EUR", 21)
-	due.Number, due.Status = "", kudos.InvoiceDue
-	if _, err := Render(Input{Invoice: due}); err != ErrNoNumber {
-		t.Errorf("a due invoice without a number: %v, want ErrNoNumber", err)
+	paid := invoice("EUR", 21)
+	paid.Number = ""
+	if _, err := Render(Input{Invoice: paid}); err != ErrNoNumber {
+		t.Errorf("a paid invoice without a number: %v, want ErrNoNumber", err)
 	}
 }
 

@@ -43,9 +43,10 @@ func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error
 }
 
 // BuyerOf is the buyer inv is made out to: a numbered or quoted invoice's
-// snapshot (the buyer its VAT was decided for), never the live billing
-// address (a later edit never changes an issued invoice); the live address
-// for a pro-forma priced before quotes.
+// snapshot (the buyer its VAT was decided for; a due invoice's payment
+// request too), never the live billing address (a later edit never
+// changes an issued invoice); the live address for a pro-forma or payment
+// request priced before quotes.
 func BuyerOf(ctx context.Context, src Source, inv kudos.Invoice) (*kudos.BillingAddress, error) {
 	if inv.Number != "" || inv.Quoted {
 		return inv.Buyer, nil

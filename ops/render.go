@@ -126,14 +126,18 @@ func WriteText(out io.Writer, r *Report) error {
 		if i.Number != nil {
 			number = *i.Number
 		}
-		p("  %s\t%s\t%s %s\t%s\t%s\tcreated %s\tpaid %s", i.ID, number, i.Kind, i.Plan, i.Status,
-			money(i.Total, i.Currency), ts(&i.CreatedAt), ts(i.PaidAt))
+		p("  %s\t%s\t%s %s\t%s\t%s\tVAT %g%% %s\tcreated %s\tpaid %s", i.ID, number, i.Kind, i.Plan, i.Status,
+			money(i.Total, i.Currency), i.VATRate, i.VATRule, ts(&i.CreatedAt), ts(i.PaidAt))
 	}
 	if len(a.Refunds) > 0 {
 		p("\nREFUNDS")
 		for _, f := range a.Refunds {
-			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
-				ts(&f.CreatedAt))
+			next := ""
+			if f.RetryAt != nil { // deferred: refused for now
+				next = "\tnext try " + ts(f.RetryAt)
+			}
+			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
+				ts(&f.CreatedAt), next)
 		}
 	}
 	p("\nBILLING TIMELINE (newest first)")

@@ -292,6 +292,9 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 			if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
 				return err
 			}
+			if err := dropUnprovedFactors(ctx, tx, userID, now); err != nil {
+				return err
+			}
 			_, err = tx.Exec(ctx, `UPDATE users SET activated = true, updated_at = $2 WHERE id = $1`, userID, now)
 		}
 		if err != nil {
@@ -349,6 +352,54 @@ func dropUnprovenLink(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time
 	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
 }
 
+// dropUnprovedFactors ends, as the owner proves the address of a user who
+// never proved it (activation, password reset, Google), what its sign-up's
+// maker may have set up (issue 35): that maker may be a stranger who signed
+// up with someone else's address. Every second factor goes (app, recovery
+// codes, passkeys), and with any of them every session, so that the owner
+// is neither asked for a factor they never had nor shares the account with
+// a passkey that signs in without a password; every device cookie issued
+// so far stops vouching for its browser (devices_valid_from). A user who
+// proved an address before (address_proved_at: one confirming a change of
+// address is unactivated meanwhile) keeps everything.
+func dropUnprovedFactors(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	var proved bool
+	if err := tx.QueryRow(ctx, `SELECT address_proved_at IS NOT NULL FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&proved); err != nil {
+		return wrapErr(err)
+	}
+	if proved {
+		return nil
+	}
+	var dropped int64
+	for _, table := range []string{"user_totp", "recovery_codes", "passkeys"} {
+		tag, err := tx.Exec(ctx, `DELETE FROM `+table+` WHERE user_id = $1`, userID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		dropped += tag.RowsAffected()
+	}
+	if _, err := tx.Exec(ctx, `UPDATE users SET devices_valid_from = $2 WHERE id = $1`, userID, now); err != nil {
+		return wrapErr(err)
+	}
+	if dropped == 0 {
+		return nil
+	}
+	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
+}
+
+// DevicesValidFrom is when the user's device cookies began to count: one
+// issued before vouches for nothing (the zero time: all count).
+func (db *DB) DevicesValidFrom(ctx context.Context, userID uuid.UUID) (time.Time, error) {
+	var at *time.Time
+	if err := db.Pool.QueryRow(ctx, `SELECT devices_valid_from FROM users WHERE id = $1`, userID).Scan(&at); err != nil {
+		return time.Time{}, notFound(err)
+	}
+	if at == nil {
+		return time.Time{}, nil
+	}
+	return *at, nil
+}
+
 // ResetPassword consumes a reset token, sets the new password hash, marks
 // the address confirmed (the mail reached it) and ends every session; a
 // Google link made before the address was proved is dropped.
@@ -361,6 +412,9 @@ func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash strin
 		}
 		userID := t.userID
 		if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
+			return err
+		}
+		if err := dropUnprovedFactors(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, passwordHash, now); err != nil {

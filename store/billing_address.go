@@ -109,14 +109,13 @@ func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID str
 	return wrote, err
 }
 
-// VATBasis returns what the account's VAT depends on: its billing country
-// and how its VAT id stands (the zero basis when it has no address).
+// VATBasis returns what the account's VAT depends on: its billing country,
+// how its VAT id stands and whether it gave one (kudos.BasisOf of its
+// address: the zero basis when it has none).
 func (db *DB) VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error) {
-	var b kudos.VATBasis
-	err := db.Pool.QueryRow(ctx, `SELECT country, vat_id_status FROM billing_addresses WHERE account_id = $1`, accountID).
-		Scan(&b.Country, &b.VATIDStatus)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return kudos.VATBasis{VATIDStatus: kudos.VATIDNone}, nil
+	a, err := db.BillingAddress(ctx, accountID)
+	if err != nil {
+		return kudos.VATBasis{}, err
 	}
-	return b, wrapErr(err)
+	return kudos.BasisOf(a), nil
 }

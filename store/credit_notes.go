@@ -21,14 +21,19 @@ var creditNoteIDs = uuid.MustParse("6f1d2c4e-30a0-4c1e-9a52-3c7e0d1f5b30")
 // CreditNoteID is the id of the credit note of refund refundID.
 func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs, []byte(refundID)) }
 
-// issueCreditNote gives the refund refundID of the invoice invoiceID its
-// credit note, in the refund's transaction: negative amounts (the refunded
-// share of the invoice's net and VAT), its own number, the invoice's buyer
-// and VAT decision (its snapshot and reverse charge), and its
-// credit_note_issued event (the amount credited). A refund that has one
-// already (a retry) and a refund of nothing invoiced (an invoice without a number,
-// dropped, or none: a payment-method verification) make none.
-func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, invoiceID *uuid.UUID,
+// issueCreditNote gives the refund refundID of checkout checkoutID's
+// payment its credit note against the invoice invoiceID, in the refund's
+// transaction: negative amounts (the refunded share of the invoice's net
+// and VAT), its own number, the invoice's buyer, quote and VAT decision
+// (its snapshot, quoted_at, reverse charge, outside-EU reason and seller's
+// VAT id) and service period, and its credit_note_issued event (the amount
+// credited). A credit note only undoes a sale: the refund of a payment
+// that did not settle the invoice (a duplicate, paid_by another checkout or
+// a renewal charge; an invoice never paid) makes none, and its receipt
+// names none. Neither do a refund that has one already (a retry) and a
+// refund of nothing invoiced (an invoice without a number, dropped, or
+// none: a payment-method verification).
+func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, checkoutID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
 	if invoiceID == nil {
 		return nil
@@ -38,8 +43,8 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE id = $1)`, id).Scan(&exists); err != nil || exists {
 		return wrapErr(err)
 	}
-	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2`,
-		*invoiceID, accountID))
+	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
+		AND paid_by = $3`, *invoiceID, accountID, checkoutID))
 	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
 		return nil
 	} else if err != nil {
@@ -50,11 +55,14 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 	if err != nil {
 		return err
 	}
+	from, to := inv.Service.Columns()
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
-		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16)`,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge, vat_outside_eu,
+		seller_vat_id, service_from, service_to)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16, NULLIF($17, ''), NULLIF($18, ''), $19, $20)`,
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
-		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge); err != nil {
+		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge,
+		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {
 		return wrapErr(err)
 	}
 	// The buyer is the corrected invoice's (its snapshot), never the

@@ -15,8 +15,9 @@ import (
 	"kudos/store"
 )
 
-// paidInvoice creates a numbered (PAID) invoice of net 1000 at 21 % and the
-// invoice checkout that paid it, and returns the checkout's id.
+// paidInvoice creates an invoice of net 1000 at 21 % in status (PAID:
+// numbered and paid by its checkout, paid_by) and the invoice checkout that
+// pays it, and returns the checkout's id.
 func paidInvoice(t *testing.T, db *store.DB, account uuid.UUID, status kudos.InvoiceStatus) (string, uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
@@ -25,15 +26,21 @@ func paidInvoice(t *testing.T, db *store.DB, account uuid.UUID, status kudos.Inv
 		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
 		t.Fatal(err)
 	}
-	if status != kudos.InvoiceProcessing {
-		if err := db.SetInvoiceStatus(ctx, id, status); err != nil {
-			t.Fatal(err)
-		}
-	}
 	checkout := "co_" + id.String()[:8]
 	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutInvoice,
 		Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
 		ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	var err error
+	switch status {
+	case kudos.InvoiceProcessing:
+	case kudos.InvoicePaid:
+		err = db.PayInvoice(ctx, id, checkout)
+	default:
+		err = db.SetInvoiceStatus(ctx, id, status)
+	}
+	if err != nil {
 		t.Fatal(err)
 	}
 	return checkout, id
@@ -102,8 +109,9 @@ func TestARefundMakesOneCreditNote(t *testing.T) {
 		AND invoice_id = $2 AND amount = 1210`, account, cn.ID).Scan(&events); err != nil || events != 1 {
 		t.Fatalf("%d credit_note_issued events (%v), want 1", events, err)
 	}
-	// A refund refused, then made by hand: still one credit note per refund.
-	other, _ := paidInvoice(t, db, account, kudos.InvoiceDue)
+	// A refund refused, then made by hand: still one credit note per refund
+	// (of the payment that paid the invoice: a credit note undoes a sale).
+	other, _ := paidInvoice(t, db, account, kudos.InvoicePaid)
 	if err := db.RecordRefusedRefund(ctx, account, "refund:"+other, other, "refused", kudos.Money{Amount: 605, Currency: "EUR"}); err != nil {
 		t.Fatal(err)
 	}

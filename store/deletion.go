@@ -107,6 +107,30 @@ func (db *DB) AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time
 	return at, notFound(err)
 }
 
+// AccountErased reports whether the account has been erased (ENotFound
+// when there is no such account): a payment event of an erased account is
+// refunded, never applied (issue 34).
+func (db *DB) AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error) {
+	var erased bool
+	err := db.Pool.QueryRow(ctx, `SELECT deleted_at IS NOT NULL FROM accounts WHERE id = $1`, accountID).Scan(&erased)
+	return erased, notFound(err)
+}
+
+// OpenMethodCheckouts are the account's open checkouts that add a payment
+// method (the api's own, which no workflow closes): a deletion closes them.
+func (db *DB) OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]kudos.CheckoutRecord, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT id, provider_id FROM checkouts
+		WHERE account_id = $1 AND purpose = 'payment_method' AND status = 'open' ORDER BY created_at`, accountID)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (kudos.CheckoutRecord, error) {
+		c := kudos.CheckoutRecord{AccountID: accountID, Purpose: kudos.CheckoutPaymentMethod}
+		return c, r.Scan(&c.ID, &c.ProviderID)
+	})
+	return out, wrapErr(err)
+}
+
 // ErasedAccount is what EraseAccount leaves for the workflow to remove
 // outside Postgres: the provider's customer and the stored objects (the
 // logo, data exports).

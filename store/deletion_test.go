@@ -91,3 +91,35 @@ func TestErasingTwiceHandsTheSameWork(t *testing.T) {
 		t.Fatalf("erasing a deletion not due: %v", err)
 	}
 }
+
+// TestAnErasedAccountHasNoReadModel (issue 34): the subscription of an
+// erased account is not something a workflow may be started from.
+func TestAnErasedAccountHasNoReadModel(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := uuid.New()
+	for _, q := range []string{
+		`INSERT INTO accounts (id, name) VALUES ($1, 'Erased')`,
+		`INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period, updated_at)
+			VALUES ($1, 'TRIAL', 'active', now() + interval '1 day', false, now())`,
+	} {
+		if _, err := db.Pool.Exec(ctx, q, account); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := db.SubscriptionReadModel(ctx, account); err != nil {
+		t.Fatalf("read model of a live account: %v", err)
+	}
+	if erased, err := db.AccountErased(ctx, account); err != nil || erased {
+		t.Fatalf("a live account erased %t (%v)", erased, err)
+	}
+	if _, err := db.Pool.Exec(ctx, `UPDATE accounts SET deleted_at = now() WHERE id = $1`, account); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SubscriptionReadModel(ctx, account); kudos.ErrorCode(err) != kudos.ENotFound {
+		t.Fatalf("read model of an erased account: %v", err)
+	}
+	if erased, err := db.AccountErased(ctx, account); err != nil || !erased {
+		t.Fatalf("an erased account erased %t (%v)", erased, err)
+	}
+}

@@ -129,7 +129,8 @@ var (
 		{"invoices.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'number', number, 'kind', kind,
 			'plan', plan, 'description', description, 'net_amount', net_amount, 'vat_amount', vat_amount,
 			'vat_rate', vat_rate, 'total_amount', total_amount, 'currency', currency, 'status', status,
-			'created_at', created_at, 'paid_at', paid_at, 'pdf', CASE WHEN pdf_key IS NULL THEN NULL ELSE 'invoices/' || number || '.pdf' END)
+			'created_at', created_at, 'paid_at', paid_at, 'service_from', service_from, 'service_to', service_to,
+			'vat_outside_eu', vat_outside_eu, 'pdf', CASE WHEN pdf_key IS NULL THEN NULL ELSE 'invoices/' || number || '.pdf' END)
 			ORDER BY created_at), '[]') FROM invoices WHERE account_id = $1 AND number IS NOT NULL`},
 		{"billing_timeline.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('at', at, 'type', type, 'plan', plan,
 			'amount', amount, 'currency', currency, 'invoice_id', invoice_id) ORDER BY at, seq), '[]')

@@ -185,6 +185,55 @@ func (db *DB) RevokeInvitation(ctx context.Context, accountID, id, actorID uuid.
 	})
 }
 
+// revokeInvitationsBy ends the pending invitations that inviterID sent to
+// the account (issue 35): an invitation carries its inviter's right to
+// invite, which ends when they are removed, leave or are demoted below
+// admin. Each is revoked as RevokeInvitation does, actorEmail being who
+// made the change.
+func revokeInvitationsBy(ctx context.Context, tx pgx.Tx, accountID, inviterID uuid.UUID, actorEmail string, now time.Time, out TeamOutbox) error {
+	rows, err := tx.Query(ctx, `UPDATE invitations SET status = 'revoked', ended_at = $3
+		WHERE account_id = $1 AND invited_by = $2 AND status = 'pending' RETURNING id, email, role`, accountID, inviterID, now)
+	if err != nil {
+		return wrapErr(err)
+	}
+	type revoked struct {
+		id    uuid.UUID
+		email string
+		role  kudos.Role
+	}
+	ended, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (revoked, error) {
+		var v revoked
+		return v, r.Scan(&v.id, &v.email, &v.role)
+	})
+	if err != nil {
+		return wrapErr(err)
+	}
+	for _, inv := range ended {
+		if err := teamEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventInvitationRevoked,
+			MemberEmail: inv.email, Role: inv.role, ActorEmail: actorEmail, Key: "invitation_revoked:" + inv.id.String()}); err != nil {
+			return err
+		}
+		if err := insertOutbox(ctx, tx, out.InvitationUpdate(inv.id, InvitationChange{Kind: InvitationRevoked})); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// inviterMayStill reports whether the member who sent the invitation may
+// still invite (an admin or the owner of its account): checked again at
+// acceptance, so that an inviter's right lost by any path (an erasure, a
+// change that revoked nothing) ends their invitations too.
+func inviterMayStill(ctx context.Context, tx pgx.Tx, invitationID uuid.UUID) (bool, error) {
+	var role *kudos.Role
+	if err := tx.QueryRow(ctx, `SELECT m.role FROM invitations i
+		LEFT JOIN memberships m ON m.account_id = i.account_id AND m.user_id = i.invited_by WHERE i.id = $1`, invitationID).
+		Scan(&role); err != nil {
+		return false, wrapErr(err)
+	}
+	return role != nil && role.AtLeast(kudos.RoleAdmin), nil
+}
+
 // InvitationByToken returns what the accept page shows of the pending,
 // unexpired invitation whose token has this hash (ENotFound otherwise).
 func (db *DB) InvitationByToken(ctx context.Context, tokenHash []byte) (*kudos.InvitationPreview, error) {
@@ -238,6 +287,12 @@ func acceptInvitation(ctx context.Context, tx pgx.Tx, tokenHash []byte, userID u
 	}
 	inv, err := liveInvitation(ctx, tx, now, `i.token_hash = $1`, tokenHash)
 	if err != nil {
+		return uuid.Nil, err
+	}
+	if may, err := inviterMayStill(ctx, tx, inv.ID); err != nil || !may {
+		if err == nil {
+			err = invitationGone()
+		}
 		return uuid.Nil, err
 	}
 	user, err := mailPerson(ctx, tx, userID)

@@ -16,8 +16,9 @@ import (
 const InvoiceNumberPrefix = "KUD"
 
 // CreateInvoice stores a new invoice; it is idempotent by id (a retried
-// activity creates one). A quoted invoice is stored with its quote's buyer.
-// A DUE_PAYMENT invoice is finalised at once.
+// activity creates one). A quoted invoice is stored with its quote's buyer
+// and VAT decision. A DUE_PAYMENT invoice is a payment request: due at
+// once, numbered only when paid (issue 34).
 func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertInvoice(ctx, tx, inv, db.Now()) })
 }
@@ -28,11 +29,15 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	if inv.Quoted {
 		quotedAt = &now
 	}
+	from, to := inv.Service.Columns()
 	tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
-		total_amount, currency, status, created_at, reverse_charge, quoted_at, `+buyerColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)
+		total_amount, currency, status, created_at, reverse_charge, vat_outside_eu, seller_vat_id, service_from, service_to,
+		quoted_at, `+buyerColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, NULLIF($13, ''), NULLIF($14, ''), $15, $16,
+		$17, $18, $19, $20, $21, $22, $23, $24, $25)
 		ON CONFLICT (id) DO NOTHING`, append([]any{inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
-		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, quotedAt}, buyerValues(inv.Buyer)...)...)
+		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID, from, to,
+		quotedAt}, buyerValues(inv.Buyer)...)...)
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
@@ -41,18 +46,32 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	return err
 }
 
-// SetInvoiceStatus moves an invoice to PAID or DUE_PAYMENT, giving it its
-// number if it has none. Setting the status it has is a no-op. The billing
+// SetInvoiceStatus moves an invoice to PAID (giving it its number if it
+// has none) or DUE_PAYMENT (a payment request: no number). Setting the
+// status it has is a no-op. The billing
 // event is written with it: a renewal invoice paid or due is the renewal
 // charge succeeding or failing; any other paid invoice (an amount above
 // zero) is a payment.
 func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error {
+	return db.setInvoiceStatus(ctx, id, status, "")
+}
+
+// PayInvoice is SetInvoiceStatus to PAID by the payment paidBy (the
+// checkout, or the renewal charge's key, that settled it): recorded on the
+// invoice (paid_by), so that only that payment's refund credits it.
+func (db *DB) PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error {
+	return db.setInvoiceStatus(ctx, id, kudos.InvoicePaid, paidBy)
+}
+
+// setInvoiceStatus is SetInvoiceStatus, with the payment that pays it.
+func (db *DB) setInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus, paidBy string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
 		r, err := readInvoiceRow(ctx, tx, id, true)
 		if err != nil || !r.moves(status) {
 			return err
 		}
+		r.paidBy = paidBy
 		if _, err := r.setStatus(ctx, tx, status, now); err != nil {
 			return err
 		}
@@ -79,6 +98,9 @@ type invoiceRow struct {
 	plan      kudos.Plan
 	total     int64
 	currency  string
+	// paidBy is the payment that settles it, set by whoever pays it (""
+	// : none, a waived invoice).
+	paidBy string
 }
 
 // readInvoiceRow reads invoice id in tx, locking its row when forUpdate.
@@ -119,11 +141,20 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 	return r.status != status && r.status != kudos.InvoicePaid
 }
 
-// setStatus writes status, numbering the invoice if it has no number yet
-// (which locks the year's counter until the transaction ends), and returns
-// the invoice as written.
+// setStatus writes status, numbering a paid invoice if it has no number
+// yet (which locks the year's counter until the transaction ends), and
+// returns the invoice as written. A due invoice is a payment request, not a
+// sale: it is numbered when it is paid (issue 34), so that a request that
+// lapses leaves no numbered invoice behind. Its buyer is decided by the
+// same rule as any invoice's (snapshotBuyer): a quoted due invoice (every
+// one priced since migration 00075) keeps the buyer of the quote it was
+// priced by when it was made, even if it is paid after the address
+// changed — the amount paid carries the VAT decided for that buyer, and
+// naming another would print a VAT decision made for someone else (the
+// bug of issue 34 item 4); the payment request shows that buyer too. Only a
+// due invoice priced before quotes takes the buyer as it is at payment.
 func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
-	if r.number == nil {
+	if r.number == nil && status == kudos.InvoicePaid {
 		n, err := nextNumber(ctx, tx, InvoiceNumberPrefix, now.UTC().Year())
 		if err != nil {
 			return nil, err
@@ -134,19 +165,50 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		}
 	}
 	var paidAt *time.Time
+	var paidBy *string
 	if status == kudos.InvoicePaid {
 		paidAt = &now
+		if r.paidBy != "" {
+			paidBy = &r.paidBy
+		}
 	}
-	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5
-		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, *r.number, now, paidAt))
+	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5,
+		paid_by = COALESCE(paid_by, $6) WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, r.number, now, paidAt, paidBy))
 	r.status = status
 	return inv, err
+}
+
+// paidPeriod is the service period of an invoice of kind paid now, that
+// moved the subscription to sub: an upgrade's from now (it applies at its
+// payment) to the renewal date, any other's the period sub begins (a plan
+// started, a due invoice reactivating, a renewal paid in dunning); nil
+// when sub has no period.
+func paidPeriod(kind kudos.InvoiceKind, sub kudos.Subscription, now time.Time) *kudos.ServicePeriod {
+	from := sub.PeriodStartedAt
+	if kind == kudos.InvoiceUpgrade {
+		from = &now
+	}
+	if from == nil || sub.PlanRenewalAt == nil || sub.PlanRenewalAt.Before(*from) {
+		return nil
+	}
+	return &kudos.ServicePeriod{From: *from, To: *sub.PlanRenewalAt}
+}
+
+// setServicePeriod gives the invoice its service period p (issue 34),
+// unless it has one (a renewal's, set when it was billed) or p is nil.
+func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.ServicePeriod) error {
+	if p == nil {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1 AND service_from IS NULL`,
+		r.id, p.From, p.To)
+	return wrapErr(err)
 }
 
 // snapshotBuyer copies the account's billing address as it is now onto
 // invoice id (all NULL when it has none): the buyer its document shows for
 // good. A quoted invoice has its buyer already, the one its VAT was decided
-// for, and keeps it.
+// for, and keeps it (a due one too, numbered at its payment: setStatus).
 func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	_, err := tx.Exec(ctx, `UPDATE invoices i SET (`+buyerColumns+`) = (SELECT organization_name, street_and_number,
 		street_additional, postal_code, city, region, country, vat_id FROM billing_addresses b WHERE b.account_id = i.account_id)
@@ -193,14 +255,20 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
 	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
-	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, quoted_at IS NOT NULL`
+	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, COALESCE(vat_outside_eu, ''),
+	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
 	var b buyerSnapshot
+	var from, to *time.Time
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
-		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge, &i.Quoted)...)...)
+		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge,
+		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted)...)...)
 	i.Buyer = b.address()
+	if from != nil && to != nil {
+		i.Service = &kudos.ServicePeriod{From: *from, To: *to}
+	}
 	return &i, notFound(err)
 }
 

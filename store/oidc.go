@@ -107,9 +107,12 @@ func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject st
 }
 
 // dropStrangerAccess ends everything an unconfirmed sign-up may have given
-// whoever made it: the password, every session, reset and e-mail-change
-// links. Plain activation links stay: they went to the address itself.
+// whoever made it: the password, its second factors and device cookies
+// (dropUnprovedFactors), every session, reset and e-mail-change links. Plain activation links stay: they went to the address itself.
 func dropStrangerAccess(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	if err := dropUnprovedFactors(ctx, tx, userID, now); err != nil {
+		return err
+	}
 	if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = '', activated = true, updated_at = $2 WHERE id = $1`, userID, now); err != nil {
 		return wrapErr(err)
 	}

@@ -56,6 +56,11 @@ type OpsInvoice struct {
 	Currency  string     `json:"currency" db:"currency"`
 	CreatedAt time.Time  `json:"created_at" db:"created_at"`
 	PaidAt    *time.Time `json:"paid_at" db:"paid_at"`
+	// VATRate and VATRule are its VAT and the rule of kudos.DecideVAT it
+	// came from (standard, reverse_charge, outside_eu_business,
+	// outside_eu_consumer).
+	VATRate float64 `json:"vat_rate" db:"vat_rate"`
+	VATRule string  `json:"vat_rule" db:"vat_rule"`
 }
 
 // OpsCheckout is a checkout row.
@@ -69,8 +74,10 @@ type OpsCheckout struct {
 	ExpiresAt  time.Time `json:"expires_at" db:"expires_at"`
 	CreatedAt  time.Time `json:"created_at" db:"created_at"`
 	// Quote is what the checkout was priced by (issue 34): the buyer's
-	// country and VAT id, the rate and the reverse charge ("" for a
-	// checkout opened before quotes, or one that bills nothing new).
+	// country and VAT id and the VAT decided for them (the rate, reverse
+	// charge, why a buyer outside the EU pays none, the seller's
+	// registration it is charged under); "" for a checkout opened before
+	// quotes, or one that bills nothing new.
 	Quote string `json:"quote" db:"quote"`
 }
 
@@ -94,9 +101,12 @@ type OpsRefund struct {
 	Amount     int64  `json:"amount" db:"amount"`
 	Currency   string `json:"currency" db:"currency"`
 	Reason     string `json:"reason" db:"reason"`
-	// Status is refunded, or refused (by the provider: an operator refunds by hand).
+	// Status is refunded, refused (by the provider: an operator refunds by
+	// hand), or deferred (refused for now: tried again at RetryAt).
 	Status    string    `json:"status" db:"status"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
+	// RetryAt is a deferred refund's next try (nil otherwise).
+	RetryAt *time.Time `json:"retry_at,omitempty" db:"retry_at"`
 }
 
 // OpsOutboxEntry is an outbox entry waiting for delivery or parked.
@@ -144,16 +154,18 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1
 			ORDER BY (m.role = 'owner') DESC, m.created_at`, accountID)
 		a.Invoices, errs[1] = collect[OpsInvoice](ctx, tx, `SELECT id, number, kind, plan, status, total_amount, currency,
-			created_at, paid_at FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			created_at, paid_at, vat_rate::float8 AS vat_rate, CASE WHEN reverse_charge THEN 'reverse_charge'
+			WHEN vat_outside_eu IS NOT NULL THEN 'outside_eu_' || vat_outside_eu ELSE 'standard' END AS vat_rule FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Checkouts, errs[2] = collect[OpsCheckout](ctx, tx, `SELECT id, purpose, coalesce(plan, '') AS plan, provider,
 			provider_id, status, expires_at, created_at, CASE WHEN quoted THEN concat_ws(' ', coalesce(buyer_country, 'no address'),
-				nullif(buyer_vat_id, ''), 'at ' || vat_rate::float8 || ' %', CASE WHEN reverse_charge THEN 'reverse charge' END)
+				nullif(buyer_vat_id, ''), 'at ' || vat_rate::float8 || ' %', CASE WHEN reverse_charge THEN 'reverse charge' END,
+				'outside the EU (' || vat_outside_eu || ')', 'under ' || seller_vat_id)
 				ELSE '' END AS quote FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
 			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
-		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at
-			FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
+			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their
 		// payloads name it), and the mails to its members (a mail names its
 		// recipient).

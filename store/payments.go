@@ -39,12 +39,13 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 		}
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
-		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, quoted, `+buyerColumns+`)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16, $17,
-			$18, $19, $20, $21, $22, $23, $24, $25) ON CONFLICT (id) DO NOTHING`,
+		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, vat_outside_eu, seller_vat_id,
+		quoted, `+buyerColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16, NULLIF($17, ''),
+			NULLIF($18, ''), $19, $20, $21, $22, $23, $24, $25, $26, $27) ON CONFLICT (id) DO NOTHING`,
 		append([]any{c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
-			string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, inv.Quoted},
-			buyerValues(inv.Buyer)...)...)
+			string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, string(inv.OutsideEU),
+			inv.SellerVATID, inv.Quoted}, buyerValues(inv.Buyer)...)...)
 	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
 		return wrapErr(err)
 	}
@@ -88,19 +89,23 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 	var net, vat, total *int64
 	var rate *float64
 	var reverseCharge, quoted bool
+	var outsideEU kudos.VATOutsideEU
+	var sellerVATID string
 	var buyer buyerSnapshot
 	err := q.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
-		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge, quoted, `+buyerColumns+`
+		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge,
+		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, ''), quoted, `+buyerColumns+`
 		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
 		Scan(append([]any{&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
-			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &quoted}, buyer.dest()...)...)
+			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &outsideEU, &sellerVATID, &quoted},
+			buyer.dest()...)...)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	if kind != nil && net != nil && vat != nil && rate != nil && total != nil && currency != nil && c.InvoiceID != nil {
 		c.Invoice = &kudos.Invoice{ID: *c.InvoiceID, AccountID: accountID, Kind: kudos.InvoiceKind(*kind), Plan: c.Plan,
 			Net: *net, VAT: *vat, VATRate: *rate, Total: *total, Currency: *currency, Status: kudos.InvoiceProcessing,
-			ReverseCharge: reverseCharge, Quoted: quoted, Buyer: buyer.address()}
+			ReverseCharge: reverseCharge, OutsideEU: outsideEU, SellerVATID: sellerVATID, Quoted: quoted, Buyer: buyer.address()}
 	}
 	return &c, nil
 }
@@ -116,18 +121,19 @@ func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkou
 }
 
 // MarkRefundMade records that an operator made, by hand at the provider,
-// a refund the provider had refused (the runbook's manual fix): the refund
-// row, its checkout and the customer's timeline, as RecordRefund does. A
-// refund that is not refused is ENotFound.
+// a refund the provider had refused, for good or for now (the runbook's
+// manual fix): the refund row, its checkout and the customer's timeline, as
+// RecordRefund does; a deferred one is then no longer tried (the retry
+// finds it refunded). A refund neither refused nor deferred is ENotFound.
 func (db *DB) MarkRefundMade(ctx context.Context, id, providerID string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		var accountID uuid.UUID
 		var checkoutID, currency string
 		var amount int64
-		err := tx.QueryRow(ctx, `SELECT account_id, checkout_id, amount, currency FROM refunds WHERE id = $1 AND status = 'refused'
-			FOR UPDATE`, id).Scan(&accountID, &checkoutID, &amount, &currency)
+		err := tx.QueryRow(ctx, `SELECT account_id, checkout_id, amount, currency FROM refunds WHERE id = $1
+			AND status IN ('refused', 'deferred') FOR UPDATE`, id).Scan(&accountID, &checkoutID, &amount, &currency)
 		if errors.Is(err, pgx.ErrNoRows) {
-			return kudos.Errorf(kudos.ENotFound, "no refused refund %q", id)
+			return kudos.Errorf(kudos.ENotFound, "no refused or deferred refund %q", id)
 		} else if err != nil {
 			return wrapErr(err)
 		}
@@ -142,7 +148,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
 		VALUES ($1, $2, $3, $4, $5, $6, $7)
 		ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
-			created_at = now() WHERE refunds.status = 'refused'`,
+			created_at = now(), retry_at = NULL WHERE refunds.status IN ('refused', 'deferred')`,
 		id, accountID, checkoutID, amount.Amount, amount.Currency, providerID, reason); err != nil {
 		return wrapErr(err)
 	}
@@ -161,7 +167,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err = AppendBillingEvent(ctx, tx, ev); err != nil {
 		return err
 	}
-	return issueCreditNote(ctx, tx, accountID, id, invoiceID, amount, now)
+	return issueCreditNote(ctx, tx, accountID, id, checkoutID, invoiceID, amount, now)
 }
 
 // checkoutEndEvents are the billing events of a checkout ending in a
@@ -174,11 +180,13 @@ var checkoutEndEvents = map[string]kudos.BillingEventType{
 }
 
 // RecordRefusedRefund records a refund the provider refused for good (once
-// by id; the checkout stays paid): ops refund by hand, or retry it, and a
-// later RecordRefund of the same id turns it into a refund.
+// by id, or a deferred one's last try; the checkout stays paid): ops refund
+// by hand, or retry it, and a later RecordRefund of the same id turns it
+// into a refund.
 func (db *DB) RecordRefusedRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money) error {
 	_, err := db.Pool.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, status)
-		VALUES ($1, $2, $3, $4, $5, '', $6, 'refused') ON CONFLICT (id) DO NOTHING`,
+		VALUES ($1, $2, $3, $4, $5, '', $6, 'refused')
+		ON CONFLICT (id) DO UPDATE SET status = 'refused', reason = EXCLUDED.reason, retry_at = NULL WHERE refunds.status = 'deferred'`,
 		id, accountID, checkoutID, amount.Amount, amount.Currency, reason)
 	return wrapErr(err)
 }
@@ -313,7 +321,11 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err := inv.paymentEvent(ctx, tx, now); err != nil {
 			return err
 		}
+		inv.paidBy = checkoutID
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
+			return err
+		}
+		if err := inv.setServicePeriod(ctx, tx, paidPeriod(inv.kind, sub, now)); err != nil {
 			return err
 		}
 		// Numbering locks the year's invoice counter until commit, and every

@@ -27,18 +27,20 @@ func TestACreditNoteNamesTheBuyerOfItsInvoice(t *testing.T) {
 		t.Fatal(err)
 	}
 	buyer.VATIDStatus = kudos.VATIDVerified // a Belgian business: reverse charged
-	quote := kudos.QuoteFor("", buyer)
+	quote := kudos.QuoteFor(kudos.VATSeller{}, buyer)
 	sale := func(checkout string) uuid.UUID {
 		id := uuid.New()
 		inv := kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro, Net: 46800,
-			VATRate: quote.VATRate, Total: 46800, Currency: "EUR", Status: kudos.InvoiceProcessing, ReverseCharge: quote.ReverseCharge,
+			VATRate: quote.VAT.Rate, Total: 46800, Currency: "EUR", Status: kudos.InvoiceProcessing, ReverseCharge: quote.VAT.ReverseCharge,
 			Buyer: quote.Buyer, Quoted: true}
 		if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutSubscription,
 			Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
 			ExpiresAt: time.Now().Add(time.Hour), Invoice: &inv}); err != nil {
 			t.Fatal(err)
 		}
-		if err := db.SetInvoiceStatus(ctx, id, kudos.InvoicePaid); err != nil {
+		// Paid by its checkout: only that payment's refund credits it
+		// (paid_by, issue 34 item 6).
+		if err := db.PayInvoice(ctx, id, checkout); err != nil {
 			t.Fatal(err)
 		}
 		return id
@@ -104,10 +106,10 @@ func TestAQuotedInvoiceKeepsItsBuyer(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q := kudos.QuoteFor("", buyer)
+	q := kudos.QuoteFor(kudos.VATSeller{}, buyer)
 	id := uuid.New()
 	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
-		Net: 100, VAT: 21, VATRate: q.VATRate, Total: 121, Currency: "EUR", Status: kudos.InvoiceProcessing, Buyer: q.Buyer,
+		Net: 100, VAT: 21, VATRate: q.VAT.Rate, Total: 121, Currency: "EUR", Status: kudos.InvoiceProcessing, Buyer: q.Buyer,
 		Quoted: true}); err != nil {
 		t.Fatal(err)
 	}

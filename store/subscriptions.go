@@ -78,12 +78,16 @@ func subscriptionFields(s *kudos.Subscription) []any {
 // SubscriptionReadModel returns everything Postgres holds of an account's
 // subscription: the row, the latest DUE_PAYMENT invoice (only while the plan
 // is expired: it is what reactivates it), the checkout of the workflow's
-// still open, and the payment events not yet applied. It is what a
-// subscription workflow is (re)started from.
+// still open, the payment events not yet applied, and the refunds the
+// provider refused for now (deferred). It is what a subscription workflow
+// is (re)started from. An erased account has none (ENotFound): nothing may
+// start a run that would apply a payment to it (issue 34; its payments are
+// refunded by the ErasedPayment workflow).
 func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*kudos.SubscriptionReadModel, error) {
 	var rm kudos.SubscriptionReadModel
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s WHERE account_id = $1`, accountID).
+		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+` FROM subscriptions s JOIN accounts a ON a.id = s.account_id
+			WHERE s.account_id = $1 AND a.deleted_at IS NULL`, accountID).
 			Scan(subscriptionFields(&rm.Subscription)...); err != nil {
 			return notFound(err)
 		}
@@ -114,8 +118,11 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		if err != nil {
 			return wrapErr(err)
 		}
-		rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent)
-		return wrapErr(err)
+		if rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent); err != nil {
+			return wrapErr(err)
+		}
+		rm.Refunds, err = deferredRefunds(ctx, tx, accountID)
+		return err
 	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	return &rm, err
 }

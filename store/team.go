@@ -165,8 +165,10 @@ func teamEvent(ctx context.Context, tx pgx.Tx, ev kudos.BillingEvent) error {
 
 // ChangeRole gives the member targetID of the account role (admin or
 // member), as actorID asked: owners and admins change the roles of others
-// but the owner (ownership moves only by TransferOwnership).
-func (db *DB) ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role) error {
+// but the owner (ownership moves only by TransferOwnership). A member
+// demoted below admin no longer invites: the invitations they sent are
+// revoked with the change (out tells their workflows).
+func (db *DB) ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.UUID, role kudos.Role, out TeamOutbox) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		f, err := teamChange(ctx, tx, accountID, actorID, targetID)
@@ -182,17 +184,24 @@ func (db *DB) ChangeRole(ctx context.Context, accountID, actorID, targetID uuid.
 		if _, err := tx.Exec(ctx, `UPDATE memberships SET role = $3 WHERE account_id = $1 AND user_id = $2`, accountID, targetID, role); err != nil {
 			return wrapErr(err)
 		}
-		return teamEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventMemberRoleChanged,
+		if err := teamEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventMemberRoleChanged,
 			MemberEmail: f.targetEmail, Role: role, ActorEmail: f.actorEmail,
-			Key: "member_role_changed:" + targetID.String() + ":" + micros(now)})
+			Key: "member_role_changed:" + targetID.String() + ":" + micros(now)}); err != nil {
+			return err
+		}
+		if role.AtLeast(kudos.RoleAdmin) {
+			return nil
+		}
+		return revokeInvitationsBy(ctx, tx, accountID, targetID, f.actorEmail, now, out)
 	})
 }
 
 // RemoveMember ends targetID's membership of the account, as actorID
 // asked: a member leaving (anyone but the owner), or an owner or admin
 // removing someone else but the owner. Their access ends with it: every
-// request reads the membership from Postgres.
-func (db *DB) RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID) error {
+// request reads the membership from Postgres; so do the invitations they
+// sent (revoked; out tells their workflows).
+func (db *DB) RemoveMember(ctx context.Context, accountID, actorID, targetID uuid.UUID, out TeamOutbox) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		f, err := teamChange(ctx, tx, accountID, actorID, targetID)
@@ -217,7 +226,10 @@ func (db *DB) RemoveMember(ctx context.Context, accountID, actorID, targetID uui
 			return wrapErr(err)
 		}
 		ev.Key = string(ev.Type) + ":" + targetID.String() + ":" + micros(now)
-		return teamEvent(ctx, tx, ev)
+		if err := teamEvent(ctx, tx, ev); err != nil {
+			return err
+		}
+		return revokeInvitationsBy(ctx, tx, accountID, targetID, f.actorEmail, now, out)
 	})
 }
 
@@ -244,6 +256,15 @@ func (db *DB) TransferOwnership(ctx context.Context, t OwnershipTransfer) error 
 			return kudos.Errorf(kudos.EForbidden, "only the owner may transfer the ownership")
 		case t.Owner == t.NewOwner:
 			return kudos.FieldErrors{"user_id": kudos.FInvalidValue}.Err()
+		}
+		// A member whose own deletion is scheduled would leave the account
+		// without an owner when it is done (issue 35): they cannot take it.
+		var leaving bool
+		if err := tx.QueryRow(ctx, `SELECT deletion_at IS NOT NULL FROM users WHERE id = $1`, t.NewOwner).Scan(&leaving); err != nil {
+			return wrapErr(err)
+		}
+		if leaving {
+			return kudos.Errorf(kudos.EConflict, "this member has scheduled the deletion of their user: the ownership cannot go to them")
 		}
 		// The old owner steps down first: one owner at any moment.
 		for _, step := range []struct {

@@ -36,7 +36,7 @@ func TestReverseChargeIsKeptOnTheDocuments(t *testing.T) {
 	if c, err := db.Checkout(ctx, account, checkout); err != nil || c.Invoice == nil || !c.Invoice.ReverseCharge {
 		t.Fatalf("checkout %+v (%v): its price keeps the reverse charge", c, err)
 	}
-	if err := db.SetInvoiceStatus(ctx, id, kudos.InvoicePaid); err != nil {
+	if err := db.PayInvoice(ctx, id, checkout); err != nil { // paid by its checkout, whose refund undoes the sale
 		t.Fatal(err)
 	}
 	if _, err := db.SaveBillingAddress(ctx, account, kudos.BillingAddress{OrganizationName: "Acme BV", StreetAndNumber: "Markt 1",
@@ -56,7 +56,7 @@ func TestReverseChargeIsKeptOnTheDocuments(t *testing.T) {
 	if err != nil || !cn.ReverseCharge || cn.VAT != 0 || cn.Total != -46800 {
 		t.Fatalf("credit note %+v (%v): a reverse-charged invoice's credit note is reverse charged", cn, err)
 	}
-	if b, err := db.VATBasis(ctx, account); err != nil || b != (kudos.VATBasis{Country: "nl_BE", VATIDStatus: kudos.VATIDInvalid}) {
+	if b, err := db.VATBasis(ctx, account); err != nil || b != (kudos.VATBasis{Country: "nl_BE", VATIDStatus: kudos.VATIDInvalid, TaxID: true}) {
 		t.Fatalf("basis %+v (%v)", b, err)
 	}
 }
@@ -150,4 +150,32 @@ func migratedDownTo(t *testing.T, db *store.DB, version int64) *goose.Provider {
 		t.Fatal(err)
 	}
 	return goosed
+}
+
+// TestOutsideEUTaxIDsAreNotVIESChecked (issue 34, item 9): migration 00078
+// sets the status of tax ids outside the EU, which VIES called invalid or
+// left pending, to none (not checked), as a save now does; ids in the EU
+// keep theirs.
+func TestOutsideEUTaxIDsAreNotVIESChecked(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	goosed := migratedDownTo(t, db, 77)
+	swiss, belgian := uuid.New(), uuid.New()
+	for _, q := range []string{`INSERT INTO accounts (id, name) VALUES ($1, 'Acme'), ($2, 'Other')`,
+		`INSERT INTO billing_addresses (account_id, organization_name, street_and_number, postal_code, city, region, country, vat_id,
+			vat_id_status) VALUES ($1, 'Acme AG', 'Bahnhofstrasse 1', '8001', 'Zürich', 'ZH', 'de_CH', 'CHE123456789', 'invalid'),
+			($2, 'Other BV', 'Markt 1', '3500', 'Hasselt', 'Limburg', 'nl_BE', 'BE0123456000', 'invalid')`} {
+		if _, err := db.Pool.Exec(ctx, q, swiss, belgian); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := goosed.Up(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := db.VATBasis(ctx, swiss); err != nil || b != (kudos.VATBasis{Country: "de_CH", VATIDStatus: kudos.VATIDNone, TaxID: true}) {
+		t.Fatalf("the Swiss tax id after the migration: %+v (%v)", b, err)
+	}
+	if b, _ := db.VATBasis(ctx, belgian); b.VATIDStatus != kudos.VATIDInvalid {
+		t.Fatalf("a Belgian id's status changed: %+v", b)
+	}
 }

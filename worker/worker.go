@@ -65,6 +65,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.AccountDeletion)
 	w.RegisterWorkflow(workflows.UserDeletion)
 	w.RegisterWorkflow(workflows.VATCheck)
+	w.RegisterWorkflow(workflows.ErasedPayment)
 	w.RegisterActivity(acts)
 	logo := worker.New(c, workflows.LogoTaskQueue(taskQueue), LogoOptions)
 	logo.RegisterWorkflow(workflows.Logo)

@@ -168,6 +168,10 @@ type RenewalInput struct {
 	InvoiceID uuid.UUID
 	// ChargeID is the provider's idempotency key: one charge per period.
 	ChargeID string
+	// Service is the period the renewal pays for (its renewal date to the
+	// next), printed on its invoice (issue 34); nil in runs from before,
+	// and on retries (the invoice has it).
+	Service *kudos.ServicePeriod `json:",omitempty"`
 }
 
 // RenewalResult tells whether the renewal was paid.
@@ -236,6 +240,13 @@ type RefundInput struct {
 	// again later; without it (the last try, and runs from before) it is
 	// recorded as refused.
 	Deferrable bool `json:",omitempty"`
+	// RetryAt, with Deferrable, is the next try: a refusal for now is
+	// recorded as a deferred refund (refunds.status deferred, retry_at) that
+	// outlives the run (a terminate, a rebuild, the account's deletion).
+	// Zero (runs from before): not recorded.
+	RetryAt time.Time `json:",omitempty"`
+	// Reason is recorded with the refund ("": paid when nothing was owed).
+	Reason string `json:",omitempty"`
 }
 
 // ErrTypeRefundDeferred marks a refund the provider refused for now.
@@ -360,7 +371,10 @@ type DeletionDue struct {
 
 // AccountErased is what EraseAccount left to remove outside Postgres.
 type AccountErased struct {
-	Already    bool `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: the deletion was cancelled, or moved later, after the
+	// workflow found it due; nothing was erased (the workflow asks again).
+	NotDue     bool `json:",omitempty"`
 	CustomerID string
 	Objects    []string
 }
@@ -379,7 +393,9 @@ type UserRef struct {
 // UserErased is what EraseUser did: Blocked names an account the user owns
 // again (the erasure waits), Objects the stored files left to remove.
 type UserErased struct {
-	Already bool   `json:",omitempty"`
+	Already bool `json:",omitempty"`
+	// NotDue: cancelled or moved later after its due check (nothing erased).
+	NotDue  bool   `json:",omitempty"`
 	Blocked string `json:",omitempty"`
 	Objects []string
 }

@@ -65,12 +65,22 @@ func AccountDeletion(ctx workflow.Context, in AccountDeletionInput) (AccountDele
 	if err != nil {
 		return AccountDeletionResult{}, err
 	}
-	if due, err := g.awaitDue(ctx, in.At, ActivityAccountDeletionAt, AccountRef{AccountID: in.AccountID}); err != nil || !due {
-		return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, err
-	}
 	var erased AccountErased
-	if err := workflow.ExecuteActivity(ctx, ActivityEraseAccount, AccountRef{AccountID: in.AccountID}).Get(ctx, &erased); err != nil {
-		return AccountDeletionResult{}, err
+	for {
+		if due, err := g.awaitDue(ctx, in.At, ActivityAccountDeletionAt, AccountRef{AccountID: in.AccountID}); err != nil || !due {
+			return AccountDeletionResult{Outcome: DeletionOutcomeCancelled}, err
+		}
+		erased = AccountErased{} // decoded afresh: NotDue is left out when false
+		if err := workflow.ExecuteActivity(ctx, ActivityEraseAccount, AccountRef{AccountID: in.AccountID}).Get(ctx, &erased); err != nil {
+			return AccountDeletionResult{}, err
+		}
+		if !erased.NotDue {
+			break
+		}
+		// Cancelled (or moved later) between the due check and the
+		// erasure: Postgres is asked again, which ends it as cancelled or
+		// waits for the new date.
+		workflow.GetLogger(ctx).Info("the deletion was not due at its erasure: asked again", "account", in.AccountID)
 	}
 	if err := workflow.ExecuteActivity(ctx, ActivityEndSubscription, AccountRef{AccountID: in.AccountID}).Get(ctx, nil); err != nil {
 		return AccountDeletionResult{}, err
@@ -122,6 +132,9 @@ func UserDeletion(ctx workflow.Context, in UserDeletionInput) (AccountDeletionRe
 		var erased UserErased
 		if err := workflow.ExecuteActivity(ctx, ActivityEraseUser, UserRef{UserID: in.UserID}).Get(ctx, &erased); err != nil {
 			return AccountDeletionResult{}, err
+		}
+		if erased.NotDue { // cancelled or moved later after its due check: asked again
+			continue
 		}
 		if erased.Blocked != "" {
 			at = workflow.Now(ctx).Add(UserDeletionBlockedRetry)

@@ -27,6 +27,9 @@ type ReconcileReport struct {
 	Redelivered []string `json:",omitempty"`
 	// Closed lists the abandoned payment-method checkouts closed.
 	Closed []string `json:",omitempty"`
+	// Refunded lists the checkouts whose deferred refund, of an account
+	// without a running workflow, was made.
+	Refunded []string `json:",omitempty"`
 	// Purged is how many expired rows (rate-limit buckets, Google sign-in
 	// flows, sessions, mailed tokens) were deleted.
 	Purged int64 `json:",omitempty"`

@@ -108,3 +108,40 @@ func TestRestartContinuesTheOpenCheckout(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	assertCanceled(t, e)
 }
+
+// TestARebuiltRunTriesItsDeferredRefunds (issue 34 item 2): a refund the
+// provider refused for now is in the read model (refunds deferred); the
+// run rebuilt from it tries it at its retry_at, on the schedule measured
+// from its first refusal, each refusal for now with its next try for the
+// row (RetryAt), and the last try without.
+func TestARebuiltRunTriesItsDeferredRefunds(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.refundRefusals = []string{"temporary", "temporary"}
+	renewal := start.Add(300 * 24 * time.Hour)
+	first := start.Add(-2 * time.Hour) // the schedule: 1 h, 6 h, 24 h, 72 h from it
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive, PlanRenewalAt: &renewal,
+			StartNextPeriod: true},
+		Refunds: []kudos.PendingRefund{{CheckoutID: "co_dup", FirstRefusedAt: first, RetryAt: first.Add(6 * time.Hour),
+			Reason: "balance_insufficient"}},
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, kudos.Lifecycle{}, start)
+	e.at(3*time.Hour, func() {
+		if len(e.acts.refundInputs) != 0 {
+			t.Errorf("tried before its retry_at: %+v", e.acts.refundInputs)
+		}
+	})
+	e.at(5*24*time.Hour, func() {
+		in := e.acts.refundInputs
+		if len(in) != 3 || in[0].CheckoutID != "co_dup" || !in[0].RetryAt.Equal(first.Add(24*time.Hour)) ||
+			!in[1].RetryAt.Equal(first.Add(72*time.Hour)) || in[2].Deferrable || !in[2].RetryAt.IsZero() {
+			t.Errorf("the rebuilt run's tries: %+v", in)
+		}
+		if s := e.state(); len(s.Refunds) != 0 {
+			t.Errorf("still pending after the last try: %+v", s.Refunds)
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	assertCanceled(t, e)
+}

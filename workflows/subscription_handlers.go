@@ -27,6 +27,7 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdateSetAutoRenewal, s.setAutoRenewal, s.validateAutoRenewal},
 		{UpdateCancelCheckout, s.cancelCheckout, nil},
 		{UpdateQuoteChanged, s.quoteChanged, s.validateQuoteChanged},
+		{UpdatePrepareDeletion, s.prepareDeletion, s.validatePrepareDeletion},
 		{UpdatePaymentEvent, s.paymentEvent, nil},
 	}
 	for _, u := range updates {
@@ -205,20 +206,24 @@ func (s *subscription) validateAutoRenewal(_ workflow.Context, _ AutoRenewalRequ
 // setAutoRenewal turns renewal at plan_renewal_at on or off.
 func (s *subscription) setAutoRenewal(ctx workflow.Context, req AutoRenewalRequest) error {
 	var err error
-	s.withLock(ctx, func() {
-		if err = s.validateAutoRenewal(ctx, req); err != nil || s.st.AutoRenew == req.On {
-			return
-		}
-		s.st.AutoRenew = req.On
-		if s.st.Dunning != nil && s.st.PendingRenewal == nil { // the period has ended unpaid: stopping renewal ends the plan now
-			s.endDunningUnpaid(ctx)
-			s.wake.SendAsync(true)
-			return
-		}
-		s.record(ctx)
-		s.wake.SendAsync(true)
-	})
+	s.withLock(ctx, func() { err = s.turnAutoRenewal(ctx, req.On) })
 	return err
+}
+
+// turnAutoRenewal is setAutoRenewal under the lock (also prepareDeletion's).
+func (s *subscription) turnAutoRenewal(ctx workflow.Context, on bool) error {
+	if err := s.validateAutoRenewal(ctx, AutoRenewalRequest{On: on}); err != nil || s.st.AutoRenew == on {
+		return err
+	}
+	s.st.AutoRenew = on
+	if s.st.Dunning != nil && s.st.PendingRenewal == nil { // the period has ended unpaid: stopping renewal ends the plan now
+		s.endDunningUnpaid(ctx)
+		s.wake.SendAsync(true)
+		return nil
+	}
+	s.record(ctx)
+	s.wake.SendAsync(true)
+	return nil
 }
 
 // cancelCheckout ends the open checkout at once because the customer backed

@@ -181,13 +181,23 @@ func (s *subscription) refund(ctx workflow.Context, checkoutID string) {
 		}
 		return
 	}
-	err := s.run(ctx, ActivityRefundCheckout, RefundInput{CheckoutRef: ref, Deferrable: true}, nil)
+	in := RefundInput{CheckoutRef: ref, Deferrable: true}
+	var first time.Time
+	if s.newer(ctx, "refunds-recorded") { // the row of a refusal for now says when it is tried next
+		first = workflow.Now(ctx)
+		in.RetryAt = first.Add(s.lifecycle().RefundSchedule()[0])
+	}
+	err := s.run(ctx, ActivityRefundCheckout, in, nil)
 	var app *temporal.ApplicationError
 	switch {
 	case errors.As(err, &app) && app.Type() == ErrTypeRefundDeferred:
 		now := workflow.Now(ctx)
-		s.st.Refunds = append(s.st.Refunds, kudos.PendingRefund{CheckoutID: checkoutID, FirstRefusedAt: now,
-			RetryAt: now.Add(s.lifecycle().RefundSchedule()[0]), Reason: app.Message()})
+		p := kudos.PendingRefund{CheckoutID: checkoutID, FirstRefusedAt: now, RetryAt: now.Add(s.lifecycle().RefundSchedule()[0]),
+			Reason: app.Message()}
+		if !in.RetryAt.IsZero() { // as recorded
+			p.FirstRefusedAt, p.RetryAt = first, in.RetryAt
+		}
+		s.st.Refunds = append(s.st.Refunds, p)
 		s.log.Info("the provider refused a refund for now: tried again later", "checkout", checkoutID, "reason", app.Message())
 	case err != nil:
 		s.log.Error("the provider refused a refund: needs an operator", "checkout", checkoutID, "err", err)
@@ -197,14 +207,11 @@ func (s *subscription) refund(ctx workflow.Context, checkoutID string) {
 // retryRefund tries refund r again; the last try of the schedule records a
 // refusal as refused.
 func (s *subscription) retryRefund(ctx workflow.Context, r kudos.PendingRefund, now time.Time) {
-	var next time.Time
-	for _, off := range s.lifecycle().RefundSchedule() {
-		if at := r.FirstRefusedAt.Add(off); at.After(now) {
-			next = at
-			break
-		}
+	next, deferrable := s.lifecycle().NextRefundTry(r.FirstRefusedAt, now)
+	in := RefundInput{CheckoutRef: CheckoutRef{AccountID: s.st.AccountID, CheckoutID: r.CheckoutID}, Deferrable: deferrable}
+	if deferrable && s.newer(ctx, "refunds-recorded") {
+		in.RetryAt = next
 	}
-	in := RefundInput{CheckoutRef: CheckoutRef{AccountID: s.st.AccountID, CheckoutID: r.CheckoutID}, Deferrable: !next.IsZero()}
 	err := s.run(ctx, ActivityRefundCheckout, in, nil)
 	var app *temporal.ApplicationError
 	deferred := errors.As(err, &app) && app.Type() == ErrTypeRefundDeferred

@@ -310,8 +310,9 @@ func (s *subscription) renew(ctx workflow.Context) {
 		return
 	}
 	var res RenewalResult
+	end := s.periodEnd(*s.st.RenewalAt)
 	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
-		ChargeID: chargeID}, &res); err != nil {
+		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
 	charge := kudos.PendingCharge{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, ChargeID: chargeID}

@@ -37,7 +37,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
   ops account    the read model, workflows, pending activities, outbox entries,
                  payment events and billing timeline of one account
                  (docs/runbook-payments.md); --json for scripts
-  ops refund-made record that a refund the provider refused was made by hand
+  ops refund-made record that a refund the provider refused (or deferred) was made by hand
                  (its refund row, its checkout and the customer's timeline)
 
 Configuration comes from environment variables; see README.md.`

@@ -59,6 +59,7 @@ export const pricingBody = {
   currency: 'EUR',
   vat_rate: 21,
   reverse_charge: false,
+  vat_treatment: 'standard',
   checkout_origin: CHECKOUT_ORIGIN,
 }
 

@@ -20,6 +20,8 @@ export const pricingSchema = v.object({
   vat_rate: amount,
   /** A verified VAT id of another EU member state: VAT 0 %, reverse charged. */
   reverse_charge: v.optional(v.boolean(), false),
+  /** The rule vat_rate comes from: outside the EU a business pays none (art. 44), a consumer none where we are not registered (art. 58). */
+  vat_treatment: v.optional(v.picklist(['standard', 'reverse_charge', 'outside_eu_business', 'outside_eu_consumer']), 'standard'),
   checkout_origin: v.string(),
 })
 

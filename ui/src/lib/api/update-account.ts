@@ -21,18 +21,29 @@ export function useUpdateAccountName(accountId: string) {
   })
 }
 
-/** Sets the account's two-factor policy (the owner; 409 without their own second factor). */
+/** What the owner's switch sends: the policy, and the password that re-authenticates turning it off. */
+export interface RequireMfaChange {
+  on: boolean
+  currentPassword?: string
+}
+
+/**
+ * Sets the account's two-factor policy (the owner; 409 without their own second factor).
+ * Turning it off re-authenticates: the current password (422 on current_password), or a
+ * Google step-up for a user without one (403 reauthentication_required).
+ */
 export function useSetRequireMfa(accountId: string) {
   const queryClient = useQueryClient()
   return useMutation({
-    mutationFn: (on: boolean): Promise<undefined> =>
+    mutationFn: ({ on, currentPassword }: RequireMfaChange): Promise<undefined> =>
       apiRequest(`/v1/accounts/${encodeURIComponent(accountId)}`, {
         method: 'PATCH',
         auth: true,
-        body: { require_mfa: on },
+        body: on || currentPassword === undefined ? { require_mfa: on } : { require_mfa: on, current_password: currentPassword },
       }),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.account(accountId) }),
-    // The card says the owner must set up their own second factor first.
-    meta: { shownInline: [409] },
+    // The card says the owner must set up their own second factor first, and asks
+    // for the password or the step-up itself.
+    meta: { shownInline: [409, 422, 403] },
   })
 }

@@ -119,6 +119,28 @@ describe('ActivityTab', () => {
     )
   })
 
+  it('a renewal that failed links its due invoice as a payment request, not an invoice (issue 34)', async () => {
+    const failed = { id: 'e5', at: '2027-03-05T10:30:00Z', type: 'renewal_failed', plan: 'PRO', amount: 566.28, currency: 'EUR', invoice_id: 'due-1' }
+    const due = {
+      id: 'due-1',
+      invoice_url: '',
+      created_at: '2027-03-05T10:30:00Z',
+      description: 'Renewal PRO',
+      amount: 566.28,
+      currency: 'EUR',
+      status: 'DUE_PAYMENT',
+    }
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events: [failed], next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, { ...billing, invoices: [due, ...billing.invoices] }),
+    })
+    await render()
+    await screen.findByRole('list', { name: 'Billing activity' })
+    expect(await entry('renewal_failed').findByRole('button', { name: 'Download the payment request' })).toHaveTextContent(
+      'Payment request',
+    )
+  })
+
   it('the invoice link downloads the invoice as "{number}.pdf"', async () => {
     const save = vi.spyOn(fileSaver, 'save').mockImplementation(() => {})
     const fetch = mockApi({

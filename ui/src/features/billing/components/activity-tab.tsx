@@ -181,6 +181,10 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
   const country = billing.data?.account_billing_address?.country ?? undefined
   const numbers = new Map((billing.data?.invoices ?? []).map((invoice) => [invoice.id, invoice.invoice_url ?? '']))
   const creditNotes = new Set((billing.data?.invoices ?? []).filter((invoice) => invoice.kind === 'credit_note').map((invoice) => invoice.id))
+  // A due invoice has no number until it is paid (issue 34): its download is a payment request.
+  const requests = new Set(
+    (billing.data?.invoices ?? []).filter((invoice) => invoice.status === 'DUE_PAYMENT' && !invoice.invoice_url).map((invoice) => invoice.id),
+  )
   const events = timeline.data.pages.flatMap((page) => page.events)
 
   const invoiceLink = (event: BillingEvent) => {
@@ -188,6 +192,7 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
     const id = event.invoice_id
     const number = numbers.get(id) ?? ''
     const creditNote = creditNotes.has(id) && number !== ''
+    const request = requests.has(id)
     const busy = download.isPending && download.variables?.id === id
     return (
       <Button
@@ -196,11 +201,23 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
         className="h-auto p-0"
         loading={busy}
         aria-label={
-          creditNote ? t('invoices.download_credit_note', { number }) : number ? t('invoices.download', { number }) : t('invoices.download_unnumbered')
+          creditNote
+            ? t('invoices.download_credit_note', { number })
+            : number
+              ? t('invoices.download', { number })
+              : request
+                ? t('invoices.download_payment_request')
+                : t('invoices.download_unnumbered')
         }
         onClick={() => download.mutate({ id, number })}
       >
-        {creditNote ? t('activity.credit_note', { number }) : number ? t('activity.invoice', { number }) : t('activity.invoice_unnumbered')}
+        {creditNote
+          ? t('activity.credit_note', { number })
+          : number
+            ? t('activity.invoice', { number })
+            : request
+              ? t('activity.payment_request')
+              : t('activity.invoice_unnumbered')}
       </Button>
     )
   }

@@ -132,7 +132,9 @@ function PriceBlock({ plan, pricing }: { plan: PaidPlan; pricing: Pricing | unde
       <p className="text-xs text-muted-foreground" data-testid="vat">
         {pricing.reverse_charge
           ? t('price.reverse_charge')
-          : t('price.vat', { rate: formatVatRate(pricing.vat_rate, language) })}
+          : pricing.vat_treatment === 'outside_eu_business' || pricing.vat_treatment === 'outside_eu_consumer'
+            ? t(`price.${pricing.vat_treatment}`)
+            : t('price.vat', { rate: formatVatRate(pricing.vat_rate, language) })}
       </p>
     </div>
   )

@@ -67,6 +67,20 @@ describe('PlansPage', () => {
     }
   })
 
+  it('a business outside the EU sees 0% VAT and the art. 44 note instead of the VAT rate (issue 34)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody()),
+      'GET /v1/pricing/a': () => json(200, { ...pricingBody, vat_rate: 0, vat_treatment: 'outside_eu_business' }),
+    })
+    await render(undefined)
+    await screen.findByRole('heading', { level: 1 })
+    const card = await screen.findByRole('region', { name: 'Pro' })
+    expect(within(card).getByTestId('vat')).toHaveTextContent(
+      '0% VAT: outside the scope of EU VAT (art. 44 VAT Directive), as you gave a tax id outside the EU',
+    )
+    expect(within(card).queryByText(/VAT may apply/)).toBeNull()
+  })
+
   it('plan_upgrade: disabled current plan, upgrade buttons for higher plans (PATCH → checkout)', async () => {
     const assign = vi.spyOn(browserLocation, 'assign').mockImplementation(() => {})
     const fetch = mockApi({

@@ -7,6 +7,7 @@ const pricing: Pricing = {
   currency: 'EUR',
   vat_rate: 21,
   reverse_charge: false,
+  vat_treatment: 'standard',
   checkout_origin: 'http://127.0.0.1:8080',
 }
 

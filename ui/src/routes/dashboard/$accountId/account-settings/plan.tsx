@@ -22,11 +22,12 @@ function PlanTabRoute() {
   const { accountId } = Route.useParams()
   const { checkout } = Route.useSearch()
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
-  // The owner's two-factor policy (issue 29) sits with the account's settings.
+  // The owner's two-factor policy (issue 29) sits with the account's settings; turning it off
+  // asks for the password of a user who has one (issue 35).
   return (
     <div className="grid gap-4">
       <AccountPlanTab accountId={accountId} checkout={checkout} />
-      {data.account.role === 'owner' ? <MfaPolicyCard accountId={accountId} on={data.account.require_mfa} /> : null}
+      {data.account.role === 'owner' ? <MfaPolicyCard accountId={accountId} on={data.account.require_mfa} hasPassword={!data.user.social_login} /> : null}
     </div>
   )
 }

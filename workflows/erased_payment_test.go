@@ -1,0 +1,116 @@
+package workflows_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/testsuite"
+
+	"kudos"
+	"kudos/workflows"
+)
+
+// erasedEnv runs ErasedPayment on the time-skipping test server against a
+// checkout in memory and a provider that refuses refunds for now the
+// first refusals times.
+func erasedEnv(t *testing.T, status string, refusals int, forGood bool) (*testsuite.TestWorkflowEnvironment, *[]time.Duration, *[]string) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	e := suite.NewTestWorkflowEnvironment()
+	start := e.Now()
+	invoice := uuid.New()
+	var tries []time.Duration
+	var applied []string
+	e.RegisterWorkflow(workflows.ErasedPayment)
+	e.RegisterActivityWithOptions(func(_ context.Context, in workflows.CheckoutRef) (kudos.CheckoutRecord, error) {
+		return kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: kudos.CheckoutSubscription, Plan: kudos.PlanPro,
+			InvoiceID: &invoice, Status: status}, nil
+	}, activity.RegisterOptions{Name: workflows.ActivityLoadCheckout})
+	e.RegisterActivityWithOptions(func(_ context.Context, in workflows.RefundInput) error {
+		tries = append(tries, e.Now().Sub(start))
+		if in.Reason != "paid after the account was erased" {
+			t.Errorf("refund reason %q", in.Reason)
+		}
+		switch {
+		case len(tries) <= refusals && in.Deferrable:
+			return temporal.NewNonRetryableApplicationError("balance_insufficient", workflows.ErrTypeRefundDeferred, nil)
+		case len(tries) <= refusals || forGood:
+			return temporal.NewNonRetryableApplicationError("charge_disputed", "ProviderRefused", nil)
+		}
+		return nil
+	}, activity.RegisterOptions{Name: workflows.ActivityRefundCheckout})
+	e.RegisterActivityWithOptions(func(_ context.Context, in workflows.MarkEventsAppliedInput) error {
+		applied = append(applied, in.EventIDs...)
+		return nil
+	}, activity.RegisterOptions{Name: workflows.ActivityMarkEventsApplied})
+	return e, &tries, &applied
+}
+
+// erasedPaid is a paid event of an erased account's checkout.
+func erasedPaid() kudos.PaymentEvent {
+	return kudos.PaymentEvent{EventID: "evt_1", Provider: "sandbox", CheckoutID: "co_1", AccountID: uuid.New(), Outcome: kudos.PaymentPaid}
+}
+
+// erasedOutcome runs the workflow to its end and returns its result.
+func erasedOutcome(t *testing.T, e *testsuite.TestWorkflowEnvironment, ev kudos.PaymentEvent) workflows.ErasedPaymentResult {
+	t.Helper()
+	e.ExecuteWorkflow(workflows.ErasedPayment, ev)
+	if !e.IsWorkflowCompleted() || e.GetWorkflowError() != nil {
+		t.Fatalf("workflow completed %t: %v", e.IsWorkflowCompleted(), e.GetWorkflowError())
+	}
+	var res workflows.ErasedPaymentResult
+	if err := e.GetWorkflowResult(&res); err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// TestErasedPaymentRefundRefusedForNowIsRetried: a refund the provider
+// refuses for now is tried again on the refund schedule (1 h, 6 h after
+// the first refusal) until it is made; the event is marked applied once.
+func TestErasedPaymentRefundRefusedForNowIsRetried(t *testing.T) {
+	e, tries, applied := erasedEnv(t, "cancelled", 2, false)
+	if res := erasedOutcome(t, e, erasedPaid()); res.Outcome != workflows.ErasedPaymentRefunded {
+		t.Fatalf("result %+v", res)
+	}
+	want := []time.Duration{0, kudos.DefaultRefundRetries[0], kudos.DefaultRefundRetries[1]}
+	if len(*tries) != len(want) {
+		t.Fatalf("refund tried at %v, want %v", *tries, want)
+	}
+	for i, at := range *tries {
+		if at < want[i] || at > want[i]+time.Minute {
+			t.Fatalf("refund tried at %v, want %v", *tries, want)
+		}
+	}
+	if len(*applied) != 1 {
+		t.Fatalf("applied %v", *applied)
+	}
+}
+
+// TestErasedPaymentRefusedForGoodIsLeftToAnOperator: past the schedule's
+// last retry the refusal is final (the activity records it as refused).
+func TestErasedPaymentRefusedForGoodIsLeftToAnOperator(t *testing.T) {
+	e, tries, applied := erasedEnv(t, "expired", 100, false)
+	if res := erasedOutcome(t, e, erasedPaid()); res.Outcome != workflows.ErasedPaymentRefused {
+		t.Fatalf("result %+v", res)
+	}
+	if len(*tries) != len(kudos.DefaultRefundRetries)+1 || len(*applied) != 1 {
+		t.Fatalf("tries %v, applied %v", *tries, *applied)
+	}
+}
+
+// TestErasedPaymentOfAPaidCheckoutIsLeftAlone: a duplicate event of a
+// checkout applied before the erasure, or one refunded already, refunds
+// nothing.
+func TestErasedPaymentOfAPaidCheckoutIsLeftAlone(t *testing.T) {
+	for _, status := range []string{"paid", "refunded"} {
+		e, tries, applied := erasedEnv(t, status, 0, false)
+		if res := erasedOutcome(t, e, erasedPaid()); res.Outcome != workflows.ErasedPaymentNothing || len(*tries) != 0 || len(*applied) != 1 {
+			t.Fatalf("%s: result %+v, tries %v, applied %v", status, res, *tries, *applied)
+		}
+	}
+}

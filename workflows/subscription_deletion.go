@@ -1,0 +1,84 @@
+package workflows
+
+import (
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+)
+
+// UpdatePrepareDeletion readies the subscription for the account's
+// deletion (issue 34), before it is scheduled: the open checkout is closed
+// at the provider (a payment found there is applied, as at any close), so
+// that no hosted page stays payable for an account that will be erased,
+// and auto-renewal is turned off under the same lock (no renewal charge can
+// start between the check below and the deletion being recorded). A
+// payment settling at the bank (a SEPA debit: a checkout complete and
+// settling, or a renewal charge processing) cannot be stopped at the
+// provider: the update is refused (409), naming it, and the owner deletes
+// the account once it has settled.
+const UpdatePrepareDeletion = "prepare_deletion"
+
+// PrepareDeletionResult tells how the open checkout ended ("none": there
+// was none).
+type PrepareDeletionResult struct {
+	Checkout string
+}
+
+// validatePrepareDeletion refuses while a payment settles.
+func (s *subscription) validatePrepareDeletion(workflow.Context) error {
+	return s.paymentSettling()
+}
+
+// paymentSettling is the refusal of a deletion while a payment settles at
+// the bank, nil when none does.
+func (s *subscription) paymentSettling() error {
+	const wait = "it cannot be stopped at the bank: the account can be deleted once it has settled (a SEPA debit takes up to 14 days)"
+	if p := s.st.PendingRenewal; p != nil {
+		return invalid(ErrTypeInvalidTransition, "The renewal payment of %s (invoice %s, SEPA Direct Debit) has been settling since %s; %s",
+			p.PeriodStart.UTC().Format("2006-01-02"), p.InvoiceID, p.Since.UTC().Format("2006-01-02"), wait)
+	}
+	if c := s.st.Checkout; c != nil && c.Pending {
+		since := "today"
+		if c.PendingSince != nil {
+			since = c.PendingSince.UTC().Format("2006-01-02")
+		}
+		return invalid(ErrTypeInvalidTransition, "The payment of checkout %s (%s %s, SEPA Direct Debit) has been settling since %s; %s",
+			c.ID, c.Purpose, c.Plan, since, wait)
+	}
+	return nil
+}
+
+// prepareDeletion turns auto-renewal off and closes the open checkout at
+// the provider (cancelled), or applies it when the provider says it was
+// paid; one found settling now refuses the deletion like one known to
+// settle.
+func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletionResult, err error) {
+	s.withLock(ctx, func() {
+		s.inUpdate = true
+		defer func() { s.inUpdate = false }()
+		if err = s.paymentSettling(); err != nil { // the state may have moved while we waited
+			return
+		}
+		res.Checkout = "none"
+		if c := s.st.Checkout; c != nil {
+			var outcome kudos.PaymentOutcome
+			if outcome, err = s.askProvider(ctx, c); err != nil {
+				return
+			}
+			if outcome == kudos.PaymentExpired || outcome == "" {
+				outcome = kudos.PaymentCancelled
+			}
+			s.log.Info("the account is to be deleted: its open checkout is closed", "checkout", c.ID, "outcome", outcome)
+			s.settleOpenCheckout(ctx, outcome, "")
+			s.wake.SendAsync(true)
+			res.Checkout = string(outcome)
+			if err = s.paymentSettling(); err != nil {
+				return
+			}
+		}
+		if s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{}) == nil {
+			_ = s.turnAutoRenewal(ctx, false)
+		}
+	})
+	return res, err
+}
