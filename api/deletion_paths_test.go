@@ -138,6 +138,11 @@ func TestAccountDeletionAlreadyErased(t *testing.T) {
 // deletion is scheduled becomes an account's owner during the grace
 // period; at the due date the erasure is blocked (they own it) and waits a
 // day; the user cancels meanwhile and the deletion ends as cancelled.
+//
+// The api refuses such a transfer since issue 35
+// (TestNoOwnershipToAMemberBeingDeleted), so the ownership is handed over
+// in Postgres, as a transfer that read the member before their deletion
+// was scheduled (neither check locks the other's row) would leave it.
 func TestUserDeletionBlockedByANewOwnershipThenCancelled(t *testing.T) {
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("handing-on@example.com")
@@ -145,8 +150,10 @@ func TestUserDeletionBlockedByANewOwnershipThenCancelled(t *testing.T) {
 	member, memberID := h.join(token, account, heir, "admin")
 	at := h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, member), 202).str("deletion_at")
 	when, _ := time.Parse(time.RFC3339, at)
-	h.expect(h.do("POST", "/v1/accounts/"+account+"/transfer-ownership",
-		map[string]any{"user_id": memberID, "current_password": "Secret1!"}, token), 200)
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE memberships SET role = CASE WHEN user_id = $2 THEN 'owner' ELSE 'admin' END
+		WHERE account_id = $1 AND (user_id = $2 OR role = 'owner')`, account, memberID); err != nil {
+		t.Fatal(err)
+	}
 	id := workflows.UserDeletionWorkflowID(uuid.MustParse(memberID), when)
 	if h.roleOf(account, heir) != "owner" {
 		t.Fatal("the ownership did not pass")
