@@ -175,3 +175,45 @@ func TestSeatsHoldThroughAPlanCheckout(t *testing.T) {
 		t.Fatalf("a Starter checkout for a team of 2: %s", r.Raw)
 	}
 }
+
+// TestAnOutsideEUQuoteHoldsFromCheckoutToInvoice (issue 34, items 4 and
+// 9): the quote carries the whole VAT decision. A British business (a tax
+// id) opens a Pro checkout at 0 %, outside the scope of EU VAT: the
+// checkout keeps that reason with its buyer (kudos ops account prints
+// it); its address then loses the tax id in a way that closes nothing (a
+// consumer there would be charged otherwise): the invoice the payment
+// numbers is the quote's — 0 %, outside the EU as a business, made out to
+// the business and its tax id.
+func TestAnOutsideEUQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.signedUpUser("quote-gb@example.com")
+	base := "/v1/accounts/" + account
+	a := beAddress("GB123456789")
+	a["country"] = "en_GB"
+	h.expect(h.do("PATCH", base+"/billing-address", a, token), 200)
+	href := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201).str("checkout_href")
+	var outside string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT coalesce(vat_outside_eu, '') FROM checkouts WHERE account_id = $1
+		AND purpose = 'subscription'`, account).Scan(&outside); err != nil || outside != "business" {
+		t.Fatalf("the checkout's quote outside the EU: %q (%v), want business", outside, err)
+	}
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE billing_addresses SET vat_id = '', organization_name = 'Someone'
+		WHERE account_id = $1`, account); err != nil {
+		t.Fatal(err)
+	}
+	h.expect(h.sandbox(href, "pay"), 200)
+	eventually(t, "the invoice paid", func() bool { return h.invoiceCount(account, "status = 'PAID' AND number IS NOT NULL") == 1 })
+	ops, err := h.db.OpsAccount(context.Background(), uuid.MustParse(account))
+	if err != nil || len(ops.Checkouts) != 1 || ops.Checkouts[0].Quote != "en_GB GB123456789 at 0 % outside the EU (business)" {
+		t.Fatalf("kudos ops account's checkouts %+v (%v): want the quote outside the EU shown", ops.Checkouts, err)
+	}
+	country, vatID, rate, reverse := h.invoiceBuyer(account, "SUBSCRIPTION")
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT coalesce(vat_outside_eu, '') FROM invoices WHERE account_id = $1
+		AND kind = 'SUBSCRIPTION'`, account).Scan(&outside); err != nil {
+		t.Fatal(err)
+	}
+	if rate != 0 || reverse || outside != "business" || country != "en_GB" || vatID != "GB123456789" {
+		t.Fatalf("invoice at %v %% (reverse %v, outside the EU %q) made out to %q, tax id %q: want the quoted British business",
+			rate, reverse, outside, country, vatID)
+	}
+}

@@ -133,3 +133,78 @@ func TestAQuotedInvoiceKeepsItsBuyer(t *testing.T) {
 		t.Fatalf("numbered %+v (%v): want the quote's buyer kept", paid, err)
 	}
 }
+
+// TestAQuotedPaymentRequestKeepsItsQuote (issue 34, items 4, 5, 8, 9): a
+// due invoice priced by a quote (a British business: 0 %, outside the
+// scope of EU VAT) is a payment request — no number — made out to the
+// quote's buyer, on its payment request too. The customer then moves to
+// the Netherlands as a consumer and pays: the invoice takes its number at
+// payment but keeps the buyer and the VAT decision it was priced for
+// (naming the new buyer would print a 0 % decided for someone else), and
+// the credit note of that payment's refund names the same buyer with the
+// same decision.
+func TestAQuotedPaymentRequestKeepsItsQuote(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	british := kudos.BillingAddress{OrganizationName: "Acme Ltd", StreetAndNumber: "1 High St", PostalCode: "EC1A 1BB",
+		City: "London", Region: "London", Country: "en_GB", VATID: "GB123456789"}
+	buyer, err := db.SaveBillingAddress(ctx, account, british, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := kudos.QuoteFor(kudos.VATSeller{}, buyer)
+	if q.VAT.OutsideEU != kudos.OutsideEUBusiness {
+		t.Fatalf("the quote of a British business: %+v", q.VAT)
+	}
+	id := uuid.New()
+	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
+		Net: 46800, VATRate: q.VAT.Rate, ReverseCharge: q.VAT.ReverseCharge, OutsideEU: q.VAT.OutsideEU, SellerVATID: q.VAT.SellerVATID,
+		Total: 46800, Currency: "EUR", Status: kudos.InvoiceDue, Buyer: q.Buyer, Quoted: true}); err != nil {
+		t.Fatal(err)
+	}
+	wantQuote := func(what string, doc *kudos.Invoice) {
+		t.Helper()
+		if b := doc.Buyer; !doc.Quoted || b == nil || b.OrganizationName != "Acme Ltd" || b.VATID != "GB123456789" ||
+			doc.VATDecision() != q.VAT {
+			t.Fatalf("%s is made out to %+v with %+v (quoted %v), want the quote's British business, outside the EU",
+				what, b, doc.VATDecision(), doc.Quoted)
+		}
+	}
+	due, err := db.Invoice(ctx, account, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if due.Status != kudos.InvoiceDue || due.Number != "" {
+		t.Fatalf("a quoted due invoice is %s numbered %q, want an unnumbered payment request", due.Status, due.Number)
+	}
+	wantQuote("the payment request", due)
+	if _, err := db.SaveBillingAddress(ctx, account, kudos.BillingAddress{OrganizationName: "Moved BV", StreetAndNumber: "Dam 1",
+		PostalCode: "1012", City: "Amsterdam", Region: "Noord-Holland", Country: "nl_NL"}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := invoicepdf.BuyerOf(ctx, db, *due); err != nil || b == nil || b.OrganizationName != "Acme Ltd" {
+		t.Fatalf("the payment request's PDF is made out to %+v (%v), want its quote's buyer", b, err)
+	}
+	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_due", AccountID: account, Purpose: kudos.CheckoutInvoice,
+		Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_due", URL: "https://pay.example/due",
+		ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.PayInvoice(ctx, id, "co_due"); err != nil {
+		t.Fatal(err)
+	}
+	paid, err := db.Invoice(ctx, account, id)
+	if err != nil || paid.Status != kudos.InvoicePaid || paid.Number == "" {
+		t.Fatalf("paid: %+v (%v), want PAID with a number", paid, err)
+	}
+	wantQuote("the invoice numbered at payment", paid)
+	if err := db.RecordRefund(ctx, account, "refund:co_due", "co_due", "re_due", "test", kudos.Money{Amount: 46800, Currency: "EUR"}); err != nil {
+		t.Fatal(err)
+	}
+	cn, err := db.CreditNoteOfRefund(ctx, account, "refund:co_due")
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantQuote("its credit note", cn)
+}
