@@ -86,10 +86,17 @@ type Invoice struct {
 	Currency  string         `json:"currency"`
 	Status    InvoiceStatus  `json:"status"`
 	CreatedAt time.Time      `json:"created_at"`
-	// Buyer is the billing address as it was when the invoice got its
-	// number (a snapshot: later edits of the address never change it); nil
-	// before then, or when the account had no billing address.
+	// Buyer is the billing address the invoice is made out to, a snapshot
+	// that later edits of the address never change: taken with the VAT
+	// decision when the invoice was priced (Quoted; a due invoice's too,
+	// numbered only when paid), or, on invoices priced before quotes, when
+	// it got its number (nil before then). Nil when the account had no
+	// billing address.
 	Buyer *BillingAddress `json:"-"`
+	// Quoted: Buyer and the VAT decision (VATRate, ReverseCharge, OutsideEU,
+	// SellerVATID) were decided together, once, when the invoice was priced
+	// (kudos.QuoteFor); its numbering and its credit notes keep them.
+	Quoted bool `json:"-"`
 	// Corrects is, on a credit note, the invoice it corrects (nil on an
 	// invoice), and CorrectsNumber that invoice's number.
 	Corrects       *uuid.UUID `json:"-"`
@@ -104,6 +111,12 @@ type ServicePeriod struct {
 
 // IsCreditNote reports whether the document is a credit note.
 func (i Invoice) IsCreditNote() bool { return i.Kind == InvoiceCreditNote }
+
+// VATDecision is the VAT the invoice was priced with (kudos.DecideVAT's
+// decision, as the invoice keeps it).
+func (i Invoice) VATDecision() VATDecision {
+	return VATDecision{Rate: i.VATRate, ReverseCharge: i.ReverseCharge, OutsideEU: i.OutsideEU, SellerVATID: i.SellerVATID}
+}
 
 // Columns is the period as two nullable timestamps (both nil for a nil
 // period), the way Postgres keeps it.

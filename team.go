@@ -68,6 +68,18 @@ func SeatLimit(s Subscription) int {
 	return PlanSeats(s.Plan)
 }
 
+// SeatLimitWhilePaying is how many users a subscription allows while a
+// checkout for plan paying is open ("": none): the smaller of SeatLimit
+// and the plan's, so that nobody joins a team the plan being paid for
+// cannot hold (a Starter payment is never applied to a team of two).
+func SeatLimitWhilePaying(s Subscription, paying Plan) int {
+	limit := SeatLimit(s)
+	if n := PlanSeats(paying); n > 0 {
+		limit = min(limit, n)
+	}
+	return limit
+}
+
 // Seats are an account's seats: used counts the members and the pending,
 // unexpired invitations.
 type Seats struct {

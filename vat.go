@@ -175,3 +175,57 @@ func billingCountryCode(cc string) bool {
 	}
 	return false
 }
+
+// BasisOf is the VAT basis of a billing address (nil: none yet): its
+// country, its VAT id's status and whether it names a VAT or tax id at all
+// (a business, outside the EU too).
+func BasisOf(a *BillingAddress) VATBasis {
+	if a == nil {
+		return VATBasis{VATIDStatus: VATIDNone}
+	}
+	return VATBasis{Country: a.Country, VATIDStatus: a.VATIDStatus, TaxID: a.VATID != ""}
+}
+
+// Quote is what an invoice's VAT is decided on, taken once from one read
+// of the billing address and carried by the checkout, its invoice and any
+// credit note (issue 34): the buyer and the whole VAT decision made for
+// that buyer (DecideVAT: the rate, reverse charge, why a buyer outside the
+// EU pays none, the seller's registration it is charged under). Deciding
+// the VAT at one moment and taking the buyer at another made a 0 % invoice
+// to a buyer without a VAT id possible.
+type Quote struct {
+	// Buyer is the billing address as read (nil: the account has none).
+	Buyer *BillingAddress
+	// VAT is the decision for Buyer.
+	VAT VATDecision
+}
+
+// QuoteFor decides the quote of buyer (nil: no billing address) by
+// DecideVAT, for seller.
+func QuoteFor(seller VATSeller, buyer *BillingAddress) Quote {
+	return Quote{Buyer: buyer, VAT: DecideVAT(seller, BasisOf(buyer))}
+}
+
+// Holds reports whether invoice inv, priced earlier, still stands by quote
+// q taken now: the same VAT decision (all of it: a buyer that moved outside
+// the EU, or a seller's registration that changed, is another decision)
+// and, when inv was quoted, the same buyer on the document. A checkout
+// whose quote no longer holds is closed (the customer opens a new one).
+func (q Quote) Holds(inv Invoice) bool {
+	if q.VAT != inv.VATDecision() {
+		return false
+	}
+	return !inv.Quoted || SameBuyer(q.Buyer, inv.Buyer)
+}
+
+// SameBuyer reports whether two billing addresses name the same buyer on a
+// document (every printed field; the version and the check's status are
+// not printed).
+func SameBuyer(a, b *BillingAddress) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	x, y := *a, *b
+	x.VATIDStatus, x.Version, y.VATIDStatus, y.Version = "", 0, "", 0
+	return x == y
+}

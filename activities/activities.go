@@ -25,7 +25,6 @@ type Store interface {
 
 	WriteSubscription(ctx context.Context, accountID uuid.UUID, r kudos.Subscription, applied ...string) error
 	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
-	VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error)
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	CreateInvoice(ctx context.Context, inv kudos.Invoice) error
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
@@ -48,7 +47,7 @@ type Store interface {
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
-		mail store.OutboxEntry, ev kudos.BillingEvent) (bool, error)
+		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
 	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)

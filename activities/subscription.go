@@ -73,6 +73,14 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
 		Invoice: inv})
+	if kudos.ErrorCode(err) == kudos.ESeatLimit {
+		// The team outgrew the plan while the page was being opened: the
+		// page goes (a retry would be refused as well), nothing is recorded.
+		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
+			return workflows.OpenCheckoutResult{}, xerr
+		}
+		return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError(kudos.ErrorMessage(err), workflows.ErrTypeSeatLimit, err)
+	}
 	return workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
 }
 
@@ -437,19 +445,54 @@ func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, ki
 }
 
 // price is the one pricing of an invoice (and so of the checkout that pays
-// it): net plus the VAT kudos.DecideVAT decides for the account (its
-// billing country's rate, reverse charge at 0 %, or 0 % outside the EU), in
-// the price list's currency (PROCESSING, not stored).
+// it): net plus the VAT of the account's quote (kudos.QuoteFor: the whole
+// kudos.DecideVAT decision — its billing country's rate, reverse charge at
+// 0 %, 0 % outside the EU, or a registration's rate there), in the price
+// list's currency (PROCESSING, not stored). The quote is one read of the
+// billing address: the invoice carries the buyer its VAT was decided for,
+// which its numbering and its credit notes keep.
 func (a *Activities) price(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64) (*kudos.Invoice, error) {
-	basis, err := a.Store.VATBasis(ctx, accountID)
+	q, err := a.quote(ctx, accountID)
 	if err != nil {
 		return nil, err
 	}
-	d := kudos.DecideVAT(kudos.VATSeller{Country: a.SellerCountry, Registrations: a.VATRegistrations}, basis)
+	d := q.VAT
 	vat, total := kudos.AddVAT(net, d.Rate)
 	return &kudos.Invoice{ID: id, AccountID: accountID, Kind: kind, Plan: plan, Net: net, VAT: vat, VATRate: d.Rate, Total: total,
 		Currency: a.Prices.Currency, Status: kudos.InvoiceProcessing, Description: kudos.InvoiceDescription(kind, plan),
-		ReverseCharge: d.ReverseCharge, OutsideEU: d.OutsideEU, SellerVATID: d.SellerVATID}, nil
+		ReverseCharge: d.ReverseCharge, OutsideEU: d.OutsideEU, SellerVATID: d.SellerVATID, Buyer: q.Buyer, Quoted: true}, nil
+}
+
+// quote is the account's quote now: its billing address, read once, and
+// the VAT decided for it.
+func (a *Activities) quote(ctx context.Context, accountID uuid.UUID) (kudos.Quote, error) {
+	buyer, err := a.Store.BillingAddress(ctx, accountID)
+	if err != nil {
+		return kudos.Quote{}, err
+	}
+	return kudos.QuoteFor(kudos.VATSeller{Country: a.SellerCountry, Registrations: a.VATRegistrations}, buyer), nil
+}
+
+// QuoteHolds reports whether the quote an open checkout was priced by
+// still holds: the billing address, read now, would be quoted the same
+// (kudos.Quote.Holds: the same VAT decision and buyer). A checkout the read
+// model does not know, or kept without its price, has nothing to compare
+// and holds.
+func (a *Activities) QuoteHolds(ctx context.Context, in workflows.CheckoutRef) (bool, error) {
+	c, err := a.Store.Checkout(ctx, in.AccountID, in.CheckoutID)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		return true, nil
+	} else if err != nil {
+		return false, err
+	}
+	if c.Invoice == nil {
+		return true, nil
+	}
+	q, err := a.quote(ctx, in.AccountID)
+	if err != nil {
+		return false, err
+	}
+	return q.Holds(*c.Invoice), nil
 }
 
 // WriteSubscription stores the subscription's read model (idempotent),

@@ -3,6 +3,7 @@ package activities
 import (
 	"context"
 	"errors"
+	"strconv"
 
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
@@ -56,7 +57,10 @@ func (a *Activities) RecordVATCheck(ctx context.Context, in workflows.RecordVATC
 	req := kudos.MailRequest{Key: key, Purpose: kudos.MailVATIDChecked, To: to.email, Name: to.name, Language: to.language,
 		VAT: &kudos.MailVAT{AccountID: in.AccountID, VATID: in.VATID, Status: in.Status, GaveUp: in.GaveUp}}
 	ev := kudos.BillingEvent{AccountID: in.AccountID, Type: kudos.EventVATIDChecked, Key: key}
-	wrote, err := a.Store.RecordVATCheck(ctx, in.AccountID, in.VATID, in.Version, in.Status, dispatch.Mail(req), ev)
+	// The status may change the VAT of an open checkout's quote: its
+	// workflow is told, in the same transaction.
+	wrote, err := a.Store.RecordVATCheck(ctx, in.AccountID, in.VATID, in.Version, in.Status, dispatch.Mail(req), ev,
+		dispatch.QuoteChanged(in.AccountID, "vat:"+strconv.Itoa(in.Version)))
 	if wrote && a.Kick != nil {
 		a.Kick()
 	}

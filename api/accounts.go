@@ -189,10 +189,12 @@ func (s *Server) saveBillingAddress(c fiber.Ctx) error {
 	if addr.VATIDStatus, err = s.vatIDStatus(c, stored, addr); err != nil {
 		return err
 	}
-	saved, err := s.DB.SaveBillingAddress(ctx(c), accountID(c), addr, expect, vatCheckEffects(accountID(c), stored))
+	saved, err := s.DB.SaveBillingAddress(ctx(c), accountID(c), addr, expect, vatCheckEffects(accountID(c), stored),
+		quoteEffects(accountID(c), stored))
 	if err != nil {
 		return err
 	}
+	s.Outbox.Kick()
 	c.Set(fiber.HeaderETag, `"`+strconv.Itoa(saved.Version)+`"`)
 	return c.JSON(saved)
 }

@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"strconv"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -86,5 +87,18 @@ func vatCheckEffects(accountID uuid.UUID, stored *kudos.BillingAddress) func(kud
 		}
 		return store.SaveEffects{Events: []kudos.BillingEvent{{AccountID: accountID, Type: kudos.EventVATIDChecked,
 			Key: dispatch.VATCheckedKey(accountID, saved.Version)}}}
+	}
+}
+
+// quoteEffects is what saving the address calls for besides its check:
+// the news to the subscription workflow that the buyer or the VAT basis
+// changed (an open checkout whose quote no longer holds is closed, issue
+// 34), unless the address names the same buyer with the same status.
+func quoteEffects(accountID uuid.UUID, stored *kudos.BillingAddress) func(kudos.BillingAddress) store.SaveEffects {
+	return func(saved kudos.BillingAddress) store.SaveEffects {
+		if stored != nil && kudos.SameBuyer(stored, &saved) && stored.VATIDStatus == saved.VATIDStatus {
+			return store.SaveEffects{}
+		}
+		return store.SaveEffects{Outbox: []store.OutboxEntry{dispatch.QuoteChanged(accountID, "address:"+strconv.Itoa(saved.Version))}}
 	}
 }

@@ -119,6 +119,9 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 			TypedSearchAttributes:    temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(in.AccountID.String())),
 		}, workflows.VATCheck, in)
 		return err
+	case KindQuoteChanged:
+		// A workflow that does not run has no open checkout to close.
+		return d.tell(ctx, row.WorkflowID, key, workflows.UpdateQuoteChanged)
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
 	case KindDeletionStart, KindDeletionCancel, KindUserDeletionStart, KindUserDeletionCancel:
@@ -313,6 +316,8 @@ func updateError(err error) error {
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		case workflows.ErrTypeProviderRefused:
 			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
+		case workflows.ErrTypeSeatLimit:
+			return kudos.SeatLimitError(app.Message())
 		}
 	}
 	var timeout *temporal.TimeoutError

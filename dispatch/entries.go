@@ -40,7 +40,19 @@ const (
 	// KindVATCheckStart starts the check of a saved VAT id that VIES could
 	// not answer at once, replacing the account's running check.
 	KindVATCheckStart = "vat_check_start"
+	// KindQuoteChanged tells the account's subscription workflow that its
+	// billing address or VAT id's status changed (an open checkout whose
+	// quote no longer holds is closed).
+	KindQuoteChanged = "quote_changed"
 )
+
+// QuoteChanged is the entry that tells the account's subscription
+// workflow of a change of what its quotes are taken from, written in the
+// change's transaction; key names the change (one update per change).
+func QuoteChanged(accountID uuid.UUID, key string) store.OutboxEntry {
+	return store.OutboxEntry{Key: "quote_changed:" + accountID.String() + ":" + key, Kind: KindQuoteChanged,
+		WorkflowID: workflows.SubscriptionWorkflowID(accountID), Payload: accountPayload{AccountID: accountID}}
+}
 
 // VATCheckStart is the entry that starts the check of the VAT id of the
 // account's billing address as saved at version (migration 00062 writes

@@ -28,9 +28,8 @@ func RenderFrom(ctx context.Context, src Source, inv kudos.Invoice) ([]byte, err
 	return Render(in)
 }
 
-// InputFrom is what Render needs to draw inv: the buyer it was numbered
-// for (its snapshot; a pro-forma, not numbered yet, shows the billing
-// address as it is now) and its account's owner, read from src.
+// InputFrom is what Render needs to draw inv: the buyer it was priced or
+// numbered for (BuyerOf) and its account's owner, read from src.
 func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error) {
 	addr, err := BuyerOf(ctx, src, inv)
 	if err != nil {
@@ -43,11 +42,13 @@ func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error
 	return Input{Invoice: inv, Buyer: addr, BuyerEmail: email, Language: lang}, nil
 }
 
-// BuyerOf is the buyer inv is made out to: a numbered invoice's snapshot,
-// never the live billing address (a later edit never changes an issued
-// invoice); the live address for a pro-forma.
+// BuyerOf is the buyer inv is made out to: a numbered or quoted invoice's
+// snapshot (the buyer its VAT was decided for; a due invoice's payment
+// request too), never the live billing address (a later edit never
+// changes an issued invoice); the live address for a pro-forma or payment
+// request priced before quotes.
 func BuyerOf(ctx context.Context, src Source, inv kudos.Invoice) (*kudos.BillingAddress, error) {
-	if inv.Number != "" {
+	if inv.Number != "" || inv.Quoted {
 		return inv.Buyer, nil
 	}
 	return src.BillingAddress(ctx, inv.AccountID)

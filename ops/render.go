@@ -117,7 +117,12 @@ func WriteText(out io.Writer, r *Report) error {
 		p("  none")
 	}
 	for _, c := range a.Checkouts {
-		p("  %s\t%s\t%s %s\tprovider %s %s\tcreated %s\texpires %s", c.ID, c.Status, c.Purpose, c.Plan, c.Provider, c.ProviderID, ts(&c.CreatedAt), ts(&c.ExpiresAt))
+		quote := ""
+		if c.Quote != "" {
+			quote = "\tquoted for " + c.Quote
+		}
+		p("  %s\t%s\t%s %s\tprovider %s %s\tcreated %s\texpires %s%s", c.ID, c.Status, c.Purpose, c.Plan, c.Provider, c.ProviderID,
+			ts(&c.CreatedAt), ts(&c.ExpiresAt), quote)
 	}
 	p("\nINVOICES")
 	if len(a.Invoices) == 0 {

@@ -88,9 +88,10 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 // version version with id vatID, if the address still has them and its
 // check is pending (a later save supersedes the check: nothing stale is
 // written), with the outbox entry (the owner's mail) and the billing event
-// it calls for, in one transaction. It reports whether it wrote.
+// it calls for and the entries also (the news to the subscription
+// workflow), in one transaction. It reports whether it wrote.
 func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
-	mail OutboxEntry, ev kudos.BillingEvent) (bool, error) {
+	mail OutboxEntry, ev kudos.BillingEvent, also ...OutboxEntry) (bool, error) {
 	wrote := false
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		tag, err := tx.Exec(ctx, `UPDATE billing_addresses SET vat_id_status = $4
@@ -99,7 +100,7 @@ func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID str
 			return wrapErr(err)
 		}
 		wrote = true
-		if err := insertOutbox(ctx, tx, mail); err != nil {
+		if err := insertOutbox(ctx, tx, append([]OutboxEntry{mail}, also...)...); err != nil {
 			return err
 		}
 		_, err = AppendBillingEvent(ctx, tx, ev)
@@ -109,14 +110,12 @@ func (db *DB) RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID str
 }
 
 // VATBasis returns what the account's VAT depends on: its billing country,
-// how its VAT id stands and whether it gave one (the zero basis when it has
-// no address).
+// how its VAT id stands and whether it gave one (kudos.BasisOf of its
+// address: the zero basis when it has none).
 func (db *DB) VATBasis(ctx context.Context, accountID uuid.UUID) (kudos.VATBasis, error) {
-	var b kudos.VATBasis
-	err := db.Pool.QueryRow(ctx, `SELECT country, vat_id_status, vat_id <> '' FROM billing_addresses WHERE account_id = $1`, accountID).
-		Scan(&b.Country, &b.VATIDStatus, &b.TaxID)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return kudos.VATBasis{VATIDStatus: kudos.VATIDNone}, nil
+	a, err := db.BillingAddress(ctx, accountID)
+	if err != nil {
+		return kudos.VATBasis{}, err
 	}
-	return b, wrapErr(err)
+	return kudos.BasisOf(a), nil
 }

@@ -24,13 +24,15 @@ func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs
 // issueCreditNote gives the refund refundID of checkout checkoutID's
 // payment its credit note against the invoice invoiceID, in the refund's
 // transaction: negative amounts (the refunded share of the invoice's net
-// and VAT), its own number, the buyer as it is now, and its
-// credit_note_issued event (the amount credited). A credit note only undoes
-// a sale: the refund of a payment that did not settle the invoice (a
-// duplicate, paid_by another checkout or a renewal charge; an invoice never
-// paid) makes none, and its receipt names none. Neither do a refund that
-// has one already (a retry) and a refund of nothing invoiced (an invoice
-// without a number, dropped, or none: a payment-method verification).
+// and VAT), its own number, the invoice's buyer, quote and VAT decision
+// (its snapshot, quoted_at, reverse charge, outside-EU reason and seller's
+// VAT id) and service period, and its credit_note_issued event (the amount
+// credited). A credit note only undoes a sale: the refund of a payment
+// that did not settle the invoice (a duplicate, paid_by another checkout or
+// a renewal charge; an invoice never paid) makes none, and its receipt
+// names none. Neither do a refund that has one already (a retry) and a
+// refund of nothing invoiced (an invoice without a number, dropped, or
+// none: a payment-method verification).
 func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, checkoutID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
 	if invoiceID == nil {
@@ -63,8 +65,12 @@ func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refund
 		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {
 		return wrapErr(err)
 	}
-	if err := snapshotBuyer(ctx, tx, id); err != nil {
-		return err
+	// The buyer is the corrected invoice's (its snapshot), never the
+	// billing address as it is now: the account may have moved or been
+	// erased since, and the credit note undoes that sale to that buyer.
+	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (quoted_at, `+buyerColumns+`) = (SELECT quoted_at, `+buyerColumns+`
+		FROM invoices i WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
+		return wrapErr(err)
 	}
 	credited := net + vat // the timeline's amounts are what moved, never negative
 	_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventCreditNoteIssued,

@@ -214,6 +214,15 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 			`DELETE FROM memberships WHERE account_id = $1`,
 			`DELETE FROM invitations WHERE account_id = $1`,
 			`DELETE FROM billing_addresses WHERE account_id = $1`,
+			// The quotes' copies of the address go with it: the checkouts'
+			// and those of invoices never issued (an issued invoice keeps
+			// its buyer: it is kept by law).
+			`UPDATE checkouts SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
+				buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
+				WHERE account_id = $1 AND buyer_organization_name IS NOT NULL`,
+			`UPDATE invoices SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
+				buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
+				WHERE account_id = $1 AND number IS NULL AND buyer_organization_name IS NOT NULL`,
 			`DELETE FROM feature_requests WHERE account_id = $1`,
 			`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
 			// Delivered outbox entries that name the account (its mails, with

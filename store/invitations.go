@@ -327,15 +327,18 @@ func acceptInvitation(ctx context.Context, tx pgx.Tx, tokenHash []byte, userID u
 
 // join adds userID to the invitation's account with its role, when a seat
 // is free: the invitation's own seat counts as free (it becomes theirs),
-// unless the limit dropped below the members meanwhile.
+// unless the limit dropped below the members meanwhile (a plan checkout
+// opened for fewer seats counts: kudos.SeatLimitWhilePaying).
 func join(ctx context.Context, tx pgx.Tx, inv kudos.Invitation, userID uuid.UUID, now time.Time) error {
 	var members int
 	var sub kudos.Subscription
-	if err := tx.QueryRow(ctx, `SELECT s.plan, s.show_status, (SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
-		FROM subscriptions s WHERE s.account_id = $1`, inv.AccountID).Scan(&sub.Plan, &sub.ShowStatus, &members); err != nil {
+	var paying kudos.Plan
+	if err := tx.QueryRow(ctx, `SELECT s.plan, s.show_status, `+payingPlan+`,
+		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
+		FROM subscriptions s WHERE s.account_id = $1`, inv.AccountID).Scan(&sub.Plan, &sub.ShowStatus, &paying, &members); err != nil {
 		return notFound(err)
 	}
-	if limit := kudos.SeatLimit(sub); members+1 > limit {
+	if limit := kudos.SeatLimitWhilePaying(sub, paying); members+1 > limit {
 		return kudos.TeamFullError(kudos.Seats{Used: members, Limit: limit})
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO memberships (account_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)`,

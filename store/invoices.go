@@ -16,7 +16,8 @@ import (
 const InvoiceNumberPrefix = "KUD"
 
 // CreateInvoice stores a new invoice; it is idempotent by id (a retried
-// activity creates one). A DUE_PAYMENT invoice is a payment request: due at
+// activity creates one). A quoted invoice is stored with its quote's buyer
+// and VAT decision. A DUE_PAYMENT invoice is a payment request: due at
 // once, numbered only when paid (issue 34).
 func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return insertInvoice(ctx, tx, inv, db.Now()) })
@@ -24,12 +25,19 @@ func (db *DB) CreateInvoice(ctx context.Context, inv kudos.Invoice) error {
 
 // insertInvoice is CreateInvoice inside tx.
 func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.Time) error {
+	var quotedAt *time.Time
+	if inv.Quoted {
+		quotedAt = &now
+	}
 	from, to := inv.Service.Columns()
 	tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
-		total_amount, currency, status, created_at, reverse_charge, vat_outside_eu, seller_vat_id, service_from, service_to)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, NULLIF($13, ''), NULLIF($14, ''), $15, $16)
-		ON CONFLICT (id) DO NOTHING`, inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
-		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID, from, to)
+		total_amount, currency, status, created_at, reverse_charge, vat_outside_eu, seller_vat_id, service_from, service_to,
+		quoted_at, `+buyerColumns+`)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, NULLIF($13, ''), NULLIF($14, ''), $15, $16,
+		$17, $18, $19, $20, $21, $22, $23, $24, $25)
+		ON CONFLICT (id) DO NOTHING`, append([]any{inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
+		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID, from, to,
+		quotedAt}, buyerValues(inv.Buyer)...)...)
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
@@ -136,8 +144,15 @@ func (r invoiceRow) moves(status kudos.InvoiceStatus) bool {
 // setStatus writes status, numbering a paid invoice if it has no number
 // yet (which locks the year's counter until the transaction ends), and
 // returns the invoice as written. A due invoice is a payment request, not a
-// sale: it is numbered when it is paid (issue 34), with the buyer then, so
-// that a request that lapses leaves no numbered invoice behind.
+// sale: it is numbered when it is paid (issue 34), so that a request that
+// lapses leaves no numbered invoice behind. Its buyer is decided by the
+// same rule as any invoice's (snapshotBuyer): a quoted due invoice (every
+// one priced since migration 00075) keeps the buyer of the quote it was
+// priced by when it was made, even if it is paid after the address
+// changed — the amount paid carries the VAT decided for that buyer, and
+// naming another would print a VAT decision made for someone else (the
+// bug of issue 34 item 4); the payment request shows that buyer too. Only a
+// due invoice priced before quotes takes the buyer as it is at payment.
 func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.InvoiceStatus, now time.Time) (*kudos.Invoice, error) {
 	if r.number == nil && status == kudos.InvoicePaid {
 		n, err := nextNumber(ctx, tx, InvoiceNumberPrefix, now.UTC().Year())
@@ -192,12 +207,22 @@ func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.Se
 
 // snapshotBuyer copies the account's billing address as it is now onto
 // invoice id (all NULL when it has none): the buyer its document shows for
-// good.
+// good. A quoted invoice has its buyer already, the one its VAT was decided
+// for, and keeps it (a due one too, numbered at its payment: setStatus).
 func snapshotBuyer(ctx context.Context, tx pgx.Tx, id uuid.UUID) error {
 	_, err := tx.Exec(ctx, `UPDATE invoices i SET (`+buyerColumns+`) = (SELECT organization_name, street_and_number,
 		street_additional, postal_code, city, region, country, vat_id FROM billing_addresses b WHERE b.account_id = i.account_id)
-		WHERE i.id = $1`, id)
+		WHERE i.id = $1 AND i.quoted_at IS NULL`, id)
 	return wrapErr(err)
+}
+
+// buyerValues are the values of buyerColumns for buyer (all NULL when nil).
+func buyerValues(buyer *kudos.BillingAddress) []any {
+	if buyer == nil {
+		return make([]any, 8)
+	}
+	b := buyer
+	return []any{b.OrganizationName, b.StreetAndNumber, b.StreetAdditional, b.PostalCode, b.City, b.Region, b.Country, b.VATID}
 }
 
 // nextNumber takes the next number of series (InvoiceNumberPrefix,
@@ -231,7 +256,7 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
 	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
 	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, COALESCE(vat_outside_eu, ''),
-	COALESCE(seller_vat_id, ''), service_from, service_to`
+	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
@@ -239,7 +264,7 @@ func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var from, to *time.Time
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
 		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge,
-		&i.OutsideEU, &i.SellerVATID, &from, &to)...)...)
+		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted)...)...)
 	i.Buyer = b.address()
 	if from != nil && to != nil {
 		i.Service = &kudos.ServicePeriod{From: *from, To: *to}

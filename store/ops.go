@@ -77,6 +77,12 @@ type OpsCheckout struct {
 	Status     string    `json:"status" db:"status"`
 	ExpiresAt  time.Time `json:"expires_at" db:"expires_at"`
 	CreatedAt  time.Time `json:"created_at" db:"created_at"`
+	// Quote is what the checkout was priced by (issue 34): the buyer's
+	// country and VAT id and the VAT decided for them (the rate, reverse
+	// charge, why a buyer outside the EU pays none, the seller's
+	// registration it is charged under); "" for a checkout opened before
+	// quotes, or one that bills nothing new.
+	Quote string `json:"quote" db:"quote"`
 }
 
 // OpsPaymentEvent is a stored payment event (webhook, sandbox button).
@@ -156,7 +162,10 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			created_at, paid_at, vat_rate::float8 AS vat_rate, CASE WHEN reverse_charge THEN 'reverse_charge'
 			WHEN vat_outside_eu IS NOT NULL THEN 'outside_eu_' || vat_outside_eu ELSE 'standard' END AS vat_rule FROM invoices WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Checkouts, errs[2] = collect[OpsCheckout](ctx, tx, `SELECT id, purpose, coalesce(plan, '') AS plan, provider,
-			provider_id, status, expires_at, created_at FROM checkouts WHERE account_id = $1
+			provider_id, status, expires_at, created_at, CASE WHEN quoted THEN concat_ws(' ', coalesce(buyer_country, 'no address'),
+				nullif(buyer_vat_id, ''), 'at ' || vat_rate::float8 || ' %', CASE WHEN reverse_charge THEN 'reverse charge' END,
+				'outside the EU (' || vat_outside_eu || ')', 'under ' || seller_vat_id)
+				ELSE '' END AS quote FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
 			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)

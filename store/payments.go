@@ -14,15 +14,22 @@ import (
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
-// (idempotent by id) and, for a checkout that bills something, its
-// checkout_opened event. A checkout that prices a new invoice (a plan, an
-// upgrade) creates that invoice (PROCESSING) in the same transaction: the
-// invoice exists only once the provider has opened its checkout.
+// and the quote it was priced by (idempotent by id) and, for a checkout
+// that bills something, its checkout_opened event. A checkout that prices
+// a new invoice (a plan, an upgrade) creates that invoice (PROCESSING) in
+// the same transaction: the invoice exists only once the provider has
+// opened its checkout. A plan checkout is refused (seat_limit) when the
+// team has outgrown the plan (planHoldsTeam).
 func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error { return recordCheckout(ctx, tx, c, db.Now()) })
 }
 
 func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now time.Time) error {
+	if c.Purpose.ChangesPlan() {
+		if err := planHoldsTeam(ctx, tx, c.AccountID, c.Plan, now); err != nil {
+			return err
+		}
+	}
 	inv := c.Invoice
 	if inv == nil {
 		inv = &kudos.Invoice{}
@@ -32,11 +39,13 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 		}
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
-		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, vat_outside_eu, seller_vat_id)
+		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, vat_outside_eu, seller_vat_id,
+		quoted, `+buyerColumns+`)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16, NULLIF($17, ''),
-		NULLIF($18, '')) ON CONFLICT (id) DO NOTHING`,
-		c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
-		string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID)
+			NULLIF($18, ''), $19, $20, $21, $22, $23, $24, $25, $26, $27) ON CONFLICT (id) DO NOTHING`,
+		append([]any{c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
+			string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, string(inv.OutsideEU),
+			inv.SellerVATID, inv.Quoted}, buyerValues(inv.Buyer)...)...)
 	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
 		return wrapErr(err)
 	}
@@ -47,6 +56,25 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 	}
 	_, err = AppendBillingEvent(ctx, tx, ev)
 	return err
+}
+
+// planHoldsTeam refuses (seat_limit) a checkout for plan when the
+// account's members and pending invitations outnumber the plan's seats.
+// It takes the account's team lock, which every invitation and acceptance
+// takes: one that came after the api's check and before this is seen
+// here, and once the checkout is recorded the seats are the smaller
+// plan's until it closes (payingPlan).
+func planHoldsTeam(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, plan kudos.Plan, now time.Time) error {
+	if _, err := lockAccount(ctx, tx, accountID); err != nil {
+		return err
+	}
+	var used int
+	if err := tx.QueryRow(ctx, `SELECT (SELECT count(*) FROM memberships WHERE account_id = $1)
+		+ (SELECT count(*) FROM invitations WHERE account_id = $1 AND status = 'pending' AND expires_at > $2)`, accountID, now).
+		Scan(&used); err != nil {
+		return wrapErr(err)
+	}
+	return kudos.CheckPlanFits(plan, used)
 }
 
 // Checkout returns a checkout of the account by our id.
@@ -60,22 +88,24 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 	var kind, currency *string
 	var net, vat, total *int64
 	var rate *float64
-	var reverseCharge bool
+	var reverseCharge, quoted bool
 	var outsideEU kudos.VATOutsideEU
 	var sellerVATID string
+	var buyer buyerSnapshot
 	err := q.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
 		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge,
-		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, '')
+		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, ''), quoted, `+buyerColumns+`
 		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
-		Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
-			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &outsideEU, &sellerVATID)
+		Scan(append([]any{&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
+			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &outsideEU, &sellerVATID, &quoted},
+			buyer.dest()...)...)
 	if err != nil {
 		return nil, notFound(err)
 	}
 	if kind != nil && net != nil && vat != nil && rate != nil && total != nil && currency != nil && c.InvoiceID != nil {
 		c.Invoice = &kudos.Invoice{ID: *c.InvoiceID, AccountID: accountID, Kind: kudos.InvoiceKind(*kind), Plan: c.Plan,
 			Net: *net, VAT: *vat, VATRate: *rate, Total: *total, Currency: *currency, Status: kudos.InvoiceProcessing,
-			ReverseCharge: reverseCharge, OutsideEU: outsideEU, SellerVATID: sellerVATID}
+			ReverseCharge: reverseCharge, OutsideEU: outsideEU, SellerVATID: sellerVATID, Quoted: quoted, Buyer: buyer.address()}
 	}
 	return &c, nil
 }

@@ -50,19 +50,27 @@ func lockAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) (name stri
 	return name, notFound(err)
 }
 
+// payingPlan is the plan of the open checkout that changes the plan of the
+// account of subscriptions row s (empty when none): while it is open the seats
+// are the smaller plan's (kudos.SeatLimitWhilePaying).
+const payingPlan = `coalesce((SELECT c.plan FROM checkouts c WHERE c.account_id = s.account_id AND c.status = 'open'
+	AND c.purpose IN ('subscription', 'upgrade', 'invoice') ORDER BY c.created_at DESC LIMIT 1), '')`
+
 // seats counts an account's seats: members plus pending, unexpired
-// invitations, against its subscription's limit.
+// invitations, against its subscription's limit (the smaller plan's while
+// a plan checkout is open).
 func seats(ctx context.Context, q querier, accountID uuid.UUID, now time.Time) (kudos.Seats, error) {
 	var sub kudos.Subscription
+	var paying kudos.Plan
 	var out kudos.Seats
-	err := q.QueryRow(ctx, `SELECT s.plan, s.show_status,
+	err := q.QueryRow(ctx, `SELECT s.plan, s.show_status, `+payingPlan+`,
 		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
 		+ (SELECT count(*) FROM invitations i WHERE i.account_id = s.account_id AND i.status = 'pending' AND i.expires_at > $2)
-		FROM subscriptions s WHERE s.account_id = $1`, accountID, now).Scan(&sub.Plan, &sub.ShowStatus, &out.Used)
+		FROM subscriptions s WHERE s.account_id = $1`, accountID, now).Scan(&sub.Plan, &sub.ShowStatus, &paying, &out.Used)
 	if err != nil {
 		return kudos.Seats{}, notFound(err)
 	}
-	out.Limit = kudos.SeatLimit(sub)
+	out.Limit = kudos.SeatLimitWhilePaying(sub, paying)
 	return out, nil
 }
 

@@ -50,6 +50,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityEraseUser:           workflows.UserRef{},
 		workflows.ActivityCheckVATID:          workflows.VATCheckInput{},
 		workflows.ActivityRecordVATCheck:      workflows.RecordVATCheckInput{},
+		workflows.ActivityQuoteHolds:          workflows.CheckoutRef{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

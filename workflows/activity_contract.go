@@ -53,6 +53,7 @@ const (
 	ActivityEraseUser              = "EraseUser"
 	ActivityCheckVATID             = "CheckVATID"
 	ActivityRecordVATCheck         = "RecordVATCheck"
+	ActivityQuoteHolds             = "QuoteHolds"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -65,7 +66,7 @@ var ActivityNames = []string{
 	ActivityBuildExport, ActivityPublishExport, ActivityExpireExport,
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 	ActivityUserDeletionAt, ActivityEraseUser,
-	ActivityCheckVATID, ActivityRecordVATCheck,
+	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -271,6 +272,11 @@ const ErrTypeNoCheckout = "NoCheckout"
 // good (an invalid request, an amount under its minimum): a business
 // outcome, never retried.
 const ErrTypeProviderRefused = "ProviderRefused"
+
+// ErrTypeSeatLimit marks a plan checkout refused because the team has
+// outgrown the plan (someone joined after the api's check): the api's
+// 409 seat_limit.
+const ErrTypeSeatLimit = "SeatLimit"
 
 // SettlePaidInput settles a paid checkout in one go: the checkout, its
 // invoice, and the subscription row Record.

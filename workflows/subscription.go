@@ -13,6 +13,10 @@ const (
 	UpdatePayInvoice          = "pay_invoice"
 	UpdateSetAutoRenewal      = "set_auto_renewal"
 	UpdateCancelCheckout      = "cancel_checkout"
+	// UpdateQuoteChanged tells the workflow that the account's billing
+	// address (or its VAT id's status) changed: an open checkout whose
+	// quote no longer holds is closed (issue 34). Sent through the outbox.
+	UpdateQuoteChanged = "quote_changed"
 	// UpdatePaymentEvent delivers a payment event (the outbox relay). An
 	// update to a waiting workflow runs in a workflow task the server
 	// persists once, with its outcome; a signal costs three writes.

@@ -69,6 +69,10 @@ type fakeActivities struct {
 	cancelResult workflows.RenewalResult
 	// onOpen runs (once) while OpenCheckout runs.
 	onOpen func()
+	// staleQuotes are the checkouts whose quote no longer holds
+	// (QuoteHolds); quoteChecks counts the questions.
+	staleQuotes map[string]bool
+	quoteChecks int
 }
 
 func (f *fakeActivities) MarkEventsApplied(_ context.Context, in workflows.MarkEventsAppliedInput) error {
@@ -422,4 +426,13 @@ func (e *subEnv) nextRun() kudos.SubscriptionState {
 		e.t.Fatal(err)
 	}
 	return next
+}
+
+// QuoteHolds answers whether the checkout's quote holds: not for those in
+// staleQuotes (all of them under "*").
+func (f *fakeActivities) QuoteHolds(_ context.Context, in workflows.CheckoutRef) (bool, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.quoteChecks++
+	return !f.staleQuotes[in.CheckoutID] && !f.staleQuotes["*"], nil
 }

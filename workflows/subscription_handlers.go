@@ -26,6 +26,7 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdatePayInvoice, s.payInvoice, s.validatePayInvoice},
 		{UpdateSetAutoRenewal, s.setAutoRenewal, s.validateAutoRenewal},
 		{UpdateCancelCheckout, s.cancelCheckout, nil},
+		{UpdateQuoteChanged, s.quoteChanged, s.validateQuoteChanged},
 		{UpdatePrepareDeletion, s.prepareDeletion, s.validatePrepareDeletion},
 		{UpdatePaymentEvent, s.paymentEvent, nil},
 	}
