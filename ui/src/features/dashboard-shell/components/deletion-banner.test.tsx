@@ -20,7 +20,8 @@ describe('DeletionBanner', () => {
   it("cancels the account's deletion with the password, offering the stopped auto-renewal back (issue 35)", async () => {
     const fetch = mockApi({ 'POST /v1/accounts/a/deletion/cancel': () => json(200, {}) })
     await renderWithProviders(<DeletionBanner accountId="a" data={data({ deletion_at: at, deletion_stopped_renewal: true }, {})} />)
-    await userEvent.click(screen.getByRole('button', { name: 'Cancel the deletion' }))
+    // The dialog is loaded when a deletion is scheduled (the dashboard's size budget).
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel the deletion' }))
     await screen.findByRole('dialog', { name: 'Keep this account?' })
     expect(screen.getByRole('checkbox', { name: /Turn auto-renewal back on/ })).toBeChecked()
     await userEvent.type(screen.getByLabelText('Current password'), 'Secret1!')
@@ -34,6 +35,6 @@ describe('DeletionBanner', () => {
     mockApi({})
     await renderWithProviders(<DeletionBanner accountId="a" data={data({}, { deletion_at: at, deletion_blocked_by: 'Acme' })} />)
     expect(screen.getByTestId('deletion-banner')).toHaveTextContent('but you own Acme: transfer its ownership or delete it')
-    expect(screen.getByRole('button', { name: 'Cancel my deletion' })).toBeInTheDocument()
+    expect(await screen.findByRole('button', { name: 'Cancel my deletion' })).toBeInTheDocument()
   })
 })

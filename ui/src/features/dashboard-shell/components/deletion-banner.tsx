@@ -1,8 +1,15 @@
+import { lazy, Suspense } from 'react'
 import { useTranslation } from 'react-i18next'
 import { CalendarX } from 'lucide-react'
-import { CancelDeletionDialog } from '@/components/cancel-deletion-dialog'
 import type { AccountData } from '@/lib/api/get-account'
 import { formatDateTime } from '@/lib/format'
+
+// The cancel dialog (a form with its validation) loads only when a deletion
+// is scheduled: the banner sits on every dashboard page, nearly all of which
+// have none, and the dashboard's first load has a size budget.
+const CancelDeletionDialog = lazy(() =>
+  import('@/components/cancel-deletion-dialog').then((m) => ({ default: m.CancelDeletionDialog })),
+)
 
 /**
  * A scheduled deletion (issue 28) above every dashboard page: the
@@ -21,13 +28,15 @@ export function DeletionBanner({ accountId, data }: { accountId: string; data: A
     rows.push(
       <Row key="account" text={t(owner ? 'deletion.account_owner' : 'deletion.account_member', { date: when(data.account.deletion_at) })}>
         {owner ? (
-          <CancelDeletionDialog
-            target={{ kind: 'account', accountId }}
-            accountId={accountId}
-            passwordOptional={data.user.social_login}
-            stoppedRenewal={data.account.deletion_stopped_renewal}
-            size="sm"
-          />
+          <Suspense fallback={null}>
+            <CancelDeletionDialog
+              target={{ kind: 'account', accountId }}
+              accountId={accountId}
+              passwordOptional={data.user.social_login}
+              stoppedRenewal={data.account.deletion_stopped_renewal}
+              size="sm"
+            />
+          </Suspense>
         ) : null}
       </Row>,
     )
@@ -43,7 +52,9 @@ export function DeletionBanner({ accountId, data }: { accountId: string; data: A
             : t('deletion.user', { date: when(data.user.deletion_at) })
         }
       >
-        <CancelDeletionDialog target={{ kind: 'user' }} accountId={accountId} passwordOptional={data.user.social_login} size="sm" />
+        <Suspense fallback={null}>
+          <CancelDeletionDialog target={{ kind: 'user' }} accountId={accountId} passwordOptional={data.user.social_login} size="sm" />
+        </Suspense>
       </Row>,
     )
   }
