@@ -171,7 +171,7 @@ func TestSessionsAndSignout(t *testing.T) {
 func TestSessionExpires(t *testing.T) {
 	h := newHarness(t)
 	token, account := h.signedUpUser("exp@example.com")
-	h.db.Clock = func() time.Time { return time.Now().Add(8 * 24 * time.Hour) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(8 * 24 * time.Hour) })
 	h.expect(h.do("GET", "/v1/accounts/"+account, nil, token), 401)
 }
 
@@ -220,7 +220,7 @@ func TestTokensRefused(t *testing.T) {
 	h.expect(h.do("PUT", "/v1/auth/activate-user", map[string]any{"token": ""}, ""), 422)
 	h.expect(h.do("POST", "/v1/auth/reset-password", map[string]any{"token": strings.Repeat("A", 43), "password": "Secret1!"}, ""), 404)
 	// Expired: an hour and a bit later the reset link is dead.
-	h.db.Clock = func() time.Time { return time.Now().Add(61 * time.Minute) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(61 * time.Minute) })
 	h.expect(h.do("POST", "/v1/auth/reset-password", map[string]any{"token": reset, "password": "Newpass1!"}, ""), 404)
 }
 

@@ -14,8 +14,8 @@ import (
 
 // advance moves the store's clock (and so the TOTP step) forward by d.
 func (h *harness) advance(d time.Duration) {
-	old := h.db.Clock
-	h.db.Clock = func() time.Time { return old().Add(d) }
+	old := h.db.ClockFunc()
+	h.db.SetClock(func() time.Time { return old().Add(d) })
 }
 
 // totpCode is the authenticator app's code for secret now (offset steps

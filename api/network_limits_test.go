@@ -17,7 +17,7 @@ import (
 func TestIPv6ClientsAreLimitedByTheirSlash64(t *testing.T) {
 	h := trustingHarness(t)
 	frozen := time.Now() // no bucket refills while the test runs, however slow the machine
-	h.db.Clock = func() time.Time { return frozen }
+	h.db.SetClock(func() time.Time { return frozen })
 	before := h.srv.Hasher.Runs()
 	var last response
 	for i := range 40 {
@@ -57,7 +57,7 @@ func deviceCookie(t *testing.T, r response) *http.Cookie {
 func TestDeviceCookieLetsTheOwnerInDuringAFlood(t *testing.T) {
 	h := trustingHarness(t)
 	frozen := time.Now() // no bucket refills while the test runs, however slow the machine
-	h.db.Clock = func() time.Time { return frozen }
+	h.db.SetClock(func() time.Time { return frozen })
 	h.signedUpUser("owner@example.com")
 	h.signedUpUser("other@example.com")
 	right := map[string]any{"email": "owner@example.com", "password": "Secret1!"}

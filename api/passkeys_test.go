@@ -152,9 +152,9 @@ func TestPasskeyCeremonyIsUsedOnce(t *testing.T) {
 	h.expectRefused(h.do("POST", "/v1/auth/passkey", map[string]any{"ceremony_id": reg.str("ceremony_id"), "credential": a.get(publicKey(reg))}, ""))
 	// Expired after 5 minutes.
 	opts = h.expect(h.do("POST", "/v1/auth/passkey/options", nil, ""), 200)
-	h.db.Clock = func() time.Time { return time.Now().Add(5*time.Minute + time.Second) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(5*time.Minute + time.Second) })
 	h.expectRefused(h.do("POST", "/v1/auth/passkey", map[string]any{"ceremony_id": opts.str("ceremony_id"), "credential": a.get(publicKey(opts))}, ""))
-	h.db.Clock = time.Now
+	h.db.SetClock(time.Now)
 	// An unknown ceremony, an unknown passkey.
 	h.expectRefused(h.do("POST", "/v1/auth/passkey", map[string]any{"ceremony_id": uuid.NewString(), "credential": a.get(publicKey(opts))}, ""))
 	h.expectRefused(h.passkeySignin(newSoftAuthenticator(t)))

@@ -28,7 +28,7 @@ func TestPaymentMethodCheckoutsAreLimited(t *testing.T) {
 		return n
 	}
 	start := time.Now()
-	at := func(d time.Duration) { h.db.Clock = func() time.Time { return start.Add(d) } }
+	at := func(d time.Duration) { h.db.SetClock(func() time.Time { return start.Add(d) }) }
 	at(0)
 	for range 5 {
 		h.expect(h.do("POST", path, nil, token), 201)
@@ -137,7 +137,7 @@ func TestBillingCachesPaymentMethods(t *testing.T) {
 	if n := counting.lists.Load() - before; n != 0 {
 		t.Fatalf("an unchanged read asked the provider %d times", n)
 	}
-	h.db.Clock = func() time.Time { return time.Now().Add(61 * time.Second) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(61 * time.Second) })
 	mandates()
 	if n := counting.lists.Load() - before; n != 1 {
 		t.Fatalf("a read a minute later asked the provider %d times, want 1", n)

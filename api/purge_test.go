@@ -32,7 +32,7 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 	// The store's clock is moved while the relay reads it: through an
 	// atomic, set before the relay starts.
 	var ago atomic.Int64
-	h.db.Clock = func() time.Time { return time.Now().Add(-time.Duration(ago.Load())) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(-time.Duration(ago.Load())) })
 	h = h.withTemporal(time.Hour)
 	// A month ago: a sign-up (its activation token), a sign-in (its session
 	// and rate-limit buckets) and a Google sign-in started.

@@ -255,7 +255,7 @@ func TestAStrangersFactorsEndWhenTheOwnerProvesTheAddress(t *testing.T) {
 		t.Run(proof, func(t *testing.T) {
 			h := trustingHarness(t)
 			now := time.Now()
-			h.db.Clock = func() time.Time { return now } // no limit refills meanwhile
+			h.db.SetClock(func() time.Time { return now }) // no limit refills meanwhile
 			victim := fmt.Sprintf("proved-%d@example.com", n)
 			h.expect(h.do("POST", "/v1/auth/signup", signupBody(victim), ""), 201)
 			activation := h.srv.Tokens.Token(kudos.TokenActivation, h.lastMail(victim).Key)

@@ -94,7 +94,7 @@ func TestVIESOutageIsNeverKept(t *testing.T) {
 		t.Fatalf("VIES asked %d times, want 2", n)
 	}
 	// Past kudos.VATAnswerTTL the answer is asked for again.
-	h.db.Clock = func() time.Time { return time.Now().Add(kudos.VATAnswerTTL + time.Minute) }
+	h.db.SetClock(func() time.Time { return time.Now().Add(kudos.VATAnswerTTL + time.Minute) })
 	late, lateAccount := h.signedUpUser("vies-outage-late@example.com")
 	h.expect(h.do("PATCH", "/v1/accounts/"+lateAccount+"/billing-address", beAddress("BE0123456789"), late), 200)
 	if n := vies.asks(); n != 3 {

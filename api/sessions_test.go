@@ -62,7 +62,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 	idle := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "idle@example.com", "password": "Secret1!"}, ""), 201).str("token")
 	start := time.Now()
 	for _, hours := range []int{11, 22, 33} { // used every 11 hours
-		h.db.Clock = func() time.Time { return start.Add(time.Duration(hours) * time.Hour) }
+		h.db.SetClock(func() time.Time { return start.Add(time.Duration(hours) * time.Hour) })
 		h.expect(h.do("GET", "/v1/accounts/"+account, nil, token), 200)
 		h.expect(h.do("GET", "/v1/accounts/"+account+"/sessions", nil, token), 200)
 	}

@@ -55,7 +55,7 @@ func TestRelayKeepsOrderAcrossRounds(t *testing.T) {
 		}
 	}
 	fail["a1"] = false
-	db.Clock = func() time.Time { return time.Now().Add(time.Hour) }
+	db.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
 	delivered = nil
 	if _, err := relay.DeliverPending(context.Background()); err != nil {
 		t.Fatal(err)
@@ -125,7 +125,7 @@ func TestRelayParksDeadLetters(t *testing.T) {
 	}, quietLog())
 	clock := time.Now()
 	for range dispatch.MaxAttempts + 2 {
-		db.Clock = func() time.Time { return clock }
+		db.SetClock(func() time.Time { return clock })
 		if _, err := relay.DeliverPending(context.Background()); err != nil {
 			t.Fatal(err)
 		}

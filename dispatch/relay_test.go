@@ -48,7 +48,7 @@ func TestRelayStopsAtTheFirstFailedDelivery(t *testing.T) {
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 2 {
 		t.Fatalf("after recovery: %d, %v (the failed entry waits for its backoff)", n, err)
 	}
-	db.Clock = func() time.Time { return time.Now().Add(time.Hour) }
+	db.SetClock(func() time.Time { return time.Now().Add(time.Hour) })
 	if n, err := relay.DeliverPending(ctx); err != nil || n != 1 {
 		t.Fatalf("after the backoff: %d, %v", n, err)
 	}
@@ -211,7 +211,7 @@ func TestHealthyRelayDeliversTheWholeBatchAtOnce(t *testing.T) {
 	enqueue(4)
 	round("outage, next round", 1, 1)
 	down = false
-	db.Clock = func() time.Time { return time.Now().Add(time.Hour) } // past every backoff
+	db.SetClock(func() time.Time { return time.Now().Add(time.Hour) }) // past every backoff
 	round("recovered", 2*lanes, 2*lanes-1)
 	round("nothing left", 0, 0)
 }

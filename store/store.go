@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	sq "github.com/Masterminds/squirrel"
@@ -31,8 +32,9 @@ var psql = sq.StatementBuilder.PlaceholderFormat(sq.Dollar)
 // DB is the store: a connection pool plus the clock used for timestamps.
 type DB struct {
 	Pool *pgxpool.Pool
-	// Clock returns the current time; tests replace it (Now reads it).
-	Clock func() time.Time
+	// clock returns the current time; tests replace it with SetClock while
+	// the relay and the api read it from other goroutines, hence atomic.
+	clock atomic.Pointer[func() time.Time]
 	// SessionIdle ends a session unused for this long (KUDOS_SESSION_IDLE;
 	// zero means DefaultSessionIdle).
 	SessionIdle time.Duration
@@ -76,7 +78,7 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 		pool.Close()
 		return nil, fmt.Errorf("store: ping: %w", err)
 	}
-	return &DB{Pool: pool, Clock: time.Now}, nil
+	return &DB{Pool: pool}, nil
 }
 
 // Close releases the pool.
@@ -183,5 +185,17 @@ type querier interface {
 	QueryRow(ctx context.Context, sql string, args ...any) pgx.Row
 }
 
-// Now is the store's current time (Clock).
-func (db *DB) Now() time.Time { return db.Clock() }
+// Now is the store's current time (its clock, see SetClock).
+func (db *DB) Now() time.Time { return db.ClockFunc()() }
+
+// ClockFunc returns the clock Now reads: time.Now unless SetClock replaced it.
+func (db *DB) ClockFunc() func() time.Time {
+	if f := db.clock.Load(); f != nil {
+		return *f
+	}
+	return time.Now
+}
+
+// SetClock replaces the clock (tests move time with it); safe while other
+// goroutines call Now.
+func (db *DB) SetClock(f func() time.Time) { db.clock.Store(&f) }
