@@ -178,3 +178,15 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 
 // minor formats an amount in minor units as major units (12.34).
 func minor(v int64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+
+// RefundByProviderID returns the id of the refund booked under the
+// provider's refund id providerRefundID, or ENotFound.
+func (db *DB) RefundByProviderID(ctx context.Context, providerRefundID string) (string, error) {
+	var id string
+	err := db.Pool.QueryRow(ctx, `SELECT id FROM refunds WHERE provider_id = $1 AND provider_id <> '' AND status = 'refunded'
+		ORDER BY created_at LIMIT 1`, providerRefundID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", kudos.Errorf(kudos.ENotFound, "no refund %q", providerRefundID)
+	}
+	return id, wrapErr(err)
+}
