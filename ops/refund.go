@@ -215,7 +215,7 @@ func WriteRefund(w io.Writer, r *RefundResult) error {
 		what = "was refunded before (nothing new)"
 	}
 	_, err := fmt.Fprintf(w, "invoice %s: %s %s %s\nrefund:      %s (provider %s)\n", r.Invoice, what, r.Amount.Currency, major(r.Amount.Amount),
-		r.RefundID, orDash(r.ProviderRefundID))
+		r.RefundID, orNone(r.ProviderRefundID))
 	if err != nil {
 		return err
 	}
@@ -228,12 +228,4 @@ func WriteRefund(w io.Writer, r *RefundResult) error {
 		_, err = fmt.Fprintln(w, "credit note: not booked yet: the subscription workflow books it from the outbox (see `kudos ops account`)")
 	}
 	return err
-}
-
-// orDash is s, or "-" when it is empty.
-func orDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
 }
