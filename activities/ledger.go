@@ -34,5 +34,5 @@ func (a *Activities) BookRefund(ctx context.Context, in workflows.BookRefundInpu
 	if cn != nil {
 		plan = cn.Plan
 	}
-	return a.queueRefundMail(ctx, in.AccountID, b.ID, cn, plan, *in.Event.Amount)
+	return a.queueRefundMail(ctx, in.AccountID, b.ID, cn, plan, *in.Event.Amount, true)
 }

@@ -66,7 +66,8 @@ func TestOpsRefundPartialThenRest(t *testing.T) {
 	}
 	eventually(t, "the refund_issued mail", func() bool {
 		m := h.lastMail(email)
-		return m.Purpose == kudos.MailRefundIssued && m.Billing != nil && m.Billing.CreditNoteNumber == res.CreditNoteNumber
+		return m.Purpose == kudos.MailRefundIssued && m.Billing != nil && m.Billing.CreditNoteNumber == res.CreditNoteNumber &&
+			m.Billing.RefundRequested
 	})
 	h.wantRows("billing_events", account, "type = 'refund' AND amount = 1234", 1, "%d refund events, want 1")
 
