@@ -87,8 +87,9 @@ type BookedRefund struct {
 // the credit note of the refunded part of the invoice the payment settled.
 // A refund booked before, under its id or the provider's refund id (ops
 // booked it and the provider's event for it came after), books nothing
-// new. Refunds that would together exceed what the invoice was paid are
-// EInvalid.
+// new; a dashboard refund of a payment whose refund Kudos was refused, for
+// that amount, is booked as that refund. Refunds that would together
+// exceed what the invoice was paid are EInvalid.
 func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (BookedRefund, error) {
 	m := ev.LedgerMovement
 	if m.Movement != kudos.MovementRefund || m.Amount == nil || m.Amount.Amount <= 0 || (m.RefundID == "" && m.ProviderRefundID == "") {
@@ -131,6 +132,20 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 			return nil
 		} else if !errors.Is(err, pgx.ErrNoRows) {
 			return wrapErr(err)
+		}
+		if m.RefundID == "" {
+			// A refund made in the dashboard of a payment whose refund
+			// Kudos was refused (for good or for now) for that amount is
+			// the runbook's manual fix of that refund: it is booked as
+			// that refund (never a second one, and the refusal's retry
+			// finds it refunded).
+			err := tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND checkout_id = $2 AND amount = $3
+				AND status IN ('refused', 'deferred') ORDER BY created_at LIMIT 1 FOR UPDATE`, accountID, ref, m.Amount.Amount).Scan(&b.ID)
+			if errors.Is(err, pgx.ErrNoRows) {
+				b.ID = m.LedgerRefundID()
+			} else if err != nil {
+				return wrapErr(err)
+			}
 		}
 		if invoiceID != nil {
 			var refunded int64
