@@ -130,6 +130,11 @@ type MailBilling struct {
 	// credit note of the refund ("" when the payment paid no invoice), and
 	// InvoiceNumber then the invoice it corrects.
 	CreditNoteNumber string `json:"credit_note_number,omitempty"`
+	// RefundRequested is, on a refund_issued mail, set for a refund an
+	// operator made (`kudos ops refund`, or in the provider's dashboard:
+	// issue 36), which the mail does not call a payment nothing was owed
+	// for.
+	RefundRequested bool `json:"refund_requested,omitempty"`
 }
 
 // IsBilling reports whether purpose is a billing mail.

@@ -125,14 +125,22 @@ type VerificationRequest struct {
 	Amount         Money
 }
 
-// RefundRequest asks for the whole payment of a hosted checkout back.
+// RefundRequest asks for a payment back: the whole payment of a hosted
+// checkout, or (ops refunds, issue 36) Amount of the payment of a checkout
+// or of an off-session charge.
 type RefundRequest struct {
 	// RefundID is ours and the provider's idempotency key: asking twice
 	// refunds once.
 	RefundID   string
-	ProviderID string // the checkout's id at the provider
+	ProviderID string // the checkout's id at the provider ("" : ChargeID names the payment)
 	AccountID  uuid.UUID
 	Amount     Money
+	// ChargeID names the payment of an off-session charge (our ChargeID)
+	// when ProviderID is "".
+	ChargeID string
+	// Reason is an operator's reason, kept at the provider with the refund
+	// ("" : a refund Kudos makes on its own, of a duplicate payment).
+	Reason string
 }
 
 // PaymentEvent is a verified notification from the provider (a Stripe
@@ -145,6 +153,11 @@ type PaymentEvent struct {
 	AccountID  uuid.UUID      `json:"account_id"`
 	Outcome    PaymentOutcome `json:"outcome"`
 	OccurredAt time.Time      `json:"occurred_at"`
+	// LedgerMovement is set on the events of money that moved outside a
+	// hosted checkout (issue 36 item 1: off-session charges, refunds); a
+	// checkout's event has none. Kept apart from the dispute/return
+	// fields so that each kind of movement reads on its own.
+	LedgerMovement
 }
 
 // PaymentProvider is a card payment provider with hosted checkout: Stripe in

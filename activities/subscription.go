@@ -255,7 +255,7 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 			return err
 		}
 	}
-	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount)
+	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount, false)
 }
 
 // giveBack makes refund refundID of checkout c at the provider and records
@@ -304,9 +304,13 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *
 // (refund_issued) with its credit note cn's number, if it has one (nil
 // otherwise), once its PDF is stored: keyed by the refund, a retried
 // activity queues no second mail (the outbox keeps one entry per key).
+//
+// requested is set for a refund an operator made (ops, the provider's
+// dashboard: issue 36), which the mail does not call a payment nothing was
+// owed for.
 func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, refundID string, cn *kudos.Invoice, plan kudos.Plan,
-	amount kudos.Money) error {
-	b := kudos.MailBilling{AccountID: accountID, Plan: plan, Amount: &amount}
+	amount kudos.Money, requested bool) error {
+	b := kudos.MailBilling{AccountID: accountID, Plan: plan, Amount: &amount, RefundRequested: requested}
 	if cn != nil {
 		b.CreditNoteNumber, b.InvoiceNumber, b.InvoiceID = cn.Number, cn.CorrectsNumber, &cn.ID
 	}

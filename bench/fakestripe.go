@@ -23,6 +23,8 @@ type FakeStripe struct {
 	n        int
 	sessions map[string]*fakeSession
 	byKey    map[string]string // idempotency key → session id
+	refunds  map[string]*fakeRefund
+	addr     string // where it listens
 }
 
 type fakeSession struct {
@@ -45,6 +47,7 @@ func StartFakeStripe(addr string) (*FakeStripe, error) {
 	mux.HandleFunc("POST /v1/checkout/sessions", f.createSession)
 	mux.HandleFunc("GET /v1/checkout/sessions/{id}", f.getSession)
 	mux.HandleFunc("POST /v1/checkout/sessions/{id}/expire", f.expireSession)
+	f.registerRefunds(mux)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		stripeError(w, http.StatusNotFound, "resource_missing", "the bench's fake Stripe has no "+r.Method+" "+r.URL.Path)
 	})
@@ -53,6 +56,7 @@ func StartFakeStripe(addr string) (*FakeStripe, error) {
 		return nil, fmt.Errorf("fake Stripe: %w", err)
 	}
 	f.srv = &http.Server{Handler: mux, ReadHeaderTimeout: 5 * time.Second}
+	f.addr = ln.Addr().String()
 	go func() { _ = f.srv.Serve(ln) }()
 	return f, nil
 }

@@ -39,6 +39,8 @@ type IntakeResult struct {
 	// event was applied, per event; BaselineCPU per raw signal.
 	CPU         CPUShare `json:"cpu_per_event"`
 	BaselineCPU CPUShare `json:"baseline_cpu_per_signal"`
+	// Refunds is the refund phase that follows (issue 36).
+	Refunds *RefundIntake `json:"refunds,omitempty"`
 }
 
 // Applied is what Postgres shows once the events are in: each unique event
@@ -177,7 +179,10 @@ func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error
 		figure(name, "CPU/event: Postgres", "ms", res.CPU.PostgresMs),
 		compared(name, "CPU taken by other work on the machine", "%", res.CPU.OtherPercent(), res.BaselineCPU.OtherPercent()),
 	}
-	return res, rows, nil
+	refunds, refundRows, err := intakeRefunds(ctx, e, o, ids, name)
+	res.Refunds = refunds
+	rows = append(rows, refundRows...)
+	return res, rows, err
 }
 
 // sendWebhook posts one event, signed now, as Stripe does.

@@ -22,6 +22,8 @@ type billingView struct {
 	// or the plan's end, depending on the purpose ("" when unset).
 	Date      string
 	AutoRenew bool
+	// RefundRequested: a refund an operator made (issue 36).
+	RefundRequested bool
 }
 
 // billingFacts checks that req carries every fact its billing purpose must
@@ -77,6 +79,7 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: %s mail without %s", req.Purpose, strings.Join(missing, ", "))
 	}
 	v := &billingView{Plan: planName(b.Plan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
+		RefundRequested: b.RefundRequested,
 		CreditNoteNumber: strings.TrimSpace(b.CreditNoteNumber)}
 	if hasAmount {
 		v.Amount = formatMoney(*b.Amount, lang)

@@ -26,14 +26,19 @@ func refundRequest(lang string, withNote bool) kudos.MailRequest {
 // against testdata/golden; each says the amount and links to the invoices.
 func TestRefundIssuedMailGolden(t *testing.T) {
 	for _, lang := range languages {
-		for variant, withNote := range map[string]bool{"credit_note": true, "no_invoice": false} {
-			msg, err := Render(refundRequest(lang, withNote))
+		for variant, withNote := range map[string]bool{"credit_note": true, "no_invoice": false, "requested": true} {
+			req := refundRequest(lang, withNote)
+			req.Billing.RefundRequested = variant == "requested" // an operator's refund (issue 36)
+			msg, err := Render(req)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if !strings.Contains(msg.HTML, "/billing/invoices") || strings.Contains(msg.Text, "KUD-CN-2026-000007") != withNote ||
 				!strings.Contains(msg.Subject, "566") {
 				t.Errorf("%s %s:\n%s\n%s", lang, variant, msg.Subject, msg.Text)
+			}
+			if owed := strings.Contains(msg.Text, "566") && strings.Count(msg.Text, "566,28")+strings.Count(msg.Text, "566.28") > 1; owed != (variant == "requested") {
+				t.Errorf("%s %s: the amount in the opening line %v, want it only in an operator's refund:\n%s", lang, variant, owed, msg.Text)
 			}
 			checkGolden(t, "refund_issued."+variant+"."+lang, msg)
 		}

@@ -110,7 +110,12 @@ func WriteText(out io.Writer, r *Report) error {
 		p("  none")
 	}
 	for _, e := range a.Events {
-		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s", e.EventID, e.Provider, e.Outcome, e.CheckoutID, ts(&e.OccurredAt), ts(&e.ReceivedAt))
+		movement := ""
+		if e.Movement != "" { // issue 36: an off-session charge or a refund
+			movement = "\t" + e.Movement
+		}
+		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s%s", e.EventID, e.Provider, e.Outcome, orNone(e.CheckoutID), ts(&e.OccurredAt),
+			ts(&e.ReceivedAt), movement)
 	}
 	p("\nCHECKOUTS")
 	if len(a.Checkouts) == 0 {

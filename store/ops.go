@@ -96,6 +96,10 @@ type OpsPaymentEvent struct {
 	// AppliedAt is when the subscription workflow applied it (nil: not
 	// yet; the reconciliation delivers it again after a while).
 	AppliedAt *time.Time `json:"applied_at" db:"applied_at"`
+	// Movement is what an event of money moved outside a checkout says
+	// (issue 36): "charge <charge id>" or "refund <provider refund id>
+	// <amount>"; "" for a checkout's event.
+	Movement string `json:"movement,omitempty" db:"movement"`
 }
 
 // OpsRefund is a refund row.
@@ -168,7 +172,9 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 				ELSE '' END AS quote FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
-			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			received_at, applied_at, CASE movement WHEN '' THEN '' WHEN 'charge' THEN 'charge ' || charge_id
+				ELSE concat_ws(' ', movement, nullif(refund_id, ''), nullif(provider_refund_id, ''),
+					currency || ' ' || to_char(amount / 100.0, 'FM999999990.00')) END AS movement FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
 			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their

@@ -257,9 +257,17 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, del
 // RecordPaymentEventTx is RecordPaymentEvent inside tx (see InTx): the
 // sandbox settles its checkout and records the event in one transaction.
 func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
-	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
-		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt)
+	m := ev.LedgerMovement
+	var amount *int64
+	var currency *string
+	if m.Amount != nil {
+		amount, currency = &m.Amount.Amount, &m.Amount.Currency
+	}
+	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at,
+		movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (event_id) DO NOTHING`,
+		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt,
+		m.Movement, m.ChargeID, m.PaymentID, m.RefundID, m.ProviderRefundID, m.InvoiceID, amount, currency, m.Reason)
 	if err != nil || tag.RowsAffected() == 0 {
 		return false, wrapErr(err)
 	}
@@ -354,12 +362,20 @@ func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkout
 
 // paymentEventColumns are the columns of a kudos.PaymentEvent, in the order
 // scanPaymentEvent reads them.
-const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at`
+const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at,
+	movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason`
 
 // scanPaymentEvent reads one row of paymentEventColumns.
 func scanPaymentEvent(row pgx.CollectableRow) (kudos.PaymentEvent, error) {
 	var ev kudos.PaymentEvent
-	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt)
+	var amount *int64
+	var currency *string
+	m := &ev.LedgerMovement
+	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt,
+		&m.Movement, &m.ChargeID, &m.PaymentID, &m.RefundID, &m.ProviderRefundID, &m.InvoiceID, &amount, &currency, &m.Reason)
+	if amount != nil && currency != nil {
+		m.Amount = &kudos.Money{Amount: *amount, Currency: *currency}
+	}
 	ev.OccurredAt = ev.OccurredAt.UTC()
 	return ev, err
 }

@@ -51,6 +51,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityCheckVATID:          workflows.VATCheckInput{},
 		workflows.ActivityRecordVATCheck:      workflows.RecordVATCheckInput{},
 		workflows.ActivityQuoteHolds:          workflows.CheckoutRef{},
+		workflows.ActivityBookRefund:          workflows.BookRefundInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

@@ -54,6 +54,8 @@ const (
 	ActivityCheckVATID             = "CheckVATID"
 	ActivityRecordVATCheck         = "RecordVATCheck"
 	ActivityQuoteHolds             = "QuoteHolds"
+	// ActivityBookRefund books a refund made at the provider (issue 36).
+	ActivityBookRefund = "BookRefund"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -67,6 +69,7 @@ var ActivityNames = []string{
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 	ActivityUserDeletionAt, ActivityEraseUser,
 	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
+	ActivityBookRefund,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

@@ -73,6 +73,8 @@ type fakeActivities struct {
 	// (QuoteHolds); quoteChecks counts the questions.
 	staleQuotes map[string]bool
 	quoteChecks int
+	// booked are the provider refunds booked (BookRefund).
+	booked []workflows.BookRefundInput
 }
 
 func (f *fakeActivities) MarkEventsApplied(_ context.Context, in workflows.MarkEventsAppliedInput) error {

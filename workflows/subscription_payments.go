@@ -29,6 +29,13 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 	if len(s.st.SeenEvents) > maxSeenEvents {
 		s.st.SeenEvents = s.st.SeenEvents[len(s.st.SeenEvents)-maxSeenEvents:]
 	}
+	if ev.Movement != "" { // only events since issue 36 have one: histories from before never come here
+		if s.newer(ctx, "ledger-movements") {
+			s.onMovement(ctx, ev)
+		}
+		s.markApplied(ctx, applied)
+		return
+	}
 	c := s.st.Checkout
 	if c == nil || c.ID != ev.CheckoutID {
 		if ev.Outcome == kudos.PaymentPaid && s.newer(ctx, "late-payments") {

@@ -10,6 +10,7 @@
 //	kudos temporal setup           register the namespace and search attributes
 //	kudos ops account <id|e-mail>  everything about one account (--json)
 //	kudos ops refund-made <refund id> <provider refund id>
+//	kudos ops refund <invoice id|number> [--amount 12.34] --reason "…"
 //	                               record a refused refund made by hand
 package main
 
@@ -27,6 +28,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos temporal setup
        kudos ops account <accountId|email> [--json]
        kudos ops refund-made <refundId> <providerRefundId>
+       kudos ops refund <invoiceId|number> [--amount 12.34] --reason "…"
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -39,6 +41,10 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  (docs/runbook-payments.md); --json for scripts
   ops refund-made record that a refund the provider refused (or deferred) was made by hand
                  (its refund row, its checkout and the customer's timeline)
+  ops refund     refund an invoice's payment at the provider, all of what is left or --amount
+                 (major units); the subscription workflow books it: a credit note for the
+                 refunded part, the refund_issued mail, the timeline's refund event. Prints the
+                 refund and the credit note's number; the same command twice refunds once
 
 Configuration comes from environment variables; see README.md.`
 

@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"strings"
 	"time"
 
 	"go.temporal.io/sdk/client"
@@ -23,8 +24,8 @@ import (
 // errUsage is a tool called with the wrong arguments.
 var errUsage = errors.New("usage")
 
-// runTool runs an operator's tool: `temporal setup`, `ops account` or
-// `ops refund-made`. Its
+// runTool runs an operator's tool: `temporal setup`, `ops account`,
+// `ops refund-made` or `ops refund`. Its
 // output goes to out, its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
@@ -55,8 +56,71 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 		return opsAccount(ctx, cfg, log, who, asJSON, out)
 	case len(args) == 4 && args[0] == "ops" && args[1] == "refund-made":
 		return opsRefundMade(ctx, cfg, args[2], args[3], out)
+	case len(args) >= 3 && args[0] == "ops" && args[1] == "refund":
+		invoice, amount, reason, err := refundArgs(args[2:])
+		if err != nil {
+			return err
+		}
+		return opsRefund(ctx, cfg, invoice, amount, reason, out)
 	}
 	return errUsage
+}
+
+// refundArgs reads `ops refund <invoice id or number> [--amount 12.34]
+// --reason "…"` (flags before or after the invoice, --flag=value too).
+func refundArgs(args []string) (invoice string, amount *int64, reason string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		name, value, inline := strings.Cut(a, "=")
+		switch name {
+		case "--amount", "--reason":
+			if !inline {
+				if i+1 >= len(args) {
+					return "", nil, "", errUsage
+				}
+				i++
+				value = args[i]
+			}
+			if name == "--reason" {
+				reason = value
+				continue
+			}
+			v, err := ops.ParseAmount(value)
+			if err != nil {
+				return "", nil, "", err
+			}
+			amount = &v
+		default:
+			if invoice != "" || strings.HasPrefix(a, "-") {
+				return "", nil, "", errUsage
+			}
+			invoice = a
+		}
+	}
+	if invoice == "" || strings.TrimSpace(reason) == "" {
+		return "", nil, "", errUsage
+	}
+	return invoice, amount, reason, nil
+}
+
+// opsRefund refunds an invoice's payment, in full or in part, and prints
+// the refund and its credit note (issue 36; docs/runbook-payments.md).
+func opsRefund(ctx context.Context, cfg *config.Config, invoice string, amount *int64, reason string, out io.Writer) error {
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	payments, _, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	r := &ops.Refunder{Store: db, Payments: payments}
+	res, err := r.Refund(ctx, invoice, amount, reason)
+	if err != nil {
+		return err
+	}
+	return ops.WriteRefund(out, res)
 }
 
 // opsRefundMade records a refund an operator made by hand after the

@@ -27,6 +27,7 @@ func (p *Provider) RegisterRoutes(app fiber.Router, kick func()) {
 	app.Post("/dev/sandbox/declines", p.declines)
 	app.Post("/dev/sandbox/settle", p.settleAccount(kick))
 	app.Post("/dev/sandbox/refunds", p.refunds)
+	app.Post("/dev/sandbox/provider-refund", p.providerRefund(kick))
 }
 
 var page = template.Must(template.New("checkout").Parse(`<!doctype html>

@@ -96,10 +96,22 @@ func (p *Provider) refund(ctx context.Context, req kudos.RefundRequest) (string,
 	case !errors.Is(err, pgx.ErrNoRows):
 		return "", store.Classify(err)
 	}
-	_, err = p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
-		VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
-		"checkout:"+req.ProviderID, req.AccountID, req.Amount.Amount, req.Amount.Currency)
-	return "re_sandbox_" + req.RefundID, store.Classify(err)
+	charge := "checkout:" + req.ProviderID
+	if req.ProviderID == "" { // an off-session charge's payment (ops refunds, issue 36)
+		charge = req.ChargeID
+	}
+	id := "re_sandbox_" + req.RefundID
+	err = p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
+			VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
+			charge, req.AccountID, req.Amount.Amount, req.Amount.Currency); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ($1, $2, $3, $4)
+			ON CONFLICT (id) DO NOTHING`, id, charge, req.Amount.Amount, req.Amount.Currency)
+		return err
+	})
+	return id, store.Classify(err)
 }
 
 // settle ends an open checkout with outcome (the Pay, Fail and Cancel
@@ -181,14 +193,51 @@ func (p *Provider) settlePending(ctx context.Context, id string, notify bool) (*
 // Settle settles everything of the account that is settling: its
 // processing off-session charges, and (see settlePending) its pending
 // checkouts. It returns how many it settled.
+//
+// With notify, each settled charge's event is recorded too, as Stripe
+// sends payment_intent.succeeded or payment_intent.payment_failed (issue
+// 36): the workflow applies the renewal at once instead of at its next
+// follow-up.
 func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify bool) (int, error) {
-	tag, err := p.DB.Pool.Exec(ctx, `UPDATE sandbox_charges SET paid = (settles_as = 'paid'),
-		failure_reason = CASE WHEN settles_as = 'failed' THEN 'insufficient_funds' END, settles_as = NULL
-		WHERE account_id = $1 AND settles_as IS NOT NULL`, accountID)
+	var n int
+	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		rows, err := tx.Query(ctx, `UPDATE sandbox_charges SET paid = (settles_as = 'paid'),
+			failure_reason = CASE WHEN settles_as = 'failed' THEN 'insufficient_funds' END, settles_as = NULL
+			WHERE account_id = $1 AND settles_as IS NOT NULL RETURNING charge_id, paid`, accountID)
+		if err != nil {
+			return err
+		}
+		type settled struct {
+			chargeID string
+			paid     bool
+		}
+		charges, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (settled, error) {
+			var s settled
+			return s, r.Scan(&s.chargeID, &s.paid)
+		})
+		if err != nil {
+			return err
+		}
+		n = len(charges)
+		for _, c := range charges {
+			if !notify {
+				continue
+			}
+			outcome := kudos.PaymentPaid
+			if !c.paid {
+				outcome = kudos.PaymentFailed
+			}
+			if _, err := store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+				AccountID: accountID, Outcome: outcome, OccurredAt: p.DB.Now(), LedgerMovement: kudos.LedgerMovement{
+					Movement: kudos.MovementCharge, ChargeID: c.chargeID, PaymentID: "ch_sandbox_" + c.chargeID}}, dispatch.PaymentEvent); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, store.Classify(err)
 	}
-	n := int(tag.RowsAffected())
 	rows, err := p.DB.Pool.Query(ctx, `SELECT id FROM sandbox_checkouts WHERE account_id = $1 AND status = 'pending' ORDER BY created_at`, accountID)
 	if err != nil {
 		return n, store.Classify(err)

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/google/uuid"
 	"github.com/stripe/stripe-go/v85"
@@ -146,20 +147,24 @@ func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos
 	return "", fmt.Errorf("stripepay: expire checkout %s: %w", providerID, err)
 }
 
-// Refund implements kudos.PaymentProvider: the session's PaymentIntent is
-// refunded in full, under RefundID as the idempotency key.
+// Refund implements kudos.PaymentProvider: the PaymentIntent of the
+// session (or, with no session, of the off-session charge req.ChargeID) is
+// refunded by req.Amount, under RefundID as the idempotency key and in the
+// refund's metadata (its events then name our refund: issue 36).
 func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
-	s, err := p.sc.V1CheckoutSessions.Retrieve(ctx, req.ProviderID, nil)
+	piID, err := p.paymentOf(ctx, req)
 	if err != nil {
-		return "", fmt.Errorf("stripepay: refund %s: get checkout session %s: %w", req.RefundID, req.ProviderID, err)
-	}
-	if s.PaymentIntent == nil || s.PaymentIntent.ID == "" {
-		return "", kudos.Errorf(kudos.EConflict, "checkout session %s has no payment to refund", req.ProviderID)
+		return "", err
 	}
 	params := &stripe.RefundCreateParams{
-		PaymentIntent: stripe.String(s.PaymentIntent.ID),
+		PaymentIntent: stripe.String(piID),
 		Reason:        stripe.String("duplicate"),
-		Metadata:      map[string]string{metaAccountID: req.AccountID.String(), "refund_id": req.RefundID},
+		Metadata:      map[string]string{metaAccountID: req.AccountID.String(), metaRefundID: req.RefundID},
+	}
+	if req.Reason != "" { // an operator's refund, of all or part of the payment
+		params.Reason = stripe.String("requested_by_customer")
+		params.Metadata["reason"] = truncate(req.Reason, 500) // Stripe's limit of a metadata value
+		params.Amount = stripe.Int64(req.Amount.Amount)
 	}
 	params.IdempotencyKey = stripe.String(req.RefundID)
 	r, err := p.sc.V1Refunds.Create(ctx, params)
@@ -171,6 +176,43 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 		return "", refusedOr(err, "stripepay: refund %s", req.RefundID)
 	}
 	return r.ID, nil
+}
+
+// truncate cuts s to at most n bytes, on a rune boundary.
+func truncate(s string, n int) string {
+	for len(s) > n {
+		_, size := utf8.DecodeLastRuneInString(s)
+		s = s[:len(s)-size]
+	}
+	return s
+}
+
+// paymentOf returns the id of the PaymentIntent req refunds.
+func (p *Provider) paymentOf(ctx context.Context, req kudos.RefundRequest) (string, error) {
+	if req.ProviderID == "" {
+		customer, err := p.customerID(ctx, req.AccountID)
+		if err != nil {
+			return "", err
+		}
+		var pi *stripe.PaymentIntent
+		if customer != "" && req.ChargeID != "" {
+			if pi, err = p.findCharge(ctx, customer, req.ChargeID); err != nil {
+				return "", refusedOr(err, "stripepay: refund %s: find charge %s", req.RefundID, req.ChargeID)
+			}
+		}
+		if pi == nil {
+			return "", kudos.Errorf(kudos.EInvalid, "the payment provider knows no payment of charge %q", req.ChargeID)
+		}
+		return pi.ID, nil
+	}
+	s, err := p.sc.V1CheckoutSessions.Retrieve(ctx, req.ProviderID, nil)
+	if err != nil {
+		return "", fmt.Errorf("stripepay: refund %s: get checkout session %s: %w", req.RefundID, req.ProviderID, err)
+	}
+	if s.PaymentIntent == nil || s.PaymentIntent.ID == "" {
+		return "", kudos.Errorf(kudos.EConflict, "checkout session %s has no payment to refund", req.ProviderID)
+	}
+	return s.PaymentIntent.ID, nil
 }
 
 // UseCheckoutMethod implements kudos.PaymentProvider: the payment method

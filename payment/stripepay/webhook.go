@@ -22,7 +22,9 @@ import (
 // one PaymentExpired, one whose delayed payment failed PaymentFailed, one
 // complete whose payment is still settling PaymentPending; one still open
 // gives a nil event. Other event types, and sessions Kudos did not make, are
-// acknowledged and ignored: (nil, nil).
+// acknowledged and ignored: (nil, nil). The events of off-session charges
+// (payment_intent.*) and refunds (charge.refunded, refund.updated) are
+// parseMovement's (ledger.go).
 //
 // The event's API version is not checked against stripe-go's: only the
 // event's id, type, time and session id are read from it, and those do not
@@ -34,6 +36,9 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	})
 	if err != nil {
 		return nil, kudos.Errorf(kudos.EBadRequest, "Invalid Stripe webhook")
+	}
+	if isMovementEvent(ev.Type) { // issue 36: off-session charges and refunds
+		return p.parseMovement(ctx, ev)
 	}
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted,

@@ -1,0 +1,207 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// Refunds of issue 36: an operator's (`kudos ops refund`, full or partial)
+// and those made in the provider's dashboard, booked from the provider's
+// event by the subscription workflow. Several refunds of one payment are
+// summed and never exceed what was paid; each gets its own credit note
+// (issueCreditNote: its number in the KUD-CN series, the VAT in the
+// invoice's proportion, its reverse charge kept).
+
+// RefundablePayment is the payment of an invoiced sale as a refund needs
+// it: the invoice, the payment that settled it (paid_by: a checkout's id
+// or an off-session charge's), the checkout's id at the provider (""
+// for a charge) and what was refunded of it so far.
+type RefundablePayment struct {
+	Invoice    kudos.Invoice
+	PaymentRef string
+	// ProviderID is the checkout's id at the provider; IsCheckout says
+	// PaymentRef is a checkout (else an off-session charge).
+	ProviderID string
+	IsCheckout bool
+	Refunded   int64
+}
+
+// Left is what can still be refunded of the payment.
+func (p RefundablePayment) Left() int64 { return p.Invoice.Total - p.Refunded }
+
+// RefundablePaymentOf returns the payment of the invoice named by its id or
+// its number (any account's: an operator's look-up). An invoice that is
+// not a paid sale (a credit note, unpaid, or paid by nothing that can be
+// refunded: a waived upgrade) is EInvalid; an unknown one ENotFound.
+func (db *DB) RefundablePaymentOf(ctx context.Context, idOrNumber string) (*RefundablePayment, error) {
+	where, arg := "number = $1", any(idOrNumber)
+	if id, err := uuid.Parse(idOrNumber); err == nil {
+		where, arg = "id = $1", id
+	}
+	var p RefundablePayment
+	var accountID uuid.UUID
+	var paidBy *string
+	err := db.Pool.QueryRow(ctx, `SELECT id, account_id, paid_by FROM invoices WHERE `+where, arg).Scan(&p.Invoice.ID, &accountID, &paidBy)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, kudos.Errorf(kudos.ENotFound, "no invoice %q", idOrNumber)
+	} else if err != nil {
+		return nil, wrapErr(err)
+	}
+	inv, err := db.Invoice(ctx, accountID, p.Invoice.ID)
+	if err != nil {
+		return nil, err
+	}
+	p.Invoice = *inv
+	switch {
+	case inv.IsCreditNote():
+		return nil, kudos.Errorf(kudos.EInvalid, "%s is a credit note: refund the invoice it corrects", inv.Number)
+	case inv.Status != kudos.InvoicePaid || paidBy == nil || *paidBy == "":
+		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s was not paid through the payment provider: nothing to refund", idOrNumber)
+	}
+	p.PaymentRef = *paidBy
+	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT provider_id FROM checkouts WHERE id = $1 AND account_id = $2), ''),
+		EXISTS (SELECT 1 FROM checkouts WHERE id = $1 AND account_id = $2),
+		COALESCE((SELECT sum(amount) FROM refunds WHERE checkout_id = $1 AND account_id = $2 AND status = 'refunded'), 0)`,
+		p.PaymentRef, accountID).Scan(&p.ProviderID, &p.IsCheckout, &p.Refunded)
+	return &p, wrapErr(err)
+}
+
+// BookedRefund is a refund as booked: its id, and its credit note's
+// number ("" when it corrects no invoice).
+type BookedRefund struct {
+	ID               string
+	CreditNoteNumber string
+	// New is false when the refund had been booked already.
+	New bool
+}
+
+// BookRefund books the refund a provider event reports (ev.Movement is
+// kudos.MovementRefund), in one transaction: its row (the refunded
+// payment's reference as its checkout_id), the timeline's refund event and
+// the credit note of the refunded part of the invoice the payment settled.
+// A refund booked before, under its id or the provider's refund id (ops
+// booked it and the provider's event for it came after), books nothing
+// new; a dashboard refund of a payment whose refund Kudos was refused, for
+// that amount, is booked as that refund. Refunds that would together
+// exceed what the invoice was paid are EInvalid.
+func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (BookedRefund, error) {
+	m := ev.LedgerMovement
+	if m.Movement != kudos.MovementRefund || m.Amount == nil || m.Amount.Amount <= 0 || (m.RefundID == "" && m.ProviderRefundID == "") {
+		return BookedRefund{}, kudos.Errorf(kudos.EInvalid, "event %s is not a refund with an amount and an id", ev.EventID)
+	}
+	ref := m.PaymentRef(ev.CheckoutID)
+	b := BookedRefund{ID: m.LedgerRefundID()}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		now := db.Now()
+		// The invoice, locked: two refunds of it are booked one after the
+		// other, each seeing the other's amount.
+		var invoiceID *uuid.UUID
+		var total int64
+		var plan *string
+		q := `SELECT id, total_amount, plan, COALESCE(paid_by, '') FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE'
+			ORDER BY created_at LIMIT 1 FOR UPDATE`
+		args := []any{accountID, ref}
+		if m.InvoiceID != nil {
+			q = `SELECT id, total_amount, plan, COALESCE(paid_by, '') FROM invoices WHERE account_id = $1 AND id = $2 FOR UPDATE`
+			args = []any{accountID, *m.InvoiceID}
+		}
+		var id uuid.UUID
+		var paidBy string
+		err := tx.QueryRow(ctx, q, args...).Scan(&id, &total, &plan, &paidBy)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows): // a payment of no invoice (a verification, a duplicate never invoiced)
+		case err != nil:
+			return wrapErr(err)
+		default:
+			invoiceID = &id
+			if ref == "" {
+				ref = paidBy
+			}
+		}
+		var existing string
+		err = tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND status = 'refunded'
+			AND (id = $2 OR ($3 <> '' AND provider_id = $3)) LIMIT 1`, accountID, b.ID, m.ProviderRefundID).Scan(&existing)
+		if err == nil {
+			b.ID = existing
+			return nil
+		} else if !errors.Is(err, pgx.ErrNoRows) {
+			return wrapErr(err)
+		}
+		if m.RefundID == "" {
+			// A refund made in the dashboard of a payment whose refund
+			// Kudos was refused (for good or for now) for that amount is
+			// the runbook's manual fix of that refund: it is booked as
+			// that refund (never a second one, and the refusal's retry
+			// finds it refunded).
+			err := tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND checkout_id = $2 AND amount = $3
+				AND status IN ('refused', 'deferred') ORDER BY created_at LIMIT 1 FOR UPDATE`, accountID, ref, m.Amount.Amount).Scan(&b.ID)
+			if errors.Is(err, pgx.ErrNoRows) {
+				b.ID = m.LedgerRefundID()
+			} else if err != nil {
+				return wrapErr(err)
+			}
+		}
+		if invoiceID != nil {
+			var refunded int64
+			if err := tx.QueryRow(ctx, `SELECT COALESCE(sum(amount), 0) FROM refunds WHERE account_id = $1 AND checkout_id = $2
+				AND status = 'refunded'`, accountID, ref).Scan(&refunded); err != nil {
+				return wrapErr(err)
+			}
+			if refunded+m.Amount.Amount > total {
+				return kudos.Errorf(kudos.EInvalid, "refunds would exceed what was paid: %s paid, %s refunded already, %s asked",
+					minor(total), minor(refunded), minor(m.Amount.Amount))
+			}
+		}
+		reason := m.Reason
+		if reason == "" {
+			reason = "refunded at the payment provider"
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)
+			ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
+				created_at = now(), retry_at = NULL WHERE refunds.status IN ('refused', 'deferred')`,
+			b.ID, accountID, ref, m.Amount.Amount, m.Amount.Currency, m.ProviderRefundID, reason); err != nil {
+			return wrapErr(err)
+		}
+		b.New = true
+		tev := kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventRefund, Amount: &m.Amount.Amount,
+			Currency: m.Amount.Currency, InvoiceID: invoiceID, Key: string(kudos.EventRefund) + ":" + b.ID}
+		if plan != nil {
+			tev.Plan = kudos.Plan(*plan)
+		}
+		if _, err := AppendBillingEvent(ctx, tx, tev); err != nil {
+			return err
+		}
+		return issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, *m.Amount, now)
+	})
+	if err != nil {
+		return BookedRefund{}, err
+	}
+	if cn, err := db.CreditNoteOfRefund(ctx, accountID, b.ID); err == nil {
+		b.CreditNoteNumber = cn.Number
+	} else if kudos.ErrorCode(err) != kudos.ENotFound {
+		return BookedRefund{}, err
+	}
+	return b, nil
+}
+
+// minor formats an amount in minor units as major units (12.34).
+func minor(v int64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+
+// RefundByProviderID returns the id of the refund booked under the
+// provider's refund id providerRefundID, or ENotFound.
+func (db *DB) RefundByProviderID(ctx context.Context, providerRefundID string) (string, error) {
+	var id string
+	err := db.Pool.QueryRow(ctx, `SELECT id FROM refunds WHERE provider_id = $1 AND provider_id <> '' AND status = 'refunded'
+		ORDER BY created_at LIMIT 1`, providerRefundID).Scan(&id)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", kudos.Errorf(kudos.ENotFound, "no refund %q", providerRefundID)
+	}
+	return id, wrapErr(err)
+}
