@@ -145,6 +145,13 @@ type PaymentEvent struct {
 	AccountID  uuid.UUID      `json:"account_id"`
 	Outcome    PaymentOutcome `json:"outcome"`
 	OccurredAt time.Time      `json:"occurred_at"`
+
+	// Dispute is set on the event of a dispute opened or closed (issue 36
+	// item 3; CheckoutID and Outcome are empty then).
+	Dispute *DisputeEvent `json:"dispute,omitempty"`
+	// Return is set on the event of a payment taken back by the bank after
+	// it succeeded (a returned SEPA debit; CheckoutID and Outcome empty).
+	Return *ReturnEvent `json:"return,omitempty"`
 }
 
 // PaymentProvider is a card payment provider with hosted checkout: Stripe in

@@ -257,9 +257,9 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, del
 // RecordPaymentEventTx is RecordPaymentEvent inside tx (see InTx): the
 // sandbox settles its checkout and records the event in one transaction.
 func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
-	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
-		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt)
+	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at,
+		dispute, returned) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (event_id) DO NOTHING`,
+		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt, ev.Dispute, ev.Return)
 	if err != nil || tag.RowsAffected() == 0 {
 		return false, wrapErr(err)
 	}
@@ -354,12 +354,12 @@ func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkout
 
 // paymentEventColumns are the columns of a kudos.PaymentEvent, in the order
 // scanPaymentEvent reads them.
-const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at`
+const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at, dispute, returned`
 
 // scanPaymentEvent reads one row of paymentEventColumns.
 func scanPaymentEvent(row pgx.CollectableRow) (kudos.PaymentEvent, error) {
 	var ev kudos.PaymentEvent
-	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt)
+	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt, &ev.Dispute, &ev.Return)
 	ev.OccurredAt = ev.OccurredAt.UTC()
 	return ev, err
 }

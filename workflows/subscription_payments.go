@@ -29,6 +29,9 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 	if len(s.st.SeenEvents) > maxSeenEvents {
 		s.st.SeenEvents = s.st.SeenEvents[len(s.st.SeenEvents)-maxSeenEvents:]
 	}
+	if s.onLedgerEvent(ctx, ev, applied) {
+		return
+	}
 	c := s.st.Checkout
 	if c == nil || c.ID != ev.CheckoutID {
 		if ev.Outcome == kudos.PaymentPaid && s.newer(ctx, "late-payments") {
