@@ -143,6 +143,7 @@ func TestAReturnedDebitIsAFailedPayment(t *testing.T) {
 	const email = "returned@example.com"
 	token, account := h.paidWith(email, "STARTER", "4242424242424242")
 	invoice := h.paidInvoice(account)
+	run := h.currentRun("subscription:" + account)
 	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
 	sub := h.inDunning(token, account)
 	failed, _ := sub["failed_payment"].(map[string]any)
@@ -160,7 +161,7 @@ func TestAReturnedDebitIsAFailedPayment(t *testing.T) {
 		t.Fatalf("after the retry: %v", sub)
 	}
 	eventually(t, "the payment_failed mail", func() bool { return slices.Contains(h.sent.purposes(email), kudos.MailPaymentFailed) })
-	h.recordHistory("subscription:"+account, "", "subscription_payment_returned.json")
+	h.recordHistory("subscription:"+account, run, "subscription_payment_returned.json") // the run of the return and the retry
 }
 
 // TestSandboxDisputeRoutesRefuseBadInput: the dev routes answer a
