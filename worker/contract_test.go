@@ -51,6 +51,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityCheckVATID:          workflows.VATCheckInput{},
 		workflows.ActivityRecordVATCheck:      workflows.RecordVATCheckInput{},
 		workflows.ActivityQuoteHolds:          workflows.CheckoutRef{},
+		workflows.ActivityRecordDispute:       workflows.DisputeInput{},
+		workflows.ActivityReturnPayment:       workflows.ReturnInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

@@ -154,4 +154,3 @@ func (s *subscription) upsertDisputeOpen(ctx workflow.Context) {
 	s.disputeOpen = &open
 	_ = workflow.UpsertTypedSearchAttributes(ctx, DisputeOpenKey.ValueSet(open))
 }
-
