@@ -21,7 +21,8 @@ import (
 // paid (or needs no payment, as in setup mode) is PaymentPaid, an expired
 // one PaymentExpired, one whose delayed payment failed PaymentFailed, one
 // complete whose payment is still settling PaymentPending; one still open
-// gives a nil event. Other event types, and sessions Kudos did not make, are
+// gives a nil event. Disputes and returned SEPA debits are read by
+// parseLedgerEvent. Other event types, and sessions Kudos did not make, are
 // acknowledged and ignored: (nil, nil).
 //
 // The event's API version is not checked against stripe-go's: only the
@@ -34,6 +35,9 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	})
 	if err != nil {
 		return nil, kudos.Errorf(kudos.EBadRequest, "Invalid Stripe webhook")
+	}
+	if ledgerEventTypes[ev.Type] { // disputes and returned debits (disputes.go)
+		return p.parseLedgerEvent(ctx, ev)
 	}
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted,
