@@ -179,10 +179,11 @@ func (db *DB) AccountDisputes(ctx context.Context, accountID uuid.UUID) ([]kudos
 	return out, wrapErr(err)
 }
 
-// OpenDisputes counts the disputes still open, and the amount they hold
-// in minor units (the gauges kudos_disputes_open and
-// kudos_disputes_open_amount).
-func (db *DB) OpenDisputes(ctx context.Context) (count int, amount int64, err error) {
-	err = db.Pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(amount), 0) FROM disputes WHERE status = 'open'`).Scan(&count, &amount)
-	return count, amount, wrapErr(err)
+// OpenDisputes counts the disputes still open (the gauge
+// kudos_disputes_open): money a card network holds until it decides, and
+// evidence to give at the provider before its due date.
+func (db *DB) OpenDisputes(ctx context.Context) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE status = 'open'`).Scan(&n)
+	return n, wrapErr(err)
 }
