@@ -7,7 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"kudos"
+	"kudos/store"
 	"kudos/workflows"
 )
 
@@ -129,6 +132,19 @@ func TestADisputeLost(t *testing.T) {
 	eventually(t, "the plan_expired mail", func() bool {
 		return slices.Contains(h.sent.purposes(email), kudos.MailPlanExpired)
 	})
+	// `kudos ops account` reads the dispute with its credit note, and the
+	// events as what they say.
+	oa, err := h.db.OpsAccount(context.Background(), uuid.MustParse(account))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(oa.Disputes) != 1 || oa.Disputes[0].Status != "lost" || oa.Disputes[0].CreditNoteID == nil ||
+		oa.Disputes[0].CreditNoteID.String() != cn["id"] || oa.Disputes[0].InvoiceID == nil || oa.Disputes[0].InvoiceID.String() != invoice {
+		t.Fatalf("ops disputes %+v", oa.Disputes)
+	}
+	if !slices.ContainsFunc(oa.Events, func(e store.OpsPaymentEvent) bool { return strings.HasPrefix(e.Ledger, "dispute lost dp_sandbox_") }) {
+		t.Fatalf("ops events %+v", oa.Events)
+	}
 	h.recordHistory("subscription:"+account, "", "subscription_dispute_lost.json")
 }
 
