@@ -68,6 +68,14 @@ const (
 
 	// EventVATIDChecked is the result of a VAT id's check (issue 30).
 	EventVATIDChecked BillingEventType = "vat_id_checked"
+
+	// Disputes and returned debits (issue 36): money the provider took
+	// back after a payment succeeded.
+
+	EventDisputeOpened   BillingEventType = "dispute_opened"
+	EventDisputeWon      BillingEventType = "dispute_won"
+	EventDisputeLost     BillingEventType = "dispute_lost"
+	EventPaymentReturned BillingEventType = "payment_returned"
 )
 
 // TeamEventTypes are the membership and deletion events of the timeline
@@ -91,6 +99,7 @@ var BillingEventTypes = []BillingEventType{
 	EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
 	EventCreditNoteIssued,
 	EventSecondFactorAdded, EventSecondFactorRemoved, EventMFAPolicyChanged, EventVATIDChecked,
+	EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventPaymentReturned,
 }
 
 // BillingEvent is one row of the append-only billing_events table.

@@ -158,6 +158,13 @@ type PaymentEvent struct {
 	// checkout's event has none. Kept apart from the dispute/return
 	// fields so that each kind of movement reads on its own.
 	LedgerMovement
+
+	// Dispute is set on the event of a dispute opened or closed (issue 36
+	// item 3; CheckoutID and Outcome are empty then).
+	Dispute *DisputeEvent `json:"dispute,omitempty"`
+	// Return is set on the event of a payment taken back by the bank after
+	// it succeeded (a returned SEPA debit; CheckoutID and Outcome empty).
+	Return *ReturnEvent `json:"return,omitempty"`
 }
 
 // PaymentProvider is a card payment provider with hosted checkout: Stripe in

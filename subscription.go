@@ -106,6 +106,9 @@ type SubscriptionState struct {
 	// apply (it was terminated): a run rebuilt from the read model applies
 	// them first.
 	Inbox []PaymentEvent `json:",omitempty"`
+	// Disputes are the account's disputes still open (the DisputeOpen
+	// search attribute).
+	Disputes []OpenDispute `json:",omitempty"`
 	// PaymentState is the PaymentState search attribute last set, and
 	// PaymentStateSince when it took that value (the PaymentStateSince
 	// search attribute): kept here so that they survive continue-as-new.
@@ -340,6 +343,8 @@ type SubscriptionReadModel struct {
 	// Refunds are the refunds the provider refused for now (refunds rows
 	// deferred), which a rebuilt run tries again on their schedule.
 	Refunds []PendingRefund `json:",omitempty"`
+	// Disputes are the account's open disputes (disputes rows open).
+	Disputes []OpenDispute `json:",omitempty"`
 }
 
 // StateFromRecord rebuilds the state of an account whose workflow is not
@@ -353,7 +358,8 @@ type SubscriptionReadModel struct {
 func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, checkoutTTL time.Duration, lifecycle Lifecycle, now time.Time) SubscriptionState {
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
-		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds}
+		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds,
+		Disputes: r.Disputes}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}

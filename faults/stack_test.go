@@ -143,7 +143,7 @@ func (s *stack) startTemporal() error {
 		"--db-filename", filepath.Join(s.work, "temporal.db"),
 		"--search-attribute", "AccountId=Keyword", "--search-attribute", "Plan=Keyword",
 		"--search-attribute", "SubscriptionStatus=Keyword", "--search-attribute", "PaymentState=Keyword",
-		"--search-attribute", "PaymentStateSince=Datetime")
+		"--search-attribute", "PaymentStateSince=Datetime", "--search-attribute", "DisputeOpen=Bool")
 	if err := s.startLogged(s.temporal, "temporal"); err != nil {
 		return err
 	}

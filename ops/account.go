@@ -87,6 +87,9 @@ type Workflow struct {
 	// subscription workflow.
 	PaymentState      string     `json:"payment_state,omitempty"`
 	PaymentStateSince *time.Time `json:"payment_state_since,omitempty"`
+	// DisputeOpen is the DisputeOpen search attribute (nil: never set:
+	// the account never had a dispute open in this run).
+	DisputeOpen *bool `json:"dispute_open,omitempty"`
 	// WorkflowTaskAttempt above 1 is a workflow task failing over and over.
 	WorkflowTaskAttempt int32             `json:"workflow_task_attempt,omitempty"`
 	PendingActivities   []PendingActivity `json:"pending_activities,omitempty"`
@@ -216,6 +219,10 @@ func (in *Inspector) describe(ctx context.Context, w *Workflow, r *Report) bool 
 	fields := info.GetSearchAttributes().GetIndexedFields()
 	if p := fields[workflows.SearchPaymentState]; p != nil {
 		w.PaymentState = strings.Trim(string(p.Data), `"`)
+	}
+	if p := fields[workflows.SearchDisputeOpen]; p != nil {
+		open := string(p.Data) == "true"
+		w.DisputeOpen = &open
 	}
 	if p := fields[workflows.SearchPaymentStateSince]; p != nil {
 		if t, err := time.Parse(time.RFC3339Nano, strings.Trim(string(p.Data), `"`)); err == nil {

@@ -46,6 +46,9 @@ func WriteText(out io.Writer, r *Report) error {
 		if sw.PaymentState != "" {
 			p("  PaymentState %s since %s", sw.PaymentState, ts(sw.PaymentStateSince))
 		}
+		if sw.DisputeOpen != nil {
+			p("  DisputeOpen %t", *sw.DisputeOpen)
+		}
 	} else {
 		p("  none")
 	}
@@ -64,6 +67,9 @@ func WriteText(out io.Writer, r *Report) error {
 		for _, rf := range st.Refunds {
 			p("  refund refused for now: checkout %s (%s), first refused %s, next try %s", rf.CheckoutID, rf.Reason,
 				ts(&rf.FirstRefusedAt), ts(&rf.RetryAt))
+		}
+		for _, d := range st.Disputes {
+			p("  dispute open: %s of invoice %s (%s) since %s", d.ID, d.InvoiceID, money(d.Amount.Amount, d.Amount.Currency), ts(&d.OpenedAt))
 		}
 		if d := st.Due; d != nil {
 			p("  due invoice %s (%s)", d.ID, d.Plan)
@@ -114,6 +120,9 @@ func WriteText(out io.Writer, r *Report) error {
 		if e.Movement != "" { // issue 36: an off-session charge or a refund
 			movement = "\t" + e.Movement
 		}
+		if e.Ledger != "" { // a dispute or a returned debit
+			movement = "\t" + e.Ledger
+		}
 		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s%s", e.EventID, e.Provider, e.Outcome, orNone(e.CheckoutID), ts(&e.OccurredAt),
 			ts(&e.ReceivedAt), movement)
 	}
@@ -150,6 +159,23 @@ func WriteText(out io.Writer, r *Report) error {
 			}
 			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
 				ts(&f.CreatedAt), next)
+		}
+	}
+	if len(a.Disputes) > 0 {
+		p("\nDISPUTES")
+		for _, d := range a.Disputes {
+			invoice, closed, cn := "none", "", ""
+			if d.InvoiceID != nil {
+				invoice = d.InvoiceID.String()
+			}
+			if d.ClosedAt != nil {
+				closed = "\tclosed " + ts(d.ClosedAt)
+			}
+			if d.CreditNoteID != nil {
+				cn = "\tcredit note " + d.CreditNoteID.String()
+			}
+			p("  %s\tinvoice %s\tpayment %s\t%s\t%s\t%s\topened %s%s%s", d.ID, invoice, d.Payment, money(d.Amount, d.Currency),
+				strings.ToUpper(d.Status), d.Reason, ts(&d.OpenedAt), closed, cn)
 		}
 	}
 	p("\nBILLING TIMELINE (newest first)")

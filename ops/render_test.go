@@ -85,3 +85,32 @@ func TestTextReportOfABlockedUserDeletion(t *testing.T) {
 		}
 	}
 }
+
+// TestTextReportOfADispute (issue 36 item 3): an open dispute shows in the
+// workflow's section (DisputeOpen, the state's open disputes), a lost one
+// under DISPUTES with its credit note, and their events as what they say.
+func TestTextReportOfADispute(t *testing.T) {
+	opened := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	closed := opened.Add(48 * time.Hour)
+	inv, cn := uuid.New(), uuid.New()
+	open := true
+	r := &ops.Report{
+		Account: &store.OpsAccount{ID: uuid.New(), Name: "Disputed",
+			Disputes: []store.OpsDispute{{ID: "dp_2", InvoiceID: &inv, Payment: "co_2", Amount: 21780, Currency: "EUR", Status: "lost",
+				Reason: "fraudulent", OpenedAt: opened, ClosedAt: &closed, CreditNoteID: &cn}},
+			Events: []store.OpsPaymentEvent{{EventID: "evt_1", Provider: "stripe", Ledger: "dispute open dp_1", OccurredAt: opened, ReceivedAt: opened}}},
+		Subscription: &ops.Workflow{ID: "subscription:x", Status: "Running", DisputeOpen: &open},
+		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Status: kudos.StatusActive,
+			Disputes: []kudos.OpenDispute{{ID: "dp_1", InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, OpenedAt: opened}}},
+	}
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"DisputeOpen true", "dispute open: dp_1 of invoice " + inv.String() + " (217.80 EUR) since 2026-12-01 09:00:00Z",
+		"DISPUTES", "dp_2", "payment co_2", "LOST", "closed 2026-12-03 09:00:00Z", "credit note " + cn.String(), "dispute open dp_1"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
+	}
+}

@@ -67,8 +67,9 @@ var runbookExpectations = map[string][]string{
 	"expired trials":                 {"trial-expired"},
 	"Pro customers in good standing": {"pro"},
 	"everything the worker runs (then look for a *Pending Activity* with attempts > 1, or a failing *Workflow Task*)": {"trial", "trial-mail", "trial-receipt", "stuck-checkout", "fresh-checkout", "retrying", "retrying-long", "plan-expired-due", "trial-expired", "pro",
-		"settling-checkout", "settling-renewal"},
+		"settling-checkout", "settling-renewal", "disputed"},
 	"logo work in progress (its own task queue)": {"trial-logo"},
+	"accounts with a dispute (chargeback) open":  {"disputed"},
 }
 
 // TestRunbookQueriesFindWhatTheySay runs every query of the runbook against
@@ -188,6 +189,14 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	processing.PendingRenewal = &kudos.PendingCharge{PeriodStart: now.Add(-16 * 24 * time.Hour), InvoiceID: uuid.New(), ChargeID: "c",
 		Since: now.Add(-16 * 24 * time.Hour), CheckAt: now.Add(time.Hour)}
 	start("settling-renewal", processing)
+	// A Starter customer whose payment is disputed (a run rebuilt with it
+	// open): PaymentState none.
+	disputed := base()
+	disputed.Plan, disputed.AutoRenew, disputed.TrialExpiresAt, disputed.PeriodStartedAt, disputed.RenewalAt = kudos.PlanStarter, true, nil,
+		at(-time.Hour), at(300*24*time.Hour)
+	disputed.Disputes = []kudos.OpenDispute{{ID: "dp_1", InvoiceID: uuid.New(), Amount: kudos.Money{Amount: 21780, Currency: "EUR"},
+		OpenedAt: now}}
+	start("disputed", disputed)
 
 	for _, row := range rows {
 		want, ok := runbookExpectations[row.question]
@@ -240,7 +249,7 @@ func TestRunbookQueriesFindWhatTheySay(t *testing.T) {
 	// The gauges the alerts of docs/alerts.md watch count the same.
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(ops.NewPaymentStateCollector(tc, fmt.Sprintf("TaskQueue = %q", queue), 0))
-	want := map[string]float64{`kudos_payment_state_workflows{state="none"}`: 3, `kudos_payment_state_workflows{state="checkout_open"}`: 2,
+	want := map[string]float64{`kudos_payment_state_workflows{state="none"}`: 4, `kudos_payment_state_workflows{state="checkout_open"}`: 2,
 		`kudos_payment_state_workflows{state="due"}`: 1, `kudos_payment_state_workflows{state="retrying"}`: 2, `kudos_checkouts_stuck`: 1,
 		`kudos_payment_state_workflows{state="pending"}`: 2, `kudos_payments_settling_too_long`: 1}
 	got := map[string]float64{}

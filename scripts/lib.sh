@@ -103,7 +103,7 @@ temporal_start() {
   local args=(server start-dev --ip 127.0.0.1 --port "$port" --namespace default --log-level warn
     --search-attribute AccountId=Keyword --search-attribute Plan=Keyword
     --search-attribute SubscriptionStatus=Keyword --search-attribute PaymentState=Keyword
-    --search-attribute PaymentStateSince=Datetime)
+    --search-attribute PaymentStateSince=Datetime --search-attribute DisputeOpen=Bool)
   if [ "$uiport" = 0 ]; then args+=(--headless); else args+=(--ui-port "$uiport"); fi
   [ -n "$dbfile" ] && args+=(--db-filename "$dbfile")
   # KUDOS_TEMPORAL_SUGGEST_CAN: the history length at which the server

@@ -35,48 +35,68 @@ func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs
 // none: a payment-method verification).
 func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, checkoutID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
+	_, err := creditSale(ctx, tx, creditSource{id: CreditNoteID(refundID), column: "refund_id", ref: refundID}, accountID, checkoutID,
+		invoiceID, amount, now)
+	return err
+}
+
+// creditSource is what a credit note documents: a refund (refund_id) or a
+// lost dispute (dispute_id), ref its id; id is the credit note's own.
+type creditSource struct {
+	id     uuid.UUID
+	column string
+	ref    string
+}
+
+// creditSale is issueCreditNote for a credit note documenting src: it
+// returns the credit note's id when one exists now (made now or before).
+func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid.UUID, checkoutID string, invoiceID *uuid.UUID,
+	amount kudos.Money, now time.Time) (*uuid.UUID, error) {
 	if invoiceID == nil {
-		return nil
+		return nil, nil
 	}
-	id := CreditNoteID(refundID)
+	id := src.id
 	var exists bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE id = $1)`, id).Scan(&exists); err != nil || exists {
-		return wrapErr(err)
+		if exists {
+			return &id, nil
+		}
+		return nil, wrapErr(err)
 	}
 	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
 		AND paid_by = $3`, *invoiceID, accountID, checkoutID))
 	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
-		return nil
+		return nil, nil
 	} else if err != nil {
-		return err
+		return nil, err
 	}
 	net, vat := creditAmounts(*inv, amount.Amount)
 	number, err := nextNumber(ctx, tx, CreditNoteNumberPrefix, now.UTC().Year())
 	if err != nil {
-		return err
+		return nil, err
 	}
 	from, to := inv.Service.Columns()
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
-		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, refund_id, reverse_charge, vat_outside_eu,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, `+src.column+`, reverse_charge, vat_outside_eu,
 		seller_vat_id, service_from, service_to)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16, NULLIF($17, ''), NULLIF($18, ''), $19, $20)`,
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
-		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, refundID, inv.ReverseCharge,
+		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, src.ref, inv.ReverseCharge,
 		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {
-		return wrapErr(err)
+		return nil, wrapErr(err)
 	}
 	// The buyer is the corrected invoice's (its snapshot), never the
 	// billing address as it is now: the account may have moved or been
 	// erased since, and the credit note undoes that sale to that buyer.
 	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (quoted_at, `+buyerColumns+`) = (SELECT quoted_at, `+buyerColumns+`
 		FROM invoices i WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
-		return wrapErr(err)
+		return nil, wrapErr(err)
 	}
 	credited := net + vat // the timeline's amounts are what moved, never negative
 	_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventCreditNoteIssued,
 		Plan: inv.Plan, Amount: &credited, Currency: inv.Currency, InvoiceID: &id,
 		Key: string(kudos.EventCreditNoteIssued) + ":" + id.String()})
-	return err
+	return &id, err
 }
 
 // creditAmounts splits a refund of refunded (minor units) of inv into the

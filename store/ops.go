@@ -32,6 +32,8 @@ type OpsAccount struct {
 	Checkouts    []OpsCheckout       `json:"checkouts"`
 	Events       []OpsPaymentEvent   `json:"payment_events"`
 	Refunds      []OpsRefund         `json:"refunds"`
+	// Disputes are the account's disputes (chargebacks), newest first.
+	Disputes []OpsDispute `json:"disputes"`
 	// Outbox are the account's entries not delivered yet or parked as dead
 	// letters (its workflows' entries and the mails to its members).
 	Outbox []OpsOutboxEntry `json:"outbox"`
@@ -100,6 +102,23 @@ type OpsPaymentEvent struct {
 	// (issue 36): "charge <charge id>" or "refund <provider refund id>
 	// <amount>"; "" for a checkout's event.
 	Movement string `json:"movement,omitempty" db:"movement"`
+	// Ledger says what a dispute's or a returned debit's event says
+	// ("dispute lost dp_…", "returned <payment>"; "" for a checkout's).
+	Ledger string `json:"ledger,omitempty" db:"ledger"`
+}
+
+// OpsDispute is a disputes row, with the credit note of a lost one.
+type OpsDispute struct {
+	ID           string     `json:"id" db:"id"`
+	InvoiceID    *uuid.UUID `json:"invoice_id" db:"invoice_id"`
+	Payment      string     `json:"payment" db:"payment"`
+	Amount       int64      `json:"amount" db:"amount"`
+	Currency     string     `json:"currency" db:"currency"`
+	Status       string     `json:"status" db:"status"`
+	Reason       string     `json:"reason" db:"reason"`
+	OpenedAt     time.Time  `json:"opened_at" db:"opened_at"`
+	ClosedAt     *time.Time `json:"closed_at" db:"closed_at"`
+	CreditNoteID *uuid.UUID `json:"credit_note_id" db:"credit_note_id"`
 }
 
 // OpsRefund is a refund row.
@@ -157,7 +176,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 		case !errors.Is(err, pgx.ErrNoRows):
 			return wrapErr(err)
 		}
-		var errs [6]error
+		var errs [7]error
 		a.Members, errs[0] = collect[OpsMember](ctx, tx, `SELECT u.id AS user_id, u.email, m.role, u.activated,
 			u.deletion_at, `+deletionBlockedBy+` AS deletion_blocked_by
 			FROM memberships m JOIN users u ON u.id = m.user_id WHERE m.account_id = $1
@@ -174,9 +193,14 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
 			received_at, applied_at, CASE movement WHEN '' THEN '' WHEN 'charge' THEN 'charge ' || charge_id
 				ELSE concat_ws(' ', movement, nullif(refund_id, ''), nullif(provider_refund_id, ''),
-					currency || ' ' || to_char(amount / 100.0, 'FM999999990.00')) END AS movement FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+					currency || ' ' || to_char(amount / 100.0, 'FM999999990.00')) END AS movement,
+			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
+				'returned ' || (returned ->> 'payment'), '') AS ledger FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
 			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
+			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
+			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their
 		// payloads name it), and the mails to its members (a mail names its
 		// recipient).

@@ -264,10 +264,11 @@ func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent,
 		amount, currency = &m.Amount.Amount, &m.Amount.Currency
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at,
-		movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15) ON CONFLICT (event_id) DO NOTHING`,
+		movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason, dispute, returned)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (event_id) DO NOTHING`,
 		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt,
-		m.Movement, m.ChargeID, m.PaymentID, m.RefundID, m.ProviderRefundID, m.InvoiceID, amount, currency, m.Reason)
+		m.Movement, m.ChargeID, m.PaymentID, m.RefundID, m.ProviderRefundID, m.InvoiceID, amount, currency, m.Reason,
+		ev.Dispute, ev.Return)
 	if err != nil || tag.RowsAffected() == 0 {
 		return false, wrapErr(err)
 	}
@@ -363,7 +364,7 @@ func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkout
 // paymentEventColumns are the columns of a kudos.PaymentEvent, in the order
 // scanPaymentEvent reads them.
 const paymentEventColumns = `event_id, provider, account_id, checkout_id, outcome, occurred_at,
-	movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason`
+	movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason, dispute, returned`
 
 // scanPaymentEvent reads one row of paymentEventColumns.
 func scanPaymentEvent(row pgx.CollectableRow) (kudos.PaymentEvent, error) {
@@ -372,7 +373,8 @@ func scanPaymentEvent(row pgx.CollectableRow) (kudos.PaymentEvent, error) {
 	var currency *string
 	m := &ev.LedgerMovement
 	err := row.Scan(&ev.EventID, &ev.Provider, &ev.AccountID, &ev.CheckoutID, &ev.Outcome, &ev.OccurredAt,
-		&m.Movement, &m.ChargeID, &m.PaymentID, &m.RefundID, &m.ProviderRefundID, &m.InvoiceID, &amount, &currency, &m.Reason)
+		&m.Movement, &m.ChargeID, &m.PaymentID, &m.RefundID, &m.ProviderRefundID, &m.InvoiceID, &amount, &currency, &m.Reason,
+		&ev.Dispute, &ev.Return)
 	if amount != nil && currency != nil {
 		m.Amount = &kudos.Money{Amount: *amount, Currency: *currency}
 	}

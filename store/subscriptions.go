@@ -121,7 +121,10 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		if rm.Unapplied, err = pgx.CollectRows(rows, scanPaymentEvent); err != nil {
 			return wrapErr(err)
 		}
-		rm.Refunds, err = deferredRefunds(ctx, tx, accountID)
+		if rm.Refunds, err = deferredRefunds(ctx, tx, accountID); err != nil {
+			return err
+		}
+		rm.Disputes, err = openDisputes(ctx, tx, accountID)
 		return err
 	}, pgx.TxOptions{AccessMode: pgx.ReadOnly, IsoLevel: pgx.RepeatableRead})
 	return &rm, err

@@ -52,6 +52,8 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityRecordVATCheck:      workflows.RecordVATCheckInput{},
 		workflows.ActivityQuoteHolds:          workflows.CheckoutRef{},
 		workflows.ActivityBookRefund:          workflows.BookRefundInput{},
+		workflows.ActivityRecordDispute:       workflows.DisputeInput{},
+		workflows.ActivityReturnPayment:       workflows.ReturnInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 	}

@@ -86,7 +86,7 @@ func TestDevServersRegisterEverySearchAttribute(t *testing.T) {
 		}
 		for _, sa := range workflows.SearchAttributes {
 			typ := map[enumspb.IndexedValueType]string{enumspb.INDEXED_VALUE_TYPE_KEYWORD: "Keyword",
-				enumspb.INDEXED_VALUE_TYPE_DATETIME: "Datetime"}[sa.Type]
+				enumspb.INDEXED_VALUE_TYPE_DATETIME: "Datetime", enumspb.INDEXED_VALUE_TYPE_BOOL: "Bool"}[sa.Type]
 			want := strings.ReplaceAll(format, "%s=%s", sa.Name+"="+typ)
 			want = strings.ReplaceAll(want, "%s", sa.Name)
 			if !strings.Contains(string(raw), want) {

@@ -56,6 +56,10 @@ const (
 	ActivityQuoteHolds             = "QuoteHolds"
 	// ActivityBookRefund books a refund made at the provider (issue 36).
 	ActivityBookRefund = "BookRefund"
+	// ActivityRecordDispute and ActivityReturnPayment book a dispute's
+	// event and a returned debit (issue 36 item 3).
+	ActivityRecordDispute = "RecordDispute"
+	ActivityReturnPayment = "ReturnPayment"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -70,6 +74,7 @@ var ActivityNames = []string{
 	ActivityUserDeletionAt, ActivityEraseUser,
 	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
 	ActivityBookRefund,
+	ActivityRecordDispute, ActivityReturnPayment,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -402,4 +407,31 @@ type UserErased struct {
 	NotDue  bool   `json:",omitempty"`
 	Blocked string `json:",omitempty"`
 	Objects []string
+}
+
+// DisputeInput is the input of ActivityRecordDispute: the dispute event of
+// the account's payment, when it happened, and the payment event that says
+// so (marked applied in the same transaction; "" : none).
+type DisputeInput struct {
+	AccountID    uuid.UUID
+	Dispute      kudos.DisputeEvent
+	At           time.Time
+	AppliedEvent string
+}
+
+// ReturnInput is the input of ActivityReturnPayment, as DisputeInput.
+type ReturnInput struct {
+	AccountID    uuid.UUID
+	Return       kudos.ReturnEvent
+	At           time.Time
+	AppliedEvent string
+}
+
+// ReturnResult is what ActivityReturnPayment booked: the invoice due again
+// (nil: the payment settled no paid invoice), its amount and service
+// period.
+type ReturnResult struct {
+	InvoiceID *uuid.UUID
+	Amount    kudos.Money
+	Service   *kudos.ServicePeriod
 }

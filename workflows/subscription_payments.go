@@ -36,6 +36,9 @@ func (s *subscription) onPaymentEvent(ctx workflow.Context, ev kudos.PaymentEven
 		s.markApplied(ctx, applied)
 		return
 	}
+	if s.onLedgerEvent(ctx, ev, applied) { // a dispute or a returned debit
+		return
+	}
 	c := s.st.Checkout
 	if c == nil || c.ID != ev.CheckoutID {
 		if ev.Outcome == kudos.PaymentPaid && s.newer(ctx, "late-payments") {

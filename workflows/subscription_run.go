@@ -56,6 +56,9 @@ type subscription struct {
 	turn    int
 	// upserted are the search attributes last upserted by this run.
 	upserted *searchAttributes
+	// disputeOpen is the DisputeOpen search attribute last upserted by
+	// this run (nil: none).
+	disputeOpen *bool
 }
 
 // activityOptions are those of every subscription activity: short attempts,
@@ -128,6 +131,9 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	// Payment events come as updates (the inbox) or, from before, signals.
 	events := []workflow.ReceiveChannel{s.inbox, workflow.GetSignalChannel(ctx, SignalPaymentEvent)}
 	s.upsertSearchAttributes(ctx)
+	if len(s.st.Disputes) > 0 { // a dispute still open (none in any run from before disputes)
+		s.upsertDisputeOpen(ctx)
+	}
 
 	// Histories from before restarted the timer on every turn of the loop;
 	// now it is kept while its deadline holds.

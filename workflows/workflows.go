@@ -23,6 +23,9 @@ const (
 	SearchPaymentState       = "PaymentState"
 	// SearchPaymentStateSince (Datetime) is when PaymentState last changed.
 	SearchPaymentStateSince = "PaymentStateSince"
+	// SearchDisputeOpen (Bool) is whether the account has a dispute
+	// (chargeback) open: DisputeOpen = true lists them (issue 36).
+	SearchDisputeOpen = "DisputeOpen"
 )
 
 // SearchAttributes lists every custom search attribute with its type: what
@@ -34,6 +37,7 @@ var SearchAttributes = []SearchAttribute{
 	{SearchSubscriptionStatus, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
 	{SearchPaymentState, enumspb.INDEXED_VALUE_TYPE_KEYWORD},
 	{SearchPaymentStateSince, enumspb.INDEXED_VALUE_TYPE_DATETIME},
+	{SearchDisputeOpen, enumspb.INDEXED_VALUE_TYPE_BOOL},
 }
 
 // SearchAttribute is a custom search attribute: its name and type.
@@ -49,6 +53,7 @@ var (
 	SubscriptionStatusKey = temporal.NewSearchAttributeKeyKeyword(SearchSubscriptionStatus)
 	PaymentStateKey       = temporal.NewSearchAttributeKeyKeyword(SearchPaymentState)
 	PaymentStateSinceKey  = temporal.NewSearchAttributeKeyTime(SearchPaymentStateSince)
+	DisputeOpenKey        = temporal.NewSearchAttributeKeyBool(SearchDisputeOpen)
 )
 
 // EmailWorkflowID is the ID of the e-mail workflow for a mail request: one

@@ -15,7 +15,8 @@ import (
 
 // RegisterRoutes adds the hosted checkout (GET /sandbox/checkout/:id, its
 // Pay, Fail and Cancel buttons of ARCHITECTURE §4) and the development
-// route that makes an account's off-session charges decline. kick tells
+// routes that make an account's off-session charges decline and play the
+// provider's disputes and returned debits (ledger.go). kick tells
 // the outbox relay that a payment event waits. Errors are *kudos.Error for
 // the app's error handler.
 func (p *Provider) RegisterRoutes(app fiber.Router, kick func()) {
@@ -28,6 +29,8 @@ func (p *Provider) RegisterRoutes(app fiber.Router, kick func()) {
 	app.Post("/dev/sandbox/settle", p.settleAccount(kick))
 	app.Post("/dev/sandbox/refunds", p.refunds)
 	app.Post("/dev/sandbox/provider-refund", p.providerRefund(kick))
+	app.Post("/dev/sandbox/dispute", p.disputeRoute(kick))
+	app.Post("/dev/sandbox/return", p.returnRoute(kick))
 }
 
 var page = template.Must(template.New("checkout").Parse(`<!doctype html>

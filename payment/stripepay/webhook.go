@@ -21,10 +21,11 @@ import (
 // paid (or needs no payment, as in setup mode) is PaymentPaid, an expired
 // one PaymentExpired, one whose delayed payment failed PaymentFailed, one
 // complete whose payment is still settling PaymentPending; one still open
-// gives a nil event. Other event types, and sessions Kudos did not make, are
-// acknowledged and ignored: (nil, nil). The events of off-session charges
-// (payment_intent.*) and refunds (charge.refunded, refund.updated) are
-// parseMovement's (ledger.go).
+// gives a nil event. The events of off-session charges (payment_intent.*)
+// and refunds (charge.refunded, refund.updated) are parseMovement's
+// (ledger.go); disputes and returned SEPA debits are parseLedgerEvent's
+// (disputes.go). Other event types, and sessions Kudos did not make, are
+// acknowledged and ignored: (nil, nil).
 //
 // The event's API version is not checked against stripe-go's: only the
 // event's id, type, time and session id are read from it, and those do not
@@ -39,6 +40,9 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	}
 	if isMovementEvent(ev.Type) { // issue 36: off-session charges and refunds
 		return p.parseMovement(ctx, ev)
+	}
+	if ledgerEventTypes[ev.Type] { // disputes and returned debits (disputes.go)
+		return p.parseLedgerEvent(ctx, ev)
 	}
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted,

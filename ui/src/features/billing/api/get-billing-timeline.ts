@@ -49,6 +49,11 @@ export const BILLING_EVENT_TYPES = [
   'mfa_policy_changed',
   // A VAT id's check (issue 30).
   'vat_id_checked',
+  // Money the provider took back (issue 36): a dispute (chargeback) opened, won or lost, a debit returned by the bank.
+  'dispute_opened',
+  'dispute_won',
+  'dispute_lost',
+  'payment_returned',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

@@ -119,6 +119,37 @@ describe('ActivityTab', () => {
     )
   })
 
+  it('shows disputes and a returned debit with their amounts, in Dutch too (issue 36)', async () => {
+    const at = '2026-04-01T09:00:00Z'
+    const money = { plan: 'PRO', amount: 566.28, currency: 'EUR', invoice_id: 'inv-1' }
+    const events = [
+      { id: 'd4', at, type: 'payment_returned', ...money },
+      { id: 'd3', at, type: 'dispute_lost', ...money },
+      { id: 'd2', at, type: 'dispute_won', ...money },
+      { id: 'd1', at, type: 'dispute_opened', ...money },
+    ]
+    mockApi({
+      [`GET ${TIMELINE}`]: () => json(200, { events, next_before: null }),
+      'GET /v1/accounts/a/billing': () => json(200, billing),
+    })
+    await render()
+    await screen.findByRole('list', { name: 'Billing activity' })
+    expect(entry('dispute_opened').getByText('Payment disputed')).toBeInTheDocument()
+    expect(entry('dispute_won').getByText('Dispute won')).toBeInTheDocument()
+    expect(entry('dispute_lost').getByText('Dispute lost: payment returned to the card')).toBeInTheDocument()
+    expect(entry('payment_returned').getByText('Payment returned by the bank')).toBeInTheDocument()
+    expect(entry('dispute_lost').getByText(/566\.28/)).toBeInTheDocument()
+    await act(async () => {
+      await switchLanguage('nl')
+    })
+    expect(await screen.findByText(nlBilling.activity.types.dispute_opened)).toBeInTheDocument()
+    expect(screen.getByText(nlBilling.activity.types.payment_returned)).toBeInTheDocument()
+    await act(async () => {
+      await switchLanguage('fr')
+    })
+    expect(await screen.findByText('Contestation perdue : paiement remboursé sur la carte')).toBeInTheDocument()
+  })
+
   it('a renewal that failed links its due invoice as a payment request, not an invoice (issue 34)', async () => {
     const failed = { id: 'e5', at: '2027-03-05T10:30:00Z', type: 'renewal_failed', plan: 'PRO', amount: 566.28, currency: 'EUR', invoice_id: 'due-1' }
     const due = {

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next'
 import type { LucideIcon } from 'lucide-react'
 import {
   BadgeCheck,
+  BanknoteX,
   Bell,
   CalendarClock,
   CalendarX,
@@ -23,8 +24,10 @@ import {
   MailX,
   RefreshCw,
   Rocket,
+  ShieldAlert,
   ShieldCheck,
   ShieldOff,
+  ShieldX,
   ShoppingCart,
   Sparkles,
   Trash2,
@@ -84,6 +87,10 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   second_factor_removed: { icon: ShieldOff, tone: 'warn' },
   mfa_policy_changed: { icon: ShieldCheck, tone: 'info' },
   vat_id_checked: { icon: BadgeCheck, tone: 'info' },
+  dispute_opened: { icon: ShieldAlert, tone: 'warn' },
+  dispute_won: { icon: ShieldCheck, tone: 'good' },
+  dispute_lost: { icon: ShieldX, tone: 'bad' },
+  payment_returned: { icon: BanknoteX, tone: 'bad' },
 }
 
 /**

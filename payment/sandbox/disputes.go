@@ -1,0 +1,99 @@
+package sandbox
+
+import (
+	"context"
+	"errors"
+
+	"github.com/gofiber/fiber/v3"
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+	"kudos/dispatch"
+	"kudos/store"
+)
+
+// The provider's side of disputes and returned debits (issue 36 item 5):
+// development routes that emit the events Stripe would
+// (charge.dispute.created / closed, a SEPA debit's charge.failed after it
+// succeeded) through the same intake as every payment event.
+
+// ledgerRequest is the body of the dispute and return routes.
+type ledgerRequest struct {
+	AccountID uuid.UUID `json:"account_id"`
+	InvoiceID uuid.UUID `json:"invoice_id"`
+	// Status is the dispute's: open, won or lost.
+	Status kudos.DisputeStatus `json:"status"`
+}
+
+// disputeRoute plays a dispute of the payment that paid an invoice:
+// opened (status open) or closed (won, lost), as Stripe's
+// charge.dispute.created and charge.dispute.closed. The dispute's id
+// derives from the invoice, so its opening and its close are one dispute.
+func (p *Provider) disputeRoute(kick func()) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		var req ledgerRequest
+		if err := decodeRequired(c, &req); err != nil {
+			return err
+		}
+		if !req.Status.Valid() {
+			return kudos.FieldErrors{"status": kudos.FInvalidValue}.Err()
+		}
+		id, err := p.ledgerEvent(c.Context(), req, false, func(payment string, amount kudos.Money) kudos.PaymentEvent {
+			return kudos.PaymentEvent{Dispute: &kudos.DisputeEvent{ID: "dp_sandbox_" + req.InvoiceID.String(), Status: req.Status,
+				Amount: amount, Payment: payment, Reason: "fraudulent"}}
+		})
+		if err != nil {
+			return err
+		}
+		kick()
+		return c.JSON(fiber.Map{"event_id": id})
+	}
+}
+
+// returnRoute plays the bank taking back the debit that paid an invoice
+// after it succeeded (a SEPA debit returned: Stripe's charge.failed of a
+// charge that had succeeded). The invoice must be paid.
+func (p *Provider) returnRoute(kick func()) fiber.Handler {
+	return func(c fiber.Ctx) error {
+		var req ledgerRequest
+		if err := decodeRequired(c, &req); err != nil {
+			return err
+		}
+		id, err := p.ledgerEvent(c.Context(), req, true, func(payment string, amount kudos.Money) kudos.PaymentEvent {
+			return kudos.PaymentEvent{Return: &kudos.ReturnEvent{ID: "py_sandbox_" + uuid.NewString(), Payment: payment, Amount: amount,
+				Reason: "insufficient_funds"}}
+		})
+		if err != nil {
+			return err
+		}
+		kick()
+		return c.JSON(fiber.Map{"event_id": id})
+	}
+}
+
+// ledgerEvent records, with its delivery, the payment event that build
+// builds for the payment of the account's invoice req.InvoiceID (its
+// reference and amount), and returns its id. An invoice the account does
+// not have is ENotFound; one no payment settled (or, with paid, one not
+// paid now) is EConflict.
+func (p *Provider) ledgerEvent(ctx context.Context, req ledgerRequest, paid bool,
+	build func(payment string, amount kudos.Money) kudos.PaymentEvent) (string, error) {
+	var payment *string
+	var status string
+	var amount kudos.Money
+	err := p.DB.Pool.QueryRow(ctx, `SELECT paid_by, status, total_amount, currency FROM invoices WHERE id = $1 AND account_id = $2
+		AND kind <> 'CREDIT_NOTE'`, req.InvoiceID, req.AccountID).Scan(&payment, &status, &amount.Amount, &amount.Currency)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return "", kudos.NotFound()
+	case err != nil:
+		return "", store.Classify(err)
+	case payment == nil || (paid && status != string(kudos.InvoicePaid)):
+		return "", kudos.Errorf(kudos.EConflict, "no payment of this invoice to take back")
+	}
+	ev := build(*payment, amount)
+	ev.EventID, ev.Provider, ev.AccountID, ev.OccurredAt = "sandbox_"+uuid.NewString(), "sandbox", req.AccountID, p.DB.Now()
+	_, err = p.DB.RecordPaymentEvent(ctx, ev, dispatch.PaymentEvent)
+	return ev.EventID, err
+}

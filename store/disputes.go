@@ -1,0 +1,189 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// Disputes and returned debits (issue 36 item 3). Each is booked by the
+// account's subscription workflow (through an activity) in one
+// transaction with its timeline event and the payment event it applies,
+// so that a repeat of the event, or a run rebuilt from the read model,
+// books nothing twice.
+
+// DisputeCreditNoteID is the id of the credit note that reverses the sale
+// of lost dispute disputeID.
+func DisputeCreditNoteID(disputeID string) uuid.UUID { return CreditNoteID("dispute:" + disputeID) }
+
+// RecordDispute books what dispute event d says of the account's payment
+// d.Payment, at at, and marks payment event applied ("" : none) applied,
+// all in one transaction. A dispute first seen is opened (dispute_opened,
+// whatever its status: a decision seen first is an opening and its close);
+// an open one closed as won (dispute_won) or lost (dispute_lost: the
+// amount is booked as lost and the sale of the invoice the payment settled
+// is reversed by a credit note of that amount, status CREDITED). A decided
+// dispute never moves again (a late or repeated event changes nothing).
+func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, applied string) (
+	kudos.DisputeApplied, error) {
+	var out kudos.DisputeApplied
+	if !d.Status.Valid() || d.ID == "" {
+		return out, kudos.Errorf(kudos.EInvalid, "dispute %q: unknown status %q", d.ID, d.Status)
+	}
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var invoiceID *uuid.UUID
+		var plan kudos.Plan
+		err := tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE'
+			ORDER BY created_at LIMIT 1`, accountID, d.Payment).Scan(&invoiceID, &plan)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return wrapErr(err)
+		}
+		var status kudos.DisputeStatus
+		err = tx.QueryRow(ctx, `SELECT status, opened_at, invoice_id FROM disputes WHERE id = $1 AND account_id = $2 FOR UPDATE`,
+			d.ID, accountID).Scan(&status, &out.OpenedAt, &out.InvoiceID)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			out.OpenedAt, out.InvoiceID = at, invoiceID
+			if _, err := tx.Exec(ctx, `INSERT INTO disputes (id, account_id, invoice_id, payment, amount, currency, status, reason, opened_at)
+				VALUES ($1, $2, $3, $4, $5, $6, 'open', $7, $8)`, d.ID, accountID, invoiceID, d.Payment, d.Amount.Amount, d.Amount.Currency,
+				d.Reason, at); err != nil {
+				return wrapErr(err)
+			}
+			if err := disputeEvent(ctx, tx, accountID, d, kudos.EventDisputeOpened, plan, invoiceID, at); err != nil {
+				return err
+			}
+			status, out.Changed = kudos.DisputeOpen, true
+		case err != nil:
+			return wrapErr(err)
+		}
+		if status == kudos.DisputeOpen && d.Status.Closed() {
+			if _, err := tx.Exec(ctx, `UPDATE disputes SET status = $2, closed_at = $3 WHERE id = $1`, d.ID, d.Status, at); err != nil {
+				return wrapErr(err)
+			}
+			typ := kudos.EventDisputeWon
+			if d.Status == kudos.DisputeLost {
+				typ = kudos.EventDisputeLost
+			}
+			if err := disputeEvent(ctx, tx, accountID, d, typ, plan, out.InvoiceID, at); err != nil {
+				return err
+			}
+			if d.Status == kudos.DisputeLost {
+				src := creditSource{id: DisputeCreditNoteID(d.ID), column: "dispute_id", ref: d.ID}
+				if out.CreditNoteID, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, at); err != nil {
+					return err
+				}
+			}
+			status, out.Changed = d.Status, true
+		}
+		out.Status = status
+		if out.InvoiceID != nil {
+			var from, to *time.Time
+			if err := tx.QueryRow(ctx, `SELECT service_from, service_to FROM invoices WHERE id = $1`, *out.InvoiceID).Scan(&from, &to); err != nil {
+				return wrapErr(err)
+			}
+			if from != nil && to != nil {
+				out.Service = &kudos.ServicePeriod{From: from.UTC(), To: to.UTC()}
+			}
+		}
+		return markApplied(ctx, tx, accountID, appliedList(applied), at)
+	})
+	return out, err
+}
+
+// disputeEvent appends the timeline event typ of dispute d (its amount:
+// what was disputed, won back or lost).
+func disputeEvent(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, d kudos.DisputeEvent, typ kudos.BillingEventType,
+	plan kudos.Plan, invoiceID *uuid.UUID, at time.Time) error {
+	amount := d.Amount.Amount
+	_, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: at, Type: typ, Plan: plan, Amount: &amount,
+		Currency: d.Amount.Currency, InvoiceID: invoiceID, Key: string(typ) + ":" + d.ID})
+	return err
+}
+
+// ReturnPayment books the return of the account's payment r.Payment (a
+// SEPA debit its bank took back after it succeeded) and marks payment
+// event applied ("" : none) applied, in one transaction: the invoice that
+// payment settled is due again (DUE_PAYMENT, keeping its number: the sale
+// stands, its payment is missing), with its payment_returned event. It
+// returns that invoice, or nil when the payment settles no invoice that is
+// paid (returned already, or never one of an invoice's).
+func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, applied string) (*kudos.Invoice, error) {
+	var inv *kudos.Invoice
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		var err error
+		inv, err = scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = 'DUE_PAYMENT', paid_at = NULL, paid_by = NULL
+			WHERE account_id = $1 AND paid_by = $2 AND status = 'PAID' AND kind <> 'CREDIT_NOTE' RETURNING `+invoiceColumns,
+			accountID, r.Payment))
+		switch {
+		case kudos.ErrorCode(err) == kudos.ENotFound:
+			inv = nil
+		case err != nil:
+			return err
+		default:
+			amount, id := inv.Total, inv.ID
+			if _, err := AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: at, Type: kudos.EventPaymentReturned,
+				Plan: inv.Plan, Amount: &amount, Currency: inv.Currency, InvoiceID: &id,
+				Key: string(kudos.EventPaymentReturned) + ":" + id.String() + ":" + r.Payment}); err != nil {
+				return err
+			}
+		}
+		return markApplied(ctx, tx, accountID, appliedList(applied), at)
+	})
+	return inv, err
+}
+
+// appliedList is the list of an applied event id ("" : none).
+func appliedList(id string) []string {
+	if id == "" {
+		return nil
+	}
+	return []string{id}
+}
+
+// openDisputes returns the account's open disputes as a workflow's state
+// holds them, oldest first.
+func openDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) ([]kudos.OpenDispute, error) {
+	rows, err := tx.Query(ctx, `SELECT id, COALESCE(invoice_id, '00000000-0000-0000-0000-000000000000'), amount, currency, opened_at
+		FROM disputes WHERE account_id = $1 AND status = 'open' ORDER BY opened_at, id`, accountID)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.OpenDispute, error) {
+		var d kudos.OpenDispute
+		err := row.Scan(&d.ID, &d.InvoiceID, &d.Amount.Amount, &d.Amount.Currency, &d.OpenedAt)
+		d.OpenedAt = d.OpenedAt.UTC()
+		return d, err
+	})
+	return out, wrapErr(err)
+}
+
+// AccountDisputes returns the account's disputes, newest first (ops).
+func (db *DB) AccountDisputes(ctx context.Context, accountID uuid.UUID) ([]kudos.Dispute, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT d.id, d.account_id, d.invoice_id, d.payment, d.amount, d.currency, d.status, d.reason,
+		d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id)
+		FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC, d.id LIMIT $2`, accountID, OpsRecentRows)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.Dispute, error) {
+		var d kudos.Dispute
+		err := row.Scan(&d.ID, &d.AccountID, &d.InvoiceID, &d.Payment, &d.Amount.Amount, &d.Amount.Currency, &d.Status, &d.Reason,
+			&d.OpenedAt, &d.ClosedAt, &d.CreditNoteID)
+		return d, err
+	})
+	return out, wrapErr(err)
+}
+
+// OpenDisputes counts the disputes still open (the gauge
+// kudos_disputes_open): money a card network holds until it decides, and
+// evidence to give at the provider before its due date.
+func (db *DB) OpenDisputes(ctx context.Context) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE status = 'open'`).Scan(&n)
+	return n, wrapErr(err)
+}

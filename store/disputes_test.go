@@ -1,0 +1,86 @@
+package store_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/internal/testenv"
+	"kudos/store"
+)
+
+// TestDisputesAreBookedOnceAndRebuildTheState (issue 36 item 3): a
+// dispute of the payment that paid an invoice is opened once (a second
+// event of it books nothing), is in the read model a rebuilt run starts
+// from, and is counted open; lost, its credit note reverses the sale (the
+// dispute's amount, naming the dispute, CREDITED), and a late open event
+// reopens nothing. A returned payment makes its invoice due again, once.
+func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
+		VALUES ($1, 'PRO', 'active', now(), true)`, account); err != nil {
+		t.Fatal(err)
+	}
+	invoiceID := uuid.New()
+	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
+		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
+		t.Fatal(err)
+	}
+	const payment = "renewal:x:2027-01-01T00:00:00Z"
+	if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().UTC().Truncate(time.Second)
+	d := kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeOpen, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}, Payment: payment}
+	for i, want := range []bool{true, false} {
+		res, err := db.RecordDispute(ctx, account, d, at, "")
+		if err != nil || res.Changed != want || res.Status != kudos.DisputeOpen || res.InvoiceID == nil || *res.InvoiceID != invoiceID {
+			t.Fatalf("open #%d: %+v (%v)", i+1, res, err)
+		}
+	}
+	rm, err := db.SubscriptionReadModel(ctx, account)
+	if err != nil || len(rm.Disputes) != 1 || rm.Disputes[0].ID != "dp_1" || rm.Disputes[0].InvoiceID != invoiceID {
+		t.Fatalf("read model disputes %+v (%v)", rm, err)
+	}
+	if n, err := db.OpenDisputes(ctx); err != nil || n < 1 {
+		t.Fatalf("open disputes %d (%v)", n, err)
+	}
+	d.Status = kudos.DisputeLost
+	res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), "")
+	if err != nil || !res.Changed || res.Status != kudos.DisputeLost || res.CreditNoteID == nil || *res.CreditNoteID != store.DisputeCreditNoteID("dp_1") {
+		t.Fatalf("lost: %+v (%v)", res, err)
+	}
+	cn, err := db.Invoice(ctx, account, *res.CreditNoteID)
+	if err != nil || cn.Total != -1210 || cn.Status != kudos.InvoiceCredited || cn.Corrects == nil || *cn.Corrects != invoiceID {
+		t.Fatalf("credit note %+v (%v)", cn, err)
+	}
+	d.Status = kudos.DisputeOpen
+	if res, err := db.RecordDispute(ctx, account, d, at.Add(2*time.Hour), ""); err != nil || res.Changed || res.Status != kudos.DisputeLost {
+		t.Fatalf("a late open event: %+v (%v)", res, err)
+	}
+	if rm, err := db.SubscriptionReadModel(ctx, account); err != nil || len(rm.Disputes) != 0 {
+		t.Fatalf("read model disputes after the loss %+v (%v)", rm.Disputes, err)
+	}
+	var events int
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM billing_events WHERE account_id = $1 AND type IN ('dispute_opened', 'dispute_lost',
+		'credit_note_issued')`, account).Scan(&events); err != nil || events != 3 {
+		t.Fatalf("%d dispute events (%v), want opened, lost, credit note once each", events, err)
+	}
+
+	ret := kudos.ReturnEvent{ID: "py_1", Payment: payment, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}}
+	inv, err := db.ReturnPayment(ctx, account, ret, at, "")
+	if err != nil || inv == nil || inv.ID != invoiceID || inv.Status != kudos.InvoiceDue || inv.Number == "" {
+		t.Fatalf("returned: %+v (%v), want the invoice due again with its number", inv, err)
+	}
+	if inv, err := db.ReturnPayment(ctx, account, ret, at, ""); err != nil || inv != nil {
+		t.Fatalf("returned twice: %+v (%v)", inv, err)
+	}
+	if _, err := db.RecordDispute(ctx, account, kudos.DisputeEvent{ID: "dp_2", Status: "maybe", Payment: payment}, at, ""); kudos.ErrorCode(err) != kudos.EInvalid {
+		t.Fatalf("an unknown status: %v", err)
+	}
+}

@@ -1,0 +1,156 @@
+package workflows
+
+import (
+	"slices"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/workflow"
+
+	"kudos"
+)
+
+// Disputes and returned debits (issue 36 item 3): money the provider takes
+// back after a payment succeeded, applied once by the workflow like any
+// payment event. Decided as Stripe Billing leaves it to the integration
+// and written in docs/runbook-payments.md:
+//
+//   - An opened dispute is booked (timeline dispute_opened, the disputes
+//     row) and held in the state (DisputeOpen search attribute, the
+//     query): the plan goes on while the network decides.
+//   - Won: booked (dispute_won); nothing else changes.
+//   - Lost: booked (dispute_lost: the amount is lost), the sale is reversed
+//     by a credit note, and when the disputed payment paid the period
+//     running now, that period is unpaid: the plan expires at once with a
+//     new DUE_PAYMENT invoice that 'continue with plan' pays, as when a
+//     renewal ends unpaid. The disputed payment method is not charged
+//     again (a second charge of a contested card invites a second dispute;
+//     Stripe never retries a disputed payment either).
+//   - A returned debit (payment_returned) makes the invoice it paid due
+//     again and, when it paid the period running now, is a failed payment
+//     of it: dunning on the schedule (the customer is mailed, the charge
+//     retried, the plan expires when the schedule is used up), as for a
+//     failed renewal.
+
+// onLedgerEvent applies a dispute's or a returned debit's event and
+// reports whether ev was one. applied is the event to mark applied with
+// the booking ("" : none).
+func (s *subscription) onLedgerEvent(ctx workflow.Context, ev kudos.PaymentEvent, applied string) bool {
+	if ev.Dispute == nil && ev.Return == nil {
+		return false
+	}
+	if !s.newer(ctx, "disputes-and-returns") { // never true for a run that can receive one: no history before had them
+		return false
+	}
+	if ev.Dispute != nil {
+		s.onDispute(ctx, ev, applied)
+	} else {
+		s.onReturn(ctx, ev, applied)
+	}
+	return true
+}
+
+// onDispute books dispute event ev and moves the state on as it says.
+func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, applied string) {
+	d := *ev.Dispute
+	var res kudos.DisputeApplied
+	if err := s.run(ctx, ActivityRecordDispute, DisputeInput{AccountID: s.st.AccountID, Dispute: d, At: ev.OccurredAt,
+		AppliedEvent: applied}, &res); err != nil {
+		s.log.Error("a dispute event could not be booked: needs an operator", "event", ev.EventID, "dispute", d.ID, "err", err)
+		return
+	}
+	if !res.Changed {
+		return
+	}
+	s.st.Disputes = slices.DeleteFunc(s.st.Disputes, func(o kudos.OpenDispute) bool { return o.ID == d.ID })
+	if res.Status == kudos.DisputeOpen {
+		o := kudos.OpenDispute{ID: d.ID, Amount: d.Amount, OpenedAt: res.OpenedAt}
+		if res.InvoiceID != nil {
+			o.InvoiceID = *res.InvoiceID
+		}
+		s.st.Disputes = append(s.st.Disputes, o)
+	}
+	s.log.Info("dispute booked", "dispute", d.ID, "status", res.Status, "invoice", res.InvoiceID)
+	s.upsertDisputeOpen(ctx)
+	if res.Status != kudos.DisputeLost {
+		s.record(ctx)
+		return
+	}
+	if res.CreditNoteID != nil {
+		s.renderPDF(ctx, *res.CreditNoteID)
+	}
+	if !s.paysRunningPeriod(ctx, res.Service) {
+		s.record(ctx)
+		return
+	}
+	s.disputeLost(ctx, d.ID)
+}
+
+// disputeLost leaves the running period unpaid after its payment was lost
+// to dispute disputeID: an open checkout is closed first (its payment, if
+// it came, is applied as the provider says), then the plan expires with a
+// new DUE_PAYMENT invoice of its plan, and the customer is told.
+func (s *subscription) disputeLost(ctx workflow.Context, disputeID string) {
+	if c := s.st.Checkout; c != nil && !c.Pending {
+		_ = s.expireOpenCheckout(ctx)
+	}
+	due := uuid.NewSHA1(updateNamespace, []byte(s.st.AccountID.String()+"/dispute/"+disputeID))
+	_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: due}, nil)
+	s.renderPDF(ctx, due)
+	now := workflow.Now(ctx)
+	s.expirePlan(ctx, due)
+	s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &due, Date: &now})
+	s.wake.SendAsync(true)
+}
+
+// onReturn books a returned debit: the invoice it paid is due again, and
+// when that invoice paid the period running now, dunning starts on it as
+// for a failed renewal (measured from now).
+func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, applied string) {
+	r := *ev.Return
+	var res ReturnResult
+	if err := s.run(ctx, ActivityReturnPayment, ReturnInput{AccountID: s.st.AccountID, Return: r, At: ev.OccurredAt,
+		AppliedEvent: applied}, &res); err != nil {
+		s.log.Error("a returned payment could not be booked: needs an operator", "event", ev.EventID, "payment", r.Payment, "err", err)
+		return
+	}
+	if res.InvoiceID == nil {
+		s.log.Info("a returned payment settled no paid invoice: nothing to do", "event", ev.EventID, "payment", r.Payment)
+		return
+	}
+	s.log.Info("payment returned: its invoice is due again", "invoice", *res.InvoiceID, "reason", r.Reason)
+	if !s.paysRunningPeriod(ctx, res.Service) || s.st.Dunning != nil || s.st.PendingRenewal != nil {
+		s.record(ctx)
+		return
+	}
+	if c := s.st.Checkout; c != nil && !c.Pending {
+		_ = s.expireOpenCheckout(ctx)
+	}
+	now := workflow.Now(ctx)
+	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: *res.InvoiceID, Amount: res.Amount, RetryBase: &now}
+	reason := r.Reason
+	if reason == "" {
+		reason = "payment_returned"
+	}
+	s.attemptFailed(ctx, "returned:"+stamp(now), now, RenewalResult{FailureReason: reason, Amount: res.Amount})
+	s.wake.SendAsync(true)
+}
+
+// paysRunningPeriod reports whether an invoice of service period p pays
+// the period of the active paid plan running now.
+func (s *subscription) paysRunningPeriod(ctx workflow.Context, p *kudos.ServicePeriod) bool {
+	now := workflow.Now(ctx)
+	return p != nil && s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && s.st.PeriodStartedAt != nil &&
+		!now.Before(p.From) && now.Before(p.To)
+}
+
+// upsertDisputeOpen sets the DisputeOpen search attribute to whether a
+// dispute is open, when it changed (its own command: runs that never had a
+// dispute never set it).
+func (s *subscription) upsertDisputeOpen(ctx workflow.Context) {
+	open := len(s.st.Disputes) > 0
+	if s.disputeOpen != nil && *s.disputeOpen == open {
+		return
+	}
+	s.disputeOpen = &open
+	_ = workflow.UpsertTypedSearchAttributes(ctx, DisputeOpenKey.ValueSet(open))
+}
