@@ -42,6 +42,35 @@ func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_event.json")
 }
 
+// TestFailedSEPARenewalStartsDunningWithinSeconds: the renewal's debit
+// fails at the bank (the mandate's later debits fail); the sandbox emits
+// its payment_intent.payment_failed and dunning starts within seconds,
+// not at the next hourly (daily in production) ask.
+func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
+	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
+	token, account, href := h.startPlan("ledger-renewal-failed@example.com", "STARTER")
+	h.expect(h.payWith(href, sepaSucceeds), 200)
+	h.settleAtSandbox(account, true)
+	eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+	// The mandate's next debits fail (as sepaFails's do).
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
+		account); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the renewal charge to be processing", func() bool {
+		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
+	})
+	time.Sleep(time.Second) // the workflow has noted it processing
+	run := h.currentRun("subscription:" + account)
+	h.settleAtSandbox(account, true)
+	eventuallyWithin(t, 10*time.Second, "dunning, on the charge's event", func() bool {
+		return h.subscription(token, account)["payment_retry_at"] != nil
+	})
+	h.wantRows("payment_events", account, "movement = 'charge' AND outcome = 'failed' AND applied_at IS NOT NULL", 1,
+		"%d applied failed-charge events, want 1")
+	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_failed_event.json")
+}
+
 // creditNotes returns the account's billing read's credit notes, newest
 // first.
 func (h *harness) creditNotes(token, account string) []map[string]any {

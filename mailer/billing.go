@@ -79,7 +79,7 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: %s mail without %s", req.Purpose, strings.Join(missing, ", "))
 	}
 	v := &billingView{Plan: planName(b.Plan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
-		RefundRequested: b.RefundRequested,
+		RefundRequested:  b.RefundRequested,
 		CreditNoteNumber: strings.TrimSpace(b.CreditNoteNumber)}
 	if hasAmount {
 		v.Amount = formatMoney(*b.Amount, lang)

@@ -109,7 +109,7 @@ func TestParseRefundEvents(t *testing.T) {
 		{name: "dashboard refund of a checkout's payment", typ: "charge.refunded", object: charge, answers: map[string]canned{
 			"GET /v1/refunds":              {200, list(refundJSON("re_2", 500, created+60, "succeeded", "{}"), refundJSON("re_1", 1000, created-5, "succeeded", "{}"))},
 			"GET /v1/payment_intents/pi_1": {200, intentJSON("succeeded", checkout)}},
-			want: &kudos.LedgerMovement{Movement: kudos.MovementRefund, PaymentID: "pi_1", ProviderRefundID: "re_1", Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}},
+			want:         &kudos.LedgerMovement{Movement: kudos.MovementRefund, PaymentID: "pi_1", ProviderRefundID: "re_1", Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}},
 			wantCheckout: "chk_1"},
 		{name: "refund of a renewal charge made by ops (our id in its metadata)", typ: "refund.updated",
 			object: refundJSON("re_3", 2000, created, "succeeded", `{"refund_id":"ops-refund:abc"}`), answers: map[string]canned{
