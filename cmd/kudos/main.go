@@ -11,6 +11,8 @@
 //	kudos ops account <id|e-mail>  everything about one account (--json)
 //	kudos ops refund-made <refund id> <provider refund id>
 //	                               record a refused refund made by hand
+//	kudos ops promo create|list|deactivate
+//	                               promotion codes (issue 38)
 package main
 
 import (
@@ -27,6 +29,9 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos temporal setup
        kudos ops account <accountId|email> [--json]
        kudos ops refund-made <refundId> <providerRefundId>
+       kudos ops promo create CODE --percent N | --amount X --duration once|forever|years:N
+                 [--max-redemptions N] [--expires YYYY-MM-DD] [--plans team,pro]
+       kudos ops promo list | deactivate CODE
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -39,6 +44,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  (docs/runbook-payments.md); --json for scripts
   ops refund-made record that a refund the provider refused (or deferred) was made by hand
                  (its refund row, its checkout and the customer's timeline)
+  ops promo      create, list and deactivate promotion codes (docs/runbook-payments.md)
 
 Configuration comes from environment variables; see README.md.`
 

@@ -23,8 +23,8 @@ import (
 // errUsage is a tool called with the wrong arguments.
 var errUsage = errors.New("usage")
 
-// runTool runs an operator's tool: `temporal setup`, `ops account` or
-// `ops refund-made`. Its
+// runTool runs an operator's tool: `temporal setup`, `ops account`,
+// `ops refund-made` or `ops promo`. Its
 // output goes to out, its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
@@ -55,6 +55,13 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 		return opsAccount(ctx, cfg, log, who, asJSON, out)
 	case len(args) == 4 && args[0] == "ops" && args[1] == "refund-made":
 		return opsRefundMade(ctx, cfg, args[2], args[3], out)
+	case len(args) >= 3 && args[0] == "ops" && args[1] == "promo":
+		db, err := store.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return ops.Promo(ctx, db, cfg.Prices.Currency, args[2:], out)
 	}
 	return errUsage
 }
