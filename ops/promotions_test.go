@@ -49,13 +49,13 @@ func TestOpsPromoCreatesListsAndDeactivatesCodes(t *testing.T) {
 		t.Fatalf("a code that exists: %v", err)
 	}
 	for _, bad := range [][]string{
-		{"create", "X1", "--percent", "10", "--duration", "once"},                          // too short
-		{"create", "BOTH", "--percent", "10", "--amount", "5", "--duration", "once"},        // both
-		{"create", "NONE", "--duration", "once"},                                            // neither
-		{"create", "PCT", "--percent", "120", "--duration", "once"},                         // over 100
-		{"create", "DUR", "--percent", "10", "--duration", "years:0"},                       // no years
-		{"create", "DUR2", "--percent", "10", "--duration", "monthly"},                      // unknown
-		{"create", "PLAN", "--percent", "10", "--duration", "once", "--plans", "trial"},     // not paid
+		{"create", "X1", "--percent", "10", "--duration", "once"},                            // too short
+		{"create", "BOTH", "--percent", "10", "--amount", "5", "--duration", "once"},         // both
+		{"create", "NONE", "--duration", "once"},                                             // neither
+		{"create", "PCT", "--percent", "120", "--duration", "once"},                          // over 100
+		{"create", "DUR", "--percent", "10", "--duration", "years:0"},                        // no years
+		{"create", "DUR2", "--percent", "10", "--duration", "monthly"},                       // unknown
+		{"create", "PLAN", "--percent", "10", "--duration", "once", "--plans", "trial"},      // not paid
 		{"create", "DATE", "--percent", "10", "--duration", "once", "--expires", "31/03/27"}, // not a date
 	} {
 		if _, err := run(bad...); !errors.Is(err, ops.ErrPromoUsage) {
