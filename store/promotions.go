@@ -93,8 +93,9 @@ func (db *DB) DeactivatePromotion(ctx context.Context, code string) error {
 
 // UsablePromotion returns the code if accountID may use it for plan at now
 // (plan "": for any plan it covers), or a 422 fields.promotion_code saying
-// why not: unknown, expired (or withdrawn), used up, not for the plan, or
-// used by the account already.
+// why not: unknown, expired (or withdrawn), used up, not for the plan,
+// used by the account already, or another promotion still running for the
+// account (one at a time).
 func (db *DB) UsablePromotion(ctx context.Context, accountID uuid.UUID, code string, plan kudos.Plan, currency string) (*kudos.Promotion, error) {
 	code = kudos.NormalizePromotionCode(code)
 	refuse := func(why string) error { return kudos.FieldErrors{"promotion_code": why}.Err() }
@@ -107,19 +108,29 @@ func (db *DB) UsablePromotion(ctx context.Context, accountID uuid.UUID, code str
 	} else if err != nil {
 		return nil, err
 	}
-	if why := p.Unusable(db.Now(), currency); why != "" {
+	// held: the account's open checkout holds a use of the code (asking
+	// again for it is no new use).
+	var held, used, running bool
+	if err := db.Pool.QueryRow(ctx, `SELECT
+		EXISTS (SELECT 1 FROM promotion_redemptions r JOIN checkouts c ON c.id = r.checkout_id
+			WHERE r.code = $1 AND r.account_id = $2 AND r.released_at IS NULL AND c.status = 'open'),
+		EXISTS (SELECT 1 FROM promotion_redemptions r JOIN checkouts c ON c.id = r.checkout_id
+			WHERE r.code = $1 AND r.account_id = $2 AND r.released_at IS NULL AND c.status <> 'open'),
+		EXISTS (SELECT 1 FROM subscriptions WHERE account_id = $2 AND promotion IS NOT NULL)`, code, accountID).
+		Scan(&held, &used, &running); err != nil {
+		return nil, wrapErr(err)
+	}
+	if why := p.Unusable(db.Now(), currency); why != "" && (why != kudos.FPromotionUsedUp || !held) {
 		return nil, refuse(why)
 	}
 	if plan != "" && !p.Covers(plan) {
 		return nil, refuse(kudos.FPromotionNotForPlan)
 	}
-	var used bool
-	if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM promotion_redemptions r JOIN checkouts c ON c.id = r.checkout_id
-		WHERE r.code = $1 AND r.account_id = $2 AND r.released_at IS NULL AND c.status <> 'open')`, code, accountID).Scan(&used); err != nil {
-		return nil, wrapErr(err)
-	}
-	if used {
+	switch {
+	case used:
 		return nil, refuse(kudos.FPromotionRedeemed)
+	case running:
+		return nil, refuse(kudos.FPromotionActive)
 	}
 	return p, nil
 }
