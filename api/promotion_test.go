@@ -182,3 +182,46 @@ func TestAnAbandonedCheckoutGivesItsCodeBack(t *testing.T) {
 		t.Fatalf("B's discounted checkout: %s", page.Raw)
 	}
 }
+
+// TestAForeverCodeDiscountsEachRenewalInvoice (issue 38 item 3): a Pro
+// plan bought with a forever amount code on a short period renews on the
+// workflow's timer with the code's discount line on the renewal invoice
+// and VAT after it; the account's promotion runs on. The first run (the
+// purchase and the renewal) is recorded for the replay tests.
+func TestAForeverCodeDiscountsEachRenewalInvoice(t *testing.T) {
+	h := newHarness(t).withTemporal(4 * time.Second)
+	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
+	token, account := h.signedUpUser("promo-renews@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	wf := "subscription:" + account
+	href := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO", "promotion_code": "Loyal"}, token), 201).str("checkout_href")
+	first := h.currentRun(wf)
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "the renewal paid", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") >= 1 })
+	// 468.00 less 68.00 is 400.00; 21 % VAT on that is 84.00.
+	rows, err := h.db.Pool.Query(context.Background(), `SELECT net_amount, vat_amount, total_amount, discount_code, discount_amount
+		FROM invoices WHERE account_id = $1 AND kind IN ('SUBSCRIPTION', 'RENEWAL')`, account)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for rows.Next() {
+		var net, vat, total, off int64
+		var code string
+		if err := rows.Scan(&net, &vat, &total, &code, &off); err != nil {
+			t.Fatal(err)
+		}
+		if net != 40000 || vat != 8400 || total != 48400 || code != "LOYAL" || off != 6800 {
+			t.Fatalf("invoice net %d VAT %d total %d line %s -%d, want 400.00 + 84.00 after LOYAL -68.00", net, vat, total, code, off)
+		}
+		n++
+	}
+	if n < 2 {
+		t.Fatalf("%d discounted invoices, want the purchase's and the renewal's", n)
+	}
+	if p, _ := h.subscription(token, account)["promotion"].(map[string]any); p["code"] != "LOYAL" {
+		t.Fatalf("the promotion after a renewal: %v", p)
+	}
+	h.recordHistory(wf, first, "subscription_promotion_renewed.json")
+}
