@@ -168,3 +168,18 @@ func promoList(ctx context.Context, db PromoStore, out io.Writer) error {
 	}
 	return tw.Flush()
 }
+
+// promotionLine is an account's running promotion as `kudos ops account`
+// shows it: the code, what it takes off, and the renewals it still
+// discounts.
+func promotionLine(d kudos.Discount) string {
+	off := fmt.Sprintf("%d%% off", d.PercentOff)
+	if d.AmountOff > 0 {
+		off = fmt.Sprintf("%s %.2f off", d.Currency, float64(d.AmountOff)/100)
+	}
+	left := "every renewal"
+	if d.RenewalsLeft >= 0 {
+		left = fmt.Sprintf("%d more renewal(s)", d.RenewalsLeft)
+	}
+	return fmt.Sprintf("%s: %s, %s", d.Code, off, left)
+}
