@@ -11,6 +11,7 @@ import (
 	"kudos"
 	"kudos/internal/testenv"
 	"kudos/ops"
+	"kudos/store"
 )
 
 // TestOpsPromoCreatesListsAndDeactivatesCodes: `kudos ops promo create`
@@ -81,5 +82,29 @@ func TestOpsPromoCreatesListsAndDeactivatesCodes(t *testing.T) {
 	}
 	if p, _ = db.Promotion(ctx, "SPRING20"); p.Active || p.Unusable(time.Now(), "EUR") != kudos.FPromotionExpired {
 		t.Fatalf("deactivated code: %+v", p)
+	}
+}
+
+// TestTextReportShowsTheRunningPromotion: `kudos ops account` shows the
+// account's promotion under the read model and the workflow's state, with
+// what it takes off and the renewals it still discounts, and the promotion
+// an open checkout was priced with.
+func TestTextReportShowsTheRunningPromotion(t *testing.T) {
+	forever := &kudos.Discount{Code: "LOYAL", PercentOff: 20, Duration: kudos.PromotionForever, RenewalsLeft: -1}
+	years := &kudos.Discount{Code: "TWO", AmountOff: 5000, Currency: "EUR", Duration: kudos.PromotionYears, Years: 3, RenewalsLeft: 2}
+	r := &ops.Report{
+		Account: &store.OpsAccount{Name: "Promoted", Subscription: &kudos.Subscription{Plan: kudos.PlanPro, Promotion: forever}},
+		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Promotion: years,
+			Checkout: &kudos.OpenCheckout{ID: "co_1", Purpose: kudos.CheckoutUpgrade, Plan: kudos.PlanTeam, Promotion: years}},
+	}
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"promotion LOYAL: 20% off, every renewal", "promotion TWO: EUR 50.00 off, 2 more renewal(s)",
+		"open checkout priced with promotion TWO"} {
+		if !strings.Contains(out.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, out.String())
+		}
 	}
 }
