@@ -225,3 +225,23 @@ func TestAForeverCodeDiscountsEachRenewalInvoice(t *testing.T) {
 	}
 	h.recordHistory(wf, first, "subscription_promotion_renewed.json")
 }
+
+// TestAnUpgradeTakesAPromotionCode (issue 38 item 3): PATCH subscription
+// {plan, promotion_code} prices the upgrade's prorated difference less the
+// code's discount (the invoice's discount line), and a once code leaves
+// no promotion running once paid.
+func TestAnUpgradeTakesAPromotionCode(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	h.promo(kudos.Promotion{Code: "UP10", PercentOff: 10, Duration: kudos.PromotionOnce})
+	token, account := h.paidWith("promo-upgrade@example.com", "STARTER", "4242424242424242")
+	href := h.expect(h.do("PATCH", "/v1/accounts/"+account+"/subscription", map[string]any{"plan": "PRO", "promotion_code": "up10"}, token), 201).str("checkout_href")
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	net, vat, _, code, off := h.invoiceAmounts(account, "UPGRADE")
+	if code != "UP10" || off <= 0 || off != (net+off+5)/10 || vat != (net*21+50)/100 {
+		t.Fatalf("upgrade invoice net %d VAT %d, line %s -%d: want 10 %% off the prorated difference, VAT after it", net, vat, code, off)
+	}
+	if p := h.subscription(token, account)["promotion"]; p != nil {
+		t.Fatalf("a once code still runs after the upgrade: %v", p)
+	}
+}
