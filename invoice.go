@@ -101,6 +101,9 @@ type Invoice struct {
 	// invoice), and CorrectsNumber that invoice's number.
 	Corrects       *uuid.UUID `json:"-"`
 	CorrectsNumber string     `json:"-"`
+	// Discount is the promotion code's line (nil: none): Net is the price
+	// less it, and VAT is computed after it.
+	Discount *InvoiceDiscount `json:"-"`
 }
 
 // ServicePeriod is when a supply was made: the plan's period an invoice

@@ -52,6 +52,9 @@ type Subscription struct {
 	PaymentRetryAt *time.Time `json:"payment_retry_at"`
 	// FailedPayment is the renewal payment being retried (nil when none).
 	FailedPayment *FailedPayment `json:"failed_payment"`
+	// Promotion is the promotion code discounting the coming renewals
+	// (nil when none runs).
+	Promotion *Discount `json:"promotion"`
 }
 
 // FailedPayment is a renewal payment that failed and is being retried: its
@@ -114,6 +117,10 @@ type SubscriptionState struct {
 	// search attribute): kept here so that they survive continue-as-new.
 	PaymentState      string     `json:",omitempty"`
 	PaymentStateSince *time.Time `json:",omitempty"`
+	// Promotion is the promotion code that discounts the renewals still to
+	// come (nil: none; one per account): set when the checkout it was
+	// entered with is paid, used up renewal by renewal.
+	Promotion *Discount `json:",omitempty"`
 }
 
 // OpenCheckout is the account's one open hosted checkout, as the
@@ -137,6 +144,10 @@ type OpenCheckout struct {
 	// before the follow-up.
 	PendingSince *time.Time `json:",omitempty"`
 	CheckAt      *time.Time `json:",omitempty"`
+	// Promotion is the promotion code the checkout's price was discounted
+	// by (nil: none): once paid it is the account's, for the renewals its
+	// duration covers.
+	Promotion *Discount `json:",omitempty"`
 }
 
 // PendingCharge is an off-session renewal charge that the provider
@@ -318,7 +329,7 @@ func (s *SubscriptionState) DisplayStatus() ShowStatus {
 // Record is the read model of the state (the workflow-owned columns).
 func (s *SubscriptionState) Record() Subscription {
 	r := Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
-		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew}
+		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew, Promotion: s.Promotion}
 	if d := s.Dunning; d != nil {
 		r.FailedPayment = &FailedPayment{InvoiceID: d.InvoiceID, Amount: d.Amount}
 		if !d.RetryAt.IsZero() {
@@ -359,7 +370,7 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
 		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds,
-		Disputes: r.Disputes}
+		Disputes: r.Disputes, Promotion: r.Promotion}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}

@@ -31,6 +31,8 @@ type Store interface {
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
 	PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
+	Promotion(ctx context.Context, code string) (*kudos.Promotion, error)
+	ReleasePromotion(ctx context.Context, checkoutID string) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
 	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive bool, sub kudos.Subscription,

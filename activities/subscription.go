@@ -21,12 +21,17 @@ import (
 // that times out, leaves no invoice behind.
 func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 	var inv *kudos.Invoice
+	var discount *kudos.Discount
 	if in.Purpose.PaysExistingInvoice() {
 		var err error
 		if inv, err = a.Store.Invoice(ctx, in.AccountID, in.InvoiceID); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
 	} else {
+		var err error
+		if discount, err = a.checkoutDiscount(ctx, in); err != nil {
+			return workflows.OpenCheckoutResult{}, err
+		}
 		net := a.Prices.Yearly(in.Plan)
 		kind := kudos.InvoiceSubscription
 		if in.Purpose == kudos.CheckoutUpgrade {
@@ -36,15 +41,14 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		if net <= 0 && in.Purpose != kudos.CheckoutUpgrade {
 			return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", workflows.ErrTypeNoPrice, nil)
 		}
-		var err error
-		if inv, err = a.price(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, net); err != nil {
+		if inv, err = a.priceDiscounted(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, net, discount); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
 		total := inv.Total
 		if kind == kudos.InvoiceUpgrade && total < kudos.MinimumCharge(inv.Currency) {
 			// Too little for the provider to charge: waived, the upgrade
-			// applies at once on a paid invoice of zero.
-			inv.Net, inv.VAT, inv.Total = 0, 0, 0
+			// applies at once on a paid invoice of zero (no code used).
+			inv.Net, inv.VAT, inv.Total, inv.Discount = 0, 0, 0, nil
 			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
 				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
 			}
@@ -81,7 +85,19 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		}
 		return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError(kudos.ErrorMessage(err), workflows.ErrTypeSeatLimit, err)
 	}
-	return workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}, err
+	if why := promotionRefusal(err); why != "" {
+		// The code's last use went to another account, or it was withdrawn,
+		// while the page was being opened: the page goes, nothing recorded.
+		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
+			return workflows.OpenCheckoutResult{}, xerr
+		}
+		return workflows.OpenCheckoutResult{}, invalidPromotion(why)
+	}
+	res := workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}
+	if inv.Discount != nil && !in.Purpose.PaysExistingInvoice() {
+		res.Promotion = discount
+	}
+	return res, err
 }
 
 // CloseCheckout records how a checkout ended and settles its invoice: paid
@@ -115,6 +131,9 @@ func (a *Activities) CloseCheckout(ctx context.Context, in workflows.CloseChecko
 	case in.Purpose.PaysExistingInvoice():
 		return nil
 	default:
+		if err := a.Store.ReleasePromotion(ctx, in.CheckoutID); err != nil { // the code's use goes back
+			return err
+		}
 		return a.Store.DeleteDraftInvoice(ctx, in.InvoiceID)
 	}
 }
@@ -374,7 +393,7 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing, in.Service)
+		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing, in.Service, in.Discount)
 	}
 	if err != nil {
 		return workflows.RenewalResult{}, err
@@ -431,16 +450,16 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
 // pays when a plan stops at its renewal date.
 func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
-	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue, nil)
+	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue, nil, in.Discount)
 	return err
 }
 
 // newInvoice creates (idempotently) a full-year invoice for plan, for the
 // service period service when it is known now (a renewal's; nil: set when
-// it is paid).
+// it is paid), less the account's promotion discount (nil: none).
 func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan,
-	status kudos.InvoiceStatus, service *kudos.ServicePeriod) (*kudos.Invoice, error) {
-	inv, err := a.price(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan))
+	status kudos.InvoiceStatus, service *kudos.ServicePeriod, discount *kudos.Discount) (*kudos.Invoice, error) {
+	inv, err := a.priceDiscounted(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan), discount)
 	if err != nil {
 		return nil, err
 	}

@@ -38,6 +38,8 @@ type limits struct {
 	exports           *store.Limiter // data exports asked for per user and per account
 	viesAccount       *store.Limiter // VAT ids asked of VIES per account
 	viesClient        *store.Limiter // and per client
+	promoAccount      *store.Limiter // promotion codes tried per account
+	promoClient       *store.Limiter // and per client
 }
 
 func newLimits(db AuthStore) limits {
@@ -56,6 +58,8 @@ func newLimits(db AuthStore) limits {
 		exports:           db.NewLimiter("exports", 5, 24*time.Hour),
 		viesAccount:       db.NewLimiter("vies_account", 10, time.Hour),
 		viesClient:        db.NewLimiter("vies_client", 20, time.Hour),
+		promoAccount:      db.NewLimiter("promotion_account", 20, time.Hour),
+		promoClient:       db.NewLimiter("promotion_client", 40, time.Hour),
 	}
 }
 

@@ -96,6 +96,7 @@ type BillingStore interface {
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error
+	UsablePromotion(ctx context.Context, accountID uuid.UUID, code string, plan kudos.Plan, currency string) (*kudos.Promotion, error)
 }
 
 // LogoStore is what the logo routes need of the store.

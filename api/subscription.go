@@ -39,6 +39,9 @@ type pricingResponse struct {
 	VATTreatment string `json:"vat_treatment"`
 	// CheckoutOrigin is the only origin a checkout_href may have (SPEC §4).
 	CheckoutOrigin string `json:"checkout_origin"`
+	// Promotion is the promotion code asked about (?promotion_code=), whose
+	// discount PricingTable shows (omitted without one).
+	Promotion *promotionView `json:"promotion,omitempty"`
 }
 
 // vatTreatment is the name of the rule d comes from, as the pricing read
@@ -55,49 +58,64 @@ func vatTreatment(d kudos.VATDecision) string {
 
 // pricing answers the yearly net prices, the currency and the VAT rate the
 // account's checkouts and invoices are charged (kudos.DecideVAT: its
-// billing country's, 0 % reverse charged, or 0 % outside the EU).
+// billing country's, 0 % reverse charged, or 0 % outside the EU). With
+// ?promotion_code= the prices are those less the code's discount (VAT is
+// computed after it), and the code's terms come with them; a code that
+// cannot be used is 422 fields.promotion_code.
 func (s *Server) pricing(c fiber.Ctx) error {
+	var promo *kudos.Promotion
+	if code := c.Query("promotion_code"); code != "" {
+		var err error
+		if promo, err = s.usablePromotion(c, code, ""); err != nil {
+			return err
+		}
+	}
 	basis, err := s.DB.VATBasis(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
 	vat := kudos.DecideVAT(kudos.VATSeller{Country: s.Config.SellerCountry, Registrations: s.Config.VATRegistrations}, basis)
-	p := s.Config.Prices
-	major := func(minor int64) float64 { return float64(minor) / 100 }
-	return c.JSON(pricingResponse{
-		PricingTable: pricingTable{Starter: major(p.Starter), Pro: major(p.Pro), Team: major(p.Team)},
-		Currency:     p.Currency, VATRate: vat.Rate, ReverseCharge: vat.ReverseCharge, VATTreatment: vatTreatment(vat),
+	res := pricingResponse{
+		PricingTable: discountedTable(s.Config.Prices, promo),
+		Currency:     s.Config.Prices.Currency, VATRate: vat.Rate, ReverseCharge: vat.ReverseCharge, VATTreatment: vatTreatment(vat),
 		CheckoutOrigin: s.Payments.CheckoutOrigin(),
-	})
+	}
+	if promo != nil {
+		res.Promotion = viewPromotion(promo)
+	}
+	return c.JSON(res)
 }
 
 type planRequest struct {
 	Plan kudos.Plan `json:"plan"`
+	// PromotionCode discounts the checkout (optional; case-insensitive).
+	PromotionCode *string `json:"promotion_code"`
 }
 
 type checkoutResponse struct {
 	CheckoutHref string `json:"checkout_href"`
 }
 
-func (s *Server) readPlan(c fiber.Ctx) (kudos.Plan, error) {
+func (s *Server) readPlan(c fiber.Ctx) (planRequest, error) {
 	var req planRequest
 	if err := decodeJSON(c, &req); err != nil {
-		return "", err
+		return req, err
 	}
 	if !req.Plan.IsPaid() {
-		return "", kudos.FieldErrors{"plan": kudos.FInvalidValue}.Err()
+		return req, kudos.FieldErrors{"plan": kudos.FInvalidValue}.Err()
 	}
-	return req.Plan, nil
+	return req, nil
 }
 
 // createSubscription opens the checkout of a first plan. An account without
 // a billing address gets 422 account_billing_address: the UI then asks for
 // it (SPEC §4) and tries again.
 func (s *Server) createSubscription(c fiber.Ctx) error {
-	plan, err := s.readPlan(c)
+	req, err := s.readPlan(c)
 	if err != nil {
 		return err
 	}
+	plan := req.Plan
 	addr, err := s.DB.BillingAddress(ctx(c), accountID(c))
 	if err != nil {
 		return err
@@ -108,18 +126,26 @@ func (s *Server) createSubscription(c fiber.Ctx) error {
 	if err := s.planFits(c, plan); err != nil {
 		return err
 	}
-	return s.checkoutUpdate(c, workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: plan})
-}
-
-func (s *Server) upgradeSubscription(c fiber.Ctx) error {
-	plan, err := s.readPlan(c)
+	code, err := s.requestedPromotion(c, req)
 	if err != nil {
 		return err
 	}
-	if err := s.planFits(c, plan); err != nil {
+	return s.checkoutUpdate(c, workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: plan, PromotionCode: code})
+}
+
+func (s *Server) upgradeSubscription(c fiber.Ctx) error {
+	req, err := s.readPlan(c)
+	if err != nil {
 		return err
 	}
-	return s.checkoutUpdate(c, workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: plan})
+	if err := s.planFits(c, req.Plan); err != nil {
+		return err
+	}
+	code, err := s.requestedPromotion(c, req)
+	if err != nil {
+		return err
+	}
+	return s.checkoutUpdate(c, workflows.UpdateUpgradeSubscription, workflows.PlanRequest{Plan: req.Plan, PromotionCode: code})
 }
 
 func (s *Server) checkoutUpdate(c fiber.Ctx, name string, arg any) error {

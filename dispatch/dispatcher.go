@@ -318,6 +318,10 @@ func updateError(err error) error {
 			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
 		case workflows.ErrTypeSeatLimit:
 			return kudos.SeatLimitError(app.Message())
+		case workflows.ErrTypeInvalidPromotion:
+			why := kudos.FPromotionUnknown
+			_ = app.Details(&why)
+			return kudos.FieldErrors{"promotion_code": why}.Err()
 		}
 	}
 	var timeout *temporal.TimeoutError

@@ -157,13 +157,16 @@ func (d *doc) lines(inv kudos.Invoice) {
 		money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
 		money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
 	}
+	if inv.Discount != nil { // the plan at its price; VAT and total come after the discount's line
+		amounts = []string{money(planNet(inv), inv.Currency, d.lang), rate(inv.VATRate, d.lang), "", ""}
+	}
 	x := margin + cols[0]
 	for i, a := range amounts {
 		d.pdf.SetXY(x, y)
 		d.text(cols[i+1], lineH, a, "R", false)
 		x += cols[i+1]
 	}
-	end := d.wrap(margin, y, cols[0], describe(inv, d.lang), "L") + 2
+	end := d.discountRow(inv, d.wrap(margin, y, cols[0], describe(inv, d.lang), "L")+2)
 	d.pdf.SetDrawColor(200, 204, 210)
 	d.pdf.Line(margin, end, margin+contW, end)
 	d.pdf.SetY(end + 6)

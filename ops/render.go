@@ -38,6 +38,9 @@ func WriteText(out io.Writer, r *Report) error {
 		if f := s.FailedPayment; f != nil {
 			p("  renewal payment failing: invoice %s, %s, next attempt %s", f.InvoiceID, money(f.Amount.Amount, f.Amount.Currency), ts(s.PaymentRetryAt))
 		}
+		if d := s.Promotion; d != nil {
+			p("  promotion %s", promotionLine(*d))
+		}
 	}
 
 	p("\nSUBSCRIPTION WORKFLOW")
@@ -73,6 +76,12 @@ func WriteText(out io.Writer, r *Report) error {
 		}
 		if d := st.Due; d != nil {
 			p("  due invoice %s (%s)", d.ID, d.Plan)
+		}
+		if d := st.Promotion; d != nil {
+			p("  promotion %s", promotionLine(*d))
+		}
+		if c := st.Checkout; c != nil && c.Promotion != nil {
+			p("  open checkout priced with promotion %s", promotionLine(*c.Promotion))
 		}
 		if d := st.Dunning; d != nil {
 			p("  dunning: renewal of %s (invoice %s, %s), %d failed attempt(s), next retry %s",

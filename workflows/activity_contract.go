@@ -142,6 +142,9 @@ type OpenCheckoutInput struct {
 	// InvoiceID is the invoice to create (or, to pay a due one, to pay).
 	InvoiceID uuid.UUID
 	ExpiresAt time.Time
+	// PromotionCode discounts the price ("" none): refused with
+	// ErrTypeInvalidPromotion when it cannot be used.
+	PromotionCode string `json:",omitempty"`
 }
 
 // OpenCheckoutResult is the opened checkout.
@@ -154,6 +157,9 @@ type OpenCheckoutResult struct {
 	// opened, the invoice is paid at zero, and the plan changes at once.
 	Waived       bool
 	WaivedAmount kudos.Money
+	// Promotion is the promotion code's terms the price was discounted by
+	// (nil: none), the account's once the checkout is paid.
+	Promotion *kudos.Discount `json:",omitempty"`
 }
 
 // CloseCheckoutInput settles a checkout.
@@ -180,6 +186,9 @@ type RenewalInput struct {
 	// next), printed on its invoice (issue 34); nil in runs from before,
 	// and on retries (the invoice has it).
 	Service *kudos.ServicePeriod `json:",omitempty"`
+	// Discount is the account's promotion that discounts this renewal (nil:
+	// none), taken off the invoice's price before VAT.
+	Discount *kudos.Discount `json:",omitempty"`
 }
 
 // RenewalResult tells whether the renewal was paid.
@@ -223,6 +232,9 @@ type DueInvoiceInput struct {
 	AccountID uuid.UUID
 	Plan      kudos.Plan
 	InvoiceID uuid.UUID
+	// Discount is the account's promotion for the period the invoice bills
+	// (nil: none).
+	Discount *kudos.Discount `json:",omitempty"`
 }
 
 // WriteSubscriptionInput is the read model to store.

@@ -52,6 +52,10 @@ func SubscriptionWorkflowID(accountID uuid.UUID) string { return "subscription:"
 // PlanRequest is the argument of the create and upgrade updates.
 type PlanRequest struct {
 	Plan kudos.Plan
+	// PromotionCode discounts the checkout (normalized; "" none): the api
+	// has checked it, the checkout's activity checks it again and takes a
+	// use of it.
+	PromotionCode string `json:",omitempty"`
 }
 
 // PayInvoiceRequest is the argument of the pay-invoice update.

@@ -75,6 +75,8 @@ type fakeActivities struct {
 	quoteChecks int
 	// booked are the provider refunds booked (BookRefund).
 	booked []workflows.BookRefundInput
+	// promotions are the promotion codes OpenCheckout knows (their terms).
+	promotions map[string]kudos.Discount
 }
 
 func (f *fakeActivities) MarkEventsApplied(_ context.Context, in workflows.MarkEventsAppliedInput) error {
@@ -233,7 +235,11 @@ func (f *fakeActivities) OpenCheckout(_ context.Context, in workflows.OpenChecko
 	inv := in.InvoiceID
 	f.checkouts[in.CheckoutID] = kudos.CheckoutRecord{ID: in.CheckoutID, ProviderID: "p_" + in.CheckoutID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &inv, ExpiresAt: in.ExpiresAt, Status: "open"}
-	return workflows.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}, nil
+	res := workflows.OpenCheckoutResult{ProviderID: "p_" + in.CheckoutID, URL: "https://pay.example/" + in.CheckoutID}
+	if d, ok := f.promotions[in.PromotionCode]; ok && in.PromotionCode != "" {
+		res.Promotion = &d
+	}
+	return res, nil
 }
 
 func (f *fakeActivities) CloseCheckout(_ context.Context, in workflows.CloseCheckoutInput) error {

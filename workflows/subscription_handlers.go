@@ -56,7 +56,7 @@ func (s *subscription) validateCreate(_ workflow.Context, req PlanRequest) error
 // create opens the checkout of a first plan. A second request for the same
 // plan while it is open gets the same checkout: never a second subscription.
 func (s *subscription) create(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkout(ctx, kudos.CheckoutSubscription, req.Plan, func() (OpenCheckoutInput, error) {
+	return s.checkoutWith(ctx, kudos.CheckoutSubscription, req.Plan, s.promotionCode(ctx, req), func() (OpenCheckoutInput, error) {
 		if err := s.validateCreate(ctx, req); err != nil { // the state may have moved while we waited
 			return OpenCheckoutInput{}, err
 		}
@@ -86,7 +86,7 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 
 // upgrade opens the checkout of the prorated difference to a higher plan.
 func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkout(ctx, kudos.CheckoutUpgrade, req.Plan, func() (OpenCheckoutInput, error) {
+	return s.checkoutWith(ctx, kudos.CheckoutUpgrade, req.Plan, s.promotionCode(ctx, req), func() (OpenCheckoutInput, error) {
 		if err := s.validateUpgrade(ctx, req); err != nil {
 			return OpenCheckoutInput{}, err
 		}
@@ -148,11 +148,18 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 // replaces any other open checkout with a new one built by input.
 func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
+	return s.checkoutWith(ctx, purpose, plan, "", input)
+}
+
+// checkoutWith is checkout priced with the promotion code code ("" none):
+// the open checkout is the same one only with the same code.
+func (s *subscription) checkoutWith(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, code string,
+	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
 		s.inUpdate = true
 		defer func() { s.inUpdate = false }()
 		if c := s.st.Checkout; c != nil {
-			if c.Purpose == purpose && c.Plan == plan {
+			if c.Purpose == purpose && c.Plan == plan && discountCode(c.Promotion) == code {
 				resp.CheckoutHref = c.URL
 				return
 			}
@@ -172,7 +179,7 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 		if in, err = input(); err != nil {
 			return
 		}
-		in.AccountID, in.Purpose = s.st.AccountID, purpose
+		in.AccountID, in.Purpose, in.PromotionCode = s.st.AccountID, purpose, code
 		in.CheckoutID = "co_" + s.updateKey(ctx, "checkout").String()
 		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
 		var res OpenCheckoutResult
@@ -187,7 +194,7 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 			return
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
-			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt}
+			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 		resp.CheckoutHref = res.URL

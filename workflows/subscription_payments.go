@@ -266,8 +266,10 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	case kudos.CheckoutSubscription:
 		s.st.Plan = c.Plan
 		startPeriod()
+		s.takePromotion(c)
 	case kudos.CheckoutUpgrade:
 		s.st.Plan = c.Plan
+		s.takePromotion(c)
 	case kudos.CheckoutInvoice, kudos.CheckoutRenewal:
 		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the renewal being retried: the period keeps its date
 			end := s.periodEnd(d.PeriodStart)

@@ -307,8 +307,10 @@ func (s *subscription) renew(ctx workflow.Context) {
 		_ = s.expireOpenCheckout(ctx)
 	}
 	invoiceID, chargeID := s.renewalKeys(ctx)
+	discount := s.renewalDiscount(ctx)
 	if !s.st.AutoRenew {
-		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID}, nil)
+		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
+			Discount: discount}, nil)
 		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
 		s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(*s.st.RenewalAt),
@@ -318,7 +320,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 	var res RenewalResult
 	end := s.periodEnd(*s.st.RenewalAt)
 	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
-		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}}, &res); err != nil {
+		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}, Discount: discount}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
 	charge := kudos.PendingCharge{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, ChargeID: chargeID}

@@ -12,6 +12,8 @@
 //	kudos ops refund-made <refund id> <provider refund id>
 //	kudos ops refund <invoice id|number> [--amount 12.34] --reason "…"
 //	                               record a refused refund made by hand
+//	kudos ops promo create|list|deactivate
+//	                               promotion codes (issue 38)
 package main
 
 import (
@@ -29,6 +31,9 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos ops account <accountId|email> [--json]
        kudos ops refund-made <refundId> <providerRefundId>
        kudos ops refund <invoiceId|number> [--amount 12.34] --reason "…"
+       kudos ops promo create CODE --percent N | --amount X --duration once|forever|years:N
+                 [--max-redemptions N] [--expires YYYY-MM-DD] [--plans team,pro]
+       kudos ops promo list | deactivate CODE
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -45,6 +50,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  (major units); the subscription workflow books it: a credit note for the
                  refunded part, the refund_issued mail, the timeline's refund event. Prints the
                  refund and the credit note's number; the same command twice refunds once
+  ops promo      create, list and deactivate promotion codes (docs/runbook-payments.md)
 
 Configuration comes from environment variables; see README.md.`
 

@@ -25,7 +25,7 @@ import (
 var errUsage = errors.New("usage")
 
 // runTool runs an operator's tool: `temporal setup`, `ops account`,
-// `ops refund-made` or `ops refund`. Its
+// `ops refund-made`, `ops refund` or `ops promo`. Its
 // output goes to out, its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
@@ -62,6 +62,13 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		return opsRefund(ctx, cfg, invoice, amount, reason, out)
+	case len(args) >= 3 && args[0] == "ops" && args[1] == "promo":
+		db, err := store.Open(ctx, cfg.DatabaseURL)
+		if err != nil {
+			return err
+		}
+		defer db.Close()
+		return ops.Promo(ctx, db, cfg.Prices.Currency, args[2:], out)
 	}
 	return errUsage
 }

@@ -32,6 +32,16 @@ describe('the error popup: one error at a time', () => {
     expect(getReportedError()?.status).toBe(409)
   })
 
+  it('a field the screen shows refused beside it (shownInlineFields) raises no popup, nor a 429; another 422 does (issue 38)', async () => {
+    const meta = { shownInlineFields: ['promotion_code'] }
+    await run(meta, () => Promise.reject(new ApiError(422, 'unprocessable_entity', 'x', { promotion_code: 'promotion_used_up' })))
+    expect(getReportedError()).toBeNull()
+    await run(meta, () => Promise.reject(new ApiError(429, 'too_many_requests', 'x', {}, 60)))
+    expect(getReportedError()).toBeNull()
+    await run(meta, () => Promise.reject(new ApiError(422, 'unprocessable_entity', 'x', { plan: 'invalid_value' })))
+    expect(getReportedError()?.status).toBe(422)
+  })
+
   it('a success clears the popup of an earlier failure', async () => {
     reportError({ status: 444, message: 'Passwords do not match' })
     await run(undefined, () => Promise.resolve('ok'))

@@ -17,6 +17,11 @@ declare module '@tanstack/react-query' {
       shownInlineCodes?: readonly string[]
       /** Names of errors that are no api answer the screen explains (e.g. PasskeyError, the browser's ceremony). */
       shownInlineNames?: readonly string[]
+      /**
+       * Fields whose refusal the screen shows beside them (e.g. promotion_code on the plans page): a 422 naming one,
+       * or a 429, raises no popup.
+       */
+      shownInlineFields?: readonly string[]
     }
   }
 }
@@ -34,6 +39,8 @@ export function createQueryClient(): QueryClient {
         if (isApiError(error) && mutation.meta?.shownInline?.includes(error.status)) return
         if (isApiError(error) && mutation.meta?.shownInlineCodes?.includes(error.code)) return
         if (mutation.meta?.shownInlineNames?.includes(error.name)) return
+        const fields = mutation.meta?.shownInlineFields
+        if (isApiError(error) && fields && (error.status === 429 || fields.some((f) => f in error.fields))) return
         if (isApiError(error)) reportError(error)
         else reportError({ status: 500, message: error.message })
       },

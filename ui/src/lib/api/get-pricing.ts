@@ -23,12 +23,37 @@ export const pricingSchema = v.object({
   /** The rule vat_rate comes from: outside the EU a business pays none (art. 44), a consumer none where we are not registered (art. 58). */
   vat_treatment: v.optional(v.picklist(['standard', 'reverse_charge', 'outside_eu_business', 'outside_eu_consumer']), 'standard'),
   checkout_origin: v.string(),
+  /** The promotion code asked about (issue 38): what it takes off, for how long, on which plans (all when empty). */
+  promotion: v.optional(
+    v.object({
+      code: v.string(),
+      percent_off: v.optional(amount),
+      amount_off: v.optional(amount),
+      duration: v.picklist(['once', 'forever', 'years']),
+      duration_years: v.optional(amount),
+      plans: v.array(v.picklist(['STARTER', 'PRO', 'TEAM'])),
+    }),
+  ),
 })
 
 export type Pricing = v.InferOutput<typeof pricingSchema>
 
-export function getPricing(accountId: string, signal?: AbortSignal): Promise<Pricing> {
-  return apiRequest(`/v1/pricing/${encodeURIComponent(accountId)}`, { auth: true, signal, schema: pricingSchema })
+export type PromotionTerms = NonNullable<Pricing['promotion']>
+
+/** The prices, less the discount of promotionCode when one is given (422 fields.promotion_code when it cannot be used). */
+export function getPricing(accountId: string, signal?: AbortSignal, promotionCode?: string): Promise<Pricing> {
+  const query = promotionCode ? `?promotion_code=${encodeURIComponent(promotionCode)}` : ''
+  return apiRequest(`/v1/pricing/${encodeURIComponent(accountId)}${query}`, { auth: true, signal, schema: pricingSchema })
+}
+
+/** The prices with a promotion code's discount (under the pricing key: invalidating the prices drops them too). */
+export function promotionPricingQueryOptions(accountId: string, promotionCode: string) {
+  return queryOptions({
+    queryKey: [...queryKeys.pricing(accountId), 'promotion', promotionCode] as const,
+    queryFn: ({ signal }) => getPricing(accountId, signal, promotionCode),
+    staleTime: 5 * 60_000,
+    retry: false,
+  })
 }
 
 export function pricingQueryOptions(accountId: string) {

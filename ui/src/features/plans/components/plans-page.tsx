@@ -9,7 +9,7 @@ import { Skeleton } from '@/components/ui/skeleton'
 import { isApiError } from '@/lib/api-client'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { membersQueryOptions } from '@/lib/api/get-members'
-import { pricingQueryOptions } from '@/lib/api/get-pricing'
+import { pricingQueryOptions, type Pricing } from '@/lib/api/get-pricing'
 import { useSaveBillingAddress } from '@/lib/api/update-billing-address'
 import { PAID_PLANS, PLAN_SEATS, type PaidPlan } from '@/lib/constants'
 import { queryKeys } from '@/lib/query-keys'
@@ -21,6 +21,7 @@ import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
 import { BillingDetailsDialog } from './billing-details-dialog'
 import { planAction, plansView, type PlanAction } from './plan-actions'
 import { PlanCard } from './plan-card'
+import { PromotionCode, promotionErrorKey } from './promotion-code'
 
 /**
  * Plans page (SPEC §2): Starter, Pro, Team with prices from the pricing call;
@@ -32,7 +33,12 @@ import { PlanCard } from './plan-card'
 export function PlansPage({ accountId }: { accountId: string }) {
   const { t } = useTranslation('plans')
   const { data } = useSuspenseQuery(accountQueryOptions(accountId))
-  const { data: pricing } = useSuspenseQuery(pricingQueryOptions(accountId))
+  const { data: listPricing } = useSuspenseQuery(pricingQueryOptions(accountId))
+  // Issue 38: the prices less an applied promotion code's discount, which the checkout then gets.
+  const [promoted, setPromoted] = useState<Pricing | null>(null)
+  const [promotionRefused, setPromotionRefused] = useState<string | null>(null)
+  const pricing = promoted ?? listPricing
+  const promotionCode = promoted?.promotion?.code
   const start = useCreateSubscription(accountId)
   const upgrade = useUpgradeSubscription(accountId)
   const pay = usePayLatestUnpaidInvoice(accountId)
@@ -74,6 +80,8 @@ export function PlansPage({ accountId }: { accountId: string }) {
     const clearBusy = {
       onError: (error: unknown) => {
         setBusyPlan(null)
+        const refused = promotionCode ? promotionErrorKey(error) : null
+        if (refused) setPromotionRefused(refused)
         if (!isApiError(error) || error.code !== 'seat_limit') return
         setSeatRefused(plan)
         void queryClient.invalidateQueries({ queryKey: queryKeys.members(accountId) })
@@ -81,9 +89,10 @@ export function PlansPage({ accountId }: { accountId: string }) {
     }
     setBusyPlan(plan)
     setSeatRefused(null)
+    setPromotionRefused(null)
     opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null
     if (action === 'start') {
-      start.mutate(plan, {
+      start.mutate({ plan, promotionCode }, {
         ...clearBusy,
         onSuccess: (outcome) => {
           if (outcome !== 'billing_address_required') return
@@ -93,7 +102,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
         },
       })
     } else if (action === 'upgrade') {
-      upgrade.mutate(plan, clearBusy)
+      upgrade.mutate({ plan, promotionCode }, clearBusy)
     } else {
       pay.mutate(undefined, clearBusy)
     }
@@ -104,7 +113,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
     setBillingBusy(true)
     try {
       await saveAddress.mutateAsync(values)
-      const outcome = await start.mutateAsync(billingFor)
+      const outcome = await start.mutateAsync({ plan: billingFor, promotionCode })
       if (outcome !== 'checkout') setBillingBusy(false)
     } catch (error) {
       setBillingBusy(false)
@@ -135,6 +144,18 @@ export function PlansPage({ accountId }: { accountId: string }) {
         <p id={upgradeBlockedId} className="rounded-md border border-amber-300 bg-amber-50 p-3 text-center text-sm text-amber-950">
           {t('common:payment_retry.upgrade_blocked')}
         </p>
+      )}
+      {owner && variant !== 'plan_expired' && (
+        <PromotionCode
+          accountId={accountId}
+          applied={promoted}
+          refusedKey={promotionRefused}
+          disabled={busyPlan !== null || billingFor !== null}
+          onApplied={(next) => {
+            setPromoted(next)
+            setPromotionRefused(null)
+          }}
+        />
       )}
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => {
