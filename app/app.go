@@ -94,5 +94,9 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 		},
 	}
 	reconciler.Refund, reconciler.RefundRetries = acts.RefundCheckout, s.Config.Lifecycle.RefundRetries
+	if ledger, ok := s.Payments.(kudos.ProviderLedger); ok {
+		acts.ProviderReconciler = &dispatch.ProviderReconciler{Provider: ledger, Name: s.Payments.Name(), DB: s.DB,
+			Log: s.Log.With("component", "reconcile-provider"), Kick: relayKick}
+	}
 	return acts
 }

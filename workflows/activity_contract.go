@@ -54,6 +54,7 @@ const (
 	ActivityCheckVATID             = "CheckVATID"
 	ActivityRecordVATCheck         = "RecordVATCheck"
 	ActivityQuoteHolds             = "QuoteHolds"
+	ActivityReconcileProvider      = "ReconcileProvider"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -67,6 +68,7 @@ var ActivityNames = []string{
 	ActivityAccountDeletionAt, ActivityEraseAccount, ActivityEndSubscription, ActivityDeleteCustomer,
 	ActivityUserDeletionAt, ActivityEraseUser,
 	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
+	ActivityReconcileProvider,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

@@ -96,10 +96,20 @@ func (p *Provider) refund(ctx context.Context, req kudos.RefundRequest) (string,
 	case !errors.Is(err, pgx.ErrNoRows):
 		return "", store.Classify(err)
 	}
-	_, err = p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
-		VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
-		"checkout:"+req.ProviderID, req.AccountID, req.Amount.Amount, req.Amount.Currency)
-	return "re_sandbox_" + req.RefundID, store.Classify(err)
+	id := "re_sandbox_" + req.RefundID
+	err = p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		charge := "checkout:" + req.ProviderID
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
+			VALUES ($1, $2, $3, $4, true, true) ON CONFLICT (charge_id) DO UPDATE SET refunded = true`,
+			charge, req.AccountID, req.Amount.Amount, req.Amount.Currency); err != nil {
+			return err
+		}
+		// Listed by ListRefunds, as Stripe's refunds are.
+		_, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency, created_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (id) DO NOTHING`, id, charge, req.Amount.Amount, req.Amount.Currency, p.DB.Now())
+		return err
+	})
+	return id, store.Classify(err)
 }
 
 // settle ends an open checkout with outcome (the Pay, Fail and Cancel
@@ -136,16 +146,27 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 				return err
 			}
 		}
-		return recordEvent(ctx, tx, c, outcome, now)
+		return p.recordEvent(ctx, tx, c, outcome, now)
 	})
 	return c, outcome, err
 }
 
-// recordEvent records the payment event of checkout c with its delivery
-// (in tx, with the change that caused it).
-func recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
-	_, err := store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
-		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, dispatch.PaymentEvent)
+// recordEvent emits the payment event of checkout c: kept in the
+// sandbox's own list of events (sandbox_events, what the provider
+// reconciliation reads), and delivered to the intake with its delivery to
+// the workflow, unless LoseEvents drops the delivery (in tx, with the
+// change that caused it).
+func (p *Provider) recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
+	ev := kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}
+	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_events (id, type, account_id, checkout_id, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
+		ev.EventID, checkoutEventType(outcome), ev.AccountID, ev.CheckoutID, ev.Outcome, now); err != nil {
+		return err
+	}
+	if p.LoseEvents.Load() {
+		return nil
+	}
+	_, err := store.RecordPaymentEventTx(ctx, tx, ev, dispatch.PaymentEvent)
 	return err
 }
 
@@ -173,7 +194,7 @@ func (p *Provider) settlePending(ctx context.Context, id string, notify bool) (*
 		if !notify {
 			return nil
 		}
-		return recordEvent(ctx, tx, c, outcome, p.DB.Now())
+		return p.recordEvent(ctx, tx, c, outcome, p.DB.Now())
 	})
 	return c, outcome, err
 }

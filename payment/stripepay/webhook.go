@@ -35,6 +35,14 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	if err != nil {
 		return nil, kudos.Errorf(kudos.EBadRequest, "Invalid Stripe webhook")
 	}
+	return p.readEvent(ctx, &ev)
+}
+
+// readEvent is the intake of a verified Stripe event, whether a webhook
+// delivered it (ParseWebhook) or the provider reconciliation found it in
+// Stripe's list of events (ReadEvent): the payment event it announces,
+// or nil for events of no interest.
+func (p *Provider) readEvent(ctx context.Context, ev *stripe.Event) (*kudos.PaymentEvent, error) {
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted,
 		stripe.EventTypeCheckoutSessionAsyncPaymentSucceeded,

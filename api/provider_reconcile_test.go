@@ -1,0 +1,101 @@
+package api_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+
+	"kudos/dispatch"
+	"kudos/payment/sandbox"
+	"kudos/workflows"
+)
+
+// The daily provider reconciliation (issue 36 item 4), on a real Temporal
+// and Postgres with the sandbox as the provider.
+
+// reconcileProvider runs the provider reconciliation workflow once on the
+// harness's worker (as its Schedule does), comparing up to now.
+func (h *harness) reconcileProvider(history string) workflows.ProviderReconcileReport {
+	h.t.Helper()
+	rec, ok := h.acts.ProviderReconciler.(*dispatch.ProviderReconciler)
+	if !ok {
+		h.t.Fatalf("the activities have no provider reconciler: %T", h.acts.ProviderReconciler)
+	}
+	rec.Settle = -1 // nothing is on its way: compare up to now
+	id := "reconcile-provider-" + uuid.NewString()
+	run, err := h.tc.ExecuteWorkflow(context.Background(), client.StartWorkflowOptions{ID: id, TaskQueue: h.queue}, workflows.ReconcileProvider)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	var rep workflows.ProviderReconcileReport
+	if err := run.Get(context.Background(), &rep); err != nil {
+		h.t.Fatal(err)
+	}
+	if history != "" {
+		h.recordHistory(id, run.GetRunID(), history)
+	}
+	return rep
+}
+
+// TestProviderReconciliationRepairsLostEvents is the fault test of issue
+// 36: every event the provider emits is lost on the way (the sandbox's
+// delivery dropped, as a webhook Stripe gave up on): a card payment's, and
+// a SEPA debit's two (pending, then paid). Nothing reaches Kudos, so both
+// accounts stay processing. The provider reconciliation finds the events
+// in the provider's list and records them through the webhook's intake:
+// each account ends paid exactly once, one payment in its timeline. A
+// second run finds nothing to repair and no difference.
+func TestProviderReconciliationRepairsLostEvents(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	sb := h.srv.Payments.(*sandbox.Provider)
+	sb.LoseEvents.Store(true)
+	card, cardAccount, cardHref := h.startPlan("lost-card-event@example.com", "PRO")
+	h.expect(h.payWith(cardHref, "4242424242424242"), 200)
+	sepa, sepaAccount, sepaHref := h.startPlan("lost-sepa-events@example.com", "STARTER")
+	h.expect(h.payWith(sepaHref, sepaSucceeds), 200)
+	h.settleAtSandbox(sepaAccount, true)
+	sb.LoseEvents.Store(false)
+
+	time.Sleep(2 * time.Second)
+	for _, a := range []struct{ token, account string }{{card, cardAccount}, {sepa, sepaAccount}} {
+		if s := h.subscription(a.token, a.account); s["show_status"] != "processing" {
+			t.Fatalf("with every event lost, account %s is %v, want processing", a.account, s["show_status"])
+		}
+		if n := h.count("payment_events", a.account, "true"); n != 0 {
+			t.Fatalf("%d payment events recorded though every delivery was lost", n)
+		}
+	}
+
+	rep := h.reconcileProvider("reconcile_provider_repaired.json")
+	if len(rep.Repaired) != 3 || rep.Drift != 0 || rep.Events != 3 {
+		t.Fatalf("first run: %d events, repaired %v, drift %d %+v; want the 3 lost events repaired and no drift",
+			rep.Events, rep.Repaired, rep.Drift, rep.Differences)
+	}
+	eventually(t, "both accounts paid", func() bool {
+		c, s := h.subscription(card, cardAccount), h.subscription(sepa, sepaAccount)
+		return c["plan"] == "PRO" && c["show_status"] == "active" && s["plan"] == "STARTER" && s["show_status"] == "active"
+	})
+	for _, account := range []string{cardAccount, sepaAccount} {
+		if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
+			t.Fatalf("account %s: %d paid invoices, want exactly 1", account, n)
+		}
+		if n := h.count("billing_events", account, "type = 'payment_succeeded'"); n != 1 {
+			t.Fatalf("account %s: %d payments in the timeline, want 1", account, n)
+		}
+	}
+	h.recordHistory("subscription:"+sepaAccount, "", "subscription_paid_by_provider_reconciliation.json")
+
+	again := h.reconcileProvider("")
+	if len(again.Repaired) != 0 || again.Drift != 0 || !again.Since.Equal(rep.Until) || again.Payments != 2 {
+		t.Fatalf("second run: repaired %v, drift %d %+v, since %v (first until %v), %d payments; want no difference over the next window",
+			again.Repaired, again.Drift, again.Differences, again.Since, rep.Until, again.Payments)
+	}
+	for _, account := range []string{cardAccount, sepaAccount} {
+		if n := h.count("billing_events", account, "type = 'payment_succeeded'"); n != 1 {
+			t.Fatalf("account %s after a second run: %d payments in the timeline", account, n)
+		}
+	}
+}
