@@ -2,13 +2,16 @@ package api_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
+	"github.com/prometheus/client_golang/prometheus"
 	"go.temporal.io/sdk/client"
 
 	"kudos/dispatch"
+	"kudos/ops"
 	"kudos/payment/sandbox"
 	"kudos/workflows"
 )
@@ -96,6 +99,95 @@ func TestProviderReconciliationRepairsLostEvents(t *testing.T) {
 	for _, account := range []string{cardAccount, sepaAccount} {
 		if n := h.count("billing_events", account, "type = 'payment_succeeded'"); n != 1 {
 			t.Fatalf("account %s after a second run: %d payments in the timeline", account, n)
+		}
+	}
+}
+
+// ledgerDrift reads the kudos_ledger_drift gauge as the metrics endpoint
+// exports it.
+func (h *harness) ledgerDrift() float64 {
+	h.t.Helper()
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(dispatch.NewOutboxCollector(h.db))
+	families, err := reg.Gather()
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	for _, f := range families {
+		if f.GetName() == "kudos_ledger_drift" {
+			return f.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	h.t.Fatal("no kudos_ledger_drift gauge")
+	return 0
+}
+
+// TestProviderReconciliationReportsWhatItCannotRepair: a refund made in the
+// provider's dashboard (no event Kudos reads yet), and a payment Kudos
+// booked that the provider no longer shows as paid, cannot be repaired:
+// both are reported, in the report, in the kudos_ledger_drift gauge and in
+// the text of `kudos ops reconcile-provider`; ledgers that agree report
+// "no difference" and the gauge goes back to 0.
+func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	ctx := context.Background()
+	refunded, refundedAccount, refundedHref := h.startPlan("dashboard-refund@example.com", "PRO")
+	h.expect(h.payWith(refundedHref, "4242424242424242"), 200)
+	other, otherAccount, otherHref := h.startPlan("provider-unpaid@example.com", "STARTER")
+	h.expect(h.payWith(otherHref, "4242424242424242"), 200)
+	eventually(t, "both paid", func() bool {
+		return h.subscription(refunded, refundedAccount)["show_status"] == "active" && h.subscription(other, otherAccount)["show_status"] == "active"
+	})
+
+	agree := h.reconcileProvider("")
+	var text strings.Builder
+	if err := ops.WriteProviderReport(&text, agree); err != nil {
+		t.Fatal(err)
+	}
+	if agree.Drift != 0 || agree.Payments != 2 || !strings.Contains(text.String(), "no difference") {
+		t.Fatalf("ledgers that agree: drift %d %+v, %d payments; text:\n%s", agree.Drift, agree.Differences, agree.Payments, text.String())
+	}
+	if g := h.ledgerDrift(); g != 0 {
+		t.Fatalf("kudos_ledger_drift %v when the ledgers agree", g)
+	}
+
+	// Refunded in the provider's dashboard; and the other payment gone
+	// from the provider's side.
+	charge := "checkout:" + sandboxID(refundedHref)
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO sandbox_charges (charge_id, account_id, amount, currency, paid, refunded)
+		VALUES ($1, $2, 1000, 'EUR', true, true)`, charge, refundedAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ('re_dashboard_1', $1, 1000, 'EUR')`, charge); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE sandbox_checkouts SET status = 'failed' WHERE id = $1`, sandboxID(otherHref)); err != nil {
+		t.Fatal(err)
+	}
+	// Reported once the window holds them: the next run reads from the
+	// last one's end, and the provider's side from a day before.
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
+		t.Fatal(err)
+	}
+	drift := h.reconcileProvider("")
+	kinds := map[string]string{}
+	for _, d := range drift.Differences {
+		kinds[d.Kind] = d.AccountID
+	}
+	if drift.Drift != 2 || kinds["refund_missing"] != refundedAccount || kinds["payment_unknown"] != otherAccount || len(drift.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, repaired %v; want the dashboard refund and the payment the provider does not show",
+			drift.Drift, drift.Differences, drift.Repaired)
+	}
+	if g := h.ledgerDrift(); g != 2 {
+		t.Fatalf("kudos_ledger_drift %v, want 2", g)
+	}
+	text.Reset()
+	if err := ops.WriteProviderReport(&text, drift); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 difference", "refund_missing", "re_dashboard_1", "payment_unknown", otherAccount} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report's text has no %q:\n%s", want, text.String())
 		}
 	}
 }

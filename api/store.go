@@ -92,6 +92,7 @@ type BillingStore interface {
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RefusedRefunds(ctx context.Context) (int, error)
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
+	LedgerDrift(ctx context.Context) (int, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error

@@ -17,15 +17,20 @@ type OutboxStatsReader interface {
 	// DeferredRefunds counts refunds the provider refused for now, and
 	// those overdue (nothing tried them in time).
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
+	// LedgerDrift counts the differences with the payment provider's
+	// ledger the newest provider reconciliation could not repair.
+	LedgerDrift(ctx context.Context) (int, error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
 // what was parked, and how long the oldest entry has waited (the alerts of
 // docs/runbook-payments.md); and the money that waits on an operator: the
-// refunds the provider refused, for good or for now.
+// refunds the provider refused, for good or for now; and the differences
+// with the provider's ledger the provider reconciliation left.
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
+	drift                                             *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -38,6 +43,8 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 		deferred: prometheus.NewDesc("kudos_refunds_deferred", "Refunds the payment provider refused for now (balance short), waiting for their next try.", nil, nil),
 		overdue: prometheus.NewDesc("kudos_refunds_deferred_overdue",
 			"Deferred refunds past their next try by over an hour: neither a workflow nor the reconciliation tried them.", nil, nil),
+		drift: prometheus.NewDesc("kudos_ledger_drift",
+			"Differences between Kudos's ledger and the payment provider's that the newest provider reconciliation could not repair (kudos ops reconcile-provider).", nil, nil),
 	}
 }
 
@@ -49,6 +56,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.refused
 	ch <- c.deferred
 	ch <- c.overdue
+	ch <- c.drift
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -69,5 +77,8 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	if n, overdue, err := c.db.DeferredRefunds(ctx, time.Now()); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.deferred, prometheus.GaugeValue, float64(n))
 		ch <- prometheus.MustNewConstMetric(c.overdue, prometheus.GaugeValue, float64(overdue))
+	}
+	if n, err := c.db.LedgerDrift(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.drift, prometheus.GaugeValue, float64(n))
 	}
 }

@@ -102,19 +102,14 @@ func (db *DB) LastProviderReconciliation(ctx context.Context, provider string) (
 	return &r, wrapErr(err)
 }
 
-// LedgerDrift returns, per provider, the differences the newest finished
-// reconciliation could not repair (the kudos_ledger_drift gauge).
-func (db *DB) LedgerDrift(ctx context.Context) (map[string]int, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT DISTINCT ON (provider) provider, drift FROM provider_reconciliations
-		WHERE finished_at IS NOT NULL ORDER BY provider, finished_at DESC`)
-	if err != nil {
-		return nil, wrapErr(err)
-	}
-	out := map[string]int{}
-	var p string
+// LedgerDrift returns the differences the newest finished reconciliation
+// of each provider could not repair, summed (the kudos_ledger_drift
+// gauge; 0 before any run).
+func (db *DB) LedgerDrift(ctx context.Context) (int, error) {
 	var n int
-	_, err = pgx.ForEachRow(rows, []any{&p, &n}, func() error { out[p] = n; return nil })
-	return out, wrapErr(err)
+	err := db.Pool.QueryRow(ctx, `SELECT COALESCE(sum(drift), 0) FROM (SELECT DISTINCT ON (provider) drift FROM provider_reconciliations
+		WHERE finished_at IS NOT NULL ORDER BY provider, finished_at DESC) AS newest`).Scan(&n)
+	return n, wrapErr(err)
 }
 
 // RecordedEvents returns which of the provider's event ids the intake has

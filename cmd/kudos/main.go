@@ -11,6 +11,7 @@
 //	kudos ops account <id|e-mail>  everything about one account (--json)
 //	kudos ops refund-made <refund id> <provider refund id>
 //	                               record a refused refund made by hand
+//	kudos ops reconcile-provider   compare the ledger with the provider's (--json)
 package main
 
 import (
@@ -27,6 +28,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos temporal setup
        kudos ops account <accountId|email> [--json]
        kudos ops refund-made <refundId> <providerRefundId>
+       kudos ops reconcile-provider [--json]
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -39,6 +41,10 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  (docs/runbook-payments.md); --json for scripts
   ops refund-made record that a refund the provider refused (or deferred) was made by hand
                  (its refund row, its checkout and the customer's timeline)
+  ops reconcile-provider
+                 compare the ledger with the payment provider's lists since the last
+                 run, record the events never delivered, print what differs ("no
+                 difference" when they agree); the daily Schedule does the same
 
 Configuration comes from environment variables; see README.md.`
 

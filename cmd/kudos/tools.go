@@ -13,8 +13,10 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
+	"kudos"
 	"kudos/app"
 	"kudos/config"
+	"kudos/dispatch"
 	"kudos/ops"
 	"kudos/store"
 	"kudos/worker"
@@ -23,9 +25,9 @@ import (
 // errUsage is a tool called with the wrong arguments.
 var errUsage = errors.New("usage")
 
-// runTool runs an operator's tool: `temporal setup`, `ops account` or
-// `ops refund-made`. Its
-// output goes to out, its logs to stderr.
+// runTool runs an operator's tool: `temporal setup`, `ops account`,
+// `ops refund-made` or `ops reconcile-provider`. Its output goes to out,
+// its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
 	if err != nil {
@@ -55,6 +57,11 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 		return opsAccount(ctx, cfg, log, who, asJSON, out)
 	case len(args) == 4 && args[0] == "ops" && args[1] == "refund-made":
 		return opsRefundMade(ctx, cfg, args[2], args[3], out)
+	case len(args) >= 2 && len(args) <= 3 && args[0] == "ops" && args[1] == "reconcile-provider":
+		if len(args) == 3 && args[2] != "--json" {
+			return errUsage
+		}
+		return opsReconcileProvider(ctx, cfg, log, len(args) == 3, out)
 	}
 	return errUsage
 }
@@ -75,6 +82,38 @@ func opsRefundMade(ctx context.Context, cfg *config.Config, refundID, providerRe
 	}
 	fmt.Fprintf(out, "refund %s recorded as made (%s): its checkout is refunded and the customer's timeline shows it\n", refundID, providerRefundID)
 	return nil
+}
+
+// opsReconcileProvider runs the provider reconciliation now, as its daily
+// Schedule does (the same window since the last run, the same repairs,
+// refused while the Schedule's run works), and prints the comparison.
+func opsReconcileProvider(ctx context.Context, cfg *config.Config, log *slog.Logger, asJSON bool, out io.Writer) error {
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	payments, _, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	ledger, ok := payments.(kudos.ProviderLedger)
+	if !ok {
+		return fmt.Errorf("the payment provider %s keeps no ledger to compare with", payments.Name())
+	}
+	// No relay kick: the api's relay polls the outbox and delivers the
+	// repaired events.
+	rec := &dispatch.ProviderReconciler{Provider: ledger, Name: payments.Name(), DB: db, Log: log}
+	rep, err := rec.Reconcile(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return ops.WriteProviderReport(out, rep)
 }
 
 // temporalSetup registers the namespace and the search attributes.
