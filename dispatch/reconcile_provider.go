@@ -198,7 +198,9 @@ func (r *ProviderReconciler) events(ctx context.Context, since, until time.Time,
 // been listed.
 func (r *ProviderReconciler) payments(ctx context.Context, run store.ProviderRun, since time.Time, rep *workflows.ProviderReconcileReport,
 	progress func(string, int)) error {
-	list := func(fn func(kudos.ProviderPayment) error) error { return r.Provider.ListPayments(ctx, since, run.Until, fn) }
+	list := func(fn func(kudos.ProviderPayment) error) error {
+		return r.Provider.ListPayments(ctx, since, run.Until, fn)
+	}
 	err := paged(list, func(page []kudos.ProviderPayment) error {
 		refs := make([]string, len(page))
 		for i, p := range page {
@@ -237,7 +239,9 @@ func (r *ProviderReconciler) payments(ctx context.Context, run store.ProviderRun
 // refunds compares the provider's refunds with Kudos's as payments does.
 func (r *ProviderReconciler) refunds(ctx context.Context, run store.ProviderRun, since time.Time, rep *workflows.ProviderReconcileReport,
 	progress func(string, int)) error {
-	list := func(fn func(kudos.ProviderRefund) error) error { return r.Provider.ListRefunds(ctx, since, run.Until, fn) }
+	list := func(fn func(kudos.ProviderRefund) error) error {
+		return r.Provider.ListRefunds(ctx, since, run.Until, fn)
+	}
 	err := paged(list, func(page []kudos.ProviderRefund) error {
 		ids := make([]string, len(page))
 		for i, p := range page {
