@@ -2,12 +2,14 @@ package sandbox
 
 import (
 	"context"
+	"encoding/json"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 
 	"kudos"
+	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -60,23 +62,21 @@ func (p *Provider) listPaged(ctx context.Context, query string, since, until tim
 // ListEvents implements kudos.ProviderLedger: the events the sandbox
 // emitted (sandbox_events), delivered or lost.
 func (p *Provider) ListEvents(ctx context.Context, since, until time.Time, fn func(kudos.ProviderEvent) error) error {
-	return p.listPaged(ctx, `SELECT id, type, account_id, checkout_id, outcome, created_at FROM sandbox_events
+	return p.listPaged(ctx, `SELECT id, type, event, created_at FROM sandbox_events
 		WHERE created_at >= $1 AND created_at < $2 AND (created_at, id) > ($3, $4) ORDER BY created_at, id LIMIT $5`, since, until,
 		func(row pgx.CollectableRow) (time.Time, string, error) {
 			var ev kudos.ProviderEvent
 			var pe kudos.PaymentEvent
-			if err := row.Scan(&ev.ID, &ev.Type, &pe.AccountID, &pe.CheckoutID, &pe.Outcome, &ev.Created); err != nil {
+			if err := row.Scan(&ev.ID, &ev.Type, &pe, &ev.Created); err != nil {
 				return ev.Created, ev.ID, err
 			}
-			ev.Created = ev.Created.UTC()
-			pe.EventID, pe.Provider, pe.OccurredAt = ev.ID, p.Name(), ev.Created
-			ev.Raw = pe
+			ev.Created, ev.Raw = ev.Created.UTC(), pe
 			return ev.Created, ev.ID, fn(ev)
 		})
 }
 
-// ReadEvent implements kudos.ProviderLedger: the event as recordEvent
-// delivers it.
+// ReadEvent implements kudos.ProviderLedger: the event as emit delivered
+// it (or would have).
 func (p *Provider) ReadEvent(_ context.Context, ev kudos.ProviderEvent) (*kudos.PaymentEvent, error) {
 	pe, ok := ev.Raw.(kudos.PaymentEvent)
 	if !ok {
@@ -121,4 +121,26 @@ func (p *Provider) ListRefunds(ctx context.Context, since, until time.Time, fn f
 			r.AccountID, r.Created = account, r.Created.UTC()
 			return r.Created, r.ID, fn(r)
 		})
+}
+
+// emit is how the sandbox emits an event, of any kind, as a provider does:
+// kept in its own list of events (sandbox_events, what ListEvents reads
+// and the provider reconciliation compares), and delivered to the intake
+// with its delivery to the workflow (store.RecordPaymentEventTx, the
+// webhook's intake), unless LoseEvents drops the delivery. In tx, with the
+// change that caused it. Every event the sandbox emits goes through here.
+func (p *Provider) emit(ctx context.Context, tx pgx.Tx, typ string, ev kudos.PaymentEvent) error {
+	body, err := json.Marshal(ev)
+	if err != nil {
+		return err
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_events (id, type, account_id, event, created_at) VALUES ($1, $2, $3, $4, $5)`,
+		ev.EventID, typ, ev.AccountID, body, ev.OccurredAt); err != nil {
+		return err
+	}
+	if p.LoseEvents.Load() {
+		return nil
+	}
+	_, err = store.RecordPaymentEventTx(ctx, tx, ev, dispatch.PaymentEvent)
+	return err
 }

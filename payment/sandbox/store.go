@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kudos"
-	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -151,23 +150,11 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 	return c, outcome, err
 }
 
-// recordEvent emits the payment event of checkout c: kept in the
-// sandbox's own list of events (sandbox_events, what the provider
-// reconciliation reads), and delivered to the intake with its delivery to
-// the workflow, unless LoseEvents drops the delivery (in tx, with the
+// recordEvent emits the payment event of checkout c (in tx, with the
 // change that caused it).
 func (p *Provider) recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
-	ev := kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
-		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}
-	if _, err := tx.Exec(ctx, `INSERT INTO sandbox_events (id, type, account_id, checkout_id, outcome, created_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-		ev.EventID, checkoutEventType(outcome), ev.AccountID, ev.CheckoutID, ev.Outcome, now); err != nil {
-		return err
-	}
-	if p.LoseEvents.Load() {
-		return nil
-	}
-	_, err := store.RecordPaymentEventTx(ctx, tx, ev, dispatch.PaymentEvent)
-	return err
+	return p.emit(ctx, tx, checkoutEventType(outcome), kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now})
 }
 
 // settlePending settles a pending checkout as its IBAN says (paid or

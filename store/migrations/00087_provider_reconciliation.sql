@@ -31,14 +31,15 @@ CREATE TABLE provider_reconcile_seen (
 
 -- The events the payment sandbox emitted (its "GET /v1/events"), each
 -- delivered to the intake when emitted; a lost delivery (fault tests) is
--- found here by the provider reconciliation.
+-- found here by the provider reconciliation. event is the payment event
+-- as the intake received it (kudos.PaymentEvent as JSON, whatever its
+-- kind), so that replaying it gives the intake the same.
 CREATE TABLE sandbox_events (
-    id          text PRIMARY KEY,
-    type        text        NOT NULL,
-    account_id  uuid        NOT NULL,
-    checkout_id text        NOT NULL,
-    outcome     text        NOT NULL,
-    created_at  timestamptz NOT NULL
+    id         text PRIMARY KEY,
+    type       text        NOT NULL,
+    account_id uuid        NOT NULL,
+    event      jsonb       NOT NULL,
+    created_at timestamptz NOT NULL
 );
 CREATE INDEX sandbox_events_created_idx ON sandbox_events (created_at, id);
 CREATE INDEX sandbox_checkouts_created_idx ON sandbox_checkouts (created_at, id);
