@@ -115,7 +115,13 @@ func (db *DB) LedgerDrift(ctx context.Context) (int, error) {
 // RecordedEvents returns which of the provider's event ids the intake has
 // stored (payment_events).
 func (db *DB) RecordedEvents(ctx context.Context, ids []string) (map[string]bool, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT event_id FROM payment_events WHERE event_id = ANY($1)`, ids)
+	return db.found(ctx, `SELECT event_id FROM payment_events WHERE event_id = ANY($1)`, ids)
+}
+
+// found returns the set of ids query (of one text column, given ids as
+// $1) returns.
+func (db *DB) found(ctx context.Context, query string, ids []string) (map[string]bool, error) {
+	rows, err := db.Pool.Query(ctx, query, ids)
 	if err != nil {
 		return nil, wrapErr(err)
 	}
@@ -165,16 +171,7 @@ func (db *DB) PaymentAmounts(ctx context.Context, refs []string) (map[string]int
 // KnownRefunds returns which of the provider's refund ids Kudos recorded
 // as made (refunds.provider_id).
 func (db *DB) KnownRefunds(ctx context.Context, providerIDs []string) (map[string]bool, error) {
-	rows, err := db.Pool.Query(ctx, `SELECT provider_id FROM refunds WHERE provider_id = ANY($1) AND status = 'refunded'`, providerIDs)
-	if err != nil {
-		return nil, wrapErr(err)
-	}
-	known, err := pgx.CollectRows(rows, pgx.RowTo[string])
-	out := make(map[string]bool, len(known))
-	for _, id := range known {
-		out[id] = true
-	}
-	return out, wrapErr(err)
+	return db.found(ctx, `SELECT provider_id FROM refunds WHERE provider_id = ANY($1) AND status = 'refunded'`, providerIDs)
 }
 
 // LedgerEntry is a payment or a refund on Kudos's side that the provider's
