@@ -191,3 +191,23 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 		}
 	}
 }
+
+// TestProviderReconciliationAgreesOverRenewals: the provider's off-session
+// renewal charges are compared with the invoices they paid (paid_by, the
+// charge's key) as checkouts are: ledgers that agree over a checkout and
+// its renewals report no difference.
+func TestProviderReconciliationAgreesOverRenewals(t *testing.T) {
+	h := newHarness(t).withTemporal(3 * time.Second)
+	token, account, href := h.startPlan("renewals-agree@example.com", "PRO")
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "a paid renewal", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") >= 1 })
+	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
+	eventually(t, "the plan to end", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+
+	rep := h.reconcileProvider("")
+	paid := h.invoiceCount(account, "status = 'PAID' AND paid_by IS NOT NULL")
+	if rep.Drift != 0 || rep.Payments != paid || paid < 2 || len(rep.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, %d payments listed for %d paid invoices, repaired %v; want no difference",
+			rep.Drift, rep.Differences, rep.Payments, paid, rep.Repaired)
+	}
+}
