@@ -32,11 +32,15 @@ const (
 	// younger than that may still be on its way through the webhook, and
 	// its payment not applied yet.
 	ProviderSettle = UnappliedAge
-	// ProviderOverlap is how far before the window the provider's events,
-	// payments and refunds are listed again: a payment the provider
-	// created before the window (a checkout opened yesterday) that Kudos
-	// booked in it is found, not reported missing.
+	// ProviderOverlap is how far before the window the provider's events
+	// are listed again (an event delivered late, around the cursor).
 	ProviderOverlap = 24 * time.Hour
+	// ProviderPaymentOverlap is how far before the window the provider's
+	// payments and refunds are listed (by the time the provider created
+	// them): a payment made before the window that Kudos booked in it (a
+	// checkout opened yesterday, a SEPA debit settling for up to
+	// kudos.DefaultPendingLimit) is found, not reported unknown.
+	ProviderPaymentOverlap = kudos.DefaultPendingLimit + 24*time.Hour
 	// ProviderFirstWindow is how far back a provider's first run reads.
 	ProviderFirstWindow = 48 * time.Hour
 	// providerPage is how many items are compared with Postgres at once.
@@ -59,11 +63,11 @@ type ProviderReconciler struct {
 	Log  *slog.Logger
 	// Kick, when set, has the relay deliver the repaired events at once.
 	Kick func()
-	// Now is the clock (nil: time.Now); Settle, Overlap and First are the
-	// durations above (zero: their defaults; tests set Settle negative
-	// for none).
-	Now                    func() time.Time
-	Settle, Overlap, First time.Duration
+	// Now is the clock (nil: time.Now); Settle, Overlap, PaymentOverlap
+	// and First are the durations above (zero: their defaults; tests set
+	// Settle negative for none).
+	Now                                    func() time.Time
+	Settle, Overlap, PaymentOverlap, First time.Duration
 }
 
 // orDefault is d, or def when d is zero (a negative d means none).
@@ -97,10 +101,10 @@ func (r *ProviderReconciler) Reconcile(ctx context.Context, progress func(what s
 			return err
 		}
 		rep = workflows.ProviderReconcileReport{Provider: r.Name, Since: run.Since, Until: run.Until}
-		from := run.Since.Add(-orDefault(r.Overlap, ProviderOverlap))
-		if err := r.events(ctx, from, run.Until, &rep, progress); err != nil {
+		if err := r.events(ctx, run.Since.Add(-orDefault(r.Overlap, ProviderOverlap)), run.Until, &rep, progress); err != nil {
 			return err
 		}
+		from := run.Since.Add(-orDefault(r.PaymentOverlap, ProviderPaymentOverlap))
 		if err := r.payments(ctx, run, from, &rep, progress); err != nil {
 			return err
 		}

@@ -13,10 +13,8 @@ import (
 	"go.temporal.io/sdk/client"
 	tlog "go.temporal.io/sdk/log"
 
-	"kudos"
 	"kudos/app"
 	"kudos/config"
-	"kudos/dispatch"
 	"kudos/ops"
 	"kudos/store"
 	"kudos/worker"
@@ -97,13 +95,12 @@ func opsReconcileProvider(ctx context.Context, cfg *config.Config, log *slog.Log
 	if err != nil {
 		return err
 	}
-	ledger, ok := payments.(kudos.ProviderLedger)
-	if !ok {
-		return fmt.Errorf("the payment provider %s keeps no ledger to compare with", payments.Name())
-	}
 	// No relay kick: the api's relay polls the outbox and delivers the
 	// repaired events.
-	rec := &dispatch.ProviderReconciler{Provider: ledger, Name: payments.Name(), DB: db, Log: log}
+	rec := app.Services{Config: cfg, Log: log, DB: db, Payments: payments}.ProviderReconciler(nil)
+	if rec == nil {
+		return fmt.Errorf("the payment provider %s keeps no ledger to compare with", payments.Name())
+	}
 	rep, err := rec.Reconcile(ctx, nil)
 	if err != nil {
 		return err
