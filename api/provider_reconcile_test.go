@@ -164,6 +164,14 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 	if _, err := h.db.Pool.Exec(ctx, `UPDATE sandbox_checkouts SET status = 'failed' WHERE id = $1`, sandboxID(otherHref)); err != nil {
 		t.Fatal(err)
 	}
+	// And a refund Kudos recorded at another amount than the provider made.
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ('re_partial', $1, 500, 'EUR')`, charge); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
+		VALUES ('refund-partial', $1, $2, 600, 'EUR', 're_partial', 'test')`, refundedAccount, h.checkoutOf(refundedAccount)); err != nil {
+		t.Fatal(err)
+	}
 	// Reported once the window holds them: the next run reads from the
 	// last one's end, and the provider's side from a day before.
 	if _, err := h.db.Pool.Exec(ctx, `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
@@ -174,18 +182,19 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 	for _, d := range drift.Differences {
 		kinds[d.Kind] = d.AccountID
 	}
-	if drift.Drift != 2 || kinds["refund_missing"] != refundedAccount || kinds["payment_unknown"] != otherAccount || len(drift.Repaired) != 0 {
-		t.Fatalf("drift %d %+v, repaired %v; want the dashboard refund and the payment the provider does not show",
+	if drift.Drift != 3 || kinds["refund_missing"] != refundedAccount || kinds["payment_unknown"] != otherAccount ||
+		kinds["refund_amount"] != refundedAccount || len(drift.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, repaired %v; want the dashboard refund, the payment the provider does not show and the refund's other amount",
 			drift.Drift, drift.Differences, drift.Repaired)
 	}
-	if g := h.ledgerDrift(); g != 2 {
-		t.Fatalf("kudos_ledger_drift %v, want 2", g)
+	if g := h.ledgerDrift(); g != 3 {
+		t.Fatalf("kudos_ledger_drift %v, want 3", g)
 	}
 	text.Reset()
 	if err := ops.WriteProviderReport(&text, drift); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2 difference", "refund_missing", "re_dashboard_1", "payment_unknown", otherAccount} {
+	for _, want := range []string{"3 difference", "refund_missing", "re_dashboard_1", "payment_unknown", otherAccount, "refund_amount", "6.00 EUR"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report's text has no %q:\n%s", want, text.String())
 		}

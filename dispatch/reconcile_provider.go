@@ -21,7 +21,7 @@ type ProviderLedgerStore interface {
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	SeeProviderItems(ctx context.Context, runID int64, kind string, refs []string) error
 	PaymentAmounts(ctx context.Context, refs []string) (map[string]int64, error)
-	KnownRefunds(ctx context.Context, providerIDs []string) (map[string]bool, error)
+	RefundAmounts(ctx context.Context, providerIDs []string) (map[string]int64, error)
 	UnseenPayments(ctx context.Context, runID int64, since, until, afterAt time.Time, afterRef string, limit int) ([]store.LedgerEntry, error)
 	UnseenRefunds(ctx context.Context, runID int64, since, until, afterAt time.Time, afterRef string, limit int) ([]store.LedgerEntry, error)
 }
@@ -254,15 +254,22 @@ func (r *ProviderReconciler) refunds(ctx context.Context, run store.ProviderRun,
 		if err := r.DB.SeeProviderItems(ctx, run.ID, "refund", ids); err != nil {
 			return err
 		}
-		known, err := r.DB.KnownRefunds(ctx, ids)
+		recorded, err := r.DB.RefundAmounts(ctx, ids)
 		if err != nil {
 			return err
 		}
 		for _, p := range page {
 			rep.Refunds++
-			if !known[p.ID] {
-				differ(rep, workflows.LedgerDifference{Kind: "refund_missing", AccountID: p.AccountID.String(), Reference: p.ID,
-					Amount: p.Amount.Amount, Currency: p.Amount.Currency, At: p.Created})
+			amount, ok := recorded[p.ID]
+			d := workflows.LedgerDifference{AccountID: p.AccountID.String(), Reference: p.ID, Amount: p.Amount.Amount,
+				Currency: p.Amount.Currency, At: p.Created}
+			switch {
+			case !ok:
+				d.Kind = "refund_missing"
+				differ(rep, d)
+			case amount != p.Amount.Amount:
+				d.Kind, d.Kudos = "refund_amount", amount
+				differ(rep, d)
 			}
 		}
 		progress("refunds", rep.Refunds)

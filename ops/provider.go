@@ -16,6 +16,7 @@ var differenceMeaning = map[string]string{
 	"payment_amount":   "paid at the provider, booked by Kudos at another amount",
 	"payment_unknown":  "booked as paid by Kudos, not paid at the provider",
 	"refund_missing":   "refunded at the provider (its dashboard?), unknown to Kudos",
+	"refund_amount":    "refunded at the provider, recorded by Kudos at another amount",
 	"refund_unknown":   "recorded as refunded by Kudos, not refunded at the provider",
 	"event_unreadable": "an event of the provider the intake refuses",
 }
@@ -43,7 +44,7 @@ func WriteProviderReport(out io.Writer, r workflows.ProviderReconcileReport) err
 	p("    KIND\tACCOUNT\tREFERENCE\tAMOUNT\tAT\tMEANING")
 	for _, d := range r.Differences {
 		amount := money(d.Amount, d.Currency)
-		if d.Kind == "payment_amount" {
+		if d.Kind == "payment_amount" || d.Kind == "refund_amount" {
 			amount += " (Kudos: " + money(d.Kudos, d.Currency) + ")"
 		}
 		p("    %s\t%s\t%s\t%s\t%s\t%s", d.Kind, orNone(d.AccountID), d.Reference, amount, ts(&d.At), differenceMeaning[d.Kind])

@@ -115,13 +115,7 @@ func (db *DB) LedgerDrift(ctx context.Context) (int, error) {
 // RecordedEvents returns which of the provider's event ids the intake has
 // stored (payment_events).
 func (db *DB) RecordedEvents(ctx context.Context, ids []string) (map[string]bool, error) {
-	return db.found(ctx, `SELECT event_id FROM payment_events WHERE event_id = ANY($1)`, ids)
-}
-
-// found returns the set of ids query (of one text column, given ids as
-// $1) returns.
-func (db *DB) found(ctx context.Context, query string, ids []string) (map[string]bool, error) {
-	rows, err := db.Pool.Query(ctx, query, ids)
+	rows, err := db.Pool.Query(ctx, `SELECT event_id FROM payment_events WHERE event_id = ANY($1)`, ids)
 	if err != nil {
 		return nil, wrapErr(err)
 	}
@@ -168,10 +162,20 @@ func (db *DB) PaymentAmounts(ctx context.Context, refs []string) (map[string]int
 	return out, wrapErr(err)
 }
 
-// KnownRefunds returns which of the provider's refund ids Kudos recorded
-// as made (refunds.provider_id).
-func (db *DB) KnownRefunds(ctx context.Context, providerIDs []string) (map[string]bool, error) {
-	return db.found(ctx, `SELECT provider_id FROM refunds WHERE provider_id = ANY($1) AND status = 'refunded'`, providerIDs)
+// RefundAmounts returns, for each of the provider's refund ids Kudos
+// recorded as made (refunds.provider_id), the amount Kudos recorded; one
+// Kudos knows nothing of is missing from the map.
+func (db *DB) RefundAmounts(ctx context.Context, providerIDs []string) (map[string]int64, error) {
+	rows, err := db.Pool.Query(ctx, `SELECT provider_id, sum(amount)::bigint FROM refunds WHERE provider_id = ANY($1) AND status = 'refunded'
+		GROUP BY provider_id`, providerIDs)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out := map[string]int64{}
+	var id string
+	var amount int64
+	_, err = pgx.ForEachRow(rows, []any{&id, &amount}, func() error { out[id] = amount; return nil })
+	return out, wrapErr(err)
 }
 
 // LedgerEntry is a payment or a refund on Kudos's side that the provider's

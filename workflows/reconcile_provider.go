@@ -17,16 +17,18 @@ type LedgerDifference struct {
 	// Kind is payment_missing (paid at the provider, unknown to Kudos),
 	// payment_amount (Kudos booked another amount), payment_unknown (booked
 	// by Kudos, not paid at the provider), refund_missing (refunded at the
-	// provider, unknown to Kudos: made in its dashboard), refund_unknown
-	// (recorded by Kudos, not at the provider) or event_unreadable (an
-	// event the intake refuses).
+	// provider, unknown to Kudos: made in its dashboard), refund_amount
+	// (recorded by Kudos at another amount), refund_unknown (recorded by
+	// Kudos, not at the provider) or event_unreadable (an event the intake
+	// refuses).
 	Kind      string    `json:"kind"`
 	AccountID string    `json:"account_id,omitempty"`
 	Reference string    `json:"reference"`
 	Amount    int64     `json:"amount,omitempty"`
 	Currency  string    `json:"currency,omitempty"`
 	At        time.Time `json:"at"`
-	// Kudos is what Kudos booked, when it differs (payment_amount).
+	// Kudos is what Kudos booked, when it differs (payment_amount,
+	// refund_amount).
 	Kudos int64 `json:"kudos,omitempty"`
 }
 
