@@ -130,6 +130,21 @@ func differ(rep *workflows.ProviderReconcileReport, d workflows.LedgerDifference
 	}
 }
 
+// compareAmount records d, one of the provider's payments or refunds
+// (kind), as a difference when Kudos knows nothing of it (ok false:
+// kind_missing) or booked another amount (kind_amount; a negative booked
+// is known, its amount not booked yet).
+func compareAmount(rep *workflows.ProviderReconcileReport, kind string, booked int64, ok bool, d workflows.LedgerDifference) {
+	switch {
+	case !ok:
+		d.Kind = kind + "_missing"
+		differ(rep, d)
+	case booked >= 0 && booked != d.Amount:
+		d.Kind, d.Kudos = kind+"_amount", booked
+		differ(rep, d)
+	}
+}
+
 // paged calls flush with the items fn is given, providerPage at a time.
 func paged[T any](list func(fn func(T) error) error, flush func([]T) error) error {
 	page := make([]T, 0, providerPage)
@@ -220,16 +235,8 @@ func (r *ProviderReconciler) payments(ctx context.Context, run store.ProviderRun
 		for _, p := range page {
 			rep.Payments++
 			amount, ok := booked[p.Reference]
-			d := workflows.LedgerDifference{AccountID: p.AccountID.String(), Reference: p.Reference, Amount: p.Amount.Amount,
-				Currency: p.Amount.Currency, At: p.Created}
-			switch {
-			case !ok:
-				d.Kind = "payment_missing"
-				differ(rep, d)
-			case amount >= 0 && amount != p.Amount.Amount:
-				d.Kind, d.Kudos = "payment_amount", amount
-				differ(rep, d)
-			}
+			compareAmount(rep, "payment", amount, ok, workflows.LedgerDifference{AccountID: p.AccountID.String(), Reference: p.Reference,
+				Amount: p.Amount.Amount, Currency: p.Amount.Currency, At: p.Created})
 		}
 		progress("payments", rep.Payments)
 		return nil
@@ -261,16 +268,8 @@ func (r *ProviderReconciler) refunds(ctx context.Context, run store.ProviderRun,
 		for _, p := range page {
 			rep.Refunds++
 			amount, ok := recorded[p.ID]
-			d := workflows.LedgerDifference{AccountID: p.AccountID.String(), Reference: p.ID, Amount: p.Amount.Amount,
-				Currency: p.Amount.Currency, At: p.Created}
-			switch {
-			case !ok:
-				d.Kind = "refund_missing"
-				differ(rep, d)
-			case amount != p.Amount.Amount:
-				d.Kind, d.Kudos = "refund_amount", amount
-				differ(rep, d)
-			}
+			compareAmount(rep, "refund", amount, ok, workflows.LedgerDifference{AccountID: p.AccountID.String(), Reference: p.ID,
+				Amount: p.Amount.Amount, Currency: p.Amount.Currency, At: p.Created})
 		}
 		progress("refunds", rep.Refunds)
 		return nil
