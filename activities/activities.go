@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -97,6 +98,11 @@ type Activities struct {
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
 	}
+	// ProviderReconciler compares Kudos's ledger with the payment
+	// provider's (dispatch.ProviderReconciler; nil: the activity refuses).
+	ProviderReconciler interface {
+		Reconcile(ctx context.Context, progress func(what string, n int)) (workflows.ProviderReconcileReport, error)
+	}
 	// Subscriptions ends a deleted account's subscription workflow
 	// (dispatch.Reconciler; nil: the activity refuses).
 	Subscriptions interface {
@@ -148,4 +154,15 @@ func (a *Activities) ReconcileSubscriptions(ctx context.Context) (workflows.Reco
 		return workflows.ReconcileReport{}, temporal.NewNonRetryableApplicationError("no reconciler configured", "NoReconciler", nil)
 	}
 	return a.Reconciler.Reconcile(ctx)
+}
+
+// ReconcileProvider compares Kudos's ledger with the payment provider's
+// lists since the last run, records the events never delivered, and
+// reports the rest; it heartbeats after each page, so that a lost worker's
+// run is retried (and resumes its window) within the heartbeat timeout.
+func (a *Activities) ReconcileProvider(ctx context.Context) (workflows.ProviderReconcileReport, error) {
+	if a.ProviderReconciler == nil {
+		return workflows.ProviderReconcileReport{}, temporal.NewNonRetryableApplicationError("no provider ledger configured", "NoProviderLedger", nil)
+	}
+	return a.ProviderReconciler.Reconcile(ctx, func(what string, n int) { activity.RecordHeartbeat(ctx, what, n) })
 }

@@ -93,6 +93,7 @@ type BillingStore interface {
 	RefusedRefunds(ctx context.Context) (int, error)
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
 	OpenDisputes(ctx context.Context) (int, error)
+	LedgerDrift(ctx context.Context) (int, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error

@@ -94,5 +94,26 @@ func (s Services) Activities(relayKick func()) *activities.Activities {
 		},
 	}
 	reconciler.Refund, reconciler.RefundRetries = acts.RefundCheckout, s.Config.Lifecycle.RefundRetries
+	if rec := s.ProviderReconciler(relayKick); rec != nil {
+		acts.ProviderReconciler = rec
+	}
 	return acts
+}
+
+// ProviderReconciler is the daily provider reconciliation of the
+// configured payment provider (the Schedule's activity and `kudos ops
+// reconcile-provider` run the same), or nil when the provider keeps no
+// ledger to compare with. relayKick, when set, delivers its repairs at
+// once.
+func (s Services) ProviderReconciler(relayKick func()) *dispatch.ProviderReconciler {
+	ledger, ok := s.Payments.(kudos.ProviderLedger)
+	if !ok {
+		return nil
+	}
+	rec := &dispatch.ProviderReconciler{Provider: ledger, Name: s.Payments.Name(), DB: s.DB,
+		Log: s.Log.With("component", "reconcile-provider"), Kick: relayKick}
+	if limit := s.Config.Lifecycle.PendingLimit; limit > 0 { // a debit settles for up to KUDOS_PENDING_LIMIT
+		rec.PaymentOverlap = limit + 24*time.Hour
+	}
+	return rec
 }

@@ -99,6 +99,7 @@ func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 		`kudos_outbox_pending `,
 		`kudos_outbox_dead_letters `,
 		`kudos_disputes_open `,
+		`kudos_ledger_drift 0`,
 		`kudos_payment_state_workflows{state="retrying"} 0`,
 		`kudos_checkouts_stuck 0`,
 	}

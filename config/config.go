@@ -113,6 +113,9 @@ type Config struct {
 	CheckoutTTL   time.Duration
 	// ReconcileInterval is how often the reconcile schedule runs.
 	ReconcileInterval time.Duration
+	// ProviderReconcileInterval is how often the provider reconciliation
+	// Schedule compares Kudos's ledger with the payment provider's.
+	ProviderReconcileInterval time.Duration
 
 	// SellerCountry is the EU member state Kudos is established in (ISO
 	// 3166, e.g. NL): a verified VAT id of another member state's business
@@ -215,6 +218,7 @@ var Vars = []Var{
 	{"KUDOS_VAT_REGISTRATIONS", "", "countries outside the EU where the seller is registered for VAT, as `COUNTRY=VATID` pairs separated by commas (e.g. `GB=GB123456789,NO=NO923456789MVA`; empty: none): a consumer there is charged its country's VAT and the invoice prints that VAT id; elsewhere outside the EU a consumer pays no VAT (art. 58 VAT Directive), and a business that gives a tax id never does (art. 44)", false},
 	{"KUDOS_VAT_CHECKER", "", "`standin` (development only: VAT ids ending in `000` are invalid, in `999` VIES is unavailable for 60 s, others valid) or `vies` (the EU's VIES service; default: standin in development, vies in production)", false},
 	{"KUDOS_VIES_URL", "https://ec.europa.eu/taxation_customs/vies/rest-api", "base URL of the VIES REST API (the vies checker's `POST /check-vat-number`)", false},
+	{"KUDOS_PROVIDER_RECONCILE_INTERVAL", "24h", "how often a Temporal Schedule compares Kudos's ledger with the payment provider's lists since its last run, records the events never delivered and reports what differs (kudos_ledger_drift)", false},
 	{"KUDOS_RECONCILE_INTERVAL", "15m", "how often a Temporal Schedule restarts, from the read model, any subscription workflow that should run and does not (and purges expired rate limits, sign-in flows, sessions and mailed tokens)", false},
 	{"KUDOS_S3_ENDPOINT", "", "S3-compatible endpoint URL (empty: AWS in production, the local S3 in development)", false},
 	{"KUDOS_S3_BUCKET", "kudos", "bucket of invoices and logos", false},
@@ -292,6 +296,7 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 		DevS3Addr:           get("KUDOS_DEV_S3_ADDR"),
 		DevS3Dir:            get("KUDOS_DEV_S3_DIR"),
 	}
+	c.ProviderReconcileInterval = dur("KUDOS_PROVIDER_RECONCILE_INTERVAL")
 	c.Lifecycle.TrialReminder = optionalDur(get("KUDOS_TRIAL_REMINDER"), "KUDOS_TRIAL_REMINDER", &errs)
 	c.Lifecycle.RenewalReminder = optionalDur(get("KUDOS_RENEWAL_REMINDER"), "KUDOS_RENEWAL_REMINDER", &errs)
 	c.Lifecycle.DunningSchedule = dunningSchedule(get("KUDOS_DUNNING_SCHEDULE"), &errs)

@@ -19,16 +19,20 @@ type OutboxStatsReader interface {
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
 	// OpenDisputes counts the disputes (chargebacks) still open.
 	OpenDisputes(ctx context.Context) (int, error)
+	// LedgerDrift counts the differences with the payment provider's
+	// ledger the newest provider reconciliation could not repair.
+	LedgerDrift(ctx context.Context) (int, error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
 // what was parked, and how long the oldest entry has waited (the alerts of
 // docs/runbook-payments.md); and the money that waits on an operator: the
-// refunds the provider refused, for good or for now; and the disputes open.
+// refunds the provider refused, for good or for now; the disputes open; and
+// the differences with the provider's ledger the provider reconciliation left.
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
-	disputes                                          *prometheus.Desc
+	disputes, drift                                   *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -43,6 +47,8 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 			"Deferred refunds past their next try by over an hour: neither a workflow nor the reconciliation tried them.", nil, nil),
 		disputes: prometheus.NewDesc("kudos_disputes_open",
 			"Disputes (chargebacks) open at the payment provider: evidence to give before its due date.", nil, nil),
+		drift: prometheus.NewDesc("kudos_ledger_drift",
+			"Differences between Kudos's ledger and the payment provider's that the newest provider reconciliation could not repair (kudos ops reconcile-provider).", nil, nil),
 	}
 }
 
@@ -55,6 +61,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.deferred
 	ch <- c.overdue
 	ch <- c.disputes
+	ch <- c.drift
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -78,5 +85,8 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if n, err := c.db.OpenDisputes(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.disputes, prometheus.GaugeValue, float64(n))
+	}
+	if n, err := c.db.LedgerDrift(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.drift, prometheus.GaugeValue, float64(n))
 	}
 }

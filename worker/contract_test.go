@@ -56,6 +56,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityReturnPayment:       workflows.ReturnInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
+		workflows.ActivityReconcileProvider:      nil,
 	}
 	if len(inputs) != len(workflows.ActivityNames) {
 		t.Fatalf("the test names %d activities, workflows.ActivityNames %d", len(inputs), len(workflows.ActivityNames))

@@ -18,17 +18,34 @@ import (
 // interval when it exists with another (KUDOS_RECONCILE_INTERVAL changed).
 // Runs that would overlap are skipped.
 func EnsureReconcileSchedule(ctx context.Context, c client.Client, taskQueue string, interval time.Duration) error {
-	id := workflows.ReconcileScheduleID(taskQueue)
+	return ensureSchedule(ctx, c, workflows.ReconcileScheduleID(taskQueue), interval, &client.ScheduleWorkflowAction{
+		ID: "reconcile:" + taskQueue, Workflow: workflows.Reconcile, TaskQueue: taskQueue,
+		WorkflowRunTimeout: time.Hour,
+	}, "Kudos: restart missing subscription workflows from the read model (KUDOS_RECONCILE_INTERVAL)")
+}
+
+// EnsureProviderReconcileSchedule makes sure the Temporal Schedule that
+// runs workflows.ReconcileProvider every interval (a day by default:
+// KUDOS_PROVIDER_RECONCILE_INTERVAL) on taskQueue exists, as
+// EnsureReconcileSchedule does. A run still working when the next is due
+// makes it skipped: two never overlap.
+func EnsureProviderReconcileSchedule(ctx context.Context, c client.Client, taskQueue string, interval time.Duration) error {
+	return ensureSchedule(ctx, c, workflows.ProviderReconcileScheduleID(taskQueue), interval, &client.ScheduleWorkflowAction{
+		ID: "reconcile-provider:" + taskQueue, Workflow: workflows.ReconcileProvider, TaskQueue: taskQueue,
+		WorkflowRunTimeout: 12 * time.Hour,
+	}, "Kudos: compare the ledger with the payment provider's lists, record the events never delivered (KUDOS_PROVIDER_RECONCILE_INTERVAL)")
+}
+
+// ensureSchedule creates Schedule id running action every interval, with
+// overlapping runs skipped, or sets the interval of the existing one.
+func ensureSchedule(ctx context.Context, c client.Client, id string, interval time.Duration, action *client.ScheduleWorkflowAction, note string) error {
 	spec := client.ScheduleSpec{Intervals: []client.ScheduleIntervalSpec{{Every: interval}}}
 	_, err := c.ScheduleClient().Create(ctx, client.ScheduleOptions{
 		ID:      id,
 		Spec:    spec,
 		Overlap: enumspb.SCHEDULE_OVERLAP_POLICY_SKIP,
-		Action: &client.ScheduleWorkflowAction{
-			ID: "reconcile:" + taskQueue, Workflow: workflows.Reconcile, TaskQueue: taskQueue,
-			WorkflowRunTimeout: time.Hour,
-		},
-		Note: "Kudos: restart missing subscription workflows from the read model (KUDOS_RECONCILE_INTERVAL)",
+		Action:  action,
+		Note:    note,
 	})
 	if err == nil {
 		return nil

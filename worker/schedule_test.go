@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/workflowservice/v1"
 
 	"kudos/activities"
@@ -61,6 +62,57 @@ func TestReconcileScheduleRuns(t *testing.T) {
 		t.Fatal(err)
 	}
 	if iv := d.Schedule.Spec.Intervals; len(iv) != 1 || iv[0].Every != time.Hour {
+		t.Fatalf("intervals after the update: %+v", iv)
+	}
+}
+
+type countingProviderReconciler struct{ runs atomic.Int32 }
+
+func (c *countingProviderReconciler) Reconcile(_ context.Context, progress func(string, int)) (workflows.ProviderReconcileReport, error) {
+	c.runs.Add(1)
+	progress("events", 0)
+	return workflows.ProviderReconcileReport{Provider: "sandbox"}, nil
+}
+
+// TestProviderReconcileScheduleRuns: the worker's provider reconciliation
+// Schedule runs the workflow on its beat, never two at once (overlap
+// policy skip), and a changed interval updates the existing Schedule.
+func TestProviderReconcileScheduleRuns(t *testing.T) {
+	tc := testenv.Temporal(t)
+	ctx := context.Background()
+	queue := "test-" + uuid.NewString()
+	rec := &countingProviderReconciler{}
+	w := worker.New(tc, queue, &activities.Activities{ProviderReconciler: rec})
+	if err := w.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := worker.EnsureProviderReconcileSchedule(ctx, tc, queue, 2*time.Second); err != nil {
+		t.Fatal(err)
+	}
+	handle := tc.ScheduleClient().GetHandle(ctx, workflows.ProviderReconcileScheduleID(queue))
+	t.Cleanup(func() { _ = handle.Delete(context.Background()) })
+	deadline := time.Now().Add(30 * time.Second)
+	for rec.runs.Load() < 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d provider reconciliations in 30 s with a 2 s interval", rec.runs.Load())
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	d, err := handle.Describe(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Schedule.Policy.Overlap != enumspb.SCHEDULE_OVERLAP_POLICY_SKIP {
+		t.Fatalf("overlap policy %v, want skip", d.Schedule.Policy.Overlap)
+	}
+	if err := worker.EnsureProviderReconcileSchedule(ctx, tc, queue, 24*time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	if d, err = handle.Describe(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if iv := d.Schedule.Spec.Intervals; len(iv) != 1 || iv[0].Every != 24*time.Hour {
 		t.Fatalf("intervals after the update: %+v", iv)
 	}
 }

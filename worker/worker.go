@@ -60,6 +60,7 @@ func New(c client.Client, taskQueue string, acts *activities.Activities) *Worker
 	w.RegisterWorkflow(workflows.Subscription)
 	w.RegisterWorkflow(workflows.Logo)
 	w.RegisterWorkflow(workflows.Reconcile)
+	w.RegisterWorkflow(workflows.ReconcileProvider)
 	w.RegisterWorkflow(workflows.Invitation)
 	w.RegisterWorkflow(workflows.DataExport)
 	w.RegisterWorkflow(workflows.AccountDeletion)

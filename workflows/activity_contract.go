@@ -58,8 +58,9 @@ const (
 	ActivityBookRefund = "BookRefund"
 	// ActivityRecordDispute and ActivityReturnPayment book a dispute's
 	// event and a returned debit (issue 36 item 3).
-	ActivityRecordDispute = "RecordDispute"
-	ActivityReturnPayment = "ReturnPayment"
+	ActivityRecordDispute     = "RecordDispute"
+	ActivityReturnPayment     = "ReturnPayment"
+	ActivityReconcileProvider = "ReconcileProvider"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -75,6 +76,7 @@ var ActivityNames = []string{
 	ActivityCheckVATID, ActivityRecordVATCheck, ActivityQuoteHolds,
 	ActivityBookRefund,
 	ActivityRecordDispute, ActivityReturnPayment,
+	ActivityReconcileProvider,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,

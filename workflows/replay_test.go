@@ -41,6 +41,7 @@ func TestReplayRecordedHistories(t *testing.T) {
 			r.RegisterWorkflow(workflows.UserDeletion)
 			r.RegisterWorkflow(workflows.VATCheck)
 			r.RegisterWorkflow(workflows.ErasedPayment)
+			r.RegisterWorkflow(workflows.ReconcileProvider)
 			if err := r.ReplayWorkflowHistoryFromJSONFile(logger, f); err != nil {
 				t.Fatal(err)
 			}
@@ -75,7 +76,7 @@ func TestEveryWorkflowTypeHasARecordedHistory(t *testing.T) {
 			seen[h.Events[0].Attrs.WorkflowType.Name] = true
 		}
 	}
-	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport", "AccountDeletion", "UserDeletion", "VATCheck", "ErasedPayment"} {
+	for _, name := range []string{"Subscription", "Email", "Logo", "Reconcile", "Invitation", "DataExport", "AccountDeletion", "UserDeletion", "VATCheck", "ErasedPayment", "ReconcileProvider"} {
 		if !seen[name] {
 			t.Errorf("no recorded history of workflow type %s in workflows/testdata", name)
 		}

@@ -14,6 +14,7 @@
 //	                               record a refused refund made by hand
 //	kudos ops promo create|list|deactivate
 //	                               promotion codes (issue 38)
+//	kudos ops reconcile-provider   compare the ledger with the provider's (--json)
 package main
 
 import (
@@ -34,6 +35,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos ops promo create CODE --percent N | --amount X --duration once|forever|years:N
                  [--max-redemptions N] [--expires YYYY-MM-DD] [--plans team,pro]
        kudos ops promo list | deactivate CODE
+       kudos ops reconcile-provider [--json]
 
   api            serve the HTTP api (/v1), the UI and, in development, /dev routes
   worker         run the Temporal worker (workflows and activities)
@@ -51,6 +53,10 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  refunded part, the refund_issued mail, the timeline's refund event. Prints the
                  refund and the credit note's number; the same command twice refunds once
   ops promo      create, list and deactivate promotion codes (docs/runbook-payments.md)
+  ops reconcile-provider
+                 compare the ledger with the payment provider's lists since the last
+                 run, record the events never delivered, print what differs ("no
+                 difference" when they agree); the daily Schedule does the same
 
 Configuration comes from environment variables; see README.md.`
 

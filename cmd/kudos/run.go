@@ -251,6 +251,9 @@ func runWorker(ctx context.Context, cfg *config.Config, log *slog.Logger, db *st
 	if err := worker.EnsureReconcileSchedule(ctx, tc, cfg.TaskQueue, cfg.ReconcileInterval); err != nil {
 		log.Error("the reconcile schedule could not be set up: missing subscription workflows are not restarted", "err", err)
 	}
+	if err := worker.EnsureProviderReconcileSchedule(ctx, tc, cfg.TaskQueue, cfg.ProviderReconcileInterval); err != nil {
+		log.Error("the provider reconciliation schedule could not be set up: the ledger is not compared with the provider's", "err", err)
+	}
 	log.Info("worker polling", "task_queue", cfg.TaskQueue, "logo_task_queue", workflows.LogoTaskQueue(cfg.TaskQueue))
 	<-ctx.Done()
 	w.Stop()

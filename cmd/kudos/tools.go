@@ -25,7 +25,7 @@ import (
 var errUsage = errors.New("usage")
 
 // runTool runs an operator's tool: `temporal setup`, `ops account`,
-// `ops refund-made`, `ops refund` or `ops promo`. Its
+// `ops refund-made`, `ops refund`, `ops promo` or `ops reconcile-provider`. Its
 // output goes to out, its logs to stderr.
 func runTool(ctx context.Context, args []string, out io.Writer) error {
 	cfg, err := config.Load()
@@ -69,6 +69,11 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 		}
 		defer db.Close()
 		return ops.Promo(ctx, db, cfg.Prices.Currency, args[2:], out)
+	case len(args) >= 2 && len(args) <= 3 && args[0] == "ops" && args[1] == "reconcile-provider":
+		if len(args) == 3 && args[2] != "--json" {
+			return errUsage
+		}
+		return opsReconcileProvider(ctx, cfg, log, len(args) == 3, out)
 	}
 	return errUsage
 }
@@ -146,6 +151,37 @@ func opsRefundMade(ctx context.Context, cfg *config.Config, refundID, providerRe
 	}
 	fmt.Fprintf(out, "refund %s recorded as made (%s): its checkout is refunded and the customer's timeline shows it\n", refundID, providerRefundID)
 	return nil
+}
+
+// opsReconcileProvider runs the provider reconciliation now, as its daily
+// Schedule does (the same window since the last run, the same repairs,
+// refused while the Schedule's run works), and prints the comparison.
+func opsReconcileProvider(ctx context.Context, cfg *config.Config, log *slog.Logger, asJSON bool, out io.Writer) error {
+	db, err := store.Open(ctx, cfg.DatabaseURL)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	payments, _, err := newPayments(cfg, db)
+	if err != nil {
+		return err
+	}
+	// No relay kick: the api's relay polls the outbox and delivers the
+	// repaired events.
+	rec := app.Services{Config: cfg, Log: log, DB: db, Payments: payments}.ProviderReconciler(nil)
+	if rec == nil {
+		return fmt.Errorf("the payment provider %s keeps no ledger to compare with", payments.Name())
+	}
+	rep, err := rec.Reconcile(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	}
+	return ops.WriteProviderReport(out, rep)
 }
 
 // temporalSetup registers the namespace and the search attributes.

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kudos"
-	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -39,7 +38,11 @@ func (p *Provider) disputeRoute(kick func()) fiber.Handler {
 		if !req.Status.Valid() {
 			return kudos.FieldErrors{"status": kudos.FInvalidValue}.Err()
 		}
-		id, err := p.ledgerEvent(c.Context(), req, false, func(payment string, amount kudos.Money) kudos.PaymentEvent {
+		typ := "charge.dispute.created"
+		if req.Status.Closed() {
+			typ = "charge.dispute.closed"
+		}
+		id, err := p.ledgerEvent(c.Context(), req, typ, false, func(payment string, amount kudos.Money) kudos.PaymentEvent {
 			return kudos.PaymentEvent{Dispute: &kudos.DisputeEvent{ID: "dp_sandbox_" + req.InvoiceID.String(), Status: req.Status,
 				Amount: amount, Payment: payment, Reason: "fraudulent"}}
 		})
@@ -60,7 +63,7 @@ func (p *Provider) returnRoute(kick func()) fiber.Handler {
 		if err := decodeRequired(c, &req); err != nil {
 			return err
 		}
-		id, err := p.ledgerEvent(c.Context(), req, true, func(payment string, amount kudos.Money) kudos.PaymentEvent {
+		id, err := p.ledgerEvent(c.Context(), req, "charge.failed", true, func(payment string, amount kudos.Money) kudos.PaymentEvent {
 			return kudos.PaymentEvent{Return: &kudos.ReturnEvent{ID: "py_sandbox_" + uuid.NewString(), Payment: payment, Amount: amount,
 				Reason: "insufficient_funds"}}
 		})
@@ -72,12 +75,12 @@ func (p *Provider) returnRoute(kick func()) fiber.Handler {
 	}
 }
 
-// ledgerEvent records, with its delivery, the payment event that build
-// builds for the payment of the account's invoice req.InvoiceID (its
+// ledgerEvent emits (as event type typ), with its delivery, the payment
+// event that build builds for the payment of the account's invoice req.InvoiceID (its
 // reference and amount), and returns its id. An invoice the account does
 // not have is ENotFound; one no payment settled (or, with paid, one not
 // paid now) is EConflict.
-func (p *Provider) ledgerEvent(ctx context.Context, req ledgerRequest, paid bool,
+func (p *Provider) ledgerEvent(ctx context.Context, req ledgerRequest, typ string, paid bool,
 	build func(payment string, amount kudos.Money) kudos.PaymentEvent) (string, error) {
 	var payment *string
 	var status string
@@ -94,6 +97,6 @@ func (p *Provider) ledgerEvent(ctx context.Context, req ledgerRequest, paid bool
 	}
 	ev := build(*payment, amount)
 	ev.EventID, ev.Provider, ev.AccountID, ev.OccurredAt = "sandbox_"+uuid.NewString(), "sandbox", req.AccountID, p.DB.Now()
-	_, err = p.DB.RecordPaymentEvent(ctx, ev, dispatch.PaymentEvent)
-	return ev.EventID, err
+	err = p.DB.InTx(ctx, func(tx pgx.Tx) error { return p.emit(ctx, tx, typ, ev) })
+	return ev.EventID, store.Classify(err)
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kudos"
-	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -83,8 +82,8 @@ func (p *Provider) RefundAtProvider(ctx context.Context, accountID, invoiceID uu
 			charge, accountID, pay.Invoice.Total, money.Currency); err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ($1, $2, $3, $4)`,
-			id, charge, money.Amount, money.Currency); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency, created_at) VALUES ($1, $2, $3, $4, $5)`,
+			id, charge, money.Amount, money.Currency, p.DB.Now()); err != nil {
 			return err
 		}
 		ev := kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox", AccountID: accountID,
@@ -95,8 +94,7 @@ func (p *Provider) RefundAtProvider(ctx context.Context, accountID, invoiceID uu
 		} else {
 			ev.ChargeID = pay.PaymentRef
 		}
-		_, err := store.RecordPaymentEventTx(ctx, tx, ev, dispatch.PaymentEvent)
-		return err
+		return p.emit(ctx, tx, "charge.refunded", ev)
 	})
 	return id, store.Classify(err)
 }

@@ -9,6 +9,7 @@ package sandbox
 import (
 	"context"
 	"strings"
+	"sync/atomic"
 
 	"github.com/google/uuid"
 
@@ -21,9 +22,16 @@ type Provider struct {
 	DB *store.DB
 	// BaseURL is the api's public origin; checkouts live under it.
 	BaseURL string
+	// LoseEvents, when set, drops the delivery of every event the sandbox
+	// emits, as a webhook lost on the way (fault tests): the event is in
+	// the sandbox's list only, where the provider reconciliation finds it.
+	LoseEvents atomic.Bool
 }
 
-var _ kudos.PaymentProvider = (*Provider)(nil)
+var (
+	_ kudos.PaymentProvider = (*Provider)(nil)
+	_ kudos.ProviderLedger  = (*Provider)(nil)
+)
 
 // Name implements kudos.PaymentProvider.
 func (p *Provider) Name() string { return "sandbox" }

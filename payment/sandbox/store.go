@@ -9,7 +9,6 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"kudos"
-	"kudos/dispatch"
 	"kudos/store"
 )
 
@@ -107,8 +106,9 @@ func (p *Provider) refund(ctx context.Context, req kudos.RefundRequest) (string,
 			charge, req.AccountID, req.Amount.Amount, req.Amount.Currency); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (id) DO NOTHING`, id, charge, req.Amount.Amount, req.Amount.Currency)
+		// Listed by ListRefunds, as Stripe's refunds are.
+		_, err := tx.Exec(ctx, `INSERT INTO sandbox_refunds (id, charge_id, amount, currency, created_at) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (id) DO NOTHING`, id, charge, req.Amount.Amount, req.Amount.Currency, p.DB.Now())
 		return err
 	})
 	return id, store.Classify(err)
@@ -148,17 +148,16 @@ func (p *Provider) settle(ctx context.Context, id string, outcome kudos.PaymentO
 				return err
 			}
 		}
-		return recordEvent(ctx, tx, c, outcome, now)
+		return p.recordEvent(ctx, tx, c, outcome, now)
 	})
 	return c, outcome, err
 }
 
-// recordEvent records the payment event of checkout c with its delivery
-// (in tx, with the change that caused it).
-func recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
-	_, err := store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
-		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now}, dispatch.PaymentEvent)
-	return err
+// recordEvent emits the payment event of checkout c (in tx, with the
+// change that caused it).
+func (p *Provider) recordEvent(ctx context.Context, tx pgx.Tx, c *Checkout, outcome kudos.PaymentOutcome, now time.Time) error {
+	return p.emit(ctx, tx, checkoutEventType(outcome), kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+		CheckoutID: c.CheckoutID, AccountID: c.AccountID, Outcome: outcome, OccurredAt: now})
 }
 
 // settlePending settles a pending checkout as its IBAN says (paid or
@@ -185,7 +184,7 @@ func (p *Provider) settlePending(ctx context.Context, id string, notify bool) (*
 		if !notify {
 			return nil
 		}
-		return recordEvent(ctx, tx, c, outcome, p.DB.Now())
+		return p.recordEvent(ctx, tx, c, outcome, p.DB.Now())
 	})
 	return c, outcome, err
 }
@@ -227,9 +226,13 @@ func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify bool)
 			if !c.paid {
 				outcome = kudos.PaymentFailed
 			}
-			if _, err := store.RecordPaymentEventTx(ctx, tx, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
+			typ := "payment_intent.succeeded"
+			if !c.paid {
+				typ = "payment_intent.payment_failed"
+			}
+			if err := p.emit(ctx, tx, typ, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
 				AccountID: accountID, Outcome: outcome, OccurredAt: p.DB.Now(), LedgerMovement: kudos.LedgerMovement{
-					Movement: kudos.MovementCharge, ChargeID: c.chargeID, PaymentID: "ch_sandbox_" + c.chargeID}}, dispatch.PaymentEvent); err != nil {
+					Movement: kudos.MovementCharge, ChargeID: c.chargeID, PaymentID: "ch_sandbox_" + c.chargeID}}); err != nil {
 				return err
 			}
 		}

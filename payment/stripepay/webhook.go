@@ -38,11 +38,19 @@ func (p *Provider) ParseWebhook(ctx context.Context, payload []byte, signatureHe
 	if err != nil {
 		return nil, kudos.Errorf(kudos.EBadRequest, "Invalid Stripe webhook")
 	}
+	return p.readEvent(ctx, &ev)
+}
+
+// readEvent is the intake of a verified Stripe event, whether a webhook
+// delivered it (ParseWebhook) or the provider reconciliation found it in
+// Stripe's list of events (ReadEvent): the payment event it announces,
+// or nil for events of no interest.
+func (p *Provider) readEvent(ctx context.Context, ev *stripe.Event) (*kudos.PaymentEvent, error) {
 	if isMovementEvent(ev.Type) { // issue 36: off-session charges and refunds
-		return p.parseMovement(ctx, ev)
+		return p.parseMovement(ctx, *ev)
 	}
 	if ledgerEventTypes[ev.Type] { // disputes and returned debits (disputes.go)
-		return p.parseLedgerEvent(ctx, ev)
+		return p.parseLedgerEvent(ctx, *ev)
 	}
 	switch ev.Type {
 	case stripe.EventTypeCheckoutSessionCompleted,
