@@ -61,7 +61,7 @@ func TestTwentyYearsOfHistoryStayBounded(t *testing.T) {
 		return len(acts.renewals)
 	}
 	upgrades := map[int]kudos.Plan{5: kudos.PlanPro, 11: kudos.PlanTeam} // after a paid renewal
-	want := years + (years+2)/4 // every renewal, and a declined attempt every fourth year
+	want := years + (years+2)/4                                          // every renewal, and a declined attempt every fourth year
 	deadline := time.Now().Add(years*year + 3*time.Minute)
 	for done := map[int]bool{}; charges() < want; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
