@@ -83,6 +83,8 @@ type Options struct {
 	// in all), ScaleWorkflows how many of them run a subscription workflow.
 	ScaleAccounts  []int `json:"scale_accounts,omitempty"`
 	ScaleWorkflows int   `json:"scale_workflows,omitempty"`
+	// Renewals is how many renewals fall due at one instant (renewal).
+	Renewals int `json:"renewals,omitempty"`
 }
 
 // CPU is the meter of the CPU time of the processes under test.

@@ -42,6 +42,7 @@ var benchmarks = []benchmark{
 	adapt("intake", bench.Intake),
 	adapt("ui", bench.UI),
 	adapt("scale", bench.Scale),
+	adapt("renewal", bench.Renewal),
 }
 
 func main() {
@@ -81,8 +82,9 @@ func run() error {
 	flag.IntVar(&o.Events, "events", 300, "distinct payment events (plus one repeat per four)")
 	flag.IntVar(&o.EventConcurrency, "event-concurrency", 16, "concurrent webhook senders (and signal senders)")
 	flag.IntVar(&o.LCPRuns, "lcp-runs", 5, "page loads per LCP figure")
-	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui,scale); empty runs all but scale")
+	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui,scale,renewal); empty runs all but scale and renewal")
 	flag.StringVar(&scale, "scale", "1000,10000,100000", "the scale benchmark's steps: accounts seeded in all, comma-separated")
+	flag.IntVar(&o.Renewals, "renewals", 10000, "renewals falling due at one instant (renewal)")
 	flag.IntVar(&o.ScaleWorkflows, "scale-workflows", 2000, "accounts of the scale benchmark with a running subscription workflow")
 	flag.StringVar(&out, "out", "bench/results/latest.json", "where the JSON report goes (the Markdown table goes beside it, .md)")
 	flag.BoolVar(&serveMinimal, "serve-minimal", false, "serve the read path's minimal baseline on file descriptor 3 (internal: the read benchmark starts it)")
@@ -124,8 +126,8 @@ func run() error {
 
 	var failed []error
 	for _, b := range benchmarks {
-		if len(selected) > 0 && !selected[b.name] || len(selected) == 0 && b.name == "scale" {
-			continue // the scale benchmark (minutes, 100 000 accounts) runs only when named
+		if len(selected) > 0 && !selected[b.name] || len(selected) == 0 && (b.name == "scale" || b.name == "renewal") {
+			continue // the scale benchmarks (100 000 accounts, 10 000 renewals: many minutes) run only when named
 		}
 		fmt.Fprintf(os.Stderr, "── %s\n", b.name)
 		start := time.Now()
