@@ -114,17 +114,21 @@ func Scale(ctx context.Context, e *Env, o Options) (*ScaleResult, []Row, error) 
 		peak, _ := PeakRSS(e.WorkerPID)
 		step.WorkerPeakRSSMiB = mib(peak)
 
-		read, _, err := ReadPath(ctx, e, short)
+		// The read, sign-in and intake benchmarks make their own users
+		// (named after the run id): a step of its own keeps them apart.
+		se := *e
+		se.RunID = fmt.Sprintf("%s-%d", e.RunID, n)
+		read, _, err := ReadPath(ctx, &se, short)
 		if err != nil {
 			return res, rows, err
 		}
 		step.ReadP50Ms, step.ReadP99Ms, step.MinimalP99Ms = read.Kudos.P50Ms, read.Kudos.P99Ms, read.Minimal.P99Ms
-		signin, _, err := Signin(ctx, e, short)
+		signin, _, err := Signin(ctx, &se, short)
 		if err != nil {
 			return res, rows, err
 		}
 		step.SigninP99Ms = signin.Saturation.P99Ms
-		intake, _, err := Intake(ctx, e, short)
+		intake, _, err := Intake(ctx, &se, short)
 		if err != nil {
 			return res, rows, err
 		}
