@@ -97,6 +97,8 @@ type Activities struct {
 	// nil: the reconcile activity refuses).
 	Reconciler interface {
 		Reconcile(ctx context.Context) (workflows.ReconcileReport, error)
+		Housekeep(ctx context.Context, since time.Time) (workflows.ReconcileReport, error)
+		Walk(ctx context.Context, p workflows.ReconcileProgress, heartbeat func(workflows.ReconcileProgress)) (workflows.ReconcileProgress, error)
 	}
 	// ProviderReconciler compares Kudos's ledger with the payment
 	// provider's (dispatch.ProviderReconciler; nil: the activity refuses).
@@ -148,10 +150,12 @@ func refused(err error) error {
 
 // ReconcileSubscriptions starts again, from the read model, the
 // subscription workflow of every account that should have one running and
-// has none, and reports rows that disagree with their workflow.
+// has none, and reports rows that disagree with their workflow: the whole
+// sweep in one call, for Reconcile runs started before the paged sweep
+// (ReconcileHousekeeping and ReconcileAccounts, issue 39).
 func (a *Activities) ReconcileSubscriptions(ctx context.Context) (workflows.ReconcileReport, error) {
 	if a.Reconciler == nil {
-		return workflows.ReconcileReport{}, temporal.NewNonRetryableApplicationError("no reconciler configured", "NoReconciler", nil)
+		return workflows.ReconcileReport{}, errNoReconciler()
 	}
 	return a.Reconciler.Reconcile(ctx)
 }

@@ -79,6 +79,12 @@ type Options struct {
 	Events            int           `json:"events"`
 	EventConcurrency  int           `json:"event_concurrency"`
 	LCPRuns           int           `json:"lcp_runs"`
+	// ScaleAccounts are the steps of the scale benchmark (accounts seeded
+	// in all), ScaleWorkflows how many of them run a subscription workflow.
+	ScaleAccounts  []int `json:"scale_accounts,omitempty"`
+	ScaleWorkflows int   `json:"scale_workflows,omitempty"`
+	// Renewals is how many renewals fall due at one instant (renewal).
+	Renewals int `json:"renewals,omitempty"`
 }
 
 // CPU is the meter of the CPU time of the processes under test.

@@ -48,6 +48,12 @@ func StartFakeStripe(addr string) (*FakeStripe, error) {
 	mux.HandleFunc("GET /v1/checkout/sessions/{id}", f.getSession)
 	mux.HandleFunc("POST /v1/checkout/sessions/{id}/expire", f.expireSession)
 	f.registerRefunds(mux)
+	// Off-session renewal charges (the renewal benchmark): every customer
+	// has one saved card, and every PaymentIntent succeeds at once.
+	mux.HandleFunc("GET /v1/customers/{id}", f.getCustomer)
+	mux.HandleFunc("GET /v1/customers/{id}/payment_methods", emptyList)
+	mux.HandleFunc("GET /v1/payment_intents", emptyList)
+	mux.HandleFunc("POST /v1/payment_intents", f.createPaymentIntent)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		stripeError(w, http.StatusNotFound, "resource_missing", "the bench's fake Stripe has no "+r.Method+" "+r.URL.Path)
 	})
@@ -157,4 +163,32 @@ func stripeError(w http.ResponseWriter, status int, code, msg string) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	_ = json.NewEncoder(w).Encode(map[string]any{"error": map[string]string{"type": "invalid_request_error", "code": code, "message": msg}})
+}
+
+// benchCard is the saved card of every customer of the fake.
+var benchCard = map[string]any{"id": "pm_bench_card", "object": "payment_method", "type": "card", "created": 1}
+
+func (f *FakeStripe) getCustomer(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]any{"id": r.PathValue("id"), "object": "customer",
+		"invoice_settings": map[string]any{"default_payment_method": benchCard}})
+}
+
+func (f *FakeStripe) createPaymentIntent(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseForm(); err != nil {
+		stripeError(w, http.StatusBadRequest, "parameter_invalid", err.Error())
+		return
+	}
+	f.mu.Lock()
+	f.n++
+	id := "pi_bench_" + strconv.Itoa(f.n)
+	f.mu.Unlock()
+	amount, _ := strconv.ParseInt(r.PostForm.Get("amount"), 10, 64)
+	writeJSON(w, map[string]any{"id": id, "object": "payment_intent", "status": "succeeded", "amount": amount,
+		"currency": r.PostForm.Get("currency"), "customer": r.PostForm.Get("customer"),
+		"metadata": map[string]string{"account_id": r.PostForm.Get("metadata[account_id]"), "charge_id": r.PostForm.Get("metadata[charge_id]")}})
+}
+
+// emptyList answers a Stripe list with no items.
+func emptyList(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, map[string]any{"object": "list", "data": []any{}, "has_more": false, "url": r.URL.Path})
 }

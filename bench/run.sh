@@ -42,17 +42,32 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-say "preparing: UI build, binaries, services"
-ui_ready
-ensure_temporal
-if [ ! -d e2e/node_modules/playwright-core ]; then
-  npm --prefix e2e ci --no-audit --no-fund --loglevel=error || die "npm ci in e2e failed"
+# The UI build and the browser's packages only when the ui benchmark runs
+# (every benchmark runs without -only; `-only scale` needs neither).
+ONLY=""
+prev=""
+for arg in "$@"; do
+  case $arg in -only=* | --only=*) ONLY=${arg#*=} ;; esac
+  case $prev in -only | --only) ONLY=$arg ;; esac
+  prev=$arg
+done
+NEED_UI=1
+[ -n "$ONLY" ] && [[ ",$ONLY," != *,ui,* ]] && NEED_UI=0
+
+say "preparing: binaries, services$([ "$NEED_UI" = 1 ] && echo ", UI build")"
+if [ "$NEED_UI" = 1 ]; then
+  ui_ready
+  if [ ! -d e2e/node_modules/playwright-core ]; then
+    npm --prefix e2e ci --no-audit --no-fund --loglevel=error || die "npm ci in e2e failed"
+  fi
 fi
+ensure_temporal
 # Built into the work folder, not bin/: a make test running beside us keeps
 # its own binary, and we measure exactly the sources we were started on.
 go build -o "$WORK/kudos" ./cmd/kudos || die "go build ./cmd/kudos failed"
 go build -o "$WORK/bench" ./bench/cmd/bench || die "go build ./bench/cmd/bench failed"
-pg_start "$WORK/pg" "$PG_PORT" fast
+# pg_stat_statements: the scale benchmark explains the slowest statements.
+KUDOS_PG_OPTS="-c shared_preload_libraries=pg_stat_statements" pg_start "$WORK/pg" "$PG_PORT" fast
 temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
 PIDS+=("$TEMPORAL_PID")
 

@@ -73,33 +73,7 @@ func Trial(ctx context.Context, e *Env, o Options) (*TrialResult, []Row, error) 
 	lead := 10*time.Second + time.Duration(n)*8*time.Millisecond
 	res.LeadSeconds = lead.Seconds()
 
-	queue := "bench-timer-" + e.RunID
-	w := worker.New(e.Temporal, queue, worker.Options{})
-	w.RegisterWorkflowWithOptions(TimerWorkflow, workflow.RegisterOptions{Name: TimerWorkflowName})
-	w.RegisterActivity(&TimerActivities{Pool: e.DB.Pool})
-	if err := w.Start(); err != nil {
-		return nil, nil, err
-	}
-	base, err := runExpiry(ctx, e.CPU(), n, lead, expiry{
-		prepare: func(ctx context.Context, _ time.Time) error {
-			_, err := e.DB.Pool.Exec(ctx, timerTable)
-			return err
-		},
-		start: func(ctx context.Context, i int, at time.Time) error {
-			_, err := e.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
-				ID: fmt.Sprintf("bench-timer:%s:%d", e.RunID, i), TaskQueue: queue,
-			}, TimerWorkflowName, TimerInput{RunID: e.RunID, Index: i, FireAt: at})
-			return err
-		},
-		fired: func(ctx context.Context) (c int, err error) {
-			err = e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM bench_timer_fires WHERE run_id = $1`, e.RunID).Scan(&c)
-			return c, err
-		},
-		firedAt: func(ctx context.Context) ([]time.Time, error) {
-			return queryTimes(ctx, e, `SELECT fired_at FROM bench_timer_fires WHERE run_id = $1`, e.RunID)
-		},
-	})
-	w.Stop()
+	base, err := timerBaseline(ctx, e, "trial", n, lead)
 	if err != nil {
 		return res, nil, fmt.Errorf("trial expiry baseline: %w", err)
 	}
@@ -164,6 +138,42 @@ func Trial(ctx context.Context, e *Env, o Options) (*TrialResult, []Row, error) 
 		compared(name, "CPU taken by other work on the machine", "%", prod.CPU.OtherPercent(), base.CPU.OtherPercent()),
 	}
 	return res, rows, nil
+}
+
+// timerBaseline runs (as name) the baseline of the expiry benchmarks: n
+// TimerWorkflows (one timer to one instant, one small write) on a task
+// queue of their own, run by a worker in this process, on the same
+// Temporal.
+func timerBaseline(ctx context.Context, e *Env, name string, n int, lead time.Duration) (ExpiryFigures, error) {
+	runID := e.RunID + "-" + name // the trial's and the renewal's baselines apart
+	queue := "bench-timer-" + runID
+	w := worker.New(e.Temporal, queue, worker.Options{})
+	w.RegisterWorkflowWithOptions(TimerWorkflow, workflow.RegisterOptions{Name: TimerWorkflowName})
+	w.RegisterActivity(&TimerActivities{Pool: e.DB.Pool})
+	if err := w.Start(); err != nil {
+		return ExpiryFigures{}, err
+	}
+	base, err := runExpiry(ctx, e.CPU(), n, lead, expiry{
+		prepare: func(ctx context.Context, _ time.Time) error {
+			_, err := e.DB.Pool.Exec(ctx, timerTable)
+			return err
+		},
+		start: func(ctx context.Context, i int, at time.Time) error {
+			_, err := e.Temporal.ExecuteWorkflow(ctx, client.StartWorkflowOptions{
+				ID: fmt.Sprintf("bench-timer:%s:%d", runID, i), TaskQueue: queue,
+			}, TimerWorkflowName, TimerInput{RunID: runID, Index: i, FireAt: at})
+			return err
+		},
+		fired: func(ctx context.Context) (c int, err error) {
+			err = e.DB.Pool.QueryRow(ctx, `SELECT count(*) FROM bench_timer_fires WHERE run_id = $1`, runID).Scan(&c)
+			return c, err
+		},
+		firedAt: func(ctx context.Context) ([]time.Time, error) {
+			return queryTimes(ctx, e, `SELECT fired_at FROM bench_timer_fires WHERE run_id = $1`, runID)
+		},
+	})
+	w.Stop()
+	return base, err
 }
 
 // runExpiry prepares and starts n workflows due at one instant, waits for

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -21,7 +22,7 @@ import (
 
 // ReconcileStore is the part of the store the reconciliation uses.
 type ReconcileStore interface {
-	SubscriptionStatuses(ctx context.Context) ([]store.SubscriptionStatus, error)
+	SubscriptionStatusPage(ctx context.Context, after uuid.UUID, limit int) ([]store.SubscriptionStatus, error)
 	Enqueue(ctx context.Context, entries ...store.OutboxEntry) error
 	StaleUnappliedEvents(ctx context.Context, age time.Duration) ([]kudos.PaymentEvent, error)
 	AbandonedCheckouts(ctx context.Context, purpose kudos.CheckoutPurpose, before time.Time) ([]kudos.CheckoutRecord, error)
@@ -49,6 +50,9 @@ type Reconciler struct {
 	// deferred refunds are left to the workflows.
 	Refund        func(ctx context.Context, in workflows.RefundInput) error
 	RefundRetries []time.Duration
+	// PageSize and PagesPerRun bound the sweep's pages (0:
+	// ReconcilePageSize and ReconcilePagesPerRun; tests make them small).
+	PageSize, PagesPerRun int
 }
 
 // UnappliedAge is how long a stored payment event may wait, delivered and
@@ -69,16 +73,34 @@ func needsWorkflow(s kudos.ShowStatus) bool {
 	return s == kudos.StatusActive || s == kudos.StatusProcessing
 }
 
-// Reconcile starts, through the outbox, the workflow of every account that
-// needs one and has none running, and reports the rows whose running
-// workflow shows another plan or status (visibility lags a few seconds, so
-// a report right after a change is expected now and then).
-//
-// It also purges the expired rows of the store (store.PurgeExpired), and
-// tries again the deferred refunds of accounts whose workflow has ended
-// (retryDeferredRefunds): the Schedule is the one periodic beat every
-// deployment runs once.
+// Reconcile runs one whole sweep in this call: the housekeeping, then every
+// page of accounts (Walk) until the last. The Reconcile workflow runs the
+// same steps as activities, a bounded number of pages per run (issue 39);
+// this is the sweep of runs started before it, and of tests.
 func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, error) {
+	p := workflows.ReconcileProgress{Since: time.Now()}
+	rep, err := r.Housekeep(ctx, p.Since)
+	if err != nil {
+		return rep, err
+	}
+	p.Report = rep
+	for !p.Done {
+		if p, err = r.Walk(ctx, p, nil); err != nil {
+			return p.Report, err
+		}
+	}
+	return p.Report, nil
+}
+
+// Housekeep is the sweep's bounded work besides the accounts: it purges the
+// expired rows of the store (store.PurgeExpired, in batches), delivers
+// again the payment events a lost run never applied, closes the abandoned
+// payment-method checkouts and tries again the deferred refunds of
+// accounts whose workflow has ended (retryDeferredRefunds): the Schedule
+// is the one periodic beat every deployment runs once. Each step reads at
+// most a fixed number of rows (store's limits), and asks visibility only
+// about their accounts. since keys the starts of this sweep in the outbox.
+func (r *Reconciler) Housekeep(ctx context.Context, since time.Time) (workflows.ReconcileReport, error) {
 	purged, err := r.DB.PurgeExpired(ctx)
 	if err != nil {
 		return workflows.ReconcileReport{}, err
@@ -88,45 +110,14 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies,
 			"vat_answers", purged.VATAnswers)
 	}
-	running, err := r.running(ctx)
-	if err != nil {
-		return workflows.ReconcileReport{}, err
-	}
-	rows, err := r.DB.SubscriptionStatuses(ctx)
-	if err != nil {
-		return workflows.ReconcileReport{}, err
-	}
 	rep := workflows.ReconcileReport{Purged: purged.Total()}
-	var starts []store.OutboxEntry
 	now := time.Now()
-	for _, row := range rows {
-		wf, ok := running[workflows.SubscriptionWorkflowID(row.AccountID)]
-		switch {
-		case ok && (wf.plan != string(row.Plan) || wf.status != string(row.ShowStatus)):
-			rep.Disagree = append(rep.Disagree, row.AccountID.String())
-			r.Log.Warn("reconcile: read model and workflow disagree", "account", row.AccountID,
-				"row_plan", row.Plan, "row_status", row.ShowStatus, "workflow_plan", wf.plan, "workflow_status", wf.status)
-		case !ok && needsWorkflow(row.ShowStatus):
-			rep.Started = append(rep.Started, row.AccountID.String())
-			starts = append(starts, ReconcileStart(row.AccountID, now))
-			r.Log.Warn("reconcile: subscription workflow missing, starting it from the read model", "account", row.AccountID)
-		}
-		if needsWorkflow(row.ShowStatus) {
-			rep.Checked++
-		}
-	}
-	redeliveries, err := r.unapplied(ctx, running, &rep, now)
+	redeliveries, err := r.unapplied(ctx, &rep, since, now)
 	if err != nil {
 		return workflows.ReconcileReport{}, err
 	}
-	for _, id := range rep.Redelivered {
-		if !slices.Contains(rep.Started, id) && !running[workflows.SubscriptionWorkflowID(uuid.MustParse(id))].ok {
-			rep.Started = append(rep.Started, id)
-			starts = append(starts, ReconcileStart(uuid.MustParse(id), now))
-		}
-	}
-	if entries := append(starts, redeliveries...); len(entries) > 0 {
-		if err := r.DB.Enqueue(ctx, entries...); err != nil {
+	if len(redeliveries) > 0 {
+		if err := r.DB.Enqueue(ctx, redeliveries...); err != nil {
 			return workflows.ReconcileReport{}, err
 		}
 		if r.Kick != nil {
@@ -136,19 +127,26 @@ func (r *Reconciler) Reconcile(ctx context.Context) (workflows.ReconcileReport, 
 	if err := r.closeAbandoned(ctx, now, &rep); err != nil {
 		return rep, err
 	}
-	return rep, r.retryDeferredRefunds(ctx, running, now, &rep)
+	return rep, r.retryDeferredRefunds(ctx, now, &rep)
 }
 
 // unapplied finds the payment events a lost run accepted and never applied
 // (stored, delivered UnappliedAge ago, not marked applied) and returns
 // their deliveries again: to the running workflow of their account, as a
 // new update; an account whose workflow does not run is started from the
-// read model instead (by the caller), which applies them first. An erased
-// account's event is delivered again as it is: the dispatcher hands it to
-// its ErasedPayment workflow (no subscription run is started for it).
-func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWorkflow, rep *workflows.ReconcileReport,
-	now time.Time) ([]store.OutboxEntry, error) {
+// read model instead, which applies them first. An erased account's event
+// is delivered again as it is: the dispatcher hands it to its
+// ErasedPayment workflow (no subscription run is started for it).
+func (r *Reconciler) unapplied(ctx context.Context, rep *workflows.ReconcileReport, since, now time.Time) ([]store.OutboxEntry, error) {
 	events, err := r.DB.StaleUnappliedEvents(ctx, UnappliedAge)
+	if err != nil {
+		return nil, err
+	}
+	ids := make([]uuid.UUID, 0, len(events))
+	for _, ev := range events {
+		ids = append(ids, ev.AccountID)
+	}
+	running, err := r.runningOf(ctx, ids)
 	if err != nil {
 		return nil, err
 	}
@@ -165,11 +163,17 @@ func (r *Reconciler) unapplied(ctx context.Context, running map[string]runningWo
 			continue
 		}
 		r.Log.Warn("reconcile: a payment event was never applied, delivering it again", "account", ev.AccountID, "event", ev.EventID)
-		if !slices.Contains(rep.Redelivered, ev.AccountID.String()) {
-			rep.Redelivered = append(rep.Redelivered, ev.AccountID.String())
+		id := ev.AccountID.String()
+		first := !slices.Contains(rep.Redelivered, id)
+		if first {
+			rep.Redelivered = append(rep.Redelivered, id)
 		}
-		if running[workflows.SubscriptionWorkflowID(ev.AccountID)].ok {
+		switch {
+		case running[workflows.SubscriptionWorkflowID(ev.AccountID)].ok:
 			out = append(out, PaymentEventAgain(ev, now))
+		case first: // its run, started anew, applies every one
+			rep.Started = append(rep.Started, id)
+			out = append(out, ReconcileStart(ev.AccountID, since))
 		}
 	}
 	return out, nil
@@ -226,17 +230,33 @@ type runningWorkflow struct {
 	ok           bool
 }
 
-// running lists the running subscription workflows by ID.
-func (r *Reconciler) running(ctx context.Context) (map[string]runningWorkflow, error) {
+// runningOf lists, by workflow ID, the running subscription workflows of
+// accounts (at most a few hundred at a time: asked in chunks by ID).
+func (r *Reconciler) runningOf(ctx context.Context, accounts []uuid.UUID) (map[string]runningWorkflow, error) {
 	out := map[string]runningWorkflow{}
+	for chunk := range slices.Chunk(accounts, 100) {
+		ids := make([]string, len(chunk))
+		for i, a := range chunk {
+			ids[i] = "'" + workflows.SubscriptionWorkflowID(a) + "'"
+		}
+		if err := r.listRunning(ctx, "WorkflowId IN ("+strings.Join(ids, ", ")+")", out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// listRunning adds to out the running subscription workflows that match
+// filter, a page of visibility at a time.
+func (r *Reconciler) listRunning(ctx context.Context, filter string, out map[string]runningWorkflow) error {
 	var token []byte
 	for {
 		res, err := r.Temporal.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{
-			Query:    fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running'", "Subscription"),
+			Query:    fmt.Sprintf("WorkflowType = '%s' AND ExecutionStatus = 'Running' AND %s", "Subscription", filter),
 			PageSize: 1000, NextPageToken: token,
 		})
 		if err != nil {
-			return nil, fmt.Errorf("reconcile: list running workflows: %w", err)
+			return fmt.Errorf("reconcile: list running workflows: %w", err)
 		}
 		for _, ex := range res.GetExecutions() {
 			wf := runningWorkflow{ok: true}
@@ -246,7 +266,7 @@ func (r *Reconciler) running(ctx context.Context) (map[string]runningWorkflow, e
 			out[ex.GetExecution().GetWorkflowId()] = wf
 		}
 		if token = res.GetNextPageToken(); len(token) == 0 {
-			return out, nil
+			return nil
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"time"
 
+	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -24,12 +25,19 @@ const RefundsPerRound = 50
 // from the read model holds its deferred refunds). Each try is idempotent
 // (the provider's key is the refund's id), so a run that starts meanwhile
 // cannot refund twice.
-func (r *Reconciler) retryDeferredRefunds(ctx context.Context, running map[string]runningWorkflow, now time.Time,
-	rep *workflows.ReconcileReport) error {
+func (r *Reconciler) retryDeferredRefunds(ctx context.Context, now time.Time, rep *workflows.ReconcileReport) error {
 	if r.Refund == nil {
 		return nil
 	}
 	due, err := r.DB.DueDeferredRefunds(ctx, now, RefundsPerRound)
+	if err != nil {
+		return err
+	}
+	ids := make([]uuid.UUID, 0, len(due))
+	for _, d := range due {
+		ids = append(ids, d.AccountID)
+	}
+	running, err := r.runningOf(ctx, ids)
 	if err != nil {
 		return err
 	}

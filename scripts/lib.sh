@@ -47,6 +47,8 @@ pg_start() {
   fi
   local opts="-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories='$dir' -c max_connections=200"
   [ "$mode" = fast ] && opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
+  # KUDOS_PG_OPTS: more server options (make bench preloads pg_stat_statements).
+  opts="$opts ${KUDOS_PG_OPTS:-}"
   as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null || { tail -n 20 "$dir/server.log" >&2; die "postgres did not start (port $port busy?)"; }
   as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -qtAc \
     "DO \$\$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname='kudos') THEN CREATE ROLE kudos LOGIN SUPERUSER; END IF; END\$\$;" >/dev/null

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"fmt"
 
 	"kudos"
 )
@@ -26,7 +27,10 @@ func (p Purged) Total() int64 {
 // is accepted again), mailed tokens past their expiry, used or not, and
 // WebAuthn ceremonies past theirs, and VIES's answers past
 // kudos.VATAnswerTTL.
-// The reconciliation runs it on the Schedule's beat.
+// The reconciliation runs it on the Schedule's beat. Each table is purged
+// in statements of at most PurgeBatch rows (issue 39): a backlog (a day of
+// expired sessions at a million users) is never one long transaction
+// holding its locks and bloating the WAL at once.
 func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 	now := db.Now()
 	var p Purged
@@ -35,19 +39,33 @@ func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 		sql string
 		arg []any
 	}{
-		{&p.RateLimits, `DELETE FROM rate_limits WHERE expires_at <= $1`, []any{now}},
-		{&p.OIDCFlows, `DELETE FROM oidc_flows WHERE expires_at <= $1`, []any{now}},
-		{&p.MFAChallenges, `DELETE FROM mfa_challenges WHERE expires_at <= $1`, []any{now}},
-		{&p.Sessions, `DELETE FROM sessions WHERE expires_at <= $1 OR revoked_at IS NOT NULL OR last_seen_at <= $2`, []any{now, db.idleSince(now)}},
-		{&p.UserTokens, `DELETE FROM user_tokens WHERE expires_at <= $1`, []any{now}},
-		{&p.WebAuthnCeremonies, `DELETE FROM webauthn_ceremonies WHERE expires_at <= $1`, []any{now}},
-		{&p.VATAnswers, `DELETE FROM vat_answers WHERE checked_at <= $1`, []any{now.Add(-kudos.VATAnswerTTL)}},
+		{&p.RateLimits, batched("rate_limits", `expires_at <= $1`), []any{now}},
+		{&p.OIDCFlows, batched("oidc_flows", `expires_at <= $1`), []any{now}},
+		{&p.MFAChallenges, batched("mfa_challenges", `expires_at <= $1`), []any{now}},
+		{&p.Sessions, batched("sessions", `expires_at <= $1 OR revoked_at IS NOT NULL OR last_seen_at <= $2`), []any{now, db.idleSince(now)}},
+		{&p.UserTokens, batched("user_tokens", `expires_at <= $1`), []any{now}},
+		{&p.WebAuthnCeremonies, batched("webauthn_ceremonies", `expires_at <= $1`), []any{now}},
+		{&p.VATAnswers, batched("vat_answers", `checked_at <= $1`), []any{now.Add(-kudos.VATAnswerTTL)}},
 	} {
-		tag, err := db.Pool.Exec(ctx, q.sql, q.arg...)
-		if err != nil {
-			return p, wrapErr(err)
+		for {
+			tag, err := db.Pool.Exec(ctx, q.sql, q.arg...)
+			if err != nil {
+				return p, wrapErr(err)
+			}
+			*q.n += tag.RowsAffected()
+			if tag.RowsAffected() < PurgeBatch {
+				break
+			}
 		}
-		*q.n = tag.RowsAffected()
 	}
 	return p, nil
+}
+
+// PurgeBatch is the most rows one purge statement deletes.
+const PurgeBatch = 5000
+
+// batched is the statement deleting at most PurgeBatch rows of table that
+// match cond (an index on cond's columns finds them: migration 00093).
+func batched(table, cond string) string {
+	return fmt.Sprintf(`DELETE FROM %[1]s WHERE ctid = ANY(ARRAY(SELECT ctid FROM %[1]s WHERE %[2]s LIMIT %[3]d))`, table, cond, PurgeBatch)
 }

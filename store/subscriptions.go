@@ -137,11 +137,18 @@ type SubscriptionStatus struct {
 	ShowStatus kudos.ShowStatus
 }
 
-// SubscriptionStatuses lists every account's plan and shown status, for the
-// reconciliation with the running workflows.
-func (db *DB) SubscriptionStatuses(ctx context.Context) ([]SubscriptionStatus, error) {
+// SubscriptionStatusPage lists, in account order, the plan and shown status
+// of at most limit accounts after the account after (uuid.Nil: from the
+// first), for the reconciliation's paged sweep (issue 39): a keyset page on
+// the subscriptions' primary key, whose cost does not grow with the
+// accounts before it. The bound is given on both tables: with it on
+// subscriptions alone, the planner merge-joined accounts from their first
+// row, and a page deep into 100 000 accounts read 50 000 of them (637 ms
+// against 16 ms: the scale benchmark found it).
+func (db *DB) SubscriptionStatusPage(ctx context.Context, after uuid.UUID, limit int) ([]SubscriptionStatus, error) {
 	rows, err := db.Pool.Query(ctx, `SELECT s.account_id, s.plan, s.show_status FROM subscriptions s
-		JOIN accounts a ON a.id = s.account_id WHERE a.deleted_at IS NULL ORDER BY s.account_id`)
+		JOIN accounts a ON a.id = s.account_id WHERE a.deleted_at IS NULL AND s.account_id > $1 AND a.id > $1
+		ORDER BY s.account_id LIMIT $2`, after, limit)
 	if err != nil {
 		return nil, wrapErr(err)
 	}

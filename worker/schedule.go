@@ -16,10 +16,13 @@ import (
 // EnsureReconcileSchedule makes sure the Temporal Schedule that runs
 // workflows.Reconcile every interval on taskQueue exists, and sets its
 // interval when it exists with another (KUDOS_RECONCILE_INTERVAL changed).
-// Runs that would overlap are skipped.
+// Runs that would overlap are skipped: a sweep (a chain of runs continued
+// as new, page after page) never runs beside another; a Schedule created
+// before the paged sweep (issue 39) starts Reconcile with no input, which
+// it reads as a sweep from the first account.
 func EnsureReconcileSchedule(ctx context.Context, c client.Client, taskQueue string, interval time.Duration) error {
 	return ensureSchedule(ctx, c, workflows.ReconcileScheduleID(taskQueue), interval, &client.ScheduleWorkflowAction{
-		ID: "reconcile:" + taskQueue, Workflow: workflows.Reconcile, TaskQueue: taskQueue,
+		ID: "reconcile:" + taskQueue, Workflow: workflows.Reconcile, Args: []any{workflows.ReconcileProgress{}}, TaskQueue: taskQueue,
 		WorkflowRunTimeout: time.Hour,
 	}, "Kudos: restart missing subscription workflows from the read model (KUDOS_RECONCILE_INTERVAL)")
 }

@@ -24,6 +24,18 @@ func (c *countingReconciler) Reconcile(context.Context) (workflows.ReconcileRepo
 	return workflows.ReconcileReport{Checked: 1}, nil
 }
 
+// Housekeep counts the sweeps (each starts with it).
+func (c *countingReconciler) Housekeep(context.Context, time.Time) (workflows.ReconcileReport, error) {
+	c.runs.Add(1)
+	return workflows.ReconcileReport{}, nil
+}
+
+func (c *countingReconciler) Walk(_ context.Context, p workflows.ReconcileProgress, _ func(workflows.ReconcileProgress)) (
+	workflows.ReconcileProgress, error) {
+	p.Report.Checked, p.Done = 1, true
+	return p, nil
+}
+
 // TestReconcileScheduleRuns: the worker's Schedule runs the reconciliation
 // on its beat, and a changed interval updates the existing Schedule.
 func TestReconcileScheduleRuns(t *testing.T) {

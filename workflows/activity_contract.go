@@ -33,6 +33,8 @@ const (
 	ActivityLoadCheckout           = "LoadCheckout"
 	ActivityRefundCheckout         = "RefundCheckout"
 	ActivityReconcileSubscriptions = "ReconcileSubscriptions"
+	ActivityReconcileHousekeeping  = "ReconcileHousekeeping"
+	ActivityReconcileAccounts      = "ReconcileAccounts"
 	ActivityVerifyPaymentMethod    = "VerifyPaymentMethod"
 	ActivitySettlePaidCheckout     = "SettlePaidCheckout"
 	ActivitySettlePayment          = "SettlePayment"
@@ -67,6 +69,7 @@ const (
 var ActivityNames = []string{
 	ActivitySendMail, ActivityProcessLogo, ActivityRefuseLogo, ActivityPublishLogo, ActivityDeleteObject, ActivityOpenCheckout, ActivityCloseCheckout, ActivityCreateDueInvoice, ActivityChargeRenewal, ActivityRenderInvoicePDF, ActivityWriteSubscription,
 	ActivityExpireCheckout, ActivityLoadCheckout, ActivityRefundCheckout, ActivityReconcileSubscriptions,
+	ActivityReconcileHousekeeping, ActivityReconcileAccounts,
 	ActivityVerifyPaymentMethod, ActivitySettlePaidCheckout, ActivitySettlePayment, ActivityQueueBillingMail, ActivityLoadLifecycle,
 	ActivityCancelRenewalCharge, ActivityMarkEventsApplied,
 	ActivityQueueInvitationMail, ActivityExpireInvitation,

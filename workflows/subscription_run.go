@@ -139,6 +139,7 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	// now it is kept while its deadline holds.
 	s.initLifecycle(ctx)
 	keepTimer := s.newer(ctx, "timer-kept-while-deadline-holds")
+	capped := s.newer(ctx, "continue-as-new-at-history-cap")
 	var t deadlineTimer
 	if inboxFirst {
 		s.applyInbox(ctx)
@@ -149,7 +150,8 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 			return ctx.Err() // cancelled (by an operator): end, nothing more to do
 		}
 		s.turn++
-		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() || s.retiring(ctx) {
+		if s.renewed || workflow.GetInfo(ctx).GetContinueAsNewSuggested() || s.retiring(ctx) ||
+			capped && workflow.GetInfo(ctx).GetCurrentHistoryLength() >= HistoryCap {
 			return s.continueAsNew(ctx, events)
 		}
 		sel := workflow.NewSelector(ctx)
@@ -262,6 +264,15 @@ func (s *subscription) nextDeadline() (time.Time, bool) {
 	}
 	return next, !next.IsZero()
 }
+
+// HistoryCap is the history length (events) at which a subscription run
+// continues as new even when the server has not suggested it (issue 39):
+// far below Temporal's warning at 10 240 events and its limit at 51 200,
+// and below its default suggestion at 4 096, so that a run's replay (a
+// worker's cache miss) stays cheap whatever the server's settings. A run
+// also continues as new after every paid renewal: a year of an ordinary
+// subscription is a few dozen events.
+const HistoryCap = 2000
 
 // idleWake is how long a run with nothing to wait for sleeps before it
 // looks again: long enough to cost nothing, short enough that a run on an

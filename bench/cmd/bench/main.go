@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -40,6 +41,8 @@ var benchmarks = []benchmark{
 	adapt("trial", bench.Trial),
 	adapt("intake", bench.Intake),
 	adapt("ui", bench.UI),
+	adapt("scale", bench.Scale),
+	adapt("renewal", bench.Renewal),
 }
 
 func main() {
@@ -52,7 +55,7 @@ func main() {
 func run() error {
 	var e bench.Env
 	var o bench.Options
-	var only, out, temporalCLI string
+	var only, out, temporalCLI, scale string
 	var serveMinimal bool
 	flag.StringVar(&e.BaseURL, "base", "http://127.0.0.1:18280", "origin of the Kudos api")
 	flag.StringVar(&e.DatabaseURL, "db", "postgres://kudos@127.0.0.1:54359/kudos?sslmode=disable", "Postgres URL of the api's database")
@@ -79,7 +82,10 @@ func run() error {
 	flag.IntVar(&o.Events, "events", 300, "distinct payment events (plus one repeat per four)")
 	flag.IntVar(&o.EventConcurrency, "event-concurrency", 16, "concurrent webhook senders (and signal senders)")
 	flag.IntVar(&o.LCPRuns, "lcp-runs", 5, "page loads per LCP figure")
-	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui); empty runs all")
+	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui,scale,renewal); empty runs all but scale and renewal")
+	flag.StringVar(&scale, "scale", "1000,10000,100000", "the scale benchmark's steps: accounts seeded in all, comma-separated")
+	flag.IntVar(&o.Renewals, "renewals", 10000, "renewals falling due at one instant (renewal)")
+	flag.IntVar(&o.ScaleWorkflows, "scale-workflows", 2000, "accounts of the scale benchmark with a running subscription workflow")
 	flag.StringVar(&out, "out", "bench/results/latest.json", "where the JSON report goes (the Markdown table goes beside it, .md)")
 	flag.BoolVar(&serveMinimal, "serve-minimal", false, "serve the read path's minimal baseline on file descriptor 3 (internal: the read benchmark starts it)")
 	flag.Parse()
@@ -87,6 +93,13 @@ func run() error {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
 		return bench.ServeMinimal(ctx, e.DatabaseURL, e.JWTSecret)
+	}
+	for _, v := range strings.Split(scale, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n <= 0 {
+			return fmt.Errorf("-scale: %q is not a number of accounts", v)
+		}
+		o.ScaleAccounts = append(o.ScaleAccounts, n)
 	}
 	if o.Rounds < 1 {
 		o.Rounds = 1
@@ -113,8 +126,8 @@ func run() error {
 
 	var failed []error
 	for _, b := range benchmarks {
-		if len(selected) > 0 && !selected[b.name] {
-			continue
+		if len(selected) > 0 && !selected[b.name] || len(selected) == 0 && (b.name == "scale" || b.name == "renewal") {
+			continue // the scale benchmarks (100 000 accounts, 10 000 renewals: many minutes) run only when named
 		}
 		fmt.Fprintf(os.Stderr, "── %s\n", b.name)
 		start := time.Now()
