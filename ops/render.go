@@ -110,7 +110,8 @@ func WriteText(out io.Writer, r *Report) error {
 		p("  none")
 	}
 	for _, e := range a.Events {
-		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s", e.EventID, e.Provider, e.Outcome, e.CheckoutID, ts(&e.OccurredAt), ts(&e.ReceivedAt))
+		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s\ttrace %s", e.EventID, e.Provider, e.Outcome, e.CheckoutID, ts(&e.OccurredAt),
+			ts(&e.ReceivedAt), orNone(e.TraceID))
 	}
 	p("\nCHECKOUTS")
 	if len(a.Checkouts) == 0 {

@@ -96,6 +96,10 @@ type OpsPaymentEvent struct {
 	// AppliedAt is when the subscription workflow applied it (nil: not
 	// yet; the reconciliation delivers it again after a while).
 	AppliedAt *time.Time `json:"applied_at" db:"applied_at"`
+	// TraceID is the trace the event came in with: its webhook, its
+	// delivery, the workflow's update and activities ("" before issue 40,
+	// or when the provider's call carried none and tracing is off).
+	TraceID string `json:"trace_id" db:"trace_id"`
 }
 
 // OpsRefund is a refund row.
@@ -168,7 +172,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 				ELSE '' END AS quote FROM checkouts WHERE account_id = $1
 			ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Events, errs[3] = collect[OpsPaymentEvent](ctx, tx, `SELECT event_id, provider, checkout_id, outcome, occurred_at,
-			received_at, applied_at FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			received_at, applied_at, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
 			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		// The account's workflows' entries and billing mails (their

@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
@@ -256,10 +257,12 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, del
 
 // RecordPaymentEventTx is RecordPaymentEvent inside tx (see InTx): the
 // sandbox settles its checkout and records the event in one transaction.
+// The event keeps the id of the trace it came in with (ops find the
+// payment's trace from it).
 func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
-	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at)
-		VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
-		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt)
+	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at, trace_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (event_id) DO NOTHING`,
+		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt, tracing.TraceID(ctx))
 	if err != nil || tag.RowsAffected() == 0 {
 		return false, wrapErr(err)
 	}

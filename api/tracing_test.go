@@ -1,0 +1,109 @@
+package api_test
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+	"go.opentelemetry.io/otel/sdk/trace/tracetest"
+	"go.opentelemetry.io/otel/trace"
+
+	"kudos"
+	"kudos/tracing/tracingtest"
+	"kudos/workflows"
+)
+
+// pendingWebhooks announces the event set when the test has the checkout
+// it pays (Stripe's webhook, as the harness's fake parser).
+type pendingWebhooks struct{ ev *kudos.PaymentEvent }
+
+func (p *pendingWebhooks) ParseWebhook(_ context.Context, _ []byte, sig string) (*kudos.PaymentEvent, error) {
+	if sig != "good" {
+		return nil, kudos.Errorf(kudos.EBadRequest, "bad signature")
+	}
+	return p.ev, nil
+}
+
+// paidThroughWebhook signs up email, opens a PRO checkout (the requests in
+// trace setup) and pays it with Stripe's webhook sent in trace pay, whose
+// body carries what a real one does (the payer's address, the amount, a
+// card number). It returns the session token and the account once the
+// plan is active.
+func paidThroughWebhook(t *testing.T, exp *tracingtest.Exporter, email string) (h *harness, setup, pay trace.TraceID, token, account string) {
+	hooks := &pendingWebhooks{}
+	h = newHarness(t)
+	h.srv.Webhooks = hooks
+	h = h.withTemporal(time.Hour)
+	setup, h.traceparent = exp.NewTrace()
+	token, account, _ = h.startPlan(email, "PRO")
+	h.traceparent = ""
+	hooks.ev = &kudos.PaymentEvent{EventID: "evt_" + uuid.NewString(), Provider: "sandbox", CheckoutID: h.checkoutOf(account),
+		AccountID: uuid.MustParse(account), Outcome: kudos.PaymentPaid, OccurredAt: time.Now()}
+	pay, parent := exp.NewTrace()
+	body := fmt.Sprintf(`{"id":%q,"type":"checkout.session.completed","data":{"object":{"customer_email":%q,"amount_total":56628,"card":"4242424242424242"}}}`,
+		hooks.ev.EventID, email)
+	h.expect(h.do("POST", "/v1/webhooks/stripe", body, "", "Stripe-Signature", "good", "Traceparent", parent), 200)
+	eventually(t, "the plan to become active", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "PRO" && s["show_status"] == "active"
+	})
+	return h, setup, pay, token, account
+}
+
+// TestAPaymentIsOneTrace: a checkout paid through the webhook is one trace
+// (issue 40), the one the webhook's caller started: the webhook's server
+// span, the payment event and its outbox entry written in its
+// transaction, the relay's delivery of that entry, the update it sends
+// the subscription workflow, the workflow's handling of it, the
+// activities it runs and, inside them, the read model's write of the
+// active plan. Each span's parent is in the trace.
+func TestAPaymentIsOneTrace(t *testing.T) {
+	exp := tracingtest.Install()
+	_, _, pay, _, _ := paidThroughWebhook(t, exp, "traced@example.com")
+
+	want := []string{"POST /v1/webhooks/stripe", "db INSERT INTO payment_events", "db INSERT INTO outbox", "outbox deliver payment_event",
+		"UpdateWorkflow:" + workflows.UpdatePaymentEvent, "HandleUpdate:" + workflows.UpdatePaymentEvent, "db UPDATE subscriptions"}
+	spans := exp.WaitFor(t, pay, "the payment's way to the read model", func(s tracetest.SpanStubs) bool {
+		names := tracingtest.Names(s)
+		for _, w := range want {
+			if !slices.Contains(names, w) {
+				return false
+			}
+		}
+		return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "RunActivity:") })
+	})
+	byID := map[trace.SpanID]tracetest.SpanStub{}
+	for _, s := range spans {
+		byID[s.SpanContext.SpanID()] = s
+	}
+	// The read model's write runs in an activity of the workflow's update.
+	ancestors := func(s tracetest.SpanStub) []string {
+		var out []string
+		for p, ok := byID[s.Parent.SpanID()]; ok; p, ok = byID[p.Parent.SpanID()] {
+			out = append(out, p.Name)
+		}
+		return out
+	}
+	for _, s := range spans {
+		if s.Name != "db UPDATE subscriptions" {
+			continue
+		}
+		up := ancestors(s)
+		if !slices.ContainsFunc(up, func(n string) bool { return strings.HasPrefix(n, "RunActivity:") }) ||
+			!slices.Contains(up, "HandleUpdate:"+workflows.UpdatePaymentEvent) || !slices.Contains(up, "outbox deliver payment_event") ||
+			!slices.Contains(up, "POST /v1/webhooks/stripe") {
+			t.Errorf("the read model's write is not under the activity, the update, the delivery and the webhook: its ancestors are %v", up)
+		}
+	}
+	// One trace, whole: only the caller's span (not exported here) is
+	// outside it.
+	for _, s := range spans {
+		if _, ok := byID[s.Parent.SpanID()]; !ok && s.Name != "POST /v1/webhooks/stripe" {
+			t.Errorf("span %q has a parent outside the trace", s.Name)
+		}
+	}
+}
