@@ -1,6 +1,8 @@
 package api
 
 import (
+	"strings"
+
 	"github.com/gofiber/fiber/v3"
 	"go.opentelemetry.io/otel/attribute"
 	"go.opentelemetry.io/otel/codes"
@@ -10,9 +12,11 @@ import (
 )
 
 // headerCarrier reads the W3C trace context of a request from its headers.
+// Values are copied: Fiber's point into buffers the next request reuses,
+// and the trace state outlives the request in the span.
 type headerCarrier struct{ c fiber.Ctx }
 
-func (h headerCarrier) Get(key string) string { return h.c.Get(key) }
+func (h headerCarrier) Get(key string) string { return strings.Clone(h.c.Get(key)) }
 func (h headerCarrier) Set(string, string)    {}
 func (h headerCarrier) Keys() []string        { return []string{"traceparent", "tracestate", "baggage"} }
 
@@ -29,7 +33,8 @@ func (s *Server) traced(c fiber.Ctx) error {
 		return c.Next()
 	}
 	parent := tracing.Propagator.Extract(c.Context(), headerCarrier{c})
-	ctx, span := tracing.Tracer().Start(parent, c.Method(), trace.WithSpanKind(trace.SpanKindServer))
+	method := strings.Clone(c.Method()) // kept by the span, past the request's buffers
+	ctx, span := tracing.Tracer().Start(parent, method, trace.WithSpanKind(trace.SpanKindServer))
 	defer span.End()
 	c.SetContext(ctx)
 	err := c.Next()
@@ -43,8 +48,8 @@ func (s *Server) traced(c fiber.Ctx) error {
 	if span.IsRecording() {
 		status := c.Response().StatusCode()
 		route := c.Route().Path
-		span.SetName(c.Method() + " " + route)
-		span.SetAttributes(attribute.String("http.request.method", c.Method()), attribute.String("http.route", route),
+		span.SetName(method + " " + route)
+		span.SetAttributes(attribute.String("http.request.method", method), attribute.String("http.route", route),
 			attribute.Int("http.response.status_code", status))
 		if status >= 500 {
 			span.SetStatus(codes.Error, "")

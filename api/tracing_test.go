@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -106,4 +107,76 @@ func TestAPaymentIsOneTrace(t *testing.T) {
 			t.Errorf("span %q has a parent outside the trace", s.Name)
 		}
 	}
+}
+
+// TestTracesHoldNoPersonalData: every span of three traces (a sign-up,
+// billing address and checkout; the payment's webhook with its body
+// naming the payer, the amount and a card; an invitation mailed, opened by
+// its secret link, and a password reset) is scanned, name, attributes,
+// events and status, for the mail addresses, the session, activation,
+// invitation and reset tokens, the password, the card number and the
+// amounts (issue 40, as TestNoMailTokenStoredInClear scans the rows). The
+// traces must hold the spans of every instrumented layer, so that the scan
+// looks at something.
+func TestTracesHoldNoPersonalData(t *testing.T) {
+	exp := tracingtest.Install()
+	const owner, member = "scan-owner@example.com", "scan-member@example.com"
+	h, setup, pay, session, account := paidThroughWebhook(t, exp, owner)
+	activation := tokenFrom(h.lastMailOf(owner, kudos.MailActivation).Link)
+
+	team, parent := exp.NewTrace()
+	h.traceparent = parent
+	h.expect(h.invite(session, account, member, "member"), 201)
+	invitation := h.invitationToken(member)
+	h.expect(h.do("GET", "/v1/invitations/"+invitation, nil, ""), 200)
+	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": owner}, ""), 202)
+	h.deliverQueued()
+	reset := tokenFrom(h.waitMail(owner, kudos.MailPasswordReset).Link)
+	h.traceparent = ""
+
+	has := func(prefixes ...string) func(tracetest.SpanStubs) bool {
+		return func(s tracetest.SpanStubs) bool {
+			names := tracingtest.Names(s)
+			for _, p := range prefixes {
+				if !slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, p) }) {
+					return false
+				}
+			}
+			return true
+		}
+	}
+	var spans tracetest.SpanStubs
+	spans = append(spans, exp.WaitFor(t, setup, "the sign-up's and checkout's spans", has("POST /v1/auth/signup", "PUT /v1/auth/activate-user",
+		"PATCH /v1/accounts/:accountId/billing-address", "POST /v1/accounts/:accountId/subscription", "UpdateWorkflow:", "RunActivity:", "db "))...)
+	spans = append(spans, exp.WaitFor(t, pay, "the payment's spans", has("POST /v1/webhooks/stripe", "outbox deliver", "RunActivity:SendMail"))...)
+	spans = append(spans, exp.WaitFor(t, team, "the invitation's and reset's spans", has("POST /v1/accounts/:accountId/invitations",
+		"GET /v1/invitations/:token", "POST /v1/auth/password-reset-token", "outbox deliver mail", "RunActivity:SendMail"))...)
+
+	secrets := []string{owner, member, session, activation, invitation, reset, "Secret1!", "4242424242424242"}
+	// Amounts are numbers of their own (an id's hex may hold the digits).
+	amounts := regexp.MustCompile(`(^|[^0-9A-Za-z])(56628|566\.28|46800|468\.00)([^0-9A-Za-z]|$)`)
+	for _, s := range spans {
+		var texts []string
+		texts = append(texts, s.Name, s.Status.Description)
+		for _, a := range s.Attributes {
+			texts = append(texts, string(a.Key)+"="+a.Value.Emit())
+		}
+		for _, e := range s.Events {
+			texts = append(texts, e.Name)
+			for _, a := range e.Attributes {
+				texts = append(texts, string(a.Key)+"="+a.Value.Emit())
+			}
+		}
+		for _, text := range texts {
+			for _, secret := range secrets {
+				if strings.Contains(text, secret) {
+					t.Errorf("span %q holds %q: %s", s.Name, secret, text)
+				}
+			}
+			if m := amounts.FindString(text); m != "" {
+				t.Errorf("span %q holds the amount %q: %s", s.Name, m, text)
+			}
+		}
+	}
+	t.Logf("%d spans scanned", len(spans))
 }
