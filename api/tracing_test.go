@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"regexp"
@@ -14,6 +15,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 
 	"kudos"
+	"kudos/ops"
 	"kudos/tracing/tracingtest"
 	"kudos/workflows"
 )
@@ -61,10 +63,25 @@ func paidThroughWebhook(t *testing.T, exp *tracingtest.Exporter, email string) (
 // transaction, the relay's delivery of that entry, the update it sends
 // the subscription workflow, the workflow's handling of it, the
 // activities it runs and, inside them, the read model's write of the
-// active plan. Each span's parent is in the trace.
+// active plan. Each span's parent is in the trace; `kudos ops account`
+// prints the trace's id beside the payment event.
 func TestAPaymentIsOneTrace(t *testing.T) {
 	exp := tracingtest.Install()
-	_, _, pay, _, _ := paidThroughWebhook(t, exp, "traced@example.com")
+	h, _, pay, _, account := paidThroughWebhook(t, exp, "traced@example.com")
+
+	// `kudos ops account` prints the payment's trace beside its event.
+	in := &ops.Inspector{Store: h.db, Temporal: h.tc, Timeline: ops.StoreTimeline(h.db), Wait: 5 * time.Second}
+	report, err := in.Account(context.Background(), uuid.MustParse(account))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text bytes.Buffer
+	if err := ops.WriteText(&text, report); err != nil {
+		t.Fatal(err)
+	}
+	if len(report.Account.Events) != 1 || report.Account.Events[0].TraceID != pay.String() || !strings.Contains(text.String(), "trace "+pay.String()) {
+		t.Errorf("the ops report does not name the payment's trace %s: %+v\n%s", pay, report.Account.Events, text.String())
+	}
 
 	want := []string{"POST /v1/webhooks/stripe", "db INSERT INTO payment_events", "db INSERT INTO outbox", "outbox deliver payment_event",
 		"UpdateWorkflow:" + workflows.UpdatePaymentEvent, "HandleUpdate:" + workflows.UpdatePaymentEvent, "db UPDATE subscriptions"}
