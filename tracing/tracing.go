@@ -37,7 +37,10 @@ func init() { otel.SetTextMapPropagator(Propagator) }
 
 // Tracer is the tracer of Kudos's own spans (the global provider's:
 // whatever Setup, or a test, installed).
-func Tracer() trace.Tracer { return otel.Tracer(Name) }
+func Tracer() trace.Tracer { return tracerOf() }
+
+// tracerOf returns Tracer's tracer (tests swap it).
+var tracerOf = func() trace.Tracer { return otel.Tracer(Name) }
 
 // Options are what Setup builds the tracer provider from.
 type Options struct {
