@@ -46,7 +46,9 @@ type scrubbedSpan struct{ sdktrace.ReadOnlySpan }
 
 func (s scrubbedSpan) Name() string { return Scrub(s.ReadOnlySpan.Name()) }
 
-func (s scrubbedSpan) Attributes() []attribute.KeyValue { return scrubAttrs(s.ReadOnlySpan.Attributes()) }
+func (s scrubbedSpan) Attributes() []attribute.KeyValue {
+	return scrubAttrs(s.ReadOnlySpan.Attributes())
+}
 
 func (s scrubbedSpan) Events() []sdktrace.Event {
 	evs := s.ReadOnlySpan.Events()
