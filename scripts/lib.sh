@@ -95,7 +95,8 @@ ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporal
 
 # ensure_jaeger provides ./bin/jaeger (the pinned all-in-one Jaeger: OTLP
 # in on 127.0.0.1:4317/4318, traces in memory, its UI on :16686), for make
-# dev's traces. Its first build takes minutes.
+# dev's traces. Its first build is long (over an hour on a loaded 2-core
+# machine): go build inside the module, then cached.
 ensure_jaeger() { ensure_tool jaeger "$JAEGER_VERSION" ./cmd/jaeger github.com/jaegertracing/jaeger; }
 
 # ensure_stripe_mock provides ./bin/stripe-mock (Stripe's API mock, for the
