@@ -53,6 +53,9 @@ type harness struct {
 	storage *s3store.Store
 	// sent are the mails the worker delivered.
 	sent *captureMailer
+	// traceparent, when set, is sent with every request that names none
+	// (the trace tests follow the requests of a test in one trace).
+	traceparent string
 }
 
 func newHarness(t *testing.T) *harness {
@@ -255,6 +258,9 @@ func (h *harness) do(method, path string, body any, token string, headers ...str
 	// two proxies); /dev is reached as a developer's machine reaches it.
 	if strings.HasPrefix(path, "/dev/") {
 		req.Host = "127.0.0.1:8080"
+	}
+	if h.traceparent != "" {
+		req.Header.Set("Traceparent", h.traceparent)
 	}
 	named := map[string]bool{}
 	for i := 0; i+1 < len(headers); i += 2 {

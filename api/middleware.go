@@ -13,6 +13,8 @@ import (
 
 	"github.com/gofiber/fiber/v3"
 	"github.com/prometheus/client_golang/prometheus"
+
+	"kudos/tracing"
 )
 
 // HeaderRequestID carries the request id in both directions.
@@ -97,7 +99,8 @@ func newMetrics(reg prometheus.Registerer) *metrics {
 	return m
 }
 
-// observe logs every request (structured, with its id) and records metrics by
+// observe logs every request (structured, with its id and its trace's id:
+// the trace of a slow or failed request is one search away) and records metrics by
 // route pattern, never by raw path, so that ids do not explode the label set.
 // It runs the error handler itself so that the status it records is final.
 func (s *Server) observe(c fiber.Ctx) error {
@@ -124,7 +127,8 @@ func (s *Server) observe(c fiber.Ctx) error {
 	if s.Log.Enabled(c.Context(), level) { // typed attributes: no boxing per field
 		s.Log.LogAttrs(c.Context(), level, "request", slog.String("request_id", requestID(c)), slog.String("method", c.Method()),
 			slog.String("path", loggedPath(c)), slog.String("route", route), slog.Int("status", status),
-			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", s.clientIP(c)))
+			slog.Float64("duration_ms", float64(elapsed.Microseconds())/1000), slog.String("ip", s.clientIP(c)),
+			slog.String("trace_id", tracing.TraceID(c.Context())))
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func New(s *Server) *fiber.App {
 		IdleTimeout:  2 * time.Minute,
 	})
 	app.Use(recover.New(recover.Config{EnableStackTrace: true}))
-	app.Use(requestIDMiddleware, s.observe, s.securityHeaders)
+	app.Use(requestIDMiddleware, s.observe, s.traced, s.securityHeaders)
 	app.Use(cors.New(cors.Config{
 		AllowOrigins:  s.Config.UIOrigins,
 		AllowMethods:  []string{"GET", "POST", "PUT", "PATCH", "DELETE"},

@@ -8,17 +8,23 @@ import (
 	"os"
 
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 
 	"kudos/config"
+	"kudos/tracing"
 )
 
 // TemporalOptions are the client options of the configured Temporal: its
 // address and namespace, TLS with the server's CA and name, a client
-// certificate (mTLS) and an API key (Temporal Cloud). The caller adds its
+// certificate (mTLS) and an API key (Temporal Cloud), and the tracing
+// interceptor (tracing.TemporalInterceptor). The caller adds its
 // logger and metrics handler. Unreadable certificate files fail here, at
 // start, with the variable named.
 func TemporalOptions(cfg *config.Config) (client.Options, error) {
-	opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace}
+	opts := client.Options{HostPort: cfg.TemporalAddress, Namespace: cfg.TemporalNamespace,
+		// Client calls, and the workflows and activities of workers made
+		// from the client, join the caller's trace (issue 40).
+		Interceptors: []interceptor.ClientInterceptor{tracing.TemporalInterceptor()}}
 	t := cfg.Temporal
 	if !t.Gzip {
 		opts.ConnectionOptions.GrpcCompression = &client.GrpcCompressionNone{}

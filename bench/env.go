@@ -21,12 +21,14 @@ import (
 
 	"go.temporal.io/api/workflowservice/v1"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 	tlog "go.temporal.io/sdk/log"
 
 	"kudos/app"
 	"kudos/config"
 	"kudos/dispatch"
 	"kudos/store"
+	"kudos/tracing"
 )
 
 // Env is the running system under test and how to reach it. Its fields are
@@ -104,7 +106,7 @@ func (e *Env) Open(ctx context.Context) error {
 	}
 	e.DB = db
 	e.Temporal, err = client.DialContext(ctx, client.Options{HostPort: e.TemporalAddress, Namespace: "default",
-		Logger: tlog.NewStructuredLogger(e.Log)})
+		Logger: tlog.NewStructuredLogger(e.Log), Interceptors: []interceptor.ClientInterceptor{tracing.TemporalInterceptor()}})
 	if err != nil {
 		return fmt.Errorf("temporal: %w", err)
 	}

@@ -53,6 +53,12 @@ for arg in "$@"; do
 done
 NEED_UI=1
 [ -n "$ONLY" ] && [[ ",$ONLY," != *,ui,* ]] && NEED_UI=0
+# KUDOS_BENCH_TRACING=1: the cost of tracing (issue 40) instead: the read
+# path and the intake with tracing off, then sampling 10 % and 100 % of the
+# traces exported over OTLP to a sink that discards them, each on a fresh
+# database with a fresh api and worker, in one run (see the end).
+TRACING=${KUDOS_BENCH_TRACING:-}
+[ -n "$TRACING" ] && NEED_UI=0
 
 say "preparing: binaries, services$([ "$NEED_UI" = 1 ] && echo ", UI build")"
 if [ "$NEED_UI" = 1 ]; then
@@ -87,15 +93,54 @@ unset KUDOS_TRIAL_DURATION KUDOS_BILLING_PERIOD KUDOS_CHECKOUT_TTL SMTP_URL KUDO
 #   go tool pprof http://127.0.0.1:PORT/debug/pprof/profile?seconds=10
 PPROF_PORT=${KUDOS_BENCH_PPROF_PORT:-}
 unset KUDOS_PPROF_ADDR
-KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$PPROF_PORT} "$WORK/kudos" api >"$WORK/api.log" 2>&1 &
-API_PID=$!
-PIDS+=("$API_PID")
-wait_http "$KUDOS_PUBLIC_URL/readyz" 60 || { tail -n 30 "$WORK/api.log" >&2; die "the api did not become ready"; }
-KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$((PPROF_PORT + 1))} "$WORK/kudos" worker >"$WORK/worker.log" 2>&1 &
-WORKER_PID=$!
-PIDS+=("$WORKER_PID")
-wait_log "$WORK/worker.log" "worker polling" 60 || { tail -n 30 "$WORK/worker.log" >&2; die "the worker did not start"; }
+# start_kudos LOGSUFFIX: the api and the worker on the environment
+# (API_PID, WORKER_PID).
+start_kudos() {
+  KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$PPROF_PORT} "$WORK/kudos" api >"$WORK/api$1.log" 2>&1 &
+  API_PID=$!
+  PIDS+=("$API_PID")
+  wait_http "$KUDOS_PUBLIC_URL/readyz" 60 || { tail -n 30 "$WORK/api$1.log" >&2; die "the api did not become ready"; }
+  KUDOS_PPROF_ADDR=${PPROF_PORT:+127.0.0.1:$((PPROF_PORT + 1))} "$WORK/kudos" worker >"$WORK/worker$1.log" 2>&1 &
+  WORKER_PID=$!
+  PIDS+=("$WORKER_PID")
+  wait_log "$WORK/worker$1.log" "worker polling" 60 || { tail -n 30 "$WORK/worker$1.log" >&2; die "the worker did not start"; }
+}
 
+if [ -n "$TRACING" ]; then
+  SINK="127.0.0.1:$((HTTP_PORT + 5))"
+  "$WORK/bench" -otlp-sink "$SINK" 2>"$WORK/sink.log" &
+  PIDS+=("$!")
+  wait_port 127.0.0.1 "$((HTTP_PORT + 5))" 30 || die "the OTLP sink did not start"
+  mkdir -p bench/results
+  BROKEN=0
+  for variant in off 10 100; do
+    as_pg "$(pg_bindir)/createdb" -h 127.0.0.1 -p "$PG_PORT" -U postgres -O kudos "kudos_tracing_$variant" || die "createdb failed"
+    export DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos_tracing_$variant?sslmode=disable"
+    if [ "$variant" = off ]; then
+      unset OTEL_EXPORTER_OTLP_ENDPOINT OTEL_TRACES_SAMPLER OTEL_TRACES_SAMPLER_ARG
+    else
+      export OTEL_EXPORTER_OTLP_ENDPOINT="http://$SINK" OTEL_TRACES_SAMPLER=parentbased_traceidratio
+      OTEL_TRACES_SAMPLER_ARG=$(awk "BEGIN { print $variant / 100 }")
+      export OTEL_TRACES_SAMPLER_ARG
+    fi
+    start_kudos "-$variant"
+    say "tracing $variant: read path and intake (api pid $API_PID, worker pid $WORKER_PID)"
+    "$WORK/bench" -only read,intake -out "bench/results/tracing-$variant.json" -base "$KUDOS_PUBLIC_URL" -db "$DATABASE_URL" \
+      -temporal "$TEMPORAL_ADDRESS" -task-queue "$KUDOS_TASK_QUEUE" -stripe-addr "127.0.0.1:$STRIPE_PORT" -api-pid "$API_PID" \
+      -worker-pid "$WORKER_PID" -pg-pid "$(head -n 1 "$WORK/pg/postmaster.pid")" -temporal-pid "$TEMPORAL_PID" "$@" ||
+      { say "tracing $variant: a benchmark failed (above); the other variants still run"; BROKEN=1; }
+    kill -TERM "$API_PID" "$WORKER_PID" 2>/dev/null
+    wait "$API_PID" "$WORKER_PID" 2>/dev/null
+  done
+  for variant in off 10 100; do
+    say "tracing $variant (bench/results/tracing-$variant.md)"
+    cat "bench/results/tracing-$variant.md" 2>/dev/null
+  done
+  FAILED=$BROKEN
+  exit "$BROKEN"
+fi
+
+start_kudos ""
 say "running the benchmarks (api pid $API_PID, worker pid $WORKER_PID)"
 "$WORK/bench" -base "$KUDOS_PUBLIC_URL" -db "$DATABASE_URL" -temporal "$TEMPORAL_ADDRESS" -task-queue "$KUDOS_TASK_QUEUE" \
   -stripe-addr "127.0.0.1:$STRIPE_PORT" -api-pid "$API_PID" -worker-pid "$WORKER_PID" \

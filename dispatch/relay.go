@@ -8,9 +8,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"kudos/store"
-
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 	"go.temporal.io/api/serviceerror"
+
+	"kudos/store"
+	"kudos/tracing"
 )
 
 // Outbox is the part of the store the relay uses (*store.DB).
@@ -166,7 +170,9 @@ func (r *Relay) deliverBatch(ctx context.Context, rows []store.OutboxRow) []stor
 	deliver := func(i int) error {
 		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		defer cancel()
+		dctx, span := deliverySpan(dctx, rows[i])
 		err := r.Deliver(dctx, rows[i])
+		endSpan(span, err)
 		out[i] = store.OutboxResult{Attempted: true, Err: err}
 		return err
 	}
@@ -216,4 +222,23 @@ func (r *Relay) deliverBatch(ctx context.Context, rows []store.OutboxRow) []stor
 	close(work)
 	wg.Wait()
 	return out
+}
+
+// deliverySpan starts the span of one delivery of row, in the trace of
+// the work that wrote the entry (its stored trace context): a payment's
+// trace goes on from its webhook through the relay into Temporal. It names
+// the kind and the entry's row id only: keys and workflow ids may hold an
+// address (a reset request's lane is its e-mail).
+func deliverySpan(ctx context.Context, row store.OutboxRow) (context.Context, trace.Span) {
+	return tracing.Tracer().Start(tracing.Resume(ctx, row.TraceContext), "outbox deliver "+row.Kind,
+		trace.WithSpanKind(trace.SpanKindConsumer), trace.WithAttributes(attribute.String("kudos.outbox.kind", row.Kind),
+			attribute.Int64("kudos.outbox.id", row.ID), attribute.Int("kudos.outbox.attempt", row.Attempts+1)))
+}
+
+// endSpan ends span with err's status.
+func endSpan(span trace.Span, err error) {
+	if err != nil {
+		span.SetStatus(codes.Error, "delivery failed")
+	}
+	span.End()
 }

@@ -9,8 +9,12 @@ import (
 	"time"
 
 	gomail "github.com/wneessen/go-mail"
+	"go.opentelemetry.io/otel/attribute"
+	"go.opentelemetry.io/otel/codes"
+	"go.opentelemetry.io/otel/trace"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 // sendTimeout bounds each SMTP conversation when the caller's context has no
@@ -112,10 +116,23 @@ func (s *SMTPSender) Send(ctx context.Context, msg kudos.Message) error {
 	if err != nil {
 		return fmt.Errorf("mail: SMTP client: %w", err)
 	}
+	ctx, span := sendSpan(ctx, s.host, msg.Purpose)
+	defer span.End()
 	ctx, cancel := context.WithTimeout(ctx, sendTimeout)
 	defer cancel()
 	if err := client.DialAndSendWithContext(ctx, m); err != nil {
+		// The error may quote the server's answer about the recipient.
+		span.SetStatus(codes.Error, "send failed")
 		return fmt.Errorf("mail: send via %s: %w", client.ServerAddr(), err)
 	}
 	return nil
+}
+
+// sendSpan starts the span of one SMTP send in the caller's trace (the
+// mail workflow's activity): the server and the mail's purpose, never the
+// recipient, the subject or the body (which hold addresses and links with
+// tokens).
+func sendSpan(ctx context.Context, host string, purpose kudos.MailPurpose) (context.Context, trace.Span) {
+	return tracing.Tracer().Start(ctx, "smtp send", trace.WithSpanKind(trace.SpanKindClient),
+		trace.WithAttributes(attribute.String("server.address", host), attribute.String("kudos.mail.purpose", string(purpose))))
 }

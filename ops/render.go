@@ -132,8 +132,8 @@ func WriteText(out io.Writer, r *Report) error {
 		if e.Ledger != "" { // a dispute or a returned debit
 			movement = "\t" + e.Ledger
 		}
-		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s%s", e.EventID, e.Provider, e.Outcome, orNone(e.CheckoutID), ts(&e.OccurredAt),
-			ts(&e.ReceivedAt), movement)
+		p("  %s\t%s\t%s\tcheckout %s\toccurred %s\treceived %s\ttrace %s%s", e.EventID, e.Provider, e.Outcome, orNone(e.CheckoutID),
+			ts(&e.OccurredAt), ts(&e.ReceivedAt), orNone(e.TraceID), movement)
 	}
 	p("\nCHECKOUTS")
 	if len(a.Checkouts) == 0 {

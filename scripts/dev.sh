@@ -43,6 +43,19 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
   export TEMPORAL_ADDRESS=127.0.0.1:7233
 fi
 
+# Traces (issue 40) go to a local Jaeger, unless OTEL_EXPORTER_OTLP_ENDPOINT
+# names another backend, or KUDOS_DEV_JAEGER=0 turns them off.
+JAEGER_UI=
+if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}" ] && [ "${KUDOS_DEV_JAEGER:-1}" != 0 ]; then
+  ensure_jaeger
+  say "starting Jaeger (UI :16686, OTLP :4318, traces in memory)"
+  ./bin/jaeger >"$DATA/jaeger.log" 2>&1 &
+  PIDS+=("$!")
+  wait_port 127.0.0.1 4318 60 || { tail -n 20 "$DATA/jaeger.log" >&2; die "Jaeger did not start (port 4318 busy?)"; }
+  export OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318
+  JAEGER_UI=http://127.0.0.1:16686
+fi
+
 export KUDOS_ENV=${KUDOS_ENV:-development}
 export KUDOS_DEV_S3_DIR=${KUDOS_DEV_S3_DIR:-$DATA/s3}
 ./bin/kudos dev &
@@ -59,6 +72,7 @@ if wait_http "$KUDOS_URL/readyz" 60; then
     passkeys         ${KUDOS_URL/\/\/127.0.0.1:/\/\/localhost:} (WebAuthn refuses an IP address: open the app there to use them)
     local S3         http://${KUDOS_DEV_S3_ADDR:-127.0.0.1:9000} (objects in .data/s3)
     Temporal Web UI  http://127.0.0.1:8233
+    Jaeger (traces)  ${JAEGER_UI:-${OTEL_EXPORTER_OTLP_ENDPOINT:-off}}
     Postgres         ${DATABASE_URL}
 
   Ctrl-C stops everything.

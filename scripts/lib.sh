@@ -6,6 +6,7 @@
 KUDOS_ROOT=${KUDOS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 TEMPORAL_VERSION=v1.5.1
 STRIPE_MOCK_VERSION=v0.203.0
+JAEGER_VERSION=v1.76.0
 
 say() { printf '\033[1m[kudos]\033[0m %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -68,21 +69,37 @@ pg_stop() {
 # fresh clone (or worktree) copies them instead of building them again.
 KUDOS_TOOLS_CACHE=${KUDOS_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kudos/tools}
 
-# ensure_tool NAME VERSION PACKAGE: ./bin/NAME, from the tools cache when it
-# holds that version, else built with go install (and then cached).
+# ensure_tool NAME VERSION PACKAGE [MODULE]: ./bin/NAME, from the tools
+# cache when it holds that version, else built with go install (and then
+# cached). With MODULE, PACKAGE (relative, ./cmd/x) is built inside that
+# module's own directory instead: go install refuses a module whose go.mod
+# has replace directives (Jaeger's).
 ensure_tool() {
-  local name=$1 version=$2 pkg=$3
+  local name=$1 version=$2 pkg=$3 module=${4:-}
   [ -x "$KUDOS_ROOT/bin/$name" ] && return 0
   local cached="$KUDOS_TOOLS_CACHE/$name-$version"
   mkdir -p "$KUDOS_ROOT/bin"
   if [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/$name"; then return 0; fi
   say "building $name $version into ./bin (first run on this machine only)"
-  GOBIN="$KUDOS_ROOT/bin" go install "$pkg@$version" || die "could not build $name"
+  if [ -n "$module" ]; then
+    local dir
+    dir=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+    [ -n "$dir" ] || die "could not download $module@$version"
+    (cd "$dir" && go build -o "$KUDOS_ROOT/bin/$name" "$pkg") || die "could not build $name"
+  else
+    GOBIN="$KUDOS_ROOT/bin" go install "$pkg@$version" || die "could not build $name"
+  fi
   mkdir -p "$KUDOS_TOOLS_CACHE" && cp "$KUDOS_ROOT/bin/$name" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached" || true
 }
 
 # ensure_temporal provides ./bin/temporal (the pinned CLI).
 ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporalio/cli/cmd/temporal; }
+
+# ensure_jaeger provides ./bin/jaeger (the pinned all-in-one Jaeger: OTLP
+# in on 127.0.0.1:4317/4318, traces in memory, its UI on :16686), for make
+# dev's traces. Its first build is long (over an hour on a loaded 2-core
+# machine): go build inside the module, then cached.
+ensure_jaeger() { ensure_tool jaeger "$JAEGER_VERSION" ./cmd/jaeger github.com/jaegertracing/jaeger; }
 
 # ensure_stripe_mock provides ./bin/stripe-mock (Stripe's API mock, for the
 # Stripe adapter's tests).

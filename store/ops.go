@@ -105,6 +105,10 @@ type OpsPaymentEvent struct {
 	// Ledger says what a dispute's or a returned debit's event says
 	// ("dispute lost dp_…", "returned <payment>"; "" for a checkout's).
 	Ledger string `json:"ledger,omitempty" db:"ledger"`
+	// TraceID is the trace the event came in with: its webhook, its
+	// delivery, the workflow's update and activities ("" before issue 40,
+	// or when the provider's call carried none and tracing is off).
+	TraceID string `json:"trace_id" db:"trace_id"`
 }
 
 // OpsDispute is a disputes row, with the credit note of a lost one.
@@ -195,7 +199,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 				ELSE concat_ws(' ', movement, nullif(refund_id, ''), nullif(provider_refund_id, ''),
 					currency || ' ' || to_char(amount / 100.0, 'FM999999990.00')) END AS movement,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
-				'returned ' || (returned ->> 'payment'), '') AS ledger FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
+				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
 			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,

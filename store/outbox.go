@@ -3,10 +3,12 @@ package store
 import (
 	"context"
 	"encoding/json"
-	"kudos"
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"kudos"
+	"kudos/tracing"
 )
 
 // OutboxEntry is work for Temporal, recorded in the transaction of the
@@ -29,6 +31,9 @@ type OutboxRow struct {
 	WorkflowID string
 	Payload    []byte
 	Attempts   int
+	// TraceContext is the trace context of the work that wrote the entry
+	// (tracing.Carry; "" outside any trace): its delivery continues it.
+	TraceContext string `db:"-"`
 }
 
 // OutboxResult is what became of one claimed row: not attempted (left as it
@@ -47,8 +52,8 @@ func insertOutbox(ctx context.Context, tx pgx.Tx, entries ...OutboxEntry) error 
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO outbox (key, kind, workflow_id, payload) VALUES ($1, $2, $3, $4)
-			ON CONFLICT (key) DO NOTHING`, e.Key, e.Kind, e.WorkflowID, payload); err != nil {
+		if _, err := tx.Exec(ctx, `INSERT INTO outbox (key, kind, workflow_id, payload, trace_context) VALUES ($1, $2, $3, $4, $5)
+			ON CONFLICT (key) DO NOTHING`, e.Key, e.Kind, e.WorkflowID, payload, tracing.Carry(ctx)); err != nil {
 			return wrapErr(err)
 		}
 	}
@@ -109,7 +114,7 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 		if workflows, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil || len(workflows) == 0 {
 			return wrapErr(err)
 		}
-		rows, err = tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox o
+		rows, err = tx.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts, trace_context FROM outbox o
 			WHERE workflow_id = ANY($3) AND delivered_at IS NULL AND dead_at IS NULL AND next_attempt_at <= $1
 			  AND NOT EXISTS (SELECT 1 FROM outbox e WHERE e.workflow_id = o.workflow_id AND e.id < o.id
 			                  AND e.delivered_at IS NULL AND e.dead_at IS NULL AND e.next_attempt_at > $1)
@@ -117,7 +122,10 @@ func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxR
 		if err != nil {
 			return wrapErr(err)
 		}
-		claimed, err := pgx.CollectRows(rows, pgx.RowToStructByPos[OutboxRow])
+		claimed, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (OutboxRow, error) {
+			var o OutboxRow
+			return o, r.Scan(&o.ID, &o.Key, &o.Kind, &o.WorkflowID, &o.Payload, &o.Attempts, &o.TraceContext)
+		})
 		if err != nil {
 			return wrapErr(err)
 		}

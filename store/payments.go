@@ -11,6 +11,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 // RecordCheckout stores an opened checkout with the price of its invoice
@@ -261,6 +262,8 @@ func (db *DB) RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, del
 
 // RecordPaymentEventTx is RecordPaymentEvent inside tx (see InTx): the
 // sandbox settles its checkout and records the event in one transaction.
+// The event keeps the id of the trace it came in with (ops find the
+// payment's trace from it).
 func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) OutboxEntry) (bool, error) {
 	m := ev.LedgerMovement
 	var amount *int64
@@ -269,11 +272,11 @@ func RecordPaymentEventTx(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent,
 		amount, currency = &m.Amount.Amount, &m.Amount.Currency
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at,
-		movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason, dispute, returned)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17) ON CONFLICT (event_id) DO NOTHING`,
+		movement, charge_id, payment_id, refund_id, provider_refund_id, invoice_id, amount, currency, reason, dispute, returned, trace_id)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18) ON CONFLICT (event_id) DO NOTHING`,
 		ev.EventID, ev.Provider, ev.AccountID, ev.CheckoutID, ev.Outcome, ev.OccurredAt,
 		m.Movement, m.ChargeID, m.PaymentID, m.RefundID, m.ProviderRefundID, m.InvoiceID, amount, currency, m.Reason,
-		ev.Dispute, ev.Return)
+		ev.Dispute, ev.Return, tracing.TraceID(ctx))
 	if err != nil || tag.RowsAffected() == 0 {
 		return false, wrapErr(err)
 	}

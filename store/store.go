@@ -21,6 +21,7 @@ import (
 	"github.com/pressly/goose/v3/lock"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 //go:embed migrations/*.sql
@@ -62,6 +63,9 @@ func Open(ctx context.Context, databaseURL string) (*DB, error) {
 		return nil, fmt.Errorf("store: parse DATABASE_URL: %w", err)
 	}
 	cfg.MaxConnIdleTime = time.Minute
+	// Queries join the trace of the work that runs them (statement text,
+	// never argument values: tracing.PGX).
+	cfg.ConnConfig.Tracer = tracing.PGX{}
 	if !strings.Contains(databaseURL, "pool_max_conns") {
 		// pgxpool's default (the number of CPUs, at least 4) is too few
 		// beside the outbox relay's claim, which holds a connection while

@@ -10,6 +10,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 func (s *subscription) registerHandlers(ctx workflow.Context) error {
@@ -269,8 +270,24 @@ func (s *subscription) cancelCheckout(ctx workflow.Context) (res CancelCheckoutR
 // order the events came, one at a time (handlers waiting for the lock
 // would not keep their order). It has no validator and never fails: once
 // accepted (recorded in the history), the event is the workflow's to
-// apply, and a repeat of it changes nothing.
+// apply, and a repeat of it changes nothing. The update's trace span goes
+// with the event, so that the activities that apply it join the trace of
+// its webhook (issue 40; no command: old histories replay as they were).
 func (s *subscription) paymentEvent(ctx workflow.Context, ev kudos.PaymentEvent) error {
+	if span := tracing.WorkflowSpan(ctx); span != nil {
+		if s.spans == nil {
+			s.spans = map[string]any{}
+		}
+		s.spans[ev.EventID] = span
+	}
 	s.inbox.Send(ctx, ev)
 	return nil
+}
+
+// tracedEvent is ctx carrying the span of the update that delivered ev
+// (taken: a second delivery brings its own).
+func (s *subscription) tracedEvent(ctx workflow.Context, ev kudos.PaymentEvent) workflow.Context {
+	span := s.spans[ev.EventID]
+	delete(s.spans, ev.EventID)
+	return tracing.WithWorkflowSpan(ctx, span)
 }

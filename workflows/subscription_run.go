@@ -30,6 +30,9 @@ type subscription struct {
 	// inbox holds payment events delivered as updates until the main
 	// loop applies them (see paymentEvent).
 	inbox workflow.Channel
+	// spans are the trace spans of the updates whose events wait in the
+	// inbox, by event id (tracedEvent).
+	spans map[string]any
 	log   interface {
 		Info(string, ...any)
 		Error(string, ...any)
@@ -159,7 +162,7 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 			sel.AddReceive(ch, func(c workflow.ReceiveChannel, _ bool) {
 				var ev kudos.PaymentEvent
 				c.Receive(ctx, &ev)
-				s.withLock(ctx, func() { s.onPaymentEvent(ctx, ev) })
+				s.withLock(ctx, func() { s.onPaymentEvent(s.tracedEvent(ctx, ev), ev) })
 			})
 		}
 		deadline, ok := s.nextDeadline()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"log/slog"
@@ -29,6 +30,7 @@ import (
 	"kudos/payment/stripepay"
 	"kudos/storage/s3store"
 	"kudos/store"
+	"kudos/tracing"
 	"kudos/ui"
 	"kudos/vatcheck"
 	"kudos/worker"
@@ -44,6 +46,21 @@ func run(ctx context.Context, mode string) error {
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: cfg.LogLevel}))
 	slog.SetDefault(log)
 	log.Info("starting", "mode", mode, "config", cfg)
+	// Traces go to the OTLP endpoint of the standard variables, when one is
+	// set (README, "Tracing"); off, nothing is exported.
+	stopTracing, err := tracing.Setup(ctx, os.Getenv, tracing.Options{Service: "kudos-" + mode})
+	if err != nil {
+		return fmt.Errorf("tracing: %w", err)
+	}
+	defer func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = stopTracing(sctx) // flushes the spans still buffered
+	}()
+	if tracing.Enabled(os.Getenv) {
+		log.Info("tracing on", "endpoint", cmp.Or(os.Getenv("OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"), os.Getenv("OTEL_EXPORTER_OTLP_ENDPOINT")),
+			"sampler", cmp.Or(os.Getenv("OTEL_TRACES_SAMPLER"), "parentbased_always_on"), "sampler_arg", os.Getenv("OTEL_TRACES_SAMPLER_ARG"))
+	}
 
 	db, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {

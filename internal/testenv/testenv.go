@@ -21,8 +21,10 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/interceptor"
 
 	"kudos/store"
+	"kudos/tracing"
 )
 
 // DatabaseURL returns the admin database URL of the test cluster.
@@ -154,7 +156,10 @@ func Temporal(t testing.TB) client.Client {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	c, err := client.DialContext(ctx, client.Options{HostPort: TemporalAddress(t), Logger: quietLogger{}})
+	// With the tracing interceptor, as production's (app.TemporalOptions):
+	// tests that look at traces find Temporal's spans.
+	c, err := client.DialContext(ctx, client.Options{HostPort: TemporalAddress(t), Logger: quietLogger{},
+		Interceptors: []interceptor.ClientInterceptor{tracing.TemporalInterceptor()}})
 	if err != nil {
 		t.Fatalf("testenv: temporal: %v", err)
 	}

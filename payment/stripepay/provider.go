@@ -23,6 +23,7 @@ import (
 	"github.com/stripe/stripe-go/v85"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 // Metadata keys written on Stripe objects. The webhook intake reads them back
@@ -86,7 +87,9 @@ const maxIdleConns = 64
 func newHTTPClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
 	t.MaxIdleConns, t.MaxIdleConnsPerHost = maxIdleConns, maxIdleConns
-	return &http.Client{Timeout: 80 * time.Second, Transport: t}
+	// Each call to Stripe is a span of the caller's trace (tracing.Transport:
+	// method, host, path and status; never the form body or the key).
+	return &http.Client{Timeout: 80 * time.Second, Transport: tracing.Transport("stripe", t)}
 }
 
 // newProvider is New with the HTTP client and the retry count exposed, so

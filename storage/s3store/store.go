@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/http"
 	"net/url"
 	"strings"
 
@@ -19,6 +20,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/s3/types"
 
 	"kudos"
+	"kudos/tracing"
 )
 
 // Config says where the bucket lives and how to reach it.
@@ -84,6 +86,10 @@ func New(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, fmt.Errorf("s3store: load AWS configuration: %w", err)
 	}
 	client := s3.NewFromConfig(awsCfg, func(o *s3.Options) {
+		// Each S3 call is a span of the caller's trace (tracing.Transport),
+		// sent by the client the configuration built (its pool, timeouts
+		// and custom CA bundle).
+		o.HTTPClient = &http.Client{Transport: tracing.Transport("s3", clientTransport{awsCfg.HTTPClient})}
 		if cfg.Endpoint != "" {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
@@ -207,3 +213,10 @@ func nonEmpty(s string) *string {
 	}
 	return aws.String(s)
 }
+
+// clientTransport sends requests with an AWS HTTP client (an
+// http.RoundTripper on its Do), for otelhttp to wrap.
+type clientTransport struct{ c aws.HTTPClient }
+
+// RoundTrip implements http.RoundTripper.
+func (t clientTransport) RoundTrip(r *http.Request) (*http.Response, error) { return t.c.Do(r) }

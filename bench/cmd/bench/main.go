@@ -88,7 +88,14 @@ func run() error {
 	flag.IntVar(&o.ScaleWorkflows, "scale-workflows", 2000, "accounts of the scale benchmark with a running subscription workflow")
 	flag.StringVar(&out, "out", "bench/results/latest.json", "where the JSON report goes (the Markdown table goes beside it, .md)")
 	flag.BoolVar(&serveMinimal, "serve-minimal", false, "serve the read path's minimal baseline on file descriptor 3 (internal: the read benchmark starts it)")
+	var otlpSink string
+	flag.StringVar(&otlpSink, "otlp-sink", "", "serve an OTLP/HTTP trace sink on this address that discards what it gets (internal: the tracing benchmark's backend)")
 	flag.Parse()
+	if otlpSink != "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return bench.ServeOTLPSink(ctx, otlpSink, func(f string, a ...any) { fmt.Fprintf(os.Stderr, f+"\n", a...) })
+	}
 	if serveMinimal {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 		defer stop()
