@@ -72,7 +72,9 @@ func TestADeferredRefundSurvivesARebuiltRun(t *testing.T) {
 // meanwhile: the gauge counts it and `kudos ops account` lists it deferred.
 func TestADeferredRefundOfAnEndedWorkflowIsRetried(t *testing.T) {
 	h := newHarness(t)
-	h.srv.Config.Lifecycle.RefundRetries = []time.Duration{2 * time.Second, time.Minute}
+	// The first try is due 8 s after the refusal: long enough that a loaded
+	// machine still reconciles once before it is due.
+	h.srv.Config.Lifecycle.RefundRetries = []time.Duration{8 * time.Second, time.Minute}
 	h.withTemporal(time.Hour)
 	ctx := context.Background()
 	_, account, _, retryAt := h.deferredRefund("deferred-ended@example.com")
