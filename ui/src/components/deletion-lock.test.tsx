@@ -18,7 +18,8 @@ afterEach(() => {
   act(() => dismissError())
 })
 
-const DELETION = '2026-12-27T10:00:00Z'
+// A local time: the browser's clock is the customer's (as format.test.ts).
+const DELETION = '2026-12-27T10:00:00'
 const REASON = 'This account is being deleted on 27 December 2026 at 10:00 — cancel the deletion to change the plan.'
 
 function deleting(subscription: Record<string, unknown>) {
