@@ -3,6 +3,7 @@ package kudos
 import (
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -32,7 +33,8 @@ type BillingAddress struct {
 	Version     int         `json:"version"`
 }
 
-// Normalize trims every field and treats the literal BLANK as empty (SPEC §9).
+// Normalize trims every field and treats the literal BLANK as empty (SPEC §9);
+// the VAT id is normalised as NormalizeVATID says.
 func (a *BillingAddress) Normalize() {
 	for _, f := range []*string{&a.OrganizationName, &a.StreetAndNumber, &a.StreetAdditional, &a.PostalCode,
 		&a.City, &a.Region, &a.Country, &a.VATID} {
@@ -41,6 +43,20 @@ func (a *BillingAddress) Normalize() {
 			*f = ""
 		}
 	}
+	a.VATID = NormalizeVATID(a.VATID)
+}
+
+// NormalizeVATID writes a VAT id as people type it ("BE 0123.456.789",
+// "nl123456789b01", with dashes) the way SPEC §5's pattern and VIES read
+// it (issue 37): spaces, dots and dashes dropped, upper-cased. What is
+// left is then checked against the pattern, and stored so.
+func NormalizeVATID(id string) string {
+	return strings.ToUpper(strings.Map(func(r rune) rune {
+		if r == '.' || r == '-' || unicode.IsSpace(r) {
+			return -1
+		}
+		return r
+	}, id))
 }
 
 // Validate checks the SPEC §5 rules and returns the field errors, if any.

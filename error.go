@@ -40,6 +40,11 @@ const (
 	// EMFAEnrolmentRequired (403): the account requires two-factor sign-in
 	// and the user has no second factor yet: enrol first (issue 29).
 	EMFAEnrolmentRequired = "mfa_enrolment_required"
+	// EAccountBeingDeleted (409): the account's deletion is scheduled, and
+	// what was asked would take or commit money (a plan, a renewal, a
+	// payment method): the owner cancels the deletion first (issue 37: the
+	// UI says so, not that someone else changed something).
+	EAccountBeingDeleted = "account_being_deleted"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

@@ -109,6 +109,38 @@ func TestBillingAddress(t *testing.T) {
 	}
 }
 
+// TestBillingAddressVATIDAsPeopleTypeIt (issue 37): a VAT id typed with
+// spaces, dots or dashes, or in lower case, is saved normalised (SPEC's
+// pattern checked on what remains); one that is still wrong is refused.
+func TestBillingAddressVATIDAsPeopleTypeIt(t *testing.T) {
+	h := newHarness(t)
+	token, account := h.signedUpUser("typed-vat@example.com")
+	path := "/v1/accounts/" + account + "/billing-address"
+	for _, tc := range []struct{ country, typed, stored string }{
+		{"nl_BE", "BE 0123.456.789", "BE0123456789"},
+		{"nl_NL", "nl123456789b01", "NL123456789B01"},
+		{"nl_NL", "NL-123-456-789-B01", "NL123456789B01"},
+		{"fr_FR", " fr 12 345678901 ", "FR12345678901"},
+	} {
+		b := validAddress()
+		b["country"], b["vat_id"] = tc.country, tc.typed
+		r := h.expect(h.do("PATCH", path, b, token), 200)
+		if r.Body["vat_id"] != tc.stored {
+			t.Errorf("%q answered %v, want %s", tc.typed, r.Body["vat_id"], tc.stored)
+		}
+		var stored string
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT vat_id FROM billing_addresses WHERE account_id = $1`, account).Scan(&stored)
+		if stored != tc.stored {
+			t.Errorf("%q stored as %q, want %s", tc.typed, stored, tc.stored)
+		}
+	}
+	b := validAddress()
+	b["vat_id"] = "NL 123.456"
+	if r := h.expect(h.do("PATCH", path, b, token), 422); r.field("vat_id") != kudos.FInvalidVATID {
+		t.Fatal(r.Raw)
+	}
+}
+
 func TestUpdateUser(t *testing.T) {
 	h := newHarness(t)
 	token, account := h.signedUpUser("me@example.com")

@@ -16,7 +16,7 @@ import (
 
 // registerAuthRoutes adds every /v1/auth route of SPEC §7.
 func (s *Server) registerAuthRoutes(r fiber.Router) {
-	r.Use(withUserAgent)
+	r.Use(s.withClient)
 	r.Post("/signup", s.signup)
 	r.Post("/signin", s.signin)
 	r.Post("/signin/mfa", s.signinMFA)

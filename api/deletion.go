@@ -123,14 +123,17 @@ func (s *Server) cancelDeletion(c fiber.Ctx) error {
 
 // notBeingDeleted refuses what would take or commit money from an account
 // whose deletion is scheduled (a plan, a renewal, a payment method): the
-// owner cancels the deletion first.
+// owner cancels the deletion first. The refusal has its own code and names
+// the deletion and its date (issue 37): a bare 409 reads, in the UI, as an
+// edit conflict ("someone else changed this"), which it is not.
 func (s *Server) notBeingDeleted(c fiber.Ctx) error {
 	at, err := s.DB.AccountDeletionAt(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
 	if at != nil {
-		return kudos.Errorf(kudos.EConflict, "This account is scheduled for deletion: cancel the deletion first")
+		return kudos.Errorf(kudos.EAccountBeingDeleted, "This account is being deleted on %s: cancel the deletion to change the plan",
+			at.UTC().Format("2 Jan 2006 at 15:04 UTC"))
 	}
 	return nil
 }

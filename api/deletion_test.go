@@ -79,13 +79,20 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 	eventually(t, "every member mailed", func() bool {
 		return h.mailsOf(owner, kudos.MailAccountDeletionScheduled) == 1 && h.mailsOf("deleting-admin@example.com", kudos.MailAccountDeletionScheduled) == 1
 	})
+	// Issue 37: the refusal names the deletion and its date (its own code,
+	// which the UI says as such), never a generic edit conflict.
 	for _, r := range []response{
 		h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token),
+		h.do("POST", base+"/subscription", map[string]any{"plan": "TEAM"}, token),
 		h.do("POST", base+"/subscription/restart", nil, token),
 		h.do("POST", base+"/billing/payment-methods", nil, token),
 	} {
-		if r.Status != 409 {
+		msg, _ := r.Body["error"].(map[string]any)["message"].(string)
+		if r.Status != 409 || r.errorCode() != "account_being_deleted" || !strings.Contains(msg, "being deleted on "+at.Format("2 Jan 2006")) {
 			t.Errorf("while the deletion is scheduled: %d %s", r.Status, r.Raw)
+		}
+		if err := checkErrorShape(r); err != nil {
+			t.Error(err)
 		}
 	}
 

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/gofiber/fiber/v3"
@@ -32,6 +33,12 @@ type sessionView struct {
 	// factor it met then (totp, recovery_code, passkey; null when none).
 	SignInMethod *string `json:"sign_in_method"`
 	SecondFactor *string `json:"second_factor"`
+	// Browser and System name the device from its User-Agent ("Chrome",
+	// "macOS"; "Safari", "iPhone"), "" when the parser does not know it;
+	// Network is where it signed in from (a /24 or /48, "" before issue 37).
+	Browser string `json:"browser"`
+	System  string `json:"system"`
+	Network string `json:"network"`
 }
 
 func (s *Server) listSessions(c fiber.Ctx) error {
@@ -42,9 +49,11 @@ func (s *Server) listSessions(c fiber.Ctx) error {
 	}
 	out := make([]sessionView, 0, len(list))
 	for _, x := range list {
+		browser, system := describeAgent(x.UserAgent)
 		out = append(out, sessionView{ID: x.ID.String(), CreatedAt: x.CreatedAt.UTC().Format(time.RFC3339),
 			LastSeenAt: x.LastSeenAt.UTC().Format(time.RFC3339), ExpiresAt: x.ExpiresAt.UTC().Format(time.RFC3339),
-			UserAgent: x.UserAgent, Current: x.ID == sess.ID, SignInMethod: nonEmpty(x.SignInMethod), SecondFactor: nonEmpty(x.SecondFactor)})
+			UserAgent: x.UserAgent, Current: x.ID == sess.ID, SignInMethod: nonEmpty(x.SignInMethod), SecondFactor: nonEmpty(x.SecondFactor),
+			Browser: browser, System: system, Network: x.Network})
 	}
 	return c.JSON(fiber.Map{"sessions": out})
 }
@@ -68,11 +77,30 @@ func (s *Server) endOtherSessions(c fiber.Ctx) error {
 	return c.SendStatus(fiber.StatusNoContent)
 }
 
-// withUserAgent lets a session created by the request record the client's
-// User-Agent (store.WithUserAgent), shown in the list of devices.
-func withUserAgent(c fiber.Ctx) error {
-	c.SetContext(store.WithUserAgent(c.Context(), c.Get(fiber.HeaderUserAgent)))
+// withClient lets a session created by the request record the client's
+// User-Agent and network (store.WithUserAgent, store.WithNetwork), shown in
+// the list of devices.
+func (s *Server) withClient(c fiber.Ctx) error {
+	ctx := store.WithUserAgent(c.Context(), c.Get(fiber.HeaderUserAgent))
+	c.SetContext(store.WithNetwork(ctx, networkOf(s.clientIP(c))))
 	return c.Next()
+}
+
+// networkOf is the network of a client address as the list of devices
+// shows it: its /24 (IPv4) or /48 (IPv6), what a person recognises (home,
+// office, a provider) without the list keeping the address itself; "" for
+// no address.
+func networkOf(ip string) string {
+	a, err := netip.ParseAddr(ip)
+	if err != nil {
+		return ""
+	}
+	bits := 24
+	if a.Is6() {
+		bits = 48
+	}
+	p, _ := a.Prefix(bits)
+	return p.String()
 }
 
 // nonEmpty is s, or nil (JSON null) when it is empty.

@@ -69,3 +69,46 @@ func TestSessionIdleTimeout(t *testing.T) {
 	h.expect(h.do("GET", "/v1/accounts/"+account, nil, idle), 401)
 	h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"name": "Idle Inc"}, idle), 401)
 }
+
+// TestSignedInDevicesNameTheBrowserAndNetwork (issue 37): each session names
+// its browser and system from the User-Agent ("Chrome" on "macOS", "Safari"
+// on "iPhone"), and the network it signed in from (the client's /24, or /48
+// for IPv6: enough to recognise, not the address itself); an unknown agent
+// names nothing and keeps its raw text.
+func TestSignedInDevicesNameTheBrowserAndNetwork(t *testing.T) {
+	h := trustingHarness(t)
+	token, account := h.signedUpUser("named-devices@example.com")
+	creds := map[string]any{"email": "named-devices@example.com", "password": "Secret1!"}
+	const (
+		mac    = "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36"
+		iphone = "Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1"
+		win    = "Mozilla/5.0 (Windows NT 10.0; Win64; x64; rv:133.0) Gecko/20100101 Firefox/133.0"
+	)
+	h.expect(h.do("POST", "/v1/auth/signin", creds, "", "User-Agent", mac, "X-Forwarded-For", "203.0.113.45"), 201)
+	h.expect(h.do("POST", "/v1/auth/signin", creds, "", "User-Agent", iphone, "X-Forwarded-For", "2001:db8:abcd:12::1"), 201)
+	h.expect(h.do("POST", "/v1/auth/signin", creds, "", "User-Agent", win, "X-Forwarded-For", "198.51.100.7"), 201)
+	h.expect(h.do("POST", "/v1/auth/signin", creds, "", "User-Agent", "KudosBot/1.0"), 201)
+
+	want := map[string][3]string{
+		mac:            {"Chrome", "macOS", "203.0.113.0/24"},
+		iphone:         {"Safari", "iPhone", "2001:db8:abcd::/48"},
+		win:            {"Firefox", "Windows", "198.51.100.0/24"},
+		"KudosBot/1.0": {"", "", "0.0.0.0/24"},
+	}
+	seen := 0
+	for _, x := range h.expect(h.do("GET", "/v1/accounts/"+account+"/sessions", nil, token), 200).Body["sessions"].([]any) {
+		s := x.(map[string]any)
+		w, ok := want[s["user_agent"].(string)]
+		if !ok {
+			continue
+		}
+		seen++
+		str := func(k string) string { v, _ := s[k].(string); return v }
+		if got := [3]string{str("browser"), str("system"), str("network")}; got != w {
+			t.Errorf("%s: %v, want %v", s["user_agent"], got, w)
+		}
+	}
+	if seen != len(want) {
+		t.Fatalf("%d of %d sessions seen", seen, len(want))
+	}
+}

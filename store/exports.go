@@ -173,7 +173,8 @@ var (
 			'role', m.role, 'joined_at', m.created_at) ORDER BY m.created_at), '[]')
 			FROM memberships m JOIN accounts a ON a.id = m.account_id WHERE m.user_id = $1`},
 		{"sessions.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('id', id, 'created_at', created_at,
-			'last_seen_at', last_seen_at, 'user_agent', user_agent, 'expires_at', expires_at, 'ended_at', revoked_at)
+			'last_seen_at', last_seen_at, 'user_agent', user_agent, 'network', ip_network, 'expires_at', expires_at,
+			'ended_at', revoked_at)
 			ORDER BY created_at), '[]') FROM sessions WHERE user_id = $1`},
 		{"feature_requests.json", `SELECT coalesce(jsonb_agg(jsonb_build_object('account_id', account_id, 'area', area,
 			'profile', profile, 'description', description, 'created_at', created_at) ORDER BY created_at), '[]')

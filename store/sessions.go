@@ -24,12 +24,23 @@ func WithUserAgent(ctx context.Context, ua string) context.Context {
 	return context.WithValue(ctx, userAgentKey{}, strings.ToValidUTF8(ua, ""))
 }
 
+// networkKey carries the client's network to the session it signs in.
+type networkKey struct{}
+
+// WithNetwork returns ctx carrying the network the client speaks from (its
+// /24 or /48, never the address: issue 37), which a session created under
+// it records for the list of signed-in devices.
+func WithNetwork(ctx context.Context, network string) context.Context {
+	return context.WithValue(ctx, networkKey{}, network)
+}
+
 func createSession(ctx context.Context, tx pgx.Tx, s *kudos.Session, now time.Time) error {
 	ua, _ := ctx.Value(userAgentKey{}).(string)
+	network, _ := ctx.Value(networkKey{}).(string)
 	_, err := tx.Exec(ctx, `INSERT INTO sessions (id, user_id, created_at, expires_at, last_seen_at, user_agent, sign_in_method, second_factor,
-		second_factor_at)
-		VALUES ($1, $2, $3, $4, $3, $5, $6, NULLIF($7, ''), CASE WHEN $7 <> '' THEN $3::timestamptz END)`,
-		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""), string(s.Method), string(s.SecondFactor))
+		second_factor_at, ip_network)
+		VALUES ($1, $2, $3, $4, $3, $5, $6, NULLIF($7, ''), CASE WHEN $7 <> '' THEN $3::timestamptz END, $8)`,
+		s.ID, s.UserID, now, s.ExpiresAt, strings.ReplaceAll(ua, "\x00", ""), string(s.Method), string(s.SecondFactor), network)
 	return wrapErr(err)
 }
 
@@ -89,13 +100,16 @@ type SessionInfo struct {
 	// sessions older than issue 29, and no second factor).
 	SignInMethod string `json:"sign_in_method"`
 	SecondFactor string `json:"second_factor"`
+	// Network is the client's network at the sign-in (its /24 or /48; ""
+	// for sessions older than issue 37).
+	Network string `json:"network"`
 }
 
 // UserSessions lists the live sessions of a user, most recently used first.
 func (db *DB) UserSessions(ctx context.Context, userID uuid.UUID) ([]SessionInfo, error) {
 	now := db.Now()
 	rows, err := db.Pool.Query(ctx, `SELECT id, created_at, last_seen_at, user_agent, expires_at,
-		coalesce(sign_in_method, ''), coalesce(second_factor, '') FROM sessions
+		coalesce(sign_in_method, ''), coalesce(second_factor, ''), ip_network FROM sessions
 		WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > $2 AND last_seen_at > $3
 		ORDER BY last_seen_at DESC, created_at DESC LIMIT 100`, userID, now, db.idleSince(now))
 	if err != nil {

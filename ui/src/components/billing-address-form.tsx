@@ -10,7 +10,7 @@ import { Input } from '@/components/ui/input'
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select'
 import { COUNTRIES, vatPlaceholder } from '@/lib/constants'
 import { applyFieldErrors } from '@/lib/form-errors'
-import { msg, nameMin3Schema, requiredText, VAT_PATTERN } from '@/lib/validators'
+import { msg, nameMin3Schema, requiredText, vatIdSchema } from '@/lib/validators'
 
 export const billingAddressSchema = v.object({
   organization_name: nameMin3Schema,
@@ -24,12 +24,7 @@ export const billingAddressSchema = v.object({
     v.nonEmpty(msg.countryRequired),
     v.check((value) => (COUNTRIES as readonly string[]).includes(value), msg.countryRequired),
   ),
-  vat_id: v.pipe(
-    v.string(),
-    v.trim(),
-    v.toUpperCase(),
-    v.check((value) => value === '' || VAT_PATTERN.test(value), msg.vatInvalid),
-  ),
+  vat_id: vatIdSchema,
 })
 
 export type BillingAddressValues = v.InferOutput<typeof billingAddressSchema>

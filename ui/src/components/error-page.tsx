@@ -11,7 +11,7 @@ import { popupMessageKey } from '@/components/error-popup'
  * as an unknown error.
  */
 export function errorPageMessageKey(error: unknown): string {
-  return isApiError(error) ? popupMessageKey(error.status) : 'error_page.unknown'
+  return isApiError(error) ? popupMessageKey(error.status, error.code) : 'error_page.unknown'
 }
 
 /** Generic error page (router errorComponent): shows the error's message. */

@@ -6,8 +6,13 @@ import { ERROR_POPUP_MS } from '@/lib/constants'
 
 const KNOWN_STATUSES = new Set([400, 401, 402, 403, 404, 409, 413, 422, 429, 444, 500, 503])
 
-/** i18n key (common namespace) of the popup message for a status (SPEC §8). */
-export function popupMessageKey(status: number): string {
+// Codes that narrow a status to something the status's message would say wrongly: a 409
+// account_being_deleted is no edit conflict (issue 37).
+const KNOWN_CODES = new Set(['account_being_deleted'])
+
+/** i18n key (common namespace) of the popup message for a status (SPEC §8), or for a code that narrows it. */
+export function popupMessageKey(status: number, code?: string): string {
+  if (code && KNOWN_CODES.has(code)) return `error_popup.code_${code}`
   return KNOWN_STATUSES.has(status) ? `error_popup.status_${status}` : 'error_popup.status_other'
 }
 
@@ -32,7 +37,7 @@ export function ErrorPopup() {
       closeLabel={t('actions.close')}
     >
       <ToastTitle>{t('error_popup.title')}</ToastTitle>
-      <ToastDescription>{t(popupMessageKey(error.status))}</ToastDescription>
+      <ToastDescription>{t(popupMessageKey(error.status, error.code))}</ToastDescription>
       <ToastDescription>{t('error_popup.try_again')}</ToastDescription>
     </Toast>
   )

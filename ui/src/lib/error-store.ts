@@ -8,6 +8,8 @@ export interface ReportedError {
   id: number
   status: number
   message: string
+  /** The api's error code, when it narrows the status (409 account_being_deleted). */
+  code?: string
 }
 
 let current: ReportedError | null = null
@@ -18,8 +20,8 @@ function emit() {
   for (const l of listeners) l()
 }
 
-export function reportError(error: Pick<ApiError, 'status' | 'message'>): void {
-  current = { id: nextId++, status: error.status, message: error.message }
+export function reportError(error: Pick<ApiError, 'status' | 'message'> & { code?: string }): void {
+  current = { id: nextId++, status: error.status, message: error.message, code: error.code }
   emit()
 }
 

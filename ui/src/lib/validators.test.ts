@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import * as v from 'valibot'
+import { billingAddressSchema } from '@/components/billing-address-form'
 import en from '@/locales/en/common.json'
 import {
   emailSchema,
@@ -13,6 +14,16 @@ import {
   termsSchema,
   vatIdSchema,
 } from './validators'
+
+const filledAddress = {
+  organization_name: 'Acme BV',
+  street_and_number: 'Main street 1',
+  street_additional: '',
+  postal_code: '1000',
+  city: 'Brussels',
+  region: 'Brussels',
+  country: 'nl_BE',
+}
 
 const text = (key: string) => key.split('.').reduce<unknown>((node, part) => (node as Record<string, unknown>)[part], en)
 
@@ -84,6 +95,20 @@ describe('other rules', () => {
     expect(firstIssue(vatIdSchema, 'BE1234567')).toBe(msg.vatInvalid)
     expect(firstIssue(vatIdSchema, 'BE1234567890123')).toBe(msg.vatInvalid)
     expect(firstIssue(vatIdSchema, '1E12345678')).toBe(msg.vatInvalid)
+  })
+  it('VAT id as people type it: spaces, dots and dashes dropped, upper-cased, then the pattern (issue 37)', () => {
+    for (const [typed, normalised] of [
+      ['BE 0123.456.789', 'BE0123456789'],
+      ['nl123456789b01', 'NL123456789B01'],
+      ['NL-123-456-789-B01', 'NL123456789B01'],
+      [' fr 12 345678901 ', 'FR12345678901'],
+    ]) {
+      expect(firstIssue(vatIdSchema, typed)).toBeNull()
+      expect(v.parse(vatIdSchema, typed)).toBe(normalised)
+      const address = v.parse(billingAddressSchema, { ...filledAddress, vat_id: typed })
+      expect(address.vat_id).toBe(normalised)
+    }
+    expect(firstIssue(vatIdSchema, 'NL 123.456')).toBe(msg.vatInvalid)
   })
   it('maps server field codes to messages', () => {
     expect(fieldCodeMessage('required')).toBe(msg.fieldRequired)

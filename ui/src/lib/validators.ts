@@ -55,9 +55,21 @@ export const termsSchema = v.pipe(v.boolean(), v.value(true, msg.acceptTerms))
 
 /** Two uppercase letters and 8 to 12 uppercase letters or digits; empty is allowed. */
 export const VAT_PATTERN = /^[A-Z]{2}[A-Z0-9]{8,12}$/
+
+/**
+ * A VAT id as people type it ("BE 0123.456.789", "nl123456789b01", with
+ * dashes) written as SPEC's pattern and VIES read it (issue 37): spaces,
+ * dots and dashes dropped, upper-cased. The api normalises the same way
+ * (kudos.NormalizeVATID).
+ */
+export function normalizeVatId(value: string): string {
+  return value.replace(/[\s.-]/g, '').toUpperCase()
+}
+
+/** A VAT id: normalised (normalizeVatId), then SPEC's pattern; empty is allowed. */
 export const vatIdSchema = v.pipe(
   v.string(),
-  v.trim(),
+  v.transform(normalizeVatId),
   v.check((value) => value === '' || VAT_PATTERN.test(value), msg.vatInvalid),
 )
 

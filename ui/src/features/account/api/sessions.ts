@@ -15,6 +15,10 @@ const sessionSchema = v.object({
   // How it signed in (issue 29): null for sessions from before.
   sign_in_method: v.optional(v.nullable(v.string()), null),
   second_factor: v.optional(v.nullable(v.string()), null),
+  // The browser and system named from user_agent, and the network it signed in from (issue 37): '' when unknown.
+  browser: v.optional(v.string(), ''),
+  system: v.optional(v.string(), ''),
+  network: v.optional(v.string(), ''),
 })
 const sessionsSchema = v.object({ sessions: v.array(sessionSchema) })
 

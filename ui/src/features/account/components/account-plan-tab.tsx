@@ -3,7 +3,9 @@ import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
+import { useDeletionLock } from '@/components/deletion-lock'
 import { PaymentRetryMessage } from '@/components/payment-retry-message'
+import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { accountQueryOptions } from '@/lib/api/get-account'
@@ -35,6 +37,14 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
     </p>
   )
   useCheckoutEnded(accountId, checkout)
+  // During the account's scheduled deletion nothing is bought or renewed (issue 37): the
+  // buttons are disabled, the reason beside them.
+  const deletion = useDeletionLock(data.account.deletion_at, 'plan')
+  const lockedButton = (label: string) => (
+    <Button variant="link" size="sm" className="h-auto w-fit p-0" disabled aria-describedby={deletion.describedBy}>
+      {label}
+    </Button>
+  )
 
   return (
     <div className="grid gap-4">
@@ -65,7 +75,12 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
           {trial ? (
             <>
               <p data-testid="trial-end">{t('plan.trial_ends', { date: formatDateTime(subscription.trial_expires_at, i18n.resolvedLanguage ?? i18n.language) })}</p>
-              {owner ? (
+              {owner && deletion.locked ? (
+                <>
+                  {deletion.notice}
+                  {lockedButton(t('plan.ready_to_start'))}
+                </>
+              ) : owner ? (
                 <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'trial_expired' }} className={linkClass}>
                   {t('plan.ready_to_start')}
                 </Link>
@@ -89,8 +104,11 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                       <PaymentRetryMessage accountId={accountId} retry={retry} linkClassName="text-amber-950 hover:text-amber-800" />
                     </p>
                   )}
+                  {deletion.notice}
                   {retry ? (
                     <p className="text-muted-foreground">{t('common:payment_retry.upgrade_blocked')}</p>
+                  ) : deletion.locked ? (
+                    lockedButton(t('plan.upgrade'))
                   ) : (
                     <Link to="/dashboard/$accountId/plans" params={{ accountId }} search={{ for: 'plan_upgrade' }} className={linkClass}>
                       {t('plan.upgrade')}
@@ -102,6 +120,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                     plan={t(`common:plans.${subscription.plan}`)}
                     date={formatDate(subscription.plan_renewal_at)}
                     unpaid={retry !== null}
+                    lockedBy={deletion.describedBy}
                   />
                 </>
               ) : (

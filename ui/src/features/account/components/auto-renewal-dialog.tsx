@@ -11,6 +11,8 @@ import { useStopAutoRenewal } from '../api/stop-auto-renewal'
  * toggles to the opposite value). Stopping warns that testimonials may be lost.
  * `unpaid`: a failed renewal is being retried (dunning); stopping then ends
  * the plan at once (the api stops retrying), so the dialog says so.
+ * `lockedBy`: the id of why a restart is refused (the account's deletion is
+ * scheduled, issue 37): the restart button is disabled and points to it.
  */
 export function AutoRenewalDialog({
   accountId,
@@ -18,6 +20,7 @@ export function AutoRenewalDialog({
   plan,
   date,
   unpaid = false,
+  lockedBy,
 }: {
   accountId: string
   /** start_next_period: auto-renewal is on. */
@@ -25,6 +28,7 @@ export function AutoRenewalDialog({
   plan: string
   date: string
   unpaid?: boolean
+  lockedBy?: string
 }) {
   const { t } = useTranslation('account')
   const [open, setOpen] = useState(false)
@@ -32,6 +36,7 @@ export function AutoRenewalDialog({
   const restart = useRestartAutoRenewal(accountId)
   const mutation = renewing ? stop : restart
   const mode = renewing ? 'stop' : 'restart'
+  const locked = !renewing && lockedBy !== undefined
 
   const confirm = () => mutation.mutate(undefined, { onSuccess: () => setOpen(false) })
 
@@ -40,7 +45,13 @@ export function AutoRenewalDialog({
       open={open}
       onOpenChange={setOpen}
       trigger={
-        <Button variant={renewing ? 'outline' : 'default'} size="sm" className="w-fit">
+        <Button
+          variant={renewing ? 'outline' : 'default'}
+          size="sm"
+          className="w-fit"
+          disabled={locked}
+          aria-describedby={locked ? lockedBy : undefined}
+        >
           {t(`renewal.${mode}.button`)}
         </Button>
       }

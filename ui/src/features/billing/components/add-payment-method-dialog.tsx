@@ -21,8 +21,12 @@ import { useBusyUntilLeave } from './use-busy-until-leave'
 /** SPEC §9: adding a payment method charges 0.01 in the account's currency, refunded at once. */
 export const VERIFICATION_CHARGE = 0.01
 
-/** Explains the verification charge, then follows the provider's checkout link. */
-export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
+/**
+ * Explains the verification charge, then follows the provider's checkout
+ * link. `lockedBy`: the id of why adding one is refused (the account's
+ * deletion is scheduled, issue 37): the button is disabled and points to it.
+ */
+export function AddPaymentMethodDialog({ accountId, lockedBy }: { accountId: string; lockedBy?: string }) {
   const { t, i18n } = useTranslation('billing')
   const [open, setOpen] = useState(false)
   const add = useAddPaymentMethod(accountId)
@@ -48,7 +52,7 @@ export function AddPaymentMethodDialog({ accountId }: { accountId: string }) {
       }}
     >
       <DialogTrigger asChild>
-        <Button variant="outline" size="sm" className="w-fit">
+        <Button variant="outline" size="sm" className="w-fit" disabled={lockedBy !== undefined} aria-describedby={lockedBy}>
           <Plus aria-hidden="true" />
           {t('payment_details.methods.add')}
         </Button>

@@ -21,7 +21,7 @@ export function PaymentDetailsTab({ accountId }: { accountId: string }) {
   }
   return (
     <div className="grid gap-4">
-      <PaymentMethodsCard accountId={accountId} />
+      <PaymentMethodsCard accountId={accountId} deletionAt={data.account.deletion_at} />
       <BillingAddressCard accountId={accountId} organizationName={data.account.name} />
     </div>
   )

@@ -4,6 +4,7 @@ import type { TFunction } from 'i18next'
 import { useTranslation } from 'react-i18next'
 import { Landmark, Trash2, WalletCards } from 'lucide-react'
 import { ConfirmationDialog } from '@/components/confirmation-dialog'
+import { useDeletionLock } from '@/components/deletion-lock'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { billingQueryOptions, type Mandate } from '../api/get-billing'
@@ -22,8 +23,10 @@ function mandateLabel(view: MandateView, t: TFunction): string {
 /**
  * The payment methods (SPEC §2, §4): card or direct debit, an add dialog and
  * removal after a confirmation, impossible for the last one (mandate_count ≤ 1).
+ * None is added during the account's scheduled deletion (issue 37): the add
+ * button is disabled, the reason beside it.
  */
-export function PaymentMethodsCard({ accountId }: { accountId: string }) {
+export function PaymentMethodsCard({ accountId, deletionAt }: { accountId: string; deletionAt?: string | null }) {
   const { t } = useTranslation('billing')
   const billing = useSuspenseQuery(billingQueryOptions(accountId))
   const remove = useRemovePaymentMethod(accountId)
@@ -32,6 +35,7 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
   const mandates = billing.data.mandates
   const canRemove = billing.data.mandate_count > 1
   const targetLabel = target ? mandateLabel(describeMandate(target), t) : ''
+  const deletion = useDeletionLock(deletionAt, 'payment_method')
 
   const confirmRemove = () => {
     if (!target) return
@@ -45,9 +49,10 @@ export function PaymentMethodsCard({ accountId }: { accountId: string }) {
           <CardTitle>{t('payment_details.methods.title')}</CardTitle>
           <CardDescription>{t('payment_details.methods.subtitle')}</CardDescription>
         </div>
-        <AddPaymentMethodDialog accountId={accountId} />
+        <AddPaymentMethodDialog accountId={accountId} lockedBy={deletion.describedBy} />
       </CardHeader>
       <CardContent className="grid gap-3">
+        {deletion.notice}
         {mandates.length === 0 && (
           <p className="text-sm text-muted-foreground">{t('payment_details.methods.empty')}</p>
         )}

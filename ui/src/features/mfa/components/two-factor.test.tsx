@@ -102,6 +102,23 @@ describe('TwoFactorCard', () => {
     await waitFor(() => expect(calls(fetch)).toContain('DELETE /v1/users/me/mfa/totp'))
     expect(bodyOf(fetch, 'DELETE /v1/users/me/mfa/totp')).toEqual({ current_password: 'Secret1!' })
   })
+
+  it('new recovery codes: the dialog closes and focus moves to the codes\' heading, not back to its button (issue 37)', async () => {
+    mockApi({
+      'GET /v1/users/me/mfa': () => json(200, { totp: true, recovery_codes_left: 2, passkeys: 0 }),
+      'POST /v1/users/me/mfa/recovery-codes': () => json(201, { recovery_codes: codes }),
+    })
+    await renderWithProviders(<TwoFactorCard />)
+    await userEvent.click(await screen.findByRole('button', { name: 'Make new recovery codes' }))
+    const dialog = await screen.findByRole('alertdialog')
+    await userEvent.type(screen.getByLabelText('Current password'), 'Secret1!')
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Make new recovery codes' }))
+    const heading = await screen.findByRole('heading', { name: 'Your recovery codes' })
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull())
+    // Radix gives focus back to the trigger a moment after the dialog goes: wait past it.
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    expect(heading).toHaveFocus()
+  })
 })
 
 /** A change that the server refuses with 403 second_factor_required until verified. */

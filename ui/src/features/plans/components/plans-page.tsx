@@ -4,6 +4,7 @@ import { useQuery, useQueryClient, useSuspenseQuery } from '@tanstack/react-quer
 import { useTranslation } from 'react-i18next'
 import { ArrowLeft } from 'lucide-react'
 import type { BillingAddressValues } from '@/components/billing-address-form'
+import { useDeletionLock } from '@/components/deletion-lock'
 import { Button } from '@/components/ui/button'
 import { Skeleton } from '@/components/ui/skeleton'
 import { isApiError } from '@/lib/api-client'
@@ -68,6 +69,8 @@ export function PlansPage({ accountId }: { accountId: string }) {
   // While a failed renewal is retried the api refuses upgrades (409): the buttons stay, disabled, with why.
   const upgradeBlocked = paymentRetry(data.account.subscription) !== null
   const upgradeBlockedId = useId()
+  // During the account's scheduled deletion nothing is bought (issue 37): every button disabled, with why.
+  const deletion = useDeletionLock(data.account.deletion_at, 'plan')
   const seatsId = useId()
   // Issue 26: a plan smaller than the team is refused (409 seat_limit); the owner reads the seats
   // to say so on that card before the click, and a refusal all the same says it there too.
@@ -140,6 +143,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
           {t('ask_owner')}
         </p>
       )}
+      {owner && deletion.notice}
       {upgradeBlocked && variant === 'plan_upgrade' && (
         <p id={upgradeBlockedId} className="rounded-md border border-amber-300 bg-amber-50 p-3 text-center text-sm text-amber-950">
           {t('common:payment_retry.upgrade_blocked')}
@@ -160,6 +164,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => {
           const action = owner ? planAction(variant, current, plan) : null
+          const locked = deletion.locked && action !== null && action !== 'current'
           const blocked = upgradeBlocked && action === 'upgrade'
           // Members and pending invitations beyond what this plan allows.
           const over = seats ? seats.used - PLAN_SEATS[plan] : 0
@@ -173,8 +178,8 @@ export function PlansPage({ accountId }: { accountId: string }) {
               current={current === plan}
               action={action}
               busy={busyPlan === plan}
-              disabled={busyPlan !== null || billingFor !== null || blocked || tooSmall}
-              describedBy={tooSmall ? seatsNoticeId : blocked ? upgradeBlockedId : undefined}
+              disabled={busyPlan !== null || billingFor !== null || locked || blocked || tooSmall}
+              describedBy={locked ? deletion.describedBy : tooSmall ? seatsNoticeId : blocked ? upgradeBlockedId : undefined}
               notice={
                 tooSmall && (
                   <p id={seatsNoticeId} role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950" data-testid="plan-too-small">
