@@ -32,6 +32,9 @@ const (
 	InvoiceUpgrade      InvoiceKind = "UPGRADE"
 	InvoiceRenewal      InvoiceKind = "RENEWAL"
 	InvoicePaymentDue   InvoiceKind = "PAYMENTDUE"
+	// InvoiceSeats bills a Team plan's extra seats bought during a period,
+	// prorated for its rest (issue 38).
+	InvoiceSeats InvoiceKind = "SEATS"
 	// InvoiceCreditNote is a credit note: it gives back (negative amounts)
 	// what the invoice it corrects billed, numbered in its own series.
 	InvoiceCreditNote InvoiceKind = "CREDIT_NOTE"
@@ -48,6 +51,8 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 		return "PAYMENTDUE_" + string(plan)
 	case InvoiceCreditNote:
 		return "CREDITNOTE_" + string(plan)
+	case InvoiceSeats:
+		return "SEATS_" + string(plan)
 	}
 	return string(plan)
 }
@@ -101,6 +106,10 @@ type Invoice struct {
 	// invoice), and CorrectsNumber that invoice's number.
 	Corrects       *uuid.UUID `json:"-"`
 	CorrectsNumber string     `json:"-"`
+	// Lines are the invoice's lines when it has more than its plan's (a
+	// Team plan's extra seats; issue 38), Net their sum; nil on an invoice
+	// of one line (Description, Net).
+	Lines []InvoiceLine `json:"-"`
 }
 
 // ServicePeriod is when a supply was made: the plan's period an invoice

@@ -134,6 +134,11 @@ type OpenCheckoutInput struct {
 	// InvoiceID is the invoice to create (or, to pay a due one, to pay).
 	InvoiceID uuid.UUID
 	ExpiresAt time.Time
+	// ExtraSeats, on a seats checkout, are the extra seats bought up to
+	// from FromExtraSeats: the difference is prorated like an upgrade
+	// (issue 38).
+	ExtraSeats     int `json:",omitempty"`
+	FromExtraSeats int `json:",omitempty"`
 }
 
 // OpenCheckoutResult is the opened checkout.
@@ -172,6 +177,9 @@ type RenewalInput struct {
 	// next), printed on its invoice (issue 34); nil in runs from before,
 	// and on retries (the invoice has it).
 	Service *kudos.ServicePeriod `json:",omitempty"`
+	// ExtraSeats are the Team plan's seats bought beyond its own, billed
+	// on their own line (issue 38).
+	ExtraSeats int `json:",omitempty"`
 }
 
 // RenewalResult tells whether the renewal was paid.
@@ -215,6 +223,8 @@ type DueInvoiceInput struct {
 	AccountID uuid.UUID
 	Plan      kudos.Plan
 	InvoiceID uuid.UUID
+	// ExtraSeats are billed on their own line (issue 38).
+	ExtraSeats int `json:",omitempty"`
 }
 
 // WriteSubscriptionInput is the read model to store.

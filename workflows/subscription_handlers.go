@@ -29,6 +29,9 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdateQuoteChanged, s.quoteChanged, s.validateQuoteChanged},
 		{UpdatePrepareDeletion, s.prepareDeletion, s.validatePrepareDeletion},
 		{UpdatePaymentEvent, s.paymentEvent, nil},
+		{UpdateScheduleDowngrade, s.scheduleDowngrade, s.validateDowngrade},
+		{UpdateCancelScheduledChange, s.cancelScheduledChange, nil},
+		{UpdateChangeSeats, s.changeSeats, s.validateChangeSeats},
 	}
 	for _, u := range updates {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler, workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
@@ -148,11 +151,18 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 // replaces any other open checkout with a new one built by input.
 func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
+	return s.checkoutOf(ctx, purpose, plan, 0, input)
+}
+
+// checkoutOf is checkout for what has extraSeats too (a seats checkout's
+// count; 0 for the others): an open checkout for other seats is replaced.
+func (s *subscription) checkoutOf(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, extraSeats int,
+	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
 		s.inUpdate = true
 		defer func() { s.inUpdate = false }()
 		if c := s.st.Checkout; c != nil {
-			if c.Purpose == purpose && c.Plan == plan {
+			if c.Purpose == purpose && c.Plan == plan && c.ExtraSeats == extraSeats {
 				resp.CheckoutHref = c.URL
 				return
 			}
@@ -182,12 +192,13 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 		if res.Waived {
 			s.log.Info("upgrade under the minimum charge: applied without one", "plan", plan, "amount", res.WaivedAmount)
 			s.renderPDF(ctx, in.InvoiceID)
-			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID})
+			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID,
+				ExtraSeats: in.ExtraSeats})
 			resp.Applied = true
 			return
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
-			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt}
+			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, ExtraSeats: in.ExtraSeats}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 		resp.CheckoutHref = res.URL
