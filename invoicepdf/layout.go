@@ -153,17 +153,15 @@ func (d *doc) lines(inv kudos.Invoice) {
 	}
 	y += 10
 	d.font("", 10, 30)
-	amounts := []string{
-		money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
-		money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
+	var end float64
+	if len(inv.Lines) > 0 {
+		end = d.invoiceLines(inv, y)
+	} else {
+		end = d.row(y, describe(inv, d.lang), []string{
+			money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
+			money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
+		})
 	}
-	x := margin + cols[0]
-	for i, a := range amounts {
-		d.pdf.SetXY(x, y)
-		d.text(cols[i+1], lineH, a, "R", false)
-		x += cols[i+1]
-	}
-	end := d.wrap(margin, y, cols[0], describe(inv, d.lang), "L") + 2
 	d.pdf.SetDrawColor(200, 204, 210)
 	d.pdf.Line(margin, end, margin+contW, end)
 	d.pdf.SetY(end + 6)
