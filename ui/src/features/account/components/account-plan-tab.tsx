@@ -4,6 +4,7 @@ import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
 import { PaymentRetryMessage } from '@/components/payment-retry-message'
+import { ScheduledChangeNotice } from '@/components/scheduled-change-notice'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { accountQueryOptions } from '@/lib/api/get-account'
@@ -82,6 +83,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                     ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
                     : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
               </p>
+              <ScheduledChangeNotice accountId={accountId} subscription={subscription} canCancel={owner} />
               {owner ? (
                 <>
                   {retry && (
