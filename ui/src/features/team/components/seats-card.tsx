@@ -1,4 +1,4 @@
-import { useForm } from 'react-hook-form'
+import { useForm, useWatch } from 'react-hook-form'
 import { valibotResolver } from '@hookform/resolvers/valibot'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
@@ -40,7 +40,7 @@ export function SeatsCard({ accountId, subscription, seats }: { accountId: strin
   const current = PLAN_SEATS.TEAM + subscription.extra_seats
   const form = useForm({ resolver: valibotResolver(schema), defaultValues: { seats: current } })
   const { errors } = form.formState
-  const wanted = form.watch('seats')
+  const wanted = useWatch({ control: form.control, name: 'seats' })
   const renewal = formatLongDate(subscription.plan_renewal_at, i18n.resolvedLanguage ?? i18n.language ?? 'en')
 
   const onSubmit = form.handleSubmit(async ({ seats: n }) => {
@@ -56,7 +56,7 @@ export function SeatsCard({ accountId, subscription, seats }: { accountId: strin
       ? t('seats_card.more', { count: wanted - current })
       : Number.isInteger(wanted) && wanted < current
         ? t('seats_card.fewer', { date: renewal })
-        : t('seats_card.hint', { count: PLAN_SEATS.TEAM })
+        : t('seats_card.hint', { included: PLAN_SEATS.TEAM })
   const seatLimit = isApiError(change.error) && change.error.code === 'seat_limit'
 
   return (
