@@ -24,14 +24,14 @@ export function ScheduledChangeNotice({
   /** The owner may cancel it (issue 26: the plan is the owner's). */
   canCancel: boolean
 }) {
-  const { t, i18n } = useTranslation('common')
+  const { t, i18n } = useTranslation('plans')
   const [open, setOpen] = useState(false)
   const cancel = useCancelScheduledChange(accountId)
   const { scheduled_plan: plan, scheduled_extra_seats: extra, scheduled_at: at } = subscription
   if (!at || (!plan && extra === null)) return null
   const date = formatLongDate(at, i18n.resolvedLanguage ?? i18n.language ?? 'en')
   const what = plan
-    ? t('scheduled_change.plan_from', { plan: t(`plans.${plan}`), date })
+    ? t('scheduled_change.plan_from', { plan: t(`common:plans.${plan}`), date })
     : t('scheduled_change.seats_from', { count: PLAN_SEATS.TEAM + (extra ?? 0), date })
 
   return (
@@ -51,7 +51,7 @@ export function ScheduledChangeNotice({
             </Button>
           }
           title={t('scheduled_change.cancel.title')}
-          description={t('scheduled_change.cancel.text', { date, plan: t(`plans.${subscription.plan}`) })}
+          description={t('scheduled_change.cancel.text', { date, plan: t(`common:plans.${subscription.plan}`) })}
           cancelLabel={t('scheduled_change.cancel.keep')}
           confirmLabel={t('scheduled_change.cancel.confirm')}
           pending={cancel.isPending}
