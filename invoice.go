@@ -32,6 +32,9 @@ const (
 	InvoiceUpgrade      InvoiceKind = "UPGRADE"
 	InvoiceRenewal      InvoiceKind = "RENEWAL"
 	InvoicePaymentDue   InvoiceKind = "PAYMENTDUE"
+	// InvoiceSeats bills a Team plan's extra seats bought during a period,
+	// prorated for its rest (issue 38).
+	InvoiceSeats InvoiceKind = "SEATS"
 	// InvoiceCreditNote is a credit note: it gives back (negative amounts)
 	// what the invoice it corrects billed, numbered in its own series.
 	InvoiceCreditNote InvoiceKind = "CREDIT_NOTE"
@@ -48,6 +51,8 @@ func InvoiceDescription(kind InvoiceKind, plan Plan) string {
 		return "PAYMENTDUE_" + string(plan)
 	case InvoiceCreditNote:
 		return "CREDITNOTE_" + string(plan)
+	case InvoiceSeats:
+		return "SEATS_" + string(plan)
 	}
 	return string(plan)
 }
@@ -104,6 +109,11 @@ type Invoice struct {
 	// Discount is the promotion code's line (nil: none): Net is the price
 	// less it, and VAT is computed after it.
 	Discount *InvoiceDiscount `json:"-"`
+	// Lines are the invoice's lines when it has more than its plan's (a
+	// Team plan's extra seats; issue 38), Net their sum
+	// less Discount; nil on an invoice
+	// of one line (Description, Net).
+	Lines []InvoiceLine `json:"-"`
 }
 
 // ServicePeriod is when a supply was made: the plan's period an invoice

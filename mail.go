@@ -123,6 +123,12 @@ type MailBilling struct {
 	Date          *time.Time `json:"date,omitempty"`
 	// AutoRenew tells a renewal reminder whether the plan renews or ends.
 	AutoRenew bool `json:"auto_renew,omitempty"`
+	// NextPlan is, on a renewal reminder, the lower plan the renewal
+	// starts and charges instead of Plan (issue 38; "" when none).
+	NextPlan Plan `json:"next_plan,omitempty"`
+	// ExtraSeats are, on a renewal reminder, the Team plan's extra seats
+	// the renewal bills (issue 38).
+	ExtraSeats int `json:"extra_seats,omitempty"`
 	// PayURL is the provider's page that completes a payment needing
 	// authentication (payment_action_required).
 	PayURL string `json:"pay_url,omitempty"`

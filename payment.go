@@ -25,6 +25,9 @@ const (
 	// CheckoutRenewal completes, on the provider's page, a renewal whose
 	// off-session charge needed the customer's authentication (dunning).
 	CheckoutRenewal CheckoutPurpose = "renewal"
+	// CheckoutSeats buys a Team plan's extra seats for the rest of the
+	// period, prorated like an upgrade (issue 38).
+	CheckoutSeats CheckoutPurpose = "seats"
 )
 
 // PaysExistingInvoice reports whether a checkout of this purpose pays an

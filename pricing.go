@@ -30,6 +30,9 @@ func (p Plan) IsPaid() bool { return PlanRank(p) > 0 }
 type PriceList struct {
 	Starter, Pro, Team int64
 	Currency           string
+	// Seat is the yearly net price of one of a Team plan's extra seats
+	// (KUDOS_PRICE_SEAT; issue 38).
+	Seat int64
 }
 
 // Yearly returns the yearly net price of plan (0 for the trial).

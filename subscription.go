@@ -55,6 +55,17 @@ type Subscription struct {
 	// Promotion is the promotion code discounting the coming renewals
 	// (nil when none runs).
 	Promotion *Discount `json:"promotion"`
+	// ScheduledPlan is the lower plan the renewal at ScheduledAt starts
+	// (issue 38: a downgrade takes effect at the renewal, never refunded
+	// pro rata); ScheduledAt is set whenever a change (a plan, fewer
+	// seats) is scheduled. Both nil when none.
+	ScheduledPlan *Plan      `json:"scheduled_plan"`
+	ScheduledAt   *time.Time `json:"scheduled_at"`
+	// ExtraSeats are the seats a Team plan has bought beyond its own
+	// (issue 38), and ScheduledExtraSeats those it keeps from ScheduledAt
+	// (fewer seats take effect at the renewal; nil when unchanged).
+	ExtraSeats          int  `json:"extra_seats"`
+	ScheduledExtraSeats *int `json:"scheduled_extra_seats"`
 }
 
 // FailedPayment is a renewal payment that failed and is being retried: its
@@ -121,6 +132,13 @@ type SubscriptionState struct {
 	// come (nil: none; one per account): set when the checkout it was
 	// entered with is paid, used up renewal by renewal.
 	Promotion *Discount `json:",omitempty"`
+	// ScheduledPlan is the lower plan the next renewal starts and charges
+	// ("" when none); an upgrade paid meanwhile replaces it (issue 38).
+	ScheduledPlan Plan `json:",omitempty"`
+	// ExtraSeats are the seats bought beyond the Team plan's own, and
+	// ScheduledExtraSeats those kept from the next renewal (nil: unchanged).
+	ExtraSeats          int  `json:",omitempty"`
+	ScheduledExtraSeats *int `json:",omitempty"`
 }
 
 // OpenCheckout is the account's one open hosted checkout, as the
@@ -133,6 +151,9 @@ type OpenCheckout struct {
 	Plan       Plan
 	InvoiceID  uuid.UUID
 	ExpiresAt  time.Time
+	// ExtraSeats are, on a seats checkout, the extra seats the account has
+	// once it is paid (issue 38).
+	ExtraSeats int `json:",omitempty"`
 	// Pending is set once the checkout is complete and its payment (a
 	// delayed method) settling: it no longer expires, and the account
 	// stays processing until the payment succeeds or fails.
@@ -309,6 +330,9 @@ type CheckoutRecord struct {
 	Plan                          Plan
 	InvoiceID                     *uuid.UUID
 	ExpiresAt                     time.Time
+	// ExtraSeats are, on a seats checkout, the extra seats it buys up to
+	// (issue 38; 0 on other checkouts).
+	ExtraSeats int
 	// Status is open, paid, failed, expired, cancelled or refunded.
 	Status string
 	// Invoice is the priced invoice of the checkout (nil on rows written
@@ -330,6 +354,15 @@ func (s *SubscriptionState) DisplayStatus() ShowStatus {
 func (s *SubscriptionState) Record() Subscription {
 	r := Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
 		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew, Promotion: s.Promotion}
+	r.ExtraSeats, r.ScheduledExtraSeats = s.ExtraSeats, s.ScheduledExtraSeats
+	if s.ScheduledPlan != "" {
+		p := s.ScheduledPlan
+		r.ScheduledPlan = &p
+	}
+	if (s.ScheduledPlan != "" || s.ScheduledExtraSeats != nil) && s.RenewalAt != nil {
+		at := *s.RenewalAt
+		r.ScheduledAt = &at
+	}
 	if d := s.Dunning; d != nil {
 		r.FailedPayment = &FailedPayment{InvoiceID: d.InvoiceID, Amount: d.Amount}
 		if !d.RetryAt.IsZero() {
@@ -370,10 +403,13 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
 		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds,
-		Disputes: r.Disputes, Promotion: r.Promotion}
+		Disputes: r.Disputes, Promotion: r.Promotion, ExtraSeats: r.ExtraSeats, ScheduledExtraSeats: r.ScheduledExtraSeats}
+	if r.ScheduledPlan != nil {
+		s.ScheduledPlan = *r.ScheduledPlan
+	}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
-			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt}
+			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt, ExtraSeats: c.ExtraSeats}
 	}
 	if f := r.FailedPayment; f != nil && s.RenewalAt != nil && r.PaymentRetryAt != nil {
 		// Dunning: the renewal at RenewalAt is being retried; the attempts

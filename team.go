@@ -51,6 +51,10 @@ func MayLeave(r Role) bool { return r.Valid() && r != RoleOwner }
 // Team plan's.
 var planSeats = map[Plan]int{PlanTrial: 10, PlanStarter: 1, PlanPro: 2, PlanTeam: 10}
 
+// MaxTeamSeats is the most seats a Team plan may have, its own included
+// (issue 38): a bound on a mistyped count, not a commercial limit.
+const MaxTeamSeats = 1000
+
 // expiredSeats are the seats of an expired trial or plan: the owner's.
 // Nobody is removed when a plan expires, but nobody joins until a plan that
 // fits is bought.
@@ -61,11 +65,34 @@ func PlanSeats(plan Plan) int { return planSeats[plan] }
 
 // SeatLimit is how many users a subscription allows now: its plan's, or
 // only the owner's once the trial or plan has expired.
+//
+// A Team plan's extra seats count (issue 38); once a change is scheduled
+// for the renewal (a lower plan, fewer seats), the limit is the smaller of
+// now's and the renewal's, so that the team never outgrows what it renews.
 func SeatLimit(s Subscription) int {
 	if s.ShowStatus == StatusTrialExpired || s.ShowStatus == StatusPlanExpired {
 		return expiredSeats
 	}
-	return PlanSeats(s.Plan)
+	limit := PlanSeats(s.Plan) + teamExtras(s.Plan, s.ExtraSeats)
+	if s.ScheduledPlan != nil || s.ScheduledExtraSeats != nil {
+		next, extras := s.Plan, s.ExtraSeats
+		if s.ScheduledPlan != nil {
+			next = *s.ScheduledPlan
+		}
+		if s.ScheduledExtraSeats != nil {
+			extras = *s.ScheduledExtraSeats
+		}
+		limit = min(limit, PlanSeats(next)+teamExtras(next, extras))
+	}
+	return limit
+}
+
+// teamExtras are the extra seats plan has: only Team buys them.
+func teamExtras(plan Plan, extras int) int {
+	if plan != PlanTeam {
+		return 0
+	}
+	return extras
 }
 
 // SeatLimitWhilePaying is how many users a subscription allows while a

@@ -80,7 +80,11 @@ func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailIn
 		}
 	}
 	if b.Amount == nil && in.Purpose == kudos.MailRenewalReminder && b.AutoRenew {
-		inv, err := a.price(ctx, in.AccountID, uuid.Nil, kudos.InvoiceRenewal, b.Plan, a.Prices.Yearly(b.Plan))
+		plan := b.Plan // the plan the renewal charges: a lower one scheduled (issue 38), with its extra seats
+		if b.NextPlan != "" {
+			plan = b.NextPlan
+		}
+		inv, err := a.priceLines(ctx, in.AccountID, uuid.Nil, kudos.InvoiceRenewal, plan, a.yearLines(plan, b.ExtraSeats), 0, nil)
 		if err != nil {
 			return kudos.MailRequest{}, err
 		}

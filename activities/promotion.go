@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -36,20 +35,6 @@ func (a *Activities) checkoutDiscount(ctx context.Context, in workflows.OpenChec
 	}
 	d := p.Discount()
 	return &d, nil
-}
-
-// priceDiscounted is price (the one pricing of an invoice) after the
-// discount: the invoice's discount line is taken off net first, and VAT is
-// computed on what is left.
-func (a *Activities) priceDiscounted(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, net int64,
-	d *kudos.Discount) (*kudos.Invoice, error) {
-	left, line := kudos.ApplyDiscount(d, plan, net)
-	inv, err := a.price(ctx, accountID, id, kind, plan, left)
-	if err != nil {
-		return nil, err
-	}
-	inv.Discount = line
-	return inv, nil
 }
 
 // invalidPromotion is the non-retryable refusal of a promotion code, its

@@ -34,18 +34,24 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		}
 		net := a.Prices.Yearly(in.Plan)
 		kind := kudos.InvoiceSubscription
-		if in.Purpose == kudos.CheckoutUpgrade {
+		var lines []kudos.InvoiceLine
+		switch in.Purpose {
+		case kudos.CheckoutUpgrade:
 			kind = kudos.InvoiceUpgrade
 			net = kudos.Prorate(a.Prices.Yearly(in.Plan)-a.Prices.Yearly(in.FromPlan), in.Remaining, in.Period)
+		case kudos.CheckoutSeats: // the seats added, for the rest of the period (issue 38)
+			kind, lines = kudos.InvoiceSeats, seatsBought(a.Prices, in)
+			net = kudos.LinesNet(lines)
 		}
-		if net <= 0 && in.Purpose != kudos.CheckoutUpgrade {
+		prorated := kind == kudos.InvoiceUpgrade || kind == kudos.InvoiceSeats
+		if net <= 0 && !prorated {
 			return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError("nothing to pay", workflows.ErrTypeNoPrice, nil)
 		}
-		if inv, err = a.priceDiscounted(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, net, discount); err != nil {
+		if inv, err = a.priceLines(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, lines, net, discount); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
 		total := inv.Total
-		if kind == kudos.InvoiceUpgrade && total < kudos.MinimumCharge(inv.Currency) {
+		if prorated && total < kudos.MinimumCharge(inv.Currency) {
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero (no code used).
 			inv.Net, inv.VAT, inv.Total, inv.Discount = 0, 0, 0, nil
@@ -75,7 +81,7 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	}
 	invoiceID := in.InvoiceID
 	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
-		Plan: in.Plan, InvoiceID: &invoiceID, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
+		Plan: in.Plan, InvoiceID: &invoiceID, ExtraSeats: in.ExtraSeats, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
 		Invoice: inv})
 	if kudos.ErrorCode(err) == kudos.ESeatLimit {
 		// The team outgrew the plan while the page was being opened: the
@@ -393,7 +399,7 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, kudos.InvoiceProcessing, in.Service, in.Discount)
+		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, in.ExtraSeats, kudos.InvoiceProcessing, in.Service, in.Discount)
 	}
 	if err != nil {
 		return workflows.RenewalResult{}, err
@@ -450,16 +456,17 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
 // pays when a plan stops at its renewal date.
 func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
-	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, kudos.InvoiceDue, nil, in.Discount)
+	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, in.ExtraSeats, kudos.InvoiceDue, nil, in.Discount)
 	return err
 }
 
-// newInvoice creates (idempotently) a full-year invoice for plan, for the
-// service period service when it is known now (a renewal's; nil: set when
-// it is paid), less the account's promotion discount (nil: none).
-func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan,
+// newInvoice creates (idempotently) a full-year invoice for plan with its
+// extra seats (their own line; issue 38), for the service period service
+// when it is known now (a renewal's; nil: set when it is paid), less the
+// account's promotion discount (nil: none).
+func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, extraSeats int,
 	status kudos.InvoiceStatus, service *kudos.ServicePeriod, discount *kudos.Discount) (*kudos.Invoice, error) {
-	inv, err := a.priceDiscounted(ctx, accountID, id, kind, plan, a.Prices.Yearly(plan), discount)
+	inv, err := a.priceLines(ctx, accountID, id, kind, plan, a.yearLines(plan, extraSeats), 0, discount)
 	if err != nil {
 		return nil, err
 	}

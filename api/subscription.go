@@ -19,6 +19,7 @@ func (s *Server) registerSubscriptionRoutes(v1, acc fiber.Router) {
 	acc.Delete("/subscription/checkout", s.cancelCheckout)
 	acc.Get("/invoices/latest-unpaid", s.latestUnpaid)
 	acc.Post("/invoices/:invoiceId/payment", s.payInvoice)
+	s.registerSubscriptionChangeRoutes(acc)
 }
 
 type pricingTable struct {
@@ -133,10 +134,17 @@ func (s *Server) createSubscription(c fiber.Ctx) error {
 	return s.checkoutUpdate(c, workflows.UpdateCreateSubscription, workflows.PlanRequest{Plan: plan, PromotionCode: code})
 }
 
+// upgradeSubscription opens the checkout of a higher plan, or schedules a
+// lower one for the renewal (issue 38: 200 {scheduled_plan, scheduled_at}).
 func (s *Server) upgradeSubscription(c fiber.Ctx) error {
 	req, err := s.readPlan(c)
 	if err != nil {
 		return err
+	}
+	if lower, err := s.isDowngrade(c, req.Plan); err != nil {
+		return err
+	} else if lower {
+		return s.scheduleDowngrade(c, req.Plan)
 	}
 	if err := s.planFits(c, req.Plan); err != nil {
 		return err

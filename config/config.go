@@ -208,6 +208,7 @@ var Vars = []Var{
 	{"KUDOS_PRICE_STARTER", "18000", "yearly net price of Starter, in minor units (cents) of KUDOS_CURRENCY", false},
 	{"KUDOS_PRICE_PRO", "46800", "yearly net price of Pro, in minor units", false},
 	{"KUDOS_PRICE_TEAM", "118800", "yearly net price of Team, in minor units", false},
+	{"KUDOS_PRICE_SEAT", "10800", "yearly net price of one extra seat of Team (beyond its 10), in minor units", false},
 	{"KUDOS_CURRENCY", "EUR", "currency of prices and invoices (ISO 4217)", false},
 	{"KUDOS_PAYMENT_PROVIDER", "", "`sandbox` (the local hosted checkout, development only) or `stripe` (default: sandbox in development, stripe in production)", false},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key (required with the stripe provider)", true},
@@ -337,7 +338,8 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	if len(c.Prices.Currency) != 3 {
 		errs = append(errs, fmt.Errorf("KUDOS_CURRENCY: want an ISO 4217 code such as EUR, got %q", c.Prices.Currency))
 	}
-	for name, dst := range map[string]*int64{"KUDOS_PRICE_STARTER": &c.Prices.Starter, "KUDOS_PRICE_PRO": &c.Prices.Pro, "KUDOS_PRICE_TEAM": &c.Prices.Team} {
+	for name, dst := range map[string]*int64{"KUDOS_PRICE_STARTER": &c.Prices.Starter, "KUDOS_PRICE_PRO": &c.Prices.Pro, "KUDOS_PRICE_TEAM": &c.Prices.Team,
+		"KUDOS_PRICE_SEAT": &c.Prices.Seat} {
 		n, err := strconv.ParseInt(get(name), 10, 64)
 		if err != nil || n <= 0 {
 			errs = append(errs, fmt.Errorf("%s: want a positive whole number of minor units, got %q", name, get(name)))

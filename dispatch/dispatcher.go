@@ -312,6 +312,8 @@ func updateError(err error) error {
 		switch app.Type() {
 		case workflows.ErrTypeInvalidPlan:
 			return &kudos.Error{Code: kudos.EInvalid, Message: app.Message(), Fields: map[string]string{"plan": kudos.FInvalidValue}}
+		case workflows.ErrTypeInvalidSeats:
+			return &kudos.Error{Code: kudos.EInvalid, Message: app.Message(), Fields: map[string]string{"seats": kudos.FInvalidValue}}
 		case workflows.ErrTypeInvalidTransition:
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		case workflows.ErrTypeProviderRefused:

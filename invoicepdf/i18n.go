@@ -58,6 +58,9 @@ const (
 	// lServicePeriod labels the period of the plan an invoice pays for
 	// (Art. 226(7) VAT Directive; issue 34).
 	lServicePeriod
+	// lSeats describes the line of a Team plan's extra seats (issue 38):
+	// %d seats at %s a year each.
+	lSeats
 	labelCount // keep last: the number of labels
 )
 
@@ -86,6 +89,7 @@ var labels = map[string]map[label]string{
 		lOutsideEUBusiness: "Outside the scope of EU VAT (art. 44 VAT Directive)",
 		lOutsideEUConsumer: "Outside the scope of EU VAT (art. 58 VAT Directive)",
 		lServicePeriod:     "Service period",
+		lSeats:             "%d extra seats × %s a year",
 	},
 	"nl": {
 		lTitle: "Factuur", lNumber: "Factuurnummer", lIssueDate: "Factuurdatum", lStatus: "Status",
@@ -109,6 +113,7 @@ var labels = map[string]map[label]string{
 		lOutsideEUBusiness: "Buiten de reikwijdte van de EU-btw (art. 44 Btw-richtlijn)",
 		lOutsideEUConsumer: "Buiten de reikwijdte van de EU-btw (art. 58 Btw-richtlijn)",
 		lServicePeriod:     "Periode van de dienst",
+		lSeats:             "%d extra plaatsen × %s per jaar",
 	},
 	"fr": {
 		lTitle: "Facture", lNumber: "Numéro de facture", lIssueDate: "Date d'émission", lStatus: "Statut",
@@ -132,6 +137,7 @@ var labels = map[string]map[label]string{
 		lOutsideEUBusiness: "Hors du champ d'application de la TVA de l'UE (art. 44 de la directive TVA)",
 		lOutsideEUConsumer: "Hors du champ d'application de la TVA de l'UE (art. 58 de la directive TVA)",
 		lServicePeriod:     "Période de service",
+		lSeats:             "%d places supplémentaires × %s par an",
 	},
 }
 

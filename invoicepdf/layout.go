@@ -142,7 +142,8 @@ func (d *doc) block(x, y float64, heading, first string, rest []string) float64 
 	return y
 }
 
-// lines draws the table with the invoice's single line.
+// lines draws the table of the invoice's lines: its plan (and extra
+// seats), then a promotion's discount.
 func (d *doc) lines(inv kudos.Invoice) {
 	y := d.pdf.GetY()
 	d.pdf.SetFillColor(238, 240, 244)
@@ -153,20 +154,19 @@ func (d *doc) lines(inv kudos.Invoice) {
 	}
 	y += 10
 	d.font("", 10, 30)
-	amounts := []string{
-		money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
-		money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
+	var end float64
+	switch {
+	case len(inv.Lines) > 0:
+		end = d.invoiceLines(inv, y)
+	case inv.Discount != nil: // the plan at its price; VAT and total come after the discount's line
+		end = d.row(y, describe(inv, d.lang), []string{money(planNet(inv), inv.Currency, d.lang), rate(inv.VATRate, d.lang), "", ""})
+	default:
+		end = d.row(y, describe(inv, d.lang), []string{
+			money(inv.Net, inv.Currency, d.lang), rate(inv.VATRate, d.lang),
+			money(inv.VAT, inv.Currency, d.lang), money(inv.Total, inv.Currency, d.lang),
+		})
 	}
-	if inv.Discount != nil { // the plan at its price; VAT and total come after the discount's line
-		amounts = []string{money(planNet(inv), inv.Currency, d.lang), rate(inv.VATRate, d.lang), "", ""}
-	}
-	x := margin + cols[0]
-	for i, a := range amounts {
-		d.pdf.SetXY(x, y)
-		d.text(cols[i+1], lineH, a, "R", false)
-		x += cols[i+1]
-	}
-	end := d.discountRow(inv, d.wrap(margin, y, cols[0], describe(inv, d.lang), "L")+2)
+	end = d.discountRow(inv, end)
 	d.pdf.SetDrawColor(200, 204, 210)
 	d.pdf.Line(margin, end, margin+contW, end)
 	d.pdf.SetY(end + 6)

@@ -24,6 +24,9 @@ type billingView struct {
 	AutoRenew bool
 	// RefundRequested: a refund an operator made (issue 36).
 	RefundRequested bool
+	// NextPlan is, on a renewal reminder, the lower plan the renewal
+	// starts (issue 38; "" when none).
+	NextPlan string
 }
 
 // billingFacts checks that req carries every fact its billing purpose must
@@ -78,7 +81,7 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 	if len(missing) > 0 {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: %s mail without %s", req.Purpose, strings.Join(missing, ", "))
 	}
-	v := &billingView{Plan: planName(b.Plan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
+	v := &billingView{Plan: planName(b.Plan), NextPlan: planName(b.NextPlan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
 		RefundRequested:  b.RefundRequested,
 		CreditNoteNumber: strings.TrimSpace(b.CreditNoteNumber)}
 	if hasAmount {

@@ -35,6 +35,19 @@ func WriteText(out io.Writer, r *Report) error {
 		p("\nREAD MODEL (subscriptions)")
 		p("  plan %s, show_status %s, auto-renewal %t, trial expires %s, period started %s, renews %s",
 			s.Plan, s.ShowStatus, s.StartNextPeriod, ts(s.TrialExpiresAt), ts(s.PeriodStartedAt), ts(s.PlanRenewalAt))
+		if s.ExtraSeats > 0 {
+			p("  extra seats %d (Team)", s.ExtraSeats)
+		}
+		if s.ScheduledAt != nil { // issue 38: a lower plan or fewer seats at the renewal
+			plan, seats := "unchanged", "unchanged"
+			if s.ScheduledPlan != nil {
+				plan = string(*s.ScheduledPlan)
+			}
+			if s.ScheduledExtraSeats != nil {
+				seats = fmt.Sprint(*s.ScheduledExtraSeats)
+			}
+			p("  scheduled for %s: plan %s, extra seats %s", ts(s.ScheduledAt), plan, seats)
+		}
 		if f := s.FailedPayment; f != nil {
 			p("  renewal payment failing: invoice %s, %s, next attempt %s", f.InvoiceID, money(f.Amount.Amount, f.Amount.Currency), ts(s.PaymentRetryAt))
 		}

@@ -333,9 +333,9 @@ func join(ctx context.Context, tx pgx.Tx, inv kudos.Invitation, userID uuid.UUID
 	var members int
 	var sub kudos.Subscription
 	var paying kudos.Plan
-	if err := tx.QueryRow(ctx, `SELECT s.plan, s.show_status, `+payingPlan+`,
+	if err := tx.QueryRow(ctx, `SELECT `+seatColumns+`, `+payingPlan+`,
 		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
-		FROM subscriptions s WHERE s.account_id = $1`, inv.AccountID).Scan(&sub.Plan, &sub.ShowStatus, &paying, &members); err != nil {
+		FROM subscriptions s WHERE s.account_id = $1`, inv.AccountID).Scan(append(seatFields(&sub), &paying, &members)...); err != nil {
 		return notFound(err)
 	}
 	if limit := kudos.SeatLimitWhilePaying(sub, paying); members+1 > limit {

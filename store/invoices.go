@@ -32,12 +32,12 @@ func insertInvoice(ctx context.Context, tx pgx.Tx, inv kudos.Invoice, now time.T
 	from, to := inv.Service.Columns()
 	tag, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
 		total_amount, currency, status, created_at, reverse_charge, vat_outside_eu, seller_vat_id, service_from, service_to,
-		quoted_at, `+buyerColumns+`, discount_code, discount_amount)
+		quoted_at, lines, `+buyerColumns+`, discount_code, discount_amount)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'PROCESSING', $11, $12, NULLIF($13, ''), NULLIF($14, ''), $15, $16,
-		$17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27)
+		$17, $18, $19, $20, $21, $22, $23, $24, $25, $26, $27, $28)
 		ON CONFLICT (id) DO NOTHING`, append(append([]any{inv.ID, inv.AccountID, inv.Kind, inv.Plan, kudos.InvoiceDescription(inv.Kind, inv.Plan),
 		inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, now, inv.ReverseCharge, string(inv.OutsideEU), inv.SellerVATID, from, to,
-		quotedAt}, buyerValues(inv.Buyer)...), discountValues(inv.Discount)...)...)
+		quotedAt, linesValue(inv.Lines)}, buyerValues(inv.Buyer)...), discountValues(inv.Discount)...)...)
 	if err != nil || tag.RowsAffected() == 0 || inv.Status != kudos.InvoiceDue {
 		return wrapErr(err)
 	}
@@ -256,16 +256,22 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
 	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
 	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, COALESCE(vat_outside_eu, ''),
-	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL, discount_code, discount_amount`
+	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL, lines, discount_code, discount_amount`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
 	var b buyerSnapshot
 	var from, to *time.Time
+	var lines []byte
 	var d discountLine
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
 		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge,
-		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted, &d.code, &d.amount)...)...)
+		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted, &lines, &d.code, &d.amount)...)...)
+	if err == nil {
+		if i.Lines, err = scanLines(lines); err != nil {
+			return nil, err
+		}
+	}
 	i.Buyer, i.Discount = b.address(), d.line()
 	if from != nil && to != nil {
 		i.Service = &kudos.ServicePeriod{From: *from, To: *to}

@@ -44,9 +44,11 @@ func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r ku
 	}
 	if _, err := tx.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
 		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8, payment_retry_at = $9,
-		failed_invoice_id = $10, failed_amount = $11, failed_currency = $12, promotion = $13 WHERE account_id = $1`,
+		failed_invoice_id = $10, failed_amount = $11, failed_currency = $12, promotion = $13, scheduled_plan = $14, scheduled_at = $15,
+		extra_seats = $16, scheduled_extra_seats = $17 WHERE account_id = $1`,
 		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now,
-		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency, r.Promotion); err != nil {
+		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency, r.Promotion, r.ScheduledPlan, r.ScheduledAt, r.ExtraSeats,
+		r.ScheduledExtraSeats); err != nil {
 		return wrapErr(err)
 	}
 	return subscriptionEvents(ctx, tx, accountID, old, r, now, paying)
@@ -67,12 +69,14 @@ func (db *DB) Subscription(ctx context.Context, accountID uuid.UUID) (*kudos.Sub
 const subscriptionColumns = `s.plan, s.show_status, s.show_onboarding, s.trials_left, s.plan_renewal_at, s.trial_expires_at,
 	s.start_next_period, s.period_started_at, s.payment_retry_at,
 	CASE WHEN s.failed_invoice_id IS NOT NULL THEN json_build_object('invoice_id', s.failed_invoice_id,
-		'amount', s.failed_amount / 100.0, 'currency', s.failed_currency) END, s.promotion`
+		'amount', s.failed_amount / 100.0, 'currency', s.failed_currency) END, s.promotion,
+	s.scheduled_plan, s.scheduled_at, s.extra_seats, s.scheduled_extra_seats`
 
 // subscriptionFields are the scan targets of subscriptionColumns.
 func subscriptionFields(s *kudos.Subscription) []any {
 	return []any{&s.Plan, &s.ShowStatus, &s.ShowOnboarding, &s.TrialsLeft, &s.PlanRenewalAt, &s.TrialExpiresAt,
-		&s.StartNextPeriod, &s.PeriodStartedAt, &s.PaymentRetryAt, &s.FailedPayment, &s.Promotion}
+		&s.StartNextPeriod, &s.PeriodStartedAt, &s.PaymentRetryAt, &s.FailedPayment, &s.Promotion, &s.ScheduledPlan, &s.ScheduledAt,
+		&s.ExtraSeats, &s.ScheduledExtraSeats}
 }
 
 // SubscriptionReadModel returns everything Postgres holds of an account's
@@ -104,9 +108,11 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		// method (the api opens them): the newest open one of its own is
 		// the one it continues.
 		var c kudos.CheckoutRecord
-		err = tx.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at
+		err = tx.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
+			extra_seats
 			FROM checkouts WHERE account_id = $1 AND status = 'open' AND purpose <> 'payment_method' ORDER BY created_at DESC LIMIT 1`,
-			accountID).Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt)
+			accountID).Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
+			&c.ExtraSeats)
 		switch {
 		case err == nil:
 			rm.Checkout = &c

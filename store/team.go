@@ -56,6 +56,17 @@ func lockAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) (name stri
 const payingPlan = `coalesce((SELECT c.plan FROM checkouts c WHERE c.account_id = s.account_id AND c.status = 'open'
 	AND c.purpose IN ('subscription', 'upgrade', 'invoice') ORDER BY c.created_at DESC LIMIT 1), '')`
 
+// seatColumns are the columns of a subscriptions row s that its seat limit
+// depends on (kudos.SeatLimit), in the order of seatFields: the plan, the
+// status, the extra seats and the change scheduled for the renewal (issue
+// 38: once scheduled, the team is held to the smaller of the two).
+const seatColumns = `s.plan, s.show_status, s.extra_seats, s.scheduled_plan, s.scheduled_extra_seats`
+
+// seatFields are the scan targets of seatColumns.
+func seatFields(sub *kudos.Subscription) []any {
+	return []any{&sub.Plan, &sub.ShowStatus, &sub.ExtraSeats, &sub.ScheduledPlan, &sub.ScheduledExtraSeats}
+}
+
 // seats counts an account's seats: members plus pending, unexpired
 // invitations, against its subscription's limit (the smaller plan's while
 // a plan checkout is open).
@@ -63,10 +74,10 @@ func seats(ctx context.Context, q querier, accountID uuid.UUID, now time.Time) (
 	var sub kudos.Subscription
 	var paying kudos.Plan
 	var out kudos.Seats
-	err := q.QueryRow(ctx, `SELECT s.plan, s.show_status, `+payingPlan+`,
+	err := q.QueryRow(ctx, `SELECT `+seatColumns+`, `+payingPlan+`,
 		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
 		+ (SELECT count(*) FROM invitations i WHERE i.account_id = s.account_id AND i.status = 'pending' AND i.expires_at > $2)
-		FROM subscriptions s WHERE s.account_id = $1`, accountID, now).Scan(&sub.Plan, &sub.ShowStatus, &paying, &out.Used)
+		FROM subscriptions s WHERE s.account_id = $1`, accountID, now).Scan(append(seatFields(&sub), &paying, &out.Used)...)
 	if err != nil {
 		return kudos.Seats{}, notFound(err)
 	}

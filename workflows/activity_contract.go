@@ -150,6 +150,11 @@ type OpenCheckoutInput struct {
 	// PromotionCode discounts the price ("" none): refused with
 	// ErrTypeInvalidPromotion when it cannot be used.
 	PromotionCode string `json:",omitempty"`
+	// ExtraSeats, on a seats checkout, are the extra seats bought up to
+	// from FromExtraSeats: the difference is prorated like an upgrade
+	// (issue 38).
+	ExtraSeats     int `json:",omitempty"`
+	FromExtraSeats int `json:",omitempty"`
 }
 
 // OpenCheckoutResult is the opened checkout.
@@ -194,6 +199,9 @@ type RenewalInput struct {
 	// Discount is the account's promotion that discounts this renewal (nil:
 	// none), taken off the invoice's price before VAT.
 	Discount *kudos.Discount `json:",omitempty"`
+	// ExtraSeats are the Team plan's seats bought beyond its own, billed
+	// on their own line (issue 38).
+	ExtraSeats int `json:",omitempty"`
 }
 
 // RenewalResult tells whether the renewal was paid.
@@ -240,6 +248,8 @@ type DueInvoiceInput struct {
 	// Discount is the account's promotion for the period the invoice bills
 	// (nil: none).
 	Discount *kudos.Discount `json:",omitempty"`
+	// ExtraSeats are billed on their own line (issue 38).
+	ExtraSeats int `json:",omitempty"`
 }
 
 // WriteSubscriptionInput is the read model to store.

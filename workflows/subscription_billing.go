@@ -124,6 +124,7 @@ func (s *subscription) remind(ctx workflow.Context, purpose kudos.MailPurpose, d
 	if purpose == kudos.MailRenewalReminder {
 		occasion = "renewal:"
 		b.PeriodStart, b.PeriodEnd = s.st.PeriodStartedAt, s.st.RenewalAt
+		b.NextPlan, b.ExtraSeats = s.st.ScheduledPlan, s.renewedExtraSeats()
 	}
 	s.mail(ctx, purpose, occasion+stamp(deadline), b)
 }
@@ -315,7 +316,7 @@ func (s *subscription) receipt(ctx workflow.Context, c *kudos.OpenCheckout) *Bil
 		return nil
 	}
 	from := *s.st.PeriodStartedAt
-	if c.Purpose == kudos.CheckoutUpgrade {
+	if c.Purpose == kudos.CheckoutUpgrade || c.Purpose == kudos.CheckoutSeats {
 		from = workflow.Now(ctx)
 	}
 	in := s.receiptMail(c.InvoiceID, from, *s.st.RenewalAt)

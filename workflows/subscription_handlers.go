@@ -30,6 +30,9 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdateQuoteChanged, s.quoteChanged, s.validateQuoteChanged},
 		{UpdatePrepareDeletion, s.prepareDeletion, s.validatePrepareDeletion},
 		{UpdatePaymentEvent, s.paymentEvent, nil},
+		{UpdateScheduleDowngrade, s.scheduleDowngrade, s.validateDowngrade},
+		{UpdateCancelScheduledChange, s.cancelScheduledChange, nil},
+		{UpdateChangeSeats, s.changeSeats, s.validateChangeSeats},
 	}
 	for _, u := range updates {
 		if err := workflow.SetUpdateHandlerWithOptions(ctx, u.name, u.handler, workflow.UpdateHandlerOptions{Validator: u.validator}); err != nil {
@@ -57,7 +60,7 @@ func (s *subscription) validateCreate(_ workflow.Context, req PlanRequest) error
 // create opens the checkout of a first plan. A second request for the same
 // plan while it is open gets the same checkout: never a second subscription.
 func (s *subscription) create(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkoutWith(ctx, kudos.CheckoutSubscription, req.Plan, s.promotionCode(ctx, req), func() (OpenCheckoutInput, error) {
+	return s.checkoutWith(ctx, kudos.CheckoutSubscription, req.Plan, s.promotionCode(ctx, req), 0, func() (OpenCheckoutInput, error) {
 		if err := s.validateCreate(ctx, req); err != nil { // the state may have moved while we waited
 			return OpenCheckoutInput{}, err
 		}
@@ -87,7 +90,7 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 
 // upgrade opens the checkout of the prorated difference to a higher plan.
 func (s *subscription) upgrade(ctx workflow.Context, req PlanRequest) (CheckoutResponse, error) {
-	return s.checkoutWith(ctx, kudos.CheckoutUpgrade, req.Plan, s.promotionCode(ctx, req), func() (OpenCheckoutInput, error) {
+	return s.checkoutWith(ctx, kudos.CheckoutUpgrade, req.Plan, s.promotionCode(ctx, req), 0, func() (OpenCheckoutInput, error) {
 		if err := s.validateUpgrade(ctx, req); err != nil {
 			return OpenCheckoutInput{}, err
 		}
@@ -149,18 +152,20 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 // replaces any other open checkout with a new one built by input.
 func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
-	return s.checkoutWith(ctx, purpose, plan, "", input)
+	return s.checkoutWith(ctx, purpose, plan, "", 0, input)
 }
 
-// checkoutWith is checkout priced with the promotion code code ("" none):
-// the open checkout is the same one only with the same code.
-func (s *subscription) checkoutWith(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, code string,
+// checkoutWith is checkout priced with the promotion code code ("" none)
+// for what has extraSeats too (a seats checkout's count, issue 38; 0 for
+// the others): the open checkout is the same one only with the same code
+// and seats.
+func (s *subscription) checkoutWith(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, code string, extraSeats int,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
 		s.inUpdate = true
 		defer func() { s.inUpdate = false }()
 		if c := s.st.Checkout; c != nil {
-			if c.Purpose == purpose && c.Plan == plan && discountCode(c.Promotion) == code {
+			if c.Purpose == purpose && c.Plan == plan && discountCode(c.Promotion) == code && c.ExtraSeats == extraSeats {
 				resp.CheckoutHref = c.URL
 				return
 			}
@@ -190,12 +195,13 @@ func (s *subscription) checkoutWith(ctx workflow.Context, purpose kudos.Checkout
 		if res.Waived {
 			s.log.Info("upgrade under the minimum charge: applied without one", "plan", plan, "amount", res.WaivedAmount)
 			s.renderPDF(ctx, in.InvoiceID)
-			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID})
+			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID,
+				ExtraSeats: in.ExtraSeats})
 			resp.Applied = true
 			return
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
-			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion}
+			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion, ExtraSeats: in.ExtraSeats}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 		resp.CheckoutHref = res.URL

@@ -193,6 +193,9 @@ func (s *subscription) owed(c *kudos.OpenCheckout) bool {
 			return false
 		}
 		return s.st.Plan.IsPaid() && s.st.Status == kudos.StatusActive && kudos.PlanRank(s.st.Plan) < kudos.PlanRank(c.Plan)
+	case kudos.CheckoutSeats: // more seats for the rest of the period they were priced in
+		return s.st.Plan == kudos.PlanTeam && s.st.Status == kudos.StatusActive && s.upgradeOfThisPeriod(c) &&
+			s.st.ExtraSeats < c.ExtraSeats
 	case kudos.CheckoutInvoice, kudos.CheckoutRenewal: // due, or the renewal being retried
 		_, ok := s.payable(c.InvoiceID)
 		return ok
@@ -270,6 +273,9 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	case kudos.CheckoutUpgrade:
 		s.st.Plan = c.Plan
 		s.takePromotion(c)
+		s.upgraded()
+	case kudos.CheckoutSeats:
+		s.seatsPaid(c)
 	case kudos.CheckoutInvoice, kudos.CheckoutRenewal:
 		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the renewal being retried: the period keeps its date
 			end := s.periodEnd(d.PeriodStart)

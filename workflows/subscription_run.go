@@ -313,18 +313,19 @@ func (s *subscription) onDeadline(ctx workflow.Context) {
 // renew starts the next period: charge it when auto-renewal is on, else the
 // plan stops with a DUE_PAYMENT invoice that 'continue with plan' pays.
 func (s *subscription) renew(ctx workflow.Context) {
-	if c := s.st.Checkout; s.billing && c != nil && c.Purpose == kudos.CheckoutUpgrade && !c.Pending {
+	if c := s.st.Checkout; s.billing && c != nil && (c.Purpose == kudos.CheckoutUpgrade || c.Purpose == kudos.CheckoutSeats) && !c.Pending {
 		// An upgrade prorates the period that ends now: settled first (paid
 		// at the provider, the next period renews the higher plan),
 		// otherwise closed, and a payment of it that still comes is late
 		// and refunded.
 		_ = s.expireOpenCheckout(ctx)
 	}
+	s.applyScheduled(ctx)
 	invoiceID, chargeID := s.renewalKeys(ctx)
 	discount := s.renewalDiscount(ctx)
 	if !s.st.AutoRenew {
 		_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
-			Discount: discount}, nil)
+			Discount: discount, ExtraSeats: s.st.ExtraSeats}, nil)
 		s.renderPDF(ctx, invoiceID)
 		s.expirePlan(ctx, invoiceID)
 		s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(*s.st.RenewalAt),
@@ -334,7 +335,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 	var res RenewalResult
 	end := s.periodEnd(*s.st.RenewalAt)
 	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
-		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}, Discount: discount}, &res); err != nil {
+		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}, Discount: discount, ExtraSeats: s.st.ExtraSeats}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
 	charge := kudos.PendingCharge{PeriodStart: *s.st.RenewalAt, InvoiceID: invoiceID, ChargeID: chargeID}

@@ -1,7 +1,7 @@
 import * as v from 'valibot'
 import { queryOptions } from '@tanstack/react-query'
 import { apiRequest, isApiError } from '@/lib/api-client'
-import { DUNNING_POLL_MS, LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
+import { DUNNING_POLL_MS, LOGO_PUBLIC_PREFIX, LOGO_TEMPORARY_PREFIX, PAID_PLANS, PLANS, POLL_MS, SHOW_STATUSES } from '@/lib/constants'
 import { queryKeys } from '@/lib/query-keys'
 import { ROLES } from '@/lib/roles'
 
@@ -29,6 +29,14 @@ export const subscriptionSchema = v.object({
   payment_retry_at: nullableDate,
   /** The renewal payment being retried; null when none (and from an older api). */
   failed_payment: v.optional(v.nullable(failedPaymentSchema), null),
+  /** The lower plan the renewal starts (issue 38); null when none (and from an older api). */
+  scheduled_plan: v.optional(v.nullable(v.picklist(PAID_PLANS)), null),
+  /** When the scheduled change (a lower plan, fewer seats) takes effect: the renewal date. */
+  scheduled_at: nullableDate,
+  /** The seats a Team plan bought beyond its 10 (issue 38). */
+  extra_seats: v.optional(v.number(), 0),
+  /** The extra seats kept from scheduled_at (fewer seats at the renewal); null when unchanged. */
+  scheduled_extra_seats: v.optional(v.nullable(v.number()), null),
 })
 
 export const accountResponseSchema = v.object({

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { PartyPopper } from 'lucide-react'
 import { useDeletionLock } from '@/components/deletion-lock'
 import { PaymentRetryMessage } from '@/components/payment-retry-message'
+import { ScheduledChangeNotice } from '@/components/scheduled-change-notice'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { useCancelCheckout } from '@/lib/api/cancel-checkout'
@@ -97,6 +98,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
                     ? t('plan.renews_on', { date: formatDate(subscription.plan_renewal_at) })
                     : t('plan.stops_on', { date: formatDate(subscription.plan_renewal_at) })}
               </p>
+              <ScheduledChangeNotice accountId={accountId} subscription={subscription} canCancel={owner} />
               {owner ? (
                 <>
                   {retry && (

@@ -13,8 +13,9 @@ const table: Row[] = [
   ['plan_expired', 'TEAM', [null, null, 'continue']],
   ['plan_expired', 'TRIAL', [null, null, null]],
   ['plan_upgrade', 'STARTER', ['current', 'upgrade', 'upgrade']],
-  ['plan_upgrade', 'PRO', [null, 'current', 'upgrade']],
-  ['plan_upgrade', 'TEAM', [null, null, 'current']],
+  // Issue 38: a lower plan is scheduled for the renewal.
+  ['plan_upgrade', 'PRO', ['downgrade', 'current', 'upgrade']],
+  ['plan_upgrade', 'TEAM', ['downgrade', 'downgrade', 'current']],
   ['plan_upgrade', 'TRIAL', ['start', 'start', 'start']],
   [undefined, 'TRIAL', [null, null, null]],
   [undefined, 'STARTER', [null, null, null]],
@@ -24,6 +25,9 @@ const table: Row[] = [
 describe('planAction', () => {
   it.each(table)('for=%s, current %s → %j', (reason, current, expected) => {
     expect(PAID_PLANS.map((card) => planAction(reason, current, card))).toEqual(expected)
+  })
+  it('the lower plan scheduled for the renewal is shown as scheduled, the others may still replace it', () => {
+    expect(PAID_PLANS.map((card) => planAction('plan_upgrade', 'TEAM', card, 'PRO'))).toEqual(['downgrade', 'scheduled', 'current'])
   })
 })
 

@@ -15,6 +15,10 @@ export type PlanAction =
   | 'upgrade'
   /** The plan already held: a disabled button. */
   | 'current'
+  /** Move down to this plan at the renewal (issue 38: PATCH subscription schedules it). */
+  | 'downgrade'
+  /** The lower plan already scheduled for the renewal: a disabled button. */
+  | 'scheduled'
 
 /**
  * What the plans page is about: 'trial' (an active trial choosing a plan),
@@ -37,8 +41,8 @@ export function planRank(plan: Plan): number {
   return (PAID_PLANS as readonly string[]).indexOf(plan)
 }
 
-/** The card's button, or null for none. */
-export function planAction(view: PlansView | PlansFor, current: Plan, card: PaidPlan): PlanAction | null {
+/** The card's button, or null for none. `scheduled`: the lower plan the renewal starts (issue 38). */
+export function planAction(view: PlansView | PlansFor, current: Plan, card: PaidPlan, scheduled: PaidPlan | null = null): PlanAction | null {
   switch (view) {
     case 'trial':
     case 'trial_expired':
@@ -51,7 +55,8 @@ export function planAction(view: PlansView | PlansFor, current: Plan, card: Paid
       const have = planRank(current)
       const offered = planRank(card)
       if (offered === have) return 'current'
-      return offered > have ? 'upgrade' : null
+      if (offered > have) return 'upgrade'
+      return card === scheduled ? 'scheduled' : 'downgrade'
     }
     default:
       return null

@@ -88,8 +88,8 @@ export function PlanCard({
           <Button
             className="w-full"
             // Only the most popular plan's button is solid: one emphasis per page.
-            variant={action !== 'current' && popular ? 'default' : 'outline'}
-            disabled={action === 'current' || disabled}
+            variant={action !== 'current' && action !== 'scheduled' && action !== 'downgrade' && popular ? 'default' : 'outline'}
+            disabled={action === 'current' || action === 'scheduled' || disabled}
             aria-describedby={describedBy}
             loading={busy}
             onClick={() => onAction(action, plan)}

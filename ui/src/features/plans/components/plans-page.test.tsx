@@ -74,7 +74,8 @@ describe('PlansPage', () => {
     expect(within(pro).getByTestId('current-plan')).toBeInTheDocument()
     expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
     expect(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' })).toBeEnabled()
-    expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
+    // Issue 38: a lower plan is offered for the renewal.
+    expect(within(screen.getByRole('region', { name: 'Starter' })).getByRole('button', { name: 'Switch to Starter at the renewal' })).toBeEnabled()
   })
 
   it('opened directly after the trial expired: every card starts its plan (issue 37)', async () => {
@@ -128,7 +129,7 @@ describe('PlansPage', () => {
     await screen.findByRole('heading', { level: 1 })
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByRole('button', { name: 'Your current plan' })).toBeDisabled()
-    expect(within(screen.getByRole('region', { name: 'Starter' })).queryByRole('button')).toBeNull()
+    expect(within(screen.getByRole('region', { name: 'Starter' })).getByRole('button', { name: 'Switch to Starter at the renewal' })).toBeEnabled()
     await userEvent.click(within(screen.getByRole('region', { name: 'Team' })).getByRole('button', { name: 'Upgrade to Team' }))
     await waitFor(() => expect(assign).toHaveBeenCalledWith(`${CHECKOUT_ORIGIN}/sandbox/checkout/7`))
     const patch = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'PATCH')
@@ -310,5 +311,47 @@ describe('PlansPage: plans smaller than the team (issue 26)', () => {
     await render('trial_expired')
     await screen.findByTestId('plans-ask-owner')
     expect(calls(fetch)).not.toContain('GET /v1/accounts/a/members')
+  })
+
+  it('a lower plan is scheduled for the renewal, shown with its date, and cancelled after a confirmation (issue 38)', async () => {
+    let scheduled = false
+    const fetch = mockApi({
+      'GET /v1/accounts/a': () =>
+        json(200, accountBody({ plan: 'TEAM', plan_renewal_at: '2027-03-12T10:00:00Z', start_next_period: true,
+          ...(scheduled ? { scheduled_plan: 'PRO', scheduled_at: '2027-03-12T10:00:00Z' } : {}) })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'GET /v1/accounts/a/members': () => json(200, { members: [], seats: { used: 2, limit: 10 } }),
+      'PATCH /v1/accounts/a/subscription': () => {
+        scheduled = true
+        return json(200, { scheduled_plan: 'PRO', scheduled_at: '2027-03-12T10:00:00Z' })
+      },
+      'DELETE /v1/accounts/a/subscription/scheduled-change': () => {
+        scheduled = false
+        return json(200, { scheduled_plan: null, scheduled_at: null })
+      },
+    })
+    await render('plan_upgrade')
+    await screen.findByRole('heading', { level: 1 })
+    await userEvent.click(within(screen.getByRole('region', { name: 'Pro' })).getByRole('button', { name: 'Switch to Pro at the renewal' }))
+    expect(await screen.findByText('Pro from 12 March 2027')).toBeInTheDocument()
+    expect(within(screen.getByRole('region', { name: 'Pro' })).getByRole('button', { name: 'Pro from the renewal' })).toBeDisabled()
+    const patch = fetch.mock.calls.find(([url, init]) => url === '/v1/accounts/a/subscription' && init?.method === 'PATCH')
+    expect(JSON.parse(String(patch?.[1]?.body))).toEqual({ plan: 'PRO' })
+    await userEvent.click(screen.getByRole('button', { name: 'Cancel the scheduled change' }))
+    await userEvent.click(await screen.findByRole('button', { name: 'Cancel the change' }))
+    await waitFor(() => expect(screen.queryByText('Pro from 12 March 2027')).toBeNull())
+  })
+
+  it('a lower plan the team outgrew says to remove members first (seat_limit, issue 38)', async () => {
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, accountBody({ plan: 'TEAM', plan_renewal_at: '2027-03-12T10:00:00Z', start_next_period: true })),
+      'GET /v1/pricing/a': () => json(200, pricingBody),
+      'GET /v1/accounts/a/members': () => json(200, { members: [], seats: { used: 3, limit: 10 } }),
+    })
+    await render('plan_upgrade')
+    await screen.findByRole('heading', { level: 1 })
+    const pro = screen.getByRole('region', { name: 'Pro' })
+    expect(await within(pro).findByTestId('plan-too-small')).toHaveTextContent('Remove 1 member first')
+    expect(within(pro).getByRole('button', { name: 'Switch to Pro at the renewal' })).toBeDisabled()
   })
 })

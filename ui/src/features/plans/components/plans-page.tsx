@@ -16,6 +16,8 @@ import { PAID_PLANS, PLAN_SEATS, type PaidPlan } from '@/lib/constants'
 import { queryKeys } from '@/lib/query-keys'
 import { paymentRetry } from '@/lib/dunning'
 import { canManageBilling } from '@/lib/roles'
+import { ScheduledChangeNotice } from '@/components/scheduled-change-notice'
+import { useScheduleDowngrade } from '@/lib/api/scheduled-change'
 import { useCreateSubscription } from '../api/create-subscription'
 import { useUpgradeSubscription } from '../api/update-subscription'
 import { usePayLatestUnpaidInvoice } from '../api/latest-unpaid-invoice'
@@ -42,6 +44,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
   const promotionCode = promoted?.promotion?.code
   const start = useCreateSubscription(accountId)
   const upgrade = useUpgradeSubscription(accountId)
+  const downgrade = useScheduleDowngrade(accountId)
   const pay = usePayLatestUnpaidInvoice(accountId)
   const saveAddress = useSaveBillingAddress(accountId)
   // The card whose action runs; it stays busy while the browser leaves for the checkout.
@@ -79,7 +82,7 @@ export function PlansPage({ accountId }: { accountId: string }) {
   const [seatRefused, setSeatRefused] = useState<PaidPlan | null>(null)
 
   const runAction = (action: PlanAction, plan: PaidPlan) => {
-    if (action === 'current') return
+    if (action === 'current' || action === 'scheduled') return
     const clearBusy = {
       onError: (error: unknown) => {
         setBusyPlan(null)
@@ -106,6 +109,9 @@ export function PlansPage({ accountId }: { accountId: string }) {
       })
     } else if (action === 'upgrade') {
       upgrade.mutate({ plan, promotionCode }, clearBusy)
+    } else if (action === 'downgrade') {
+      // Issue 38: scheduled for the renewal, nothing to pay: the page says so above the cards.
+      downgrade.mutate(plan, { ...clearBusy, onSuccess: () => setBusyPlan(null) })
     } else {
       pay.mutate(undefined, clearBusy)
     }
@@ -161,14 +167,17 @@ export function PlansPage({ accountId }: { accountId: string }) {
           }}
         />
       )}
+      {variant === 'plan_upgrade' && (
+        <ScheduledChangeNotice accountId={accountId} subscription={data.account.subscription} canCancel={owner} />
+      )}
       <div className="grid gap-4 md:grid-cols-3">
         {PAID_PLANS.map((plan) => {
-          const action = owner ? planAction(variant, current, plan) : null
+          const action = owner ? planAction(variant, current, plan, data.account.subscription.scheduled_plan) : null
           const locked = deletion.locked && action !== null && action !== 'current'
           const blocked = upgradeBlocked && action === 'upgrade'
           // Members and pending invitations beyond what this plan allows.
           const over = seats ? seats.used - PLAN_SEATS[plan] : 0
-          const tooSmall = action !== null && action !== 'current' && (over > 0 || seatRefused === plan)
+          const tooSmall = action !== null && action !== 'current' && action !== 'scheduled' && (over > 0 || seatRefused === plan)
           const seatsNoticeId = `${seatsId}-${plan}`
           return (
             <PlanCard

@@ -14,7 +14,8 @@ import { InviteDialog } from './invite-dialog'
 import { LeaveCard } from './leave-card'
 import { MembersCard } from './members-card'
 import { OwnershipCard } from './ownership-card'
-import { seatsFull } from './team-rules'
+import { SeatsCard } from './seats-card'
+import { seatsFull, teamSeats } from './team-rules'
 
 /** The page's frame: its one heading, the seat count and the header's action. */
 function TeamFrame({ seats, action, children }: { seats?: ReactNode; action?: ReactNode; children: ReactNode }) {
@@ -103,6 +104,9 @@ export function TeamPage({ accountId }: { accountId: string }) {
       />
       {manage && (
         <InvitationsCard accountId={accountId} invitations={invitations} onDone={setNotice} />
+      )}
+      {canManageBilling(role) && teamSeats(account.account.subscription) && (
+        <SeatsCard accountId={accountId} subscription={account.account.subscription} seats={team.seats} />
       )}
       {role === 'owner' ? (
         <OwnershipCard
