@@ -129,6 +129,10 @@ type MailBilling struct {
 	// ExtraSeats are, on a renewal reminder, the Team plan's extra seats
 	// the renewal bills (issue 38).
 	ExtraSeats int `json:"extra_seats,omitempty"`
+	// Discount is, on a renewal reminder, the running promotion that
+	// discounts the renewal (issue 38; nil when none): the amount named is
+	// what the renewal will charge.
+	Discount *Discount `json:"discount,omitempty"`
 	// PayURL is the provider's page that completes a payment needing
 	// authentication (payment_action_required).
 	PayURL string `json:"pay_url,omitempty"`

@@ -84,7 +84,7 @@ func (a *Activities) billingMail(ctx context.Context, in workflows.BillingMailIn
 		if b.NextPlan != "" {
 			plan = b.NextPlan
 		}
-		inv, err := a.priceLines(ctx, in.AccountID, uuid.Nil, kudos.InvoiceRenewal, plan, a.yearLines(plan, b.ExtraSeats), 0, nil)
+		inv, err := a.priceLines(ctx, in.AccountID, uuid.Nil, kudos.InvoiceRenewal, plan, a.yearLines(plan, b.ExtraSeats), 0, b.Discount)
 		if err != nil {
 			return kudos.MailRequest{}, err
 		}

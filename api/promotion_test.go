@@ -245,3 +245,30 @@ func TestAnUpgradeTakesAPromotionCode(t *testing.T) {
 		t.Fatalf("a once code still runs after the upgrade: %v", p)
 	}
 }
+
+// TestARenewalReminderNamesTheDiscountedAmount: the renewal reminder of an
+// account whose forever code runs names what the renewal will charge, the
+// price less the code and VAT on what is left (484.00), not the list price.
+func TestARenewalReminderNamesTheDiscountedAmount(t *testing.T) {
+	h := newHarness(t).withLifecycle(time.Hour, 0, 3*time.Second).withTemporal(6 * time.Second)
+	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
+	const email = "promo-reminded@example.com"
+	token, account := h.signedUpUser(email)
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	href := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO", "promotion_code": "LOYAL"}, token), 201).str("checkout_href")
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	var text string
+	eventually(t, "the renewal reminder", func() bool {
+		for _, m := range h.sent.to(email) {
+			if m.Purpose == kudos.MailRenewalReminder {
+				text = m.Text
+				return true
+			}
+		}
+		return false
+	})
+	if !strings.Contains(text, "484.00") || strings.Contains(text, "566.28") {
+		t.Fatalf("the reminder names another amount than 484.00 (468.00 less LOYAL's 68.00, with 21 %% VAT):\n%s", text)
+	}
+}

@@ -125,6 +125,13 @@ func (s *subscription) remind(ctx workflow.Context, purpose kudos.MailPurpose, d
 		occasion = "renewal:"
 		b.PeriodStart, b.PeriodEnd = s.st.PeriodStartedAt, s.st.RenewalAt
 		b.NextPlan, b.ExtraSeats = s.st.ScheduledPlan, s.renewedExtraSeats()
+		renewed := s.st.Plan
+		if b.NextPlan != "" {
+			renewed = b.NextPlan
+		}
+		if p := s.st.Promotion; p != nil && p.Covers(renewed) {
+			b.Discount = p // the reminder names what the renewal will charge
+		}
 	}
 	s.mail(ctx, purpose, occasion+stamp(deadline), b)
 }
