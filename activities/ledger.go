@@ -19,16 +19,9 @@ func (a *Activities) BookRefund(ctx context.Context, in workflows.BookRefundInpu
 	if err != nil {
 		return refused(err)
 	}
-	cn, err := a.Store.CreditNoteOfRefund(ctx, in.AccountID, b.ID)
-	switch {
-	case kudos.ErrorCode(err) == kudos.ENotFound:
-		cn = nil
-	case err != nil:
+	cn, err := a.refundCreditNote(ctx, in.AccountID, b.ID)
+	if err != nil {
 		return err
-	default:
-		if err := a.storeCreditNotePDF(ctx, *cn); err != nil {
-			return err
-		}
 	}
 	var plan kudos.Plan
 	if cn != nil {

@@ -267,20 +267,25 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	if err := a.giveBack(ctx, in, c, refundID, amount); err != nil {
 		return err
 	}
-	// The credit note the refund issued, if it issued one (a refund of an
-	// invoiced sale): its PDF, then the receipt that names it.
-	cn, err := a.Store.CreditNoteOfRefund(ctx, in.AccountID, refundID)
-	switch {
-	case kudos.ErrorCode(err) == kudos.ENotFound:
-		cn = nil
-	case err != nil:
+	cn, err := a.refundCreditNote(ctx, in.AccountID, refundID)
+	if err != nil {
 		return err
-	default:
-		if err := a.storeCreditNotePDF(ctx, *cn); err != nil {
-			return err
-		}
 	}
 	return a.queueRefundMail(ctx, in.AccountID, refundID, cn, c.Plan, amount, false)
+}
+
+// refundCreditNote is the credit note refund refundID issued, if it issued
+// one (a refund of an invoiced sale; nil otherwise), with its PDF stored:
+// the receipt that names it goes out after.
+func (a *Activities) refundCreditNote(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error) {
+	cn, err := a.Store.CreditNoteOfRefund(ctx, accountID, refundID)
+	switch {
+	case kudos.ErrorCode(err) == kudos.ENotFound:
+		return nil, nil
+	case err != nil:
+		return nil, err
+	}
+	return cn, a.storeCreditNotePDF(ctx, *cn)
 }
 
 // giveBack makes refund refundID of checkout c at the provider and records
