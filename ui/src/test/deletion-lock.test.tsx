@@ -1,3 +1,5 @@
+// Across features (the plans page, the plan tab, the payment details), so
+// it lives with the test helpers: shared components may import no feature.
 import { Suspense } from 'react'
 import { act, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
