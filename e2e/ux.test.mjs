@@ -357,7 +357,12 @@ test('issue 37: team, invitation, export, two-factor, passkeys and the deletion 
       for (const state of states) {
         const page = await pageAt(width);
         if (state.user) await useSession(page, state.user);
-        else await page.goto(`${BASE}/signin`);
+        else {
+          // Signed out: the pages share one browser context, whose storage
+          // still holds the previous state's session.
+          await page.goto(`${BASE}/signin`);
+          await page.evaluate(() => ['auth_token', 'auth_token_expiry', 'account_id', 'auth_email'].forEach((k) => localStorage.removeItem(k)));
+        }
         await page.evaluate((l) => localStorage.setItem('language', l), lang);
         await page.goto(state.url);
         const where = `${lang} ${width}px ${state.url.replace(BASE, '')}${state.click ? ' (enrolling)' : ''}`;
