@@ -333,6 +333,10 @@ type CheckoutRecord struct {
 	// ExtraSeats are, on a seats checkout, the extra seats it buys up to
 	// (issue 38; 0 on other checkouts).
 	ExtraSeats int
+	// Promotion is the terms of the promotion code the checkout was priced
+	// with (nil: none): a run rebuilt while it is open keeps them, so the
+	// renewals after its payment follow the code (issue 38).
+	Promotion *Discount
 	// Status is open, paid, failed, expired, cancelled or refunded.
 	Status string
 	// Invoice is the priced invoice of the checkout (nil on rows written
@@ -409,7 +413,7 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
-			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt, ExtraSeats: c.ExtraSeats}
+			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt, ExtraSeats: c.ExtraSeats, Promotion: c.Promotion}
 	}
 	if f := r.FailedPayment; f != nil && s.RenewalAt != nil && r.PaymentRetryAt != nil {
 		// Dunning: the renewal at RenewalAt is being retried; the attempts

@@ -3,11 +3,14 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
 
 	"kudos"
+	"kudos/dispatch"
 )
 
 // promo creates a promotion code for the test.
@@ -270,5 +273,39 @@ func TestARenewalReminderNamesTheDiscountedAmount(t *testing.T) {
 	})
 	if !strings.Contains(text, "484.00") || strings.Contains(text, "566.28") {
 		t.Fatalf("the reminder names another amount than 484.00 (468.00 less LOYAL's 68.00, with 21 %% VAT):\n%s", text)
+	}
+}
+
+// TestARebuiltRunKeepsTheOpenCheckoutsCode: the account's run is lost
+// while a checkout priced with a forever code is open; the reconciliation
+// rebuilds it from Postgres, the checkout is paid, and the renewal is
+// discounted as the code says. Before, the rebuilt run knew the checkout
+// but not its code's terms, and the renewals were charged in full.
+func TestARebuiltRunKeepsTheOpenCheckoutsCode(t *testing.T) {
+	h := newHarness(t).withTemporal(6 * time.Second)
+	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
+	token, account := h.signedUpUser("promo-rebuilt@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	href := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "PRO", "promotion_code": "LOYAL"}, token), 201).str("checkout_href")
+	h.terminate(account)
+	r := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Kick: h.srv.Outbox.Kick}
+	eventually(t, "the reconciliation to start the account's run again", func() bool {
+		rep, err := r.Reconcile(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(rep.Started) == 1
+	})
+	h.expect(h.payWith(href, "4242424242424242"), 200)
+	eventually(t, "the renewal paid", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") >= 1 })
+	var net, off int64
+	var code *string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT net_amount, discount_code, coalesce(discount_amount, 0) FROM invoices
+		WHERE account_id = $1 AND kind = 'RENEWAL' ORDER BY created_at LIMIT 1`, account).Scan(&net, &code, &off); err != nil {
+		t.Fatal(err)
+	}
+	if net != 40000 || code == nil || *code != "LOYAL" || off != 6800 {
+		t.Fatalf("the renewal after a rebuilt run: net %d, code %v, -%d; want 400.00 after LOYAL's 68.00", net, code, off)
 	}
 }

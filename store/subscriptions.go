@@ -108,16 +108,25 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 		// method (the api opens them): the newest open one of its own is
 		// the one it continues.
 		var c kudos.CheckoutRecord
+		var code *string
 		err = tx.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
-			extra_seats
+			extra_seats, discount_code
 			FROM checkouts WHERE account_id = $1 AND status = 'open' AND purpose <> 'payment_method' ORDER BY created_at DESC LIMIT 1`,
 			accountID).Scan(&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
-			&c.ExtraSeats)
+			&c.ExtraSeats, &code)
 		switch {
 		case err == nil:
 			rm.Checkout = &c
 		case !errors.Is(err, pgx.ErrNoRows):
 			return wrapErr(err)
+		}
+		if code != nil { // priced with a promotion code: its terms, for the renewals after the payment
+			p, err := scanPromotion(tx.QueryRow(ctx, `SELECT `+promotionColumns+` FROM promotion_codes WHERE code = $1`, *code))
+			if err != nil {
+				return notFound(err)
+			}
+			d := p.Discount()
+			c.Promotion = &d
 		}
 		rows, err := tx.Query(ctx, `SELECT `+paymentEventColumns+` FROM payment_events WHERE account_id = $1 AND applied_at IS NULL
 			ORDER BY received_at, event_id`, accountID)
