@@ -208,9 +208,9 @@ lane_checks() {
   step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
   step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
   step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
-  # 35 minutes: ./api alone (about 500 tests on real Temporal and Postgres,
+  # 35 minutes: ./api alone (about 250 tests on real Temporal and Postgres,
   # under -race) passed 15 minutes on 2 cores while the browser tests ran
-  # beside it; splitting it is the next step (docs/performance.md).
+  # beside it; splitting that package is the next step.
   step 06 go "go test -race (unit and integration)" go test -race -count=1 -timeout 35m ./... || rc=1
   step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
   step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
