@@ -113,15 +113,11 @@ func (p *Provider) intentOwner(ctx context.Context, id string) (uuid.UUID, strin
 	if err != nil {
 		return uuid.Nil, "", fmt.Errorf("stripepay: get payment %s: %w", id, err)
 	}
-	account, err := uuid.Parse(pi.Metadata[metaAccountID])
-	if err != nil || account == uuid.Nil {
+	account, ok := kudosAccount(pi.Metadata)
+	if !ok {
 		return uuid.Nil, "", nil
 	}
-	ref := pi.Metadata[metaCheckoutID]
-	if ref == "" {
-		ref = pi.Metadata[metaChargeID]
-	}
-	return account, ref, nil
+	return account, paymentRef(pi.Metadata), nil
 }
 
 // money is a Stripe amount in Kudos's form (ISO code upper case).

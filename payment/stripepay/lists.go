@@ -60,6 +60,15 @@ func kudosAccount(meta map[string]string) (uuid.UUID, bool) {
 	return id, err == nil && id != uuid.Nil
 }
 
+// paymentRef is Kudos's reference of a PaymentIntent from its metadata:
+// its checkout's id, or its off-session charge's key ("" for neither).
+func paymentRef(meta map[string]string) string {
+	if ref := meta[metaCheckoutID]; ref != "" {
+		return ref
+	}
+	return meta[metaChargeID]
+}
+
 // ListPayments implements kudos.ProviderLedger on GET /v1/payment_intents:
 // the succeeded PaymentIntents Kudos made (a checkout's, carrying its
 // checkout id, or an off-session charge's, carrying its charge id); a
@@ -72,10 +81,7 @@ func (p *Provider) ListPayments(ctx context.Context, since, until time.Time, fn 
 			return fmt.Errorf("stripepay: list payment intents: %w", err)
 		}
 		account, ok := kudosAccount(pi.Metadata)
-		ref := pi.Metadata[metaCheckoutID]
-		if ref == "" {
-			ref = pi.Metadata[metaChargeID]
-		}
+		ref := paymentRef(pi.Metadata)
 		if !ok || ref == "" || pi.Status != stripe.PaymentIntentStatusSucceeded {
 			continue
 		}
