@@ -44,10 +44,23 @@ if [ -z "${TEMPORAL_ADDRESS:-}" ]; then
 fi
 
 # Traces (issue 40) go to a local Jaeger, unless OTEL_EXPORTER_OTLP_ENDPOINT
-# names another backend, or KUDOS_DEV_JAEGER=0 turns them off.
+# names another backend, or KUDOS_DEV_JAEGER=0 turns them off. Jaeger's
+# first build takes up to an hour: make dev does not wait for it. It starts
+# the build in the background and runs without traces this once; the next
+# make dev after the build starts Jaeger. KUDOS_DEV_JAEGER=wait waits.
 JAEGER_UI=
+JAEGER_STATE=off
 if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}" ] && [ "${KUDOS_DEV_JAEGER:-1}" != 0 ]; then
-  ensure_jaeger
+  [ "${KUDOS_DEV_JAEGER:-1}" = wait ] && ensure_jaeger
+  if have_jaeger; then
+    JAEGER_STATE=run
+  else
+    build_jaeger_in_background "$DATA/jaeger-build.log"
+    JAEGER_STATE="off this run: Jaeger is being built in the background (first run on this machine; log .data/jaeger-build.log); the next make dev starts it"
+    say "Jaeger is not built yet: building it in the background; traces are off until the next make dev"
+  fi
+fi
+if [ "$JAEGER_STATE" = run ]; then
   say "starting Jaeger (UI :16686, OTLP :4318, traces in memory)"
   ./bin/jaeger >"$DATA/jaeger.log" 2>&1 &
   PIDS+=("$!")
@@ -72,7 +85,7 @@ if wait_http "$KUDOS_URL/readyz" 60; then
     passkeys         ${KUDOS_URL/\/\/127.0.0.1:/\/\/localhost:} (WebAuthn refuses an IP address: open the app there to use them)
     local S3         http://${KUDOS_DEV_S3_ADDR:-127.0.0.1:9000} (objects in .data/s3)
     Temporal Web UI  http://127.0.0.1:8233
-    Jaeger (traces)  ${JAEGER_UI:-${OTEL_EXPORTER_OTLP_ENDPOINT:-off}}
+    Jaeger (traces)  ${JAEGER_UI:-${OTEL_EXPORTER_OTLP_ENDPOINT:-$JAEGER_STATE}}
     Postgres         ${DATABASE_URL}
 
   Ctrl-C stops everything.

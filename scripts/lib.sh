@@ -76,20 +76,33 @@ KUDOS_TOOLS_CACHE=${KUDOS_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kudos/too
 # has replace directives (Jaeger's).
 ensure_tool() {
   local name=$1 version=$2 pkg=$3 module=${4:-}
-  [ -x "$KUDOS_ROOT/bin/$name" ] && return 0
-  local cached="$KUDOS_TOOLS_CACHE/$name-$version"
-  mkdir -p "$KUDOS_ROOT/bin"
-  if [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/$name"; then return 0; fi
+  have_tool "$name" "$version" && return 0
+  local cached="$KUDOS_TOOLS_CACHE/$name-$version" tmp="$KUDOS_ROOT/bin/.$name.build.$$"
   say "building $name $version into ./bin (first run on this machine only)"
+  # Built under a temporary name and moved into place, so that a build cut
+  # short (Ctrl-C, a background build still running) never leaves a
+  # truncated ./bin/NAME that have_tool would take for the tool.
   if [ -n "$module" ]; then
     local dir
     dir=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
     [ -n "$dir" ] || die "could not download $module@$version"
-    (cd "$dir" && go build -o "$KUDOS_ROOT/bin/$name" "$pkg") || die "could not build $name"
+    (cd "$dir" && go build -o "$tmp" "$pkg") || { rm -f "$tmp"; die "could not build $name"; }
   else
-    GOBIN="$KUDOS_ROOT/bin" go install "$pkg@$version" || die "could not build $name"
+    local gobin="$KUDOS_ROOT/bin/.$name.gobin.$$"
+    GOBIN="$gobin" go install "$pkg@$version" || { rm -rf "$gobin"; die "could not build $name"; }
+    mv "$gobin/$(basename "${pkg%%@*}")" "$tmp" && rm -rf "$gobin"
   fi
+  mv "$tmp" "$KUDOS_ROOT/bin/$name"
   mkdir -p "$KUDOS_TOOLS_CACHE" && cp "$KUDOS_ROOT/bin/$name" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached" || true
+}
+
+# have_tool NAME VERSION: whether ./bin/NAME is there, copying it from the
+# tools cache when the cache holds that version; builds nothing.
+have_tool() {
+  local name=$1 version=$2 cached="$KUDOS_TOOLS_CACHE/$1-$2"
+  [ -x "$KUDOS_ROOT/bin/$name" ] && return 0
+  mkdir -p "$KUDOS_ROOT/bin"
+  [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/.$name.copy.$$" && mv "$KUDOS_ROOT/bin/.$name.copy.$$" "$KUDOS_ROOT/bin/$name"
 }
 
 # ensure_temporal provides ./bin/temporal (the pinned CLI).
@@ -98,8 +111,23 @@ ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporal
 # ensure_jaeger provides ./bin/jaeger (the pinned all-in-one Jaeger: OTLP
 # in on 127.0.0.1:4317/4318, traces in memory, its UI on :16686), for make
 # dev's traces. Its first build is long (over an hour on a loaded 2-core
-# machine): go build inside the module, then cached.
+# machine): go build inside the module, then cached. make dev runs it in
+# the background (build_jaeger_in_background) rather than wait for it.
 ensure_jaeger() { ensure_tool jaeger "$JAEGER_VERSION" ./cmd/jaeger github.com/jaegertracing/jaeger; }
+
+# have_jaeger: whether ./bin/jaeger is ready (or in the tools cache).
+have_jaeger() { have_tool jaeger "$JAEGER_VERSION"; }
+
+# build_jaeger_in_background LOG: starts ensure_jaeger detached from this
+# shell (so Ctrl-C on make dev does not cut an hour of work short), at low
+# priority, once per machine at a time (a lock in the tools cache), its
+# output in LOG.
+build_jaeger_in_background() {
+  local log=$1
+  mkdir -p "$KUDOS_TOOLS_CACHE"
+  setsid nohup nice -n 10 flock -n "$KUDOS_TOOLS_CACHE/jaeger-$JAEGER_VERSION.lock" \
+    bash -c 'source "$1/scripts/lib.sh" && ensure_jaeger' _ "$KUDOS_ROOT" >"$log" 2>&1 </dev/null &
+}
 
 # ensure_stripe_mock provides ./bin/stripe-mock (Stripe's API mock, for the
 # Stripe adapter's tests).
