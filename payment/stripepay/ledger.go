@@ -27,7 +27,7 @@ func isMovementEvent(typ stripe.EventType) bool {
 	switch typ {
 	case stripe.EventTypePaymentIntentSucceeded, stripe.EventTypePaymentIntentProcessing,
 		stripe.EventTypePaymentIntentPaymentFailed, stripe.EventTypePaymentIntentRequiresAction,
-		stripe.EventTypeChargeRefunded, stripe.EventTypeRefundUpdated:
+		stripe.EventTypeChargeRefunded, stripe.EventTypeRefundCreated, stripe.EventTypeRefundUpdated:
 		return true
 	}
 	return false
@@ -47,7 +47,7 @@ func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.P
 		return nil, kudos.Errorf(kudos.EBadRequest, "Stripe event without an object")
 	}
 	out := &kudos.PaymentEvent{EventID: ev.ID, Provider: p.Name(), OccurredAt: time.Unix(ev.Created, 0).UTC()}
-	if ev.Type == stripe.EventTypeChargeRefunded || ev.Type == stripe.EventTypeRefundUpdated {
+	if ev.Type == stripe.EventTypeChargeRefunded || ev.Type == stripe.EventTypeRefundCreated || ev.Type == stripe.EventTypeRefundUpdated {
 		return p.refundEvent(ctx, ev, objectID, out)
 	}
 	pi, err := p.sc.V1PaymentIntents.Retrieve(ctx, objectID, nil)
@@ -74,13 +74,16 @@ func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.P
 	return out, nil
 }
 
-// refundEvent reads the refund a charge.refunded or refund.updated event
-// is about. A charge.refunded event names the charge, whose refunds Stripe
-// no longer embeds (API 2022-11-15): the refund it reports is the charge's
-// newest one made by the event's time (a later one has its own event).
+// refundEvent reads the refund a charge.refunded, refund.created or
+// refund.updated event is about. refund.created and refund.updated name
+// the refund. A charge.refunded event names the charge, whose refunds
+// Stripe no longer embeds (API 2022-11-15): the refund it reports is the
+// charge's newest one made by the event's time. Two refunds made in the
+// same second are both "newest" to it; each one's refund.created names it,
+// and a refund is booked once whichever event reports it first.
 func (p *Provider) refundEvent(ctx context.Context, ev stripe.Event, objectID string, out *kudos.PaymentEvent) (*kudos.PaymentEvent, error) {
 	var r *stripe.Refund
-	if ev.Type == stripe.EventTypeRefundUpdated {
+	if ev.Type != stripe.EventTypeChargeRefunded {
 		var err error
 		if r, err = p.sc.V1Refunds.Retrieve(ctx, objectID, nil); err != nil {
 			return nil, fmt.Errorf("stripepay: event %s: get refund %s: %w", ev.ID, objectID, err)

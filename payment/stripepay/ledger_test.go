@@ -117,6 +117,15 @@ func TestParseRefundEvents(t *testing.T) {
 				"GET /v1/payment_intents/pi_1": {200, intentJSON("succeeded", renewal)}},
 			want: &kudos.LedgerMovement{Movement: kudos.MovementRefund, ChargeID: "renewal:x", PaymentID: "pi_1", ProviderRefundID: "re_3",
 				RefundID: "ops-refund:abc", Amount: &kudos.Money{Amount: 2000, Currency: "EUR"}}},
+		// Two dashboard refunds of one charge in the same second: charge.refunded
+		// cannot tell them apart (both are its newest), refund.created names each.
+		{name: "the second of two refunds made in one second", typ: "refund.created",
+			object: refundJSON("re_6", 700, created, "succeeded", "{}"), answers: map[string]canned{
+				"GET /v1/refunds":              {200, list(refundJSON("re_7", 300, created, "succeeded", "{}"), refundJSON("re_6", 700, created, "succeeded", "{}"))},
+				"GET /v1/refunds/re_6":         {200, refundJSON("re_6", 700, created, "succeeded", "{}")},
+				"GET /v1/payment_intents/pi_1": {200, intentJSON("succeeded", checkout)}},
+			want:         &kudos.LedgerMovement{Movement: kudos.MovementRefund, PaymentID: "pi_1", ProviderRefundID: "re_6", Amount: &kudos.Money{Amount: 700, Currency: "EUR"}},
+			wantCheckout: "chk_1"},
 		{name: "a refund that failed", typ: "refund.updated", object: refundJSON("re_4", 2000, created, "failed", "{}"), answers: map[string]canned{
 			"GET /v1/refunds/re_4": {200, refundJSON("re_4", 2000, created, "failed", "{}")}}},
 		{name: "a payment Kudos did not take", typ: "charge.refunded", object: charge, answers: map[string]canned{
