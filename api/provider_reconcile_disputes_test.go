@@ -1,0 +1,150 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"kudos/ops"
+	"kudos/payment/sandbox"
+)
+
+// The provider reconciliation compares disputes too (issue 36 item 4:
+// "payments, refunds, disputes per account"), on a real Temporal and
+// Postgres with the sandbox as the provider.
+
+// forgetDisputeEvents drops the sandbox's dispute events from its list of
+// events, as Stripe's list forgets events after 30 days while a dispute is
+// decided up to 75 days after it opened: the dispute stays in the
+// provider's list of disputes, its events are gone.
+func (h *harness) forgetDisputeEvents() {
+	h.t.Helper()
+	if _, err := h.db.Pool.Exec(context.Background(), `DELETE FROM sandbox_events WHERE type LIKE 'charge.dispute.%'`); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestProviderReconciliationRepairsDisputes: a dispute opened at the
+// provider whose event never reached Kudos, and a dispute whose opening
+// Kudos booked and whose close (lost) was lost, both past the provider's
+// list of events: one reconciliation run finds them in the provider's list
+// of disputes and applies each through the webhook's intake, so that the
+// subscription workflow books them exactly once (the disputes row, the
+// timeline's dispute_opened / dispute_lost, the lost one's credit note). A
+// second run changes nothing and reports "no difference". What it cannot
+// repair is reported: a dispute Kudos decided that the provider says is
+// open (dispute_status: a decision is never reopened) and a dispute Kudos
+// booked that the provider does not have (dispute_unknown).
+func TestProviderReconciliationRepairsDisputes(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	ctx := context.Background()
+	sb := h.srv.Payments.(*sandbox.Provider)
+	openToken, openAccount := h.paidWith("dispute-never-delivered@example.com", "STARTER", "4242424242424242")
+	lostToken, lostAccount := h.paidWith("dispute-close-lost@example.com", "STARTER", "4242424242424242")
+	openInvoice, lostInvoice := h.paidInvoiceID(openAccount), h.paidInvoiceID(lostAccount)
+
+	h.expect(h.dispute(lostAccount, lostInvoice, "open"), 200)
+	eventually(t, "the delivered opening booked", func() bool { return h.count("disputes", lostAccount, "status = 'open'") == 1 })
+	sb.LoseEvents.Store(true)
+	h.expect(h.dispute(openAccount, openInvoice, "open"), 200)
+	h.expect(h.dispute(lostAccount, lostInvoice, "lost"), 200)
+	sb.LoseEvents.Store(false)
+	h.forgetDisputeEvents()
+	time.Sleep(2 * time.Second)
+	if n := h.count("disputes", openAccount, "true"); n != 0 {
+		t.Fatalf("%d disputes booked though the opening was lost", n)
+	}
+	if n := h.count("disputes", lostAccount, "status = 'open'"); n != 1 {
+		t.Fatalf("the dispute whose close was lost: %d open", n)
+	}
+
+	rep := h.reconcileProvider("reconcile_provider_disputes_repaired.json")
+	if len(rep.Repaired) != 2 || rep.Drift != 0 || rep.Disputes != 2 {
+		t.Fatalf("first run: %d disputes listed, repaired %v, drift %d %+v; want the opening and the close repaired, no drift",
+			rep.Disputes, rep.Repaired, rep.Drift, rep.Differences)
+	}
+	eventually(t, "both disputes booked", func() bool {
+		return h.count("disputes", openAccount, "status = 'open' AND invoice_id = '"+openInvoice+"'") == 1 &&
+			h.count("disputes", lostAccount, "status = 'lost' AND closed_at IS NOT NULL") == 1 &&
+			h.subscription(lostToken, lostAccount)["show_status"] == "plan_expired"
+	})
+	eventually(t, "every event applied", func() bool {
+		return h.count("payment_events", openAccount, "applied_at IS NULL") == 0 && h.count("payment_events", lostAccount, "applied_at IS NULL") == 0
+	})
+	exactlyOnce := func(when string) {
+		t.Helper()
+		for _, c := range []struct{ account, where string }{
+			{openAccount, "type = 'dispute_opened'"}, {lostAccount, "type = 'dispute_opened'"}, {lostAccount, "type = 'dispute_lost'"},
+		} {
+			if n := h.count("billing_events", c.account, c.where); n != 1 {
+				t.Fatalf("%s: account %s has %d events %s, want 1", when, c.account, n, c.where)
+			}
+		}
+		if n := h.count("billing_events", openAccount, "type IN ('dispute_won', 'dispute_lost')"); n != 0 {
+			t.Fatalf("%s: the open dispute was closed %d times", when, n)
+		}
+		if n := h.invoiceCount(lostAccount, "kind = 'CREDIT_NOTE' AND dispute_id IS NOT NULL AND status = 'CREDITED'"); n != 1 {
+			t.Fatalf("%s: %d credit notes of the lost dispute, want 1", when, n)
+		}
+		if n := h.invoiceCount(openAccount, "kind = 'CREDIT_NOTE'"); n != 0 {
+			t.Fatalf("%s: %d credit notes of the open dispute", when, n)
+		}
+	}
+	exactlyOnce("after the repair")
+	if h.disputeOpenAttribute(openAccount) != "true" || h.disputeOpenAttribute(lostAccount) != "false" {
+		t.Fatalf("DisputeOpen: %q of the open dispute, %q of the lost one", h.disputeOpenAttribute(openAccount), h.disputeOpenAttribute(lostAccount))
+	}
+	if s := h.subscription(openToken, openAccount); s["show_status"] != "active" {
+		t.Fatalf("an open dispute changed the plan: %v", s)
+	}
+	h.recordHistory("subscription:"+lostAccount, "", "subscription_dispute_lost_by_provider_reconciliation.json")
+
+	again := h.reconcileProvider("")
+	var text strings.Builder
+	if err := ops.WriteProviderReport(&text, again); err != nil {
+		t.Fatal(err)
+	}
+	if len(again.Repaired) != 0 || again.Drift != 0 || again.Disputes != 2 || !strings.Contains(text.String(), "no difference") {
+		t.Fatalf("second run: repaired %v, drift %d %+v; want no difference:\n%s", again.Repaired, again.Drift, again.Differences, text.String())
+	}
+	time.Sleep(time.Second)
+	exactlyOnce("after a second run")
+
+	// Kudos decided the open one (won) while the provider says it is still
+	// open; and Kudos books a dispute the provider has not.
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE disputes SET status = 'won', closed_at = now() WHERE account_id = $1`, openAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO disputes (id, account_id, payment, amount, currency, status, opened_at)
+		VALUES ('dp_kudos_only', $1, 'nothing', 500, 'EUR', 'open', now())`, lostAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
+		t.Fatal(err)
+	}
+	drift := h.reconcileProvider("")
+	kinds := map[string]string{}
+	for _, d := range drift.Differences {
+		kinds[d.Kind] = d.AccountID + " " + d.Reference
+	}
+	if drift.Drift != 2 || !strings.HasPrefix(kinds["dispute_status"], openAccount) || kinds["dispute_unknown"] != lostAccount+" dp_kudos_only" ||
+		len(drift.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, repaired %v; want the status Kudos decided and the dispute the provider has not", drift.Drift, drift.Differences, drift.Repaired)
+	}
+	if g := h.ledgerDrift(); g != 2 {
+		t.Fatalf("kudos_ledger_drift %v, want 2", g)
+	}
+	text.Reset()
+	if err := ops.WriteProviderReport(&text, drift); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"2 difference", "dispute_status", "provider: open, Kudos: won", "dispute_unknown", "dp_kudos_only", "5.00 EUR"} {
+		if !strings.Contains(text.String(), want) {
+			t.Errorf("the report's text has no %q:\n%s", want, text.String())
+		}
+	}
+	if n := h.count("disputes", openAccount, "status = 'won'"); n != 1 {
+		t.Fatalf("a status the reconciliation cannot repair was changed: %d won", n)
+	}
+}
