@@ -167,20 +167,30 @@ func TestLedgerPaymentsAndRefundsAreKudoss(t *testing.T) {
 
 // TestLedgerListsPageByPage: a list longer than a page is read a page at
 // a time (stripe-go's auto-pagination: starting_after the last item read),
-// every item once.
+// every item once: the events, and the disputes (compared from months
+// back, the longest list).
 func TestLedgerListsPageByPage(t *testing.T) {
-	var queries []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		queries = append(queries, r.URL.Query().Get("starting_after"))
-		w.Header().Set("Content-Type", "application/json")
-		ev := func(id string) string {
+	account := uuid.New()
+	items := map[string]func(id string) string{
+		"/v1/events": func(id string) string {
 			return fmt.Sprintf(`{"id":%q,"object":"event","type":"customer.created","created":%d,"data":{"object":{}}}`, id, windowSince.Unix()+1)
-		}
+		},
+		"/v1/disputes": func(id string) string {
+			return fmt.Sprintf(`{"id":%q,"object":"dispute","status":"under_review","amount":100,"currency":"eur","created":%d,`+
+				`"payment_intent":{"id":"pi_1","object":"payment_intent","metadata":{"account_id":%q,"checkout_id":"chk_1"}}}`,
+				id, windowSince.Unix()+1, account)
+		},
+	}
+	queries := map[string][]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries[r.URL.Path] = append(queries[r.URL.Path], r.URL.Query().Get("starting_after"))
+		w.Header().Set("Content-Type", "application/json")
+		item := items[r.URL.Path]
 		if r.URL.Query().Get("starting_after") == "" {
-			fmt.Fprintf(w, `{"object":"list","url":"/v1/events","has_more":true,"data":[%s,%s]}`, ev("evt_a"), ev("evt_b"))
+			fmt.Fprintf(w, `{"object":"list","url":%q,"has_more":true,"data":[%s,%s]}`, r.URL.Path, item("x_a"), item("x_b"))
 			return
 		}
-		fmt.Fprintf(w, `{"object":"list","url":"/v1/events","has_more":false,"data":[%s]}`, ev("evt_c"))
+		fmt.Fprintf(w, `{"object":"list","url":%q,"has_more":false,"data":[%s]}`, r.URL.Path, item("x_c"))
 	}))
 	defer srv.Close()
 	p, err := newProvider(Config{SecretKey: "sk_test_kudos", WebhookSecret: testWebhookSecret, APIBaseURL: srv.URL, Currency: "EUR"},
@@ -188,15 +198,24 @@ func TestLedgerListsPageByPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
-	if err := p.ListEvents(context.Background(), windowSince, windowUntil, func(ev kudos.ProviderEvent) error {
-		ids = append(ids, ev.ID)
+	ctx := context.Background()
+	var events, disputes []string
+	if err := p.ListEvents(ctx, windowSince, windowUntil, func(ev kudos.ProviderEvent) error {
+		events = append(events, ev.ID)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(ids, " ") != "evt_a evt_b evt_c" || strings.Join(queries, ",") != ",evt_b" {
-		t.Fatalf("events %v over requests starting after %q", ids, queries)
+	if err := p.ListDisputes(ctx, windowSince, windowUntil, func(d kudos.ProviderDispute) error {
+		disputes = append(disputes, d.ID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for path, ids := range map[string][]string{"/v1/events": events, "/v1/disputes": disputes} {
+		if strings.Join(ids, " ") != "x_a x_b x_c" || strings.Join(queries[path], ",") != ",x_b" {
+			t.Fatalf("%s: %v over requests starting after %q", path, ids, queries[path])
+		}
 	}
 }
 
