@@ -32,25 +32,32 @@ func (h *harness) forgetDisputeEvents() {
 // of disputes and applies each through the webhook's intake, so that the
 // subscription workflow books them exactly once (the disputes row, the
 // timeline's dispute_opened / dispute_lost, the lost one's credit note). A
-// second run changes nothing and reports "no difference". What it cannot
-// repair is reported: a dispute Kudos decided that the provider says is
-// open (dispute_status: a decision is never reopened) and a dispute Kudos
-// booked that the provider does not have (dispute_unknown).
+// second run changes nothing and reports "no difference". A third dispute,
+// whose lost events are still in the provider's list of events, is
+// repaired from those events, once: not a second time from the list of
+// disputes. What it cannot repair is reported: a dispute Kudos decided that
+// the provider says is open (dispute_status: a decision is never
+// reopened), a dispute Kudos booked that the provider does not have
+// (dispute_unknown), and one whose earlier repair was applied without
+// booking it (dispute_missing).
 func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	sb := h.srv.Payments.(*sandbox.Provider)
 	openToken, openAccount := h.paidWith("dispute-never-delivered@example.com", "STARTER", "4242424242424242")
 	lostToken, lostAccount := h.paidWith("dispute-close-lost@example.com", "STARTER", "4242424242424242")
-	openInvoice, lostInvoice := h.paidInvoiceID(openAccount), h.paidInvoiceID(lostAccount)
+	_, eventsAccount := h.paidWith("dispute-events-listed@example.com", "STARTER", "4242424242424242")
+	openInvoice, lostInvoice, eventsInvoice := h.paidInvoiceID(openAccount), h.paidInvoiceID(lostAccount), h.paidInvoiceID(eventsAccount)
 
 	h.expect(h.dispute(lostAccount, lostInvoice, "open"), 200)
 	eventually(t, "the delivered opening booked", func() bool { return h.count("disputes", lostAccount, "status = 'open'") == 1 })
 	sb.LoseEvents.Store(true)
 	h.expect(h.dispute(openAccount, openInvoice, "open"), 200)
 	h.expect(h.dispute(lostAccount, lostInvoice, "lost"), 200)
-	sb.LoseEvents.Store(false)
 	h.forgetDisputeEvents()
+	h.expect(h.dispute(eventsAccount, eventsInvoice, "open"), 200)
+	h.expect(h.dispute(eventsAccount, eventsInvoice, "lost"), 200)
+	sb.LoseEvents.Store(false)
 	time.Sleep(2 * time.Second)
 	if n := h.count("disputes", openAccount, "true"); n != 0 {
 		t.Fatalf("%d disputes booked though the opening was lost", n)
@@ -60,22 +67,25 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	}
 
 	rep := h.reconcileProvider("reconcile_provider_disputes_repaired.json")
-	if len(rep.Repaired) != 2 || rep.Drift != 0 || rep.Disputes != 2 {
-		t.Fatalf("first run: %d disputes listed, repaired %v, drift %d %+v; want the opening and the close repaired, no drift",
+	if len(rep.Repaired) != 4 || rep.Drift != 0 || rep.Disputes != 3 {
+		t.Fatalf("first run: %d disputes listed, repaired %v, drift %d %+v; want the opening and the close repaired from the "+
+			"list of disputes, the third dispute's two events from the list of events, no drift",
 			rep.Disputes, rep.Repaired, rep.Drift, rep.Differences)
 	}
 	eventually(t, "both disputes booked", func() bool {
 		return h.count("disputes", openAccount, "status = 'open' AND invoice_id = '"+openInvoice+"'") == 1 &&
 			h.count("disputes", lostAccount, "status = 'lost' AND closed_at IS NOT NULL") == 1 &&
+			h.count("disputes", eventsAccount, "status = 'lost' AND closed_at IS NOT NULL") == 1 &&
 			h.subscription(lostToken, lostAccount)["show_status"] == "plan_expired"
 	})
 	eventually(t, "every event applied", func() bool {
-		return h.count("payment_events", openAccount, "applied_at IS NULL") == 0 && h.count("payment_events", lostAccount, "applied_at IS NULL") == 0
+		return h.countWhere("payment_events", "applied_at IS NULL AND account_id::text = ANY($1)", []string{openAccount, lostAccount, eventsAccount}) == 0
 	})
 	exactlyOnce := func(when string) {
 		t.Helper()
 		for _, c := range []struct{ account, where string }{
 			{openAccount, "type = 'dispute_opened'"}, {lostAccount, "type = 'dispute_opened'"}, {lostAccount, "type = 'dispute_lost'"},
+			{eventsAccount, "type = 'dispute_opened'"}, {eventsAccount, "type = 'dispute_lost'"},
 		} {
 			if n := h.count("billing_events", c.account, c.where); n != 1 {
 				t.Fatalf("%s: account %s has %d events %s, want 1", when, c.account, n, c.where)
@@ -84,8 +94,13 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 		if n := h.count("billing_events", openAccount, "type IN ('dispute_won', 'dispute_lost')"); n != 0 {
 			t.Fatalf("%s: the open dispute was closed %d times", when, n)
 		}
-		if n := h.invoiceCount(lostAccount, "kind = 'CREDIT_NOTE' AND dispute_id IS NOT NULL AND status = 'CREDITED'"); n != 1 {
-			t.Fatalf("%s: %d credit notes of the lost dispute, want 1", when, n)
+		for _, account := range []string{lostAccount, eventsAccount} {
+			if n := h.invoiceCount(account, "kind = 'CREDIT_NOTE' AND dispute_id IS NOT NULL AND status = 'CREDITED'"); n != 1 {
+				t.Fatalf("%s: account %s has %d credit notes of the lost dispute, want 1", when, account, n)
+			}
+		}
+		if n := h.count("payment_events", eventsAccount, "event_id LIKE 'reconcile_%'"); n != 0 {
+			t.Fatalf("%s: the dispute repaired from its events was repaired %d more times from the list of disputes", when, n)
 		}
 		if n := h.invoiceCount(openAccount, "kind = 'CREDIT_NOTE'"); n != 0 {
 			t.Fatalf("%s: %d credit notes of the open dispute", when, n)
@@ -105,19 +120,29 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	if err := ops.WriteProviderReport(&text, again); err != nil {
 		t.Fatal(err)
 	}
-	if len(again.Repaired) != 0 || again.Drift != 0 || again.Disputes != 2 || !strings.Contains(text.String(), "no difference") {
+	if len(again.Repaired) != 0 || again.Drift != 0 || again.Disputes != 3 || !strings.Contains(text.String(), "no difference") {
 		t.Fatalf("second run: repaired %v, drift %d %+v; want no difference:\n%s", again.Repaired, again.Drift, again.Differences, text.String())
 	}
 	time.Sleep(time.Second)
 	exactlyOnce("after a second run")
 
 	// Kudos decided the open one (won) while the provider says it is still
-	// open; and Kudos books a dispute the provider has not.
+	// open; Kudos books a dispute the provider has not; and a dispute at the
+	// provider whose repair an earlier run recorded and the workflow applied
+	// left no disputes row.
 	if _, err := h.db.Pool.Exec(ctx, `UPDATE disputes SET status = 'won', closed_at = now() WHERE account_id = $1`, openAccount); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO disputes (id, account_id, payment, amount, currency, status, opened_at)
 		VALUES ('dp_kudos_only', $1, 'nothing', 500, 'EUR', 'open', now())`, lostAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO sandbox_disputes (id, account_id, payment, amount, currency, status, created_at)
+		VALUES ('dp_provider_only', $1, 'nothing', 700, 'EUR', 'open', now())`, openAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO payment_events (event_id, provider, account_id, checkout_id, outcome, occurred_at, applied_at, dispute)
+		VALUES ('reconcile_dp_provider_only_open', 'sandbox', $1, '', '', now(), now(), '{"id": "dp_provider_only"}')`, openAccount); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.db.Pool.Exec(ctx, `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
@@ -128,18 +153,20 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	for _, d := range drift.Differences {
 		kinds[d.Kind] = d.AccountID + " " + d.Reference
 	}
-	if drift.Drift != 2 || !strings.HasPrefix(kinds["dispute_status"], openAccount) || kinds["dispute_unknown"] != lostAccount+" dp_kudos_only" ||
-		len(drift.Repaired) != 0 {
-		t.Fatalf("drift %d %+v, repaired %v; want the status Kudos decided and the dispute the provider has not", drift.Drift, drift.Differences, drift.Repaired)
+	if drift.Drift != 3 || !strings.HasPrefix(kinds["dispute_status"], openAccount) || kinds["dispute_unknown"] != lostAccount+" dp_kudos_only" ||
+		kinds["dispute_missing"] != openAccount+" dp_provider_only" || len(drift.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, repaired %v; want the status Kudos decided, the dispute the provider has not and the one a repair did not book",
+			drift.Drift, drift.Differences, drift.Repaired)
 	}
-	if g := h.ledgerDrift(); g != 2 {
-		t.Fatalf("kudos_ledger_drift %v, want 2", g)
+	if g := h.ledgerDrift(); g != 3 {
+		t.Fatalf("kudos_ledger_drift %v, want 3", g)
 	}
 	text.Reset()
 	if err := ops.WriteProviderReport(&text, drift); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"2 difference", "dispute_status", "provider: open, Kudos: won", "dispute_unknown", "dp_kudos_only", "5.00 EUR"} {
+	for _, want := range []string{"3 difference", "dispute_status", "provider: open, Kudos: won", "dispute_unknown", "dp_kudos_only", "5.00 EUR",
+		"dispute_missing", "dp_provider_only", "provider: open, Kudos: -"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report's text has no %q:\n%s", want, text.String())
 		}
