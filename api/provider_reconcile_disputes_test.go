@@ -107,9 +107,9 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 		}
 	}
 	exactlyOnce("after the repair")
-	if h.disputeOpenAttribute(openAccount) != "true" || h.disputeOpenAttribute(lostAccount) != "false" {
-		t.Fatalf("DisputeOpen: %q of the open dispute, %q of the lost one", h.disputeOpenAttribute(openAccount), h.disputeOpenAttribute(lostAccount))
-	}
+	eventually(t, "DisputeOpen true of the open dispute, false of the lost one", func() bool {
+		return h.disputeOpenAttribute(openAccount) == "true" && h.disputeOpenAttribute(lostAccount) == "false"
+	})
 	if s := h.subscription(openToken, openAccount); s["show_status"] != "active" {
 		t.Fatalf("an open dispute changed the plan: %v", s)
 	}
@@ -127,10 +127,14 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	exactlyOnce("after a second run")
 
 	// Kudos decided the open one (won) while the provider says it is still
-	// open; Kudos books a dispute the provider has not; and a dispute at the
-	// provider whose repair an earlier run recorded and the workflow applied
-	// left no disputes row.
+	// open; Kudos booked the lost one at another amount; Kudos books a
+	// dispute the provider has not; and a dispute at the provider whose
+	// repair an earlier run recorded and the workflow applied left no
+	// disputes row.
 	if _, err := h.db.Pool.Exec(ctx, `UPDATE disputes SET status = 'won', closed_at = now() WHERE account_id = $1`, openAccount); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE disputes SET amount = amount - 100 WHERE account_id = $1`, lostAccount); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := h.db.Pool.Exec(ctx, `INSERT INTO disputes (id, account_id, payment, amount, currency, status, opened_at)
@@ -153,19 +157,20 @@ func TestProviderReconciliationRepairsDisputes(t *testing.T) {
 	for _, d := range drift.Differences {
 		kinds[d.Kind] = d.AccountID + " " + d.Reference
 	}
-	if drift.Drift != 3 || !strings.HasPrefix(kinds["dispute_status"], openAccount) || kinds["dispute_unknown"] != lostAccount+" dp_kudos_only" ||
-		kinds["dispute_missing"] != openAccount+" dp_provider_only" || len(drift.Repaired) != 0 {
-		t.Fatalf("drift %d %+v, repaired %v; want the status Kudos decided, the dispute the provider has not and the one a repair did not book",
-			drift.Drift, drift.Differences, drift.Repaired)
+	if drift.Drift != 4 || !strings.HasPrefix(kinds["dispute_status"], openAccount) || kinds["dispute_unknown"] != lostAccount+" dp_kudos_only" ||
+		kinds["dispute_missing"] != openAccount+" dp_provider_only" || !strings.HasPrefix(kinds["dispute_amount"], lostAccount) ||
+		len(drift.Repaired) != 0 {
+		t.Fatalf("drift %d %+v, repaired %v; want the status Kudos decided, the other amount, the dispute the provider has not "+
+			"and the one a repair did not book", drift.Drift, drift.Differences, drift.Repaired)
 	}
-	if g := h.ledgerDrift(); g != 3 {
-		t.Fatalf("kudos_ledger_drift %v, want 3", g)
+	if g := h.ledgerDrift(); g != 4 {
+		t.Fatalf("kudos_ledger_drift %v, want 4", g)
 	}
 	text.Reset()
 	if err := ops.WriteProviderReport(&text, drift); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"3 difference", "dispute_status", "provider: open, Kudos: won", "dispute_unknown", "dp_kudos_only", "5.00 EUR",
+	for _, want := range []string{"4 difference", "dispute_amount", "217.80 EUR (Kudos: 216.80 EUR)", "dispute_status", "provider: open, Kudos: won", "dispute_unknown", "dp_kudos_only", "5.00 EUR",
 		"dispute_missing", "dp_provider_only", "provider: open, Kudos: -"} {
 		if !strings.Contains(text.String(), want) {
 			t.Errorf("the report's text has no %q:\n%s", want, text.String())
