@@ -44,6 +44,39 @@ type ProviderRefund struct {
 	Created   time.Time `json:"created"`
 }
 
+// ProviderDispute is a dispute (a chargeback) of a payment of Kudos's at
+// the provider, as it stands now. A SEPA debit's dispute is not one: Kudos
+// books it as a returned payment (ReturnEvent), so the lists leave it out.
+type ProviderDispute struct {
+	// ID is the provider's dispute id (Kudos's disputes.id).
+	ID        string    `json:"id"`
+	AccountID uuid.UUID `json:"account_id"`
+	// Payment is Kudos's reference of the disputed payment (an invoice's
+	// paid_by), as in DisputeEvent.
+	Payment string        `json:"payment"`
+	Amount  Money         `json:"amount"`
+	Status  DisputeStatus `json:"status"`
+	Reason  string        `json:"reason,omitempty"`
+	Created time.Time     `json:"created"`
+}
+
+// Event is the payment event that books the dispute as the provider shows
+// it, for the provider reconciliation to record through the webhook's
+// intake when the provider's own event never reached Kudos (lost, or gone
+// from the provider's list of events). Its id names the dispute and its
+// status, so that recording it again is a repeat the intake drops, and
+// the subscription workflow books it once (store.RecordDispute: a known
+// dispute is only ever closed, never reopened). at is when it is applied:
+// the opening's time for an open dispute, the time Kudos learns a
+// decision (the provider keeps no time of it).
+func (d ProviderDispute) Event(provider string, at time.Time) PaymentEvent {
+	if d.Status == DisputeOpen {
+		at = d.Created
+	}
+	return PaymentEvent{EventID: "reconcile_" + d.ID + "_" + string(d.Status), Provider: provider, AccountID: d.AccountID, OccurredAt: at,
+		Dispute: &DisputeEvent{ID: d.ID, Status: d.Status, Amount: d.Amount, Payment: d.Payment, Reason: d.Reason}}
+}
+
 // ProviderLedger is the provider's own record of what moved money, listed
 // by creation time for the daily provider reconciliation (issue 36). Each
 // List call pages through the provider's list (a bounded page at a time,
@@ -61,4 +94,7 @@ type ProviderLedger interface {
 	ListPayments(ctx context.Context, since, until time.Time, fn func(ProviderPayment) error) error
 	// ListRefunds lists the refunds of Kudos's accounts' payments.
 	ListRefunds(ctx context.Context, since, until time.Time, fn func(ProviderRefund) error) error
+	// ListDisputes lists the disputes of Kudos's accounts' payments, each
+	// as it stands now.
+	ListDisputes(ctx context.Context, since, until time.Time, fn func(ProviderDispute) error) error
 }

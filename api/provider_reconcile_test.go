@@ -122,6 +122,23 @@ func (h *harness) ledgerDrift() float64 {
 	return 0
 }
 
+// reconcileDrift runs the provider reconciliation over a window that holds
+// what the test just changed (the next run reads from the last one's end,
+// which is moved an hour back; the provider's side from before that), and
+// returns its report with its differences by kind.
+func (h *harness) reconcileDrift() (workflows.ProviderReconcileReport, map[string]workflows.LedgerDifference) {
+	h.t.Helper()
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
+		h.t.Fatal(err)
+	}
+	rep := h.reconcileProvider("")
+	kinds := map[string]workflows.LedgerDifference{}
+	for _, d := range rep.Differences {
+		kinds[d.Kind] = d
+	}
+	return rep, kinds
+}
+
 // TestProviderReconciliationReportsWhatItCannotRepair: a refund made in the
 // provider's dashboard (no event Kudos reads yet), and a payment Kudos
 // booked that the provider no longer shows as paid, cannot be repaired:
@@ -172,18 +189,9 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 		VALUES ('refund-partial', $1, $2, 600, 'EUR', 're_partial', 'test')`, refundedAccount, h.checkoutOf(refundedAccount)); err != nil {
 		t.Fatal(err)
 	}
-	// Reported once the window holds them: the next run reads from the
-	// last one's end, and the provider's side from a day before.
-	if _, err := h.db.Pool.Exec(ctx, `UPDATE provider_reconciliations SET until = until - interval '1 hour'`); err != nil {
-		t.Fatal(err)
-	}
-	drift := h.reconcileProvider("")
-	kinds := map[string]string{}
-	for _, d := range drift.Differences {
-		kinds[d.Kind] = d.AccountID
-	}
-	if drift.Drift != 3 || kinds["refund_missing"] != refundedAccount || kinds["payment_unknown"] != otherAccount ||
-		kinds["refund_amount"] != refundedAccount || len(drift.Repaired) != 0 {
+	drift, kinds := h.reconcileDrift()
+	if drift.Drift != 3 || kinds["refund_missing"].AccountID != refundedAccount || kinds["payment_unknown"].AccountID != otherAccount ||
+		kinds["refund_amount"].AccountID != refundedAccount || len(drift.Repaired) != 0 {
 		t.Fatalf("drift %d %+v, repaired %v; want the dashboard refund, the payment the provider does not show and the refund's other amount",
 			drift.Drift, drift.Differences, drift.Repaired)
 	}

@@ -24,6 +24,8 @@ type ProviderLedgerStore interface {
 	RefundAmounts(ctx context.Context, providerIDs []string) (map[string]int64, error)
 	UnseenPayments(ctx context.Context, runID int64, since, until, afterAt time.Time, afterRef string, limit int) ([]store.LedgerEntry, error)
 	UnseenRefunds(ctx context.Context, runID int64, since, until, afterAt time.Time, afterRef string, limit int) ([]store.LedgerEntry, error)
+	BookedDisputes(ctx context.Context, ids []string) (map[string]store.BookedDispute, error)
+	UnseenDisputes(ctx context.Context, runID int64, since, until, afterAt time.Time, afterRef string, limit int) ([]store.LedgerEntry, error)
 }
 
 // Defaults of the provider reconciliation.
@@ -41,6 +43,12 @@ const (
 	// checkout opened yesterday, a SEPA debit settling for up to
 	// kudos.DefaultPendingLimit) is found, not reported unknown.
 	ProviderPaymentOverlap = kudos.DefaultPendingLimit + 24*time.Hour
+	// ProviderDisputeOverlap is how far before the window the provider's
+	// disputes are listed: a dispute is decided up to months after it
+	// opened (the card networks allow 75 days and more, an arbitration
+	// longer), so its status is compared as long as it may move, whatever
+	// became of its events (Stripe's list of events keeps 30 days).
+	ProviderDisputeOverlap = 120 * 24 * time.Hour
 	// ProviderFirstWindow is how far back a provider's first run reads.
 	ProviderFirstWindow = 48 * time.Hour
 	// providerPage is how many items are compared with Postgres at once.
@@ -52,8 +60,11 @@ const (
 // provider emitted and the webhook never delivered is recorded and
 // applied through the webhook's own intake (RecordPaymentEvent with the
 // PaymentEvent delivery, after the provider's ReadEvent, the webhook's
-// reading), whatever its type; and it reports what it cannot (a payment or
-// refund one side has and the other has not), in the report, the
+// reading), whatever its type, and so is a dispute the provider's list of
+// disputes shows that Kudos has not booked as it stands (its event lost,
+// or gone from the provider's list of events); and it reports what it
+// cannot (a payment, refund or dispute one side has and the other has
+// not, or at another amount or status), in the report, the
 // kudos_ledger_drift gauge and `kudos ops reconcile-provider`.
 type ProviderReconciler struct {
 	Provider kudos.ProviderLedger
@@ -63,11 +74,11 @@ type ProviderReconciler struct {
 	Log  *slog.Logger
 	// Kick, when set, has the relay deliver the repaired events at once.
 	Kick func()
-	// Now is the clock (nil: time.Now); Settle, Overlap, PaymentOverlap
-	// and First are the durations above (zero: their defaults; tests set
-	// Settle negative for none).
-	Now                                    func() time.Time
-	Settle, Overlap, PaymentOverlap, First time.Duration
+	// Now is the clock (nil: time.Now); Settle, Overlap, PaymentOverlap,
+	// DisputeOverlap and First are the durations above (zero: their
+	// defaults; tests set Settle negative for none).
+	Now                                                    func() time.Time
+	Settle, Overlap, PaymentOverlap, DisputeOverlap, First time.Duration
 }
 
 // orDefault is d, or def when d is zero (a negative d means none).
@@ -109,6 +120,9 @@ func (r *ProviderReconciler) Reconcile(ctx context.Context, progress func(what s
 			return err
 		}
 		if err := r.refunds(ctx, run, from, &rep, progress); err != nil {
+			return err
+		}
+		if err := r.disputes(ctx, run, run.Since.Add(-orDefault(r.DisputeOverlap, ProviderDisputeOverlap)), now().UTC(), &rep, progress); err != nil {
 			return err
 		}
 		if err := r.DB.FinishProviderReconciliation(ctx, run.ID, rep.Drift, rep); err != nil {

@@ -18,6 +18,10 @@ var differenceMeaning = map[string]string{
 	"refund_missing":   "refunded at the provider (its dashboard?), unknown to Kudos",
 	"refund_amount":    "refunded at the provider, recorded by Kudos at another amount",
 	"refund_unknown":   "recorded as refunded by Kudos, not refunded at the provider",
+	"dispute_missing":  "disputed at the provider, not booked by Kudos though its repair was applied",
+	"dispute_status":   "disputed at the provider, booked by Kudos at another status (a decision is never reopened)",
+	"dispute_amount":   "disputed at the provider, booked by Kudos at another amount",
+	"dispute_unknown":  "a dispute booked by Kudos that the provider does not list",
 	"event_unreadable": "an event of the provider the intake refuses",
 }
 
@@ -29,9 +33,10 @@ func WriteProviderReport(out io.Writer, r workflows.ProviderReconcileReport) err
 	w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
 	p := func(format string, args ...any) { fmt.Fprintf(w, format+"\n", args...) }
 	p("PROVIDER RECONCILIATION %s  %s → %s", r.Provider, ts(&r.Since), ts(&r.Until))
-	p("  the provider listed %d event(s), %d payment(s), %d refund(s)", r.Events, r.Payments, r.Refunds)
+	p("  the provider listed %d event(s), %d payment(s), %d refund(s), %d dispute(s)", r.Events, r.Payments, r.Refunds, r.Disputes)
 	if len(r.Repaired) > 0 {
-		p("  repaired: %d event(s) never delivered, recorded and applied through the webhook's intake", len(r.Repaired))
+		p("  repaired: %d event(s) never delivered (or booking a dispute as the provider shows it), recorded and applied through the webhook's intake",
+			len(r.Repaired))
 		for _, id := range r.Repaired {
 			p("    %s", id)
 		}
@@ -44,8 +49,11 @@ func WriteProviderReport(out io.Writer, r workflows.ProviderReconcileReport) err
 	p("    KIND\tACCOUNT\tREFERENCE\tAMOUNT\tAT\tMEANING")
 	for _, d := range r.Differences {
 		amount := money(d.Amount, d.Currency)
-		if d.Kind == "payment_amount" || d.Kind == "refund_amount" {
+		switch {
+		case d.Kind == "payment_amount" || d.Kind == "refund_amount" || d.Kind == "dispute_amount":
 			amount += " (Kudos: " + money(d.Kudos, d.Currency) + ")"
+		case d.Status != "":
+			amount += " (provider: " + d.Status + ", Kudos: " + orNone(d.KudosStatus) + ")"
 		}
 		p("    %s\t%s\t%s\t%s\t%s\t%s", d.Kind, orNone(d.AccountID), d.Reference, amount, ts(&d.At), differenceMeaning[d.Kind])
 	}

@@ -128,8 +128,8 @@ func (db *DB) RecordedEvents(ctx context.Context, ids []string) (map[string]bool
 }
 
 // SeeProviderItems records that run saw the provider's payments (kind
-// "payment", by Kudos's reference) or refunds ("refund", by the provider's
-// id).
+// "payment", by Kudos's reference), refunds ("refund") or disputes
+// ("dispute", both by the provider's id).
 func (db *DB) SeeProviderItems(ctx context.Context, runID int64, kind string, refs []string) error {
 	_, err := db.Pool.Exec(ctx, `INSERT INTO provider_reconcile_seen (run_id, kind, reference)
 		SELECT $1, $2, r FROM unnest($3::text[]) AS r ON CONFLICT DO NOTHING`, runID, kind, refs)
@@ -178,12 +178,12 @@ func (db *DB) RefundAmounts(ctx context.Context, providerIDs []string) (map[stri
 	return out, wrapErr(err)
 }
 
-// LedgerEntry is a payment or a refund on Kudos's side that the provider's
-// list did not show.
+// LedgerEntry is a payment, a refund or a dispute on Kudos's side that the
+// provider's list did not show.
 type LedgerEntry struct {
 	AccountID uuid.UUID
-	// Reference is the payment's (invoices.paid_by) or the refund's
-	// provider id.
+	// Reference is the payment's (invoices.paid_by), or the refund's or
+	// the dispute's provider id.
 	Reference string
 	Amount    int64
 	Currency  string

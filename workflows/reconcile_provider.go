@@ -19,8 +19,12 @@ type LedgerDifference struct {
 	// by Kudos, not paid at the provider), refund_missing (refunded at the
 	// provider, unknown to Kudos: made in its dashboard), refund_amount
 	// (recorded by Kudos at another amount), refund_unknown (recorded by
-	// Kudos, not at the provider) or event_unreadable (an event the intake
-	// refuses).
+	// Kudos, not at the provider), dispute_missing (a dispute at the
+	// provider that Kudos has not booked though its repair was applied),
+	// dispute_status (Kudos booked another status: a decision the provider
+	// does not show), dispute_amount (Kudos booked another amount),
+	// dispute_unknown (booked by Kudos, not listed by the provider) or
+	// event_unreadable (an event the intake refuses).
 	Kind      string    `json:"kind"`
 	AccountID string    `json:"account_id,omitempty"`
 	Reference string    `json:"reference"`
@@ -28,8 +32,12 @@ type LedgerDifference struct {
 	Currency  string    `json:"currency,omitempty"`
 	At        time.Time `json:"at"`
 	// Kudos is what Kudos booked, when it differs (payment_amount,
-	// refund_amount).
+	// refund_amount, dispute_amount).
 	Kudos int64 `json:"kudos,omitempty"`
+	// Status and KudosStatus are a dispute's status at the provider and as
+	// Kudos booked it ("" : not booked), for the dispute kinds.
+	Status      string `json:"status,omitempty"`
+	KudosStatus string `json:"kudos_status,omitempty"`
 }
 
 // MaxReportedDifferences bounds the differences a report lists; Drift
@@ -44,13 +52,17 @@ type ProviderReconcileReport struct {
 	// (the last run's Until is this one's Since).
 	Since time.Time `json:"since"`
 	Until time.Time `json:"until"`
-	// Events, Payments and Refunds are how many of each the provider
-	// listed.
+	// Events, Payments, Refunds and Disputes are how many of each the
+	// provider listed (its disputes from further back: see
+	// dispatch.ProviderDisputeOverlap).
 	Events   int `json:"events"`
 	Payments int `json:"payments"`
 	Refunds  int `json:"refunds"`
-	// Repaired lists the provider's events never delivered that were
-	// recorded and applied through the webhook's intake.
+	Disputes int `json:"disputes"`
+	// Repaired lists the events recorded and applied through the webhook's
+	// intake: the provider's events never delivered, and the events that
+	// book a dispute as the provider's list of disputes shows it
+	// (reconcile_<dispute>_<status>).
 	Repaired []string `json:"repaired,omitempty"`
 	// Drift counts the differences left; Differences lists the first
 	// MaxReportedDifferences.

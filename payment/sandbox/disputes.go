@@ -97,6 +97,27 @@ func (p *Provider) ledgerEvent(ctx context.Context, req ledgerRequest, typ strin
 	}
 	ev := build(*payment, amount)
 	ev.EventID, ev.Provider, ev.AccountID, ev.OccurredAt = "sandbox_"+uuid.NewString(), "sandbox", req.AccountID, p.DB.Now()
-	err = p.DB.InTx(ctx, func(tx pgx.Tx) error { return p.emit(ctx, tx, typ, ev) })
+	err = p.DB.InTx(ctx, func(tx pgx.Tx) error {
+		if err := keepDispute(ctx, tx, ev); err != nil {
+			return err
+		}
+		return p.emit(ctx, tx, typ, ev)
+	})
 	return ev.EventID, store.Classify(err)
+}
+
+// keepDispute keeps the dispute of ev (none: nothing) in the sandbox's own
+// list of disputes (sandbox_disputes, what ListDisputes reads), as the
+// provider stands on it: opened when first seen, then decided once (a
+// decision is final; a repeated close changes nothing).
+func keepDispute(ctx context.Context, tx pgx.Tx, ev kudos.PaymentEvent) error {
+	d := ev.Dispute
+	if d == nil {
+		return nil
+	}
+	_, err := tx.Exec(ctx, `INSERT INTO sandbox_disputes (id, account_id, payment, amount, currency, status, reason, created_at)
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		ON CONFLICT (id) DO UPDATE SET status = EXCLUDED.status WHERE sandbox_disputes.status = 'open'`,
+		d.ID, ev.AccountID, d.Payment, d.Amount.Amount, d.Amount.Currency, d.Status, d.Reason, ev.OccurredAt)
+	return err
 }

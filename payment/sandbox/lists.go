@@ -123,6 +123,21 @@ func (p *Provider) ListRefunds(ctx context.Context, since, until time.Time, fn f
 		})
 }
 
+// ListDisputes implements kudos.ProviderLedger: the disputes the sandbox
+// played (sandbox_disputes), each as it stands now.
+func (p *Provider) ListDisputes(ctx context.Context, since, until time.Time, fn func(kudos.ProviderDispute) error) error {
+	return p.listPaged(ctx, `SELECT id, account_id, payment, amount, currency, status, reason, created_at FROM sandbox_disputes
+		WHERE created_at >= $1 AND created_at < $2 AND (created_at, id) > ($3, $4) ORDER BY created_at, id LIMIT $5`, since, until,
+		func(row pgx.CollectableRow) (time.Time, string, error) {
+			var d kudos.ProviderDispute
+			if err := row.Scan(&d.ID, &d.AccountID, &d.Payment, &d.Amount.Amount, &d.Amount.Currency, &d.Status, &d.Reason, &d.Created); err != nil {
+				return d.Created, d.ID, err
+			}
+			d.Created = d.Created.UTC()
+			return d.Created, d.ID, fn(d)
+		})
+}
+
 // emit is how the sandbox emits an event, of any kind, as a provider does:
 // kept in its own list of events (sandbox_events, what ListEvents reads
 // and the provider reconciliation compares), and delivered to the intake

@@ -65,7 +65,7 @@ func (p *Provider) parseLedgerEvent(ctx context.Context, ev stripe.Event) (*kudo
 			return nil, nil // a charge made without a PaymentIntent: not Kudos's
 		}
 		intent = d.PaymentIntent.ID
-		sepa := d.PaymentMethodDetails != nil && d.PaymentMethodDetails.Type == "sepa_debit"
+		sepa := sepaDispute(&d)
 		switch {
 		case sepa && ev.Type == stripe.EventTypeChargeDisputeCreated:
 			out.Return = &kudos.ReturnEvent{ID: d.ID, Amount: money(d.Amount, d.Currency), Reason: string(d.Reason)}
@@ -87,6 +87,13 @@ func (p *Provider) parseLedgerEvent(ctx context.Context, ev stripe.Event) (*kudo
 		out.Return.Payment = payment
 	}
 	return out, nil
+}
+
+// sepaDispute reports whether d is a SEPA debit's dispute: the bank took
+// the debit back (SEPA disputes are final), which Kudos books as a returned
+// payment, not as a dispute.
+func sepaDispute(d *stripe.Dispute) bool {
+	return d.PaymentMethodDetails != nil && d.PaymentMethodDetails.Type == "sepa_debit"
 }
 
 // disputeStatus is how Kudos books a dispute Stripe says stands at s: a

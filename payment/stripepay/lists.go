@@ -127,3 +127,34 @@ func (p *Provider) ListRefunds(ctx context.Context, since, until time.Time, fn f
 	}
 	return nil
 }
+
+// ListDisputes implements kudos.ProviderLedger on GET /v1/disputes, with
+// each dispute's PaymentIntent expanded (its metadata names Kudos's account
+// and payment): the disputes of payments Kudos made, each at its status
+// now as the intake books it (disputeStatus: an inquiry closed without a
+// chargeback is won). A SEPA debit's dispute is left out: the intake books
+// it as a returned payment, not as a dispute.
+func (p *Provider) ListDisputes(ctx context.Context, since, until time.Time, fn func(kudos.ProviderDispute) error) error {
+	params := &stripe.DisputeListParams{CreatedRange: createdIn(since, until)}
+	params.Limit = stripe.Int64(listLimit)
+	params.AddExpand("data.payment_intent")
+	for d, err := range p.sc.V1Disputes.List(ctx, params).All(ctx) {
+		if err != nil {
+			return fmt.Errorf("stripepay: list disputes: %w", err)
+		}
+		if d.PaymentIntent == nil || sepaDispute(d) {
+			continue
+		}
+		account, ok := kudosAccount(d.PaymentIntent.Metadata)
+		ref := paymentRef(d.PaymentIntent.Metadata)
+		if !ok || ref == "" {
+			continue
+		}
+		if err := fn(kudos.ProviderDispute{ID: d.ID, AccountID: account, Payment: ref, Amount: money(d.Amount, d.Currency),
+			Status: disputeStatus(stripe.EventTypeChargeDisputeClosed, d.Status), Reason: string(d.Reason),
+			Created: time.Unix(d.Created, 0).UTC()}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

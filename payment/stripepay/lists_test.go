@@ -50,10 +50,14 @@ func TestLedgerListsOnStripeMock(t *testing.T) {
 	if err := p.ListRefunds(ctx, windowSince, windowUntil, func(kudos.ProviderRefund) error { refunds++; return nil }); err != nil {
 		t.Fatal(err)
 	}
-	if payments != 0 || refunds != 0 {
-		t.Fatalf("%d payments and %d refunds of stripe-mock's fixtures listed as Kudos's", payments, refunds)
+	disputes := 0
+	if err := p.ListDisputes(ctx, windowSince, windowUntil, func(kudos.ProviderDispute) error { disputes++; return nil }); err != nil {
+		t.Fatal(err)
 	}
-	for _, path := range []string{"/v1/events", "/v1/payment_intents", "/v1/refunds"} {
+	if payments != 0 || refunds != 0 || disputes != 0 {
+		t.Fatalf("%d payments, %d refunds and %d disputes of stripe-mock's fixtures listed as Kudos's", payments, refunds, disputes)
+	}
+	for _, path := range []string{"/v1/events", "/v1/payment_intents", "/v1/refunds", "/v1/disputes"} {
 		reqs := rec.find("GET", path)
 		if len(reqs) != 1 {
 			t.Fatalf("%d requests to GET %s", len(reqs), path)
@@ -63,8 +67,10 @@ func TestLedgerListsOnStripeMock(t *testing.T) {
 			t.Errorf("GET %s: %v; want the window's created[gte] and created[lt], limit 100", path, f)
 		}
 	}
-	if f := rec.find("GET", "/v1/refunds")[0].Form; f.Get("expand[0]") != "data.payment_intent" {
-		t.Errorf("refunds listed without their PaymentIntent: %v", f)
+	for _, path := range []string{"/v1/refunds", "/v1/disputes"} {
+		if f := rec.find("GET", path)[0].Form; f.Get("expand[0]") != "data.payment_intent" {
+			t.Errorf("GET %s without their PaymentIntent: %v", path, f)
+		}
 	}
 }
 
@@ -161,20 +167,30 @@ func TestLedgerPaymentsAndRefundsAreKudoss(t *testing.T) {
 
 // TestLedgerListsPageByPage: a list longer than a page is read a page at
 // a time (stripe-go's auto-pagination: starting_after the last item read),
-// every item once.
+// every item once: the events, and the disputes (compared from months
+// back, the longest list).
 func TestLedgerListsPageByPage(t *testing.T) {
-	var queries []string
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		queries = append(queries, r.URL.Query().Get("starting_after"))
-		w.Header().Set("Content-Type", "application/json")
-		ev := func(id string) string {
+	account := uuid.New()
+	items := map[string]func(id string) string{
+		"/v1/events": func(id string) string {
 			return fmt.Sprintf(`{"id":%q,"object":"event","type":"customer.created","created":%d,"data":{"object":{}}}`, id, windowSince.Unix()+1)
-		}
+		},
+		"/v1/disputes": func(id string) string {
+			return fmt.Sprintf(`{"id":%q,"object":"dispute","status":"under_review","amount":100,"currency":"eur","created":%d,`+
+				`"payment_intent":{"id":"pi_1","object":"payment_intent","metadata":{"account_id":%q,"checkout_id":"chk_1"}}}`,
+				id, windowSince.Unix()+1, account)
+		},
+	}
+	queries := map[string][]string{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		queries[r.URL.Path] = append(queries[r.URL.Path], r.URL.Query().Get("starting_after"))
+		w.Header().Set("Content-Type", "application/json")
+		item := items[r.URL.Path]
 		if r.URL.Query().Get("starting_after") == "" {
-			fmt.Fprintf(w, `{"object":"list","url":"/v1/events","has_more":true,"data":[%s,%s]}`, ev("evt_a"), ev("evt_b"))
+			fmt.Fprintf(w, `{"object":"list","url":%q,"has_more":true,"data":[%s,%s]}`, r.URL.Path, item("x_a"), item("x_b"))
 			return
 		}
-		fmt.Fprintf(w, `{"object":"list","url":"/v1/events","has_more":false,"data":[%s]}`, ev("evt_c"))
+		fmt.Fprintf(w, `{"object":"list","url":%q,"has_more":false,"data":[%s]}`, r.URL.Path, item("x_c"))
 	}))
 	defer srv.Close()
 	p, err := newProvider(Config{SecretKey: "sk_test_kudos", WebhookSecret: testWebhookSecret, APIBaseURL: srv.URL, Currency: "EUR"},
@@ -182,14 +198,64 @@ func TestLedgerListsPageByPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var ids []string
-	if err := p.ListEvents(context.Background(), windowSince, windowUntil, func(ev kudos.ProviderEvent) error {
-		ids = append(ids, ev.ID)
+	ctx := context.Background()
+	var events, disputes []string
+	if err := p.ListEvents(ctx, windowSince, windowUntil, func(ev kudos.ProviderEvent) error {
+		events = append(events, ev.ID)
 		return nil
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Join(ids, " ") != "evt_a evt_b evt_c" || strings.Join(queries, ",") != ",evt_b" {
-		t.Fatalf("events %v over requests starting after %q", ids, queries)
+	if err := p.ListDisputes(ctx, windowSince, windowUntil, func(d kudos.ProviderDispute) error {
+		disputes = append(disputes, d.ID)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for path, ids := range map[string][]string{"/v1/events": events, "/v1/disputes": disputes} {
+		if strings.Join(ids, " ") != "x_a x_b x_c" || strings.Join(queries[path], ",") != ",x_b" {
+			t.Fatalf("%s: %v over requests starting after %q", path, ids, queries[path])
+		}
+	}
+}
+
+// TestLedgerDisputesAreKudoss: of Stripe's disputes, those of payments
+// Kudos made are listed with Kudos's account and payment reference (from
+// the expanded PaymentIntent's metadata) and the status the intake books:
+// one waiting for evidence is open, lost is lost, an inquiry closed
+// without a chargeback (warning_closed) is won. A SEPA debit's dispute (a
+// returned payment to Kudos), one of a payment made outside Kudos and one
+// of a charge without a PaymentIntent are not listed.
+func TestLedgerDisputesAreKudoss(t *testing.T) {
+	account := uuid.New()
+	acct := fmt.Sprintf(`"account_id":%q`, account)
+	dispute := func(id, status, method, piJSON string) string {
+		return fmt.Sprintf(`{"id":%q,"object":"dispute","status":%q,"amount":2178,"currency":"eur","reason":"fraudulent","created":%d,`+
+			`"charge":"ch_1","payment_intent":%s,"payment_method_details":{"type":%q}}`, id, status, windowSince.Unix()+60, piJSON, method)
+	}
+	pi := func(meta string) string {
+		return fmt.Sprintf(`{"id":"pi_1","object":"payment_intent","status":"succeeded","amount":2178,"currency":"eur","metadata":%s}`, meta)
+	}
+	list := fmt.Sprintf(`{"object":"list","url":"/v1/disputes","has_more":false,"data":[%s,%s,%s,%s,%s,%s]}`,
+		dispute("dp_open", "needs_response", "card", pi(`{`+acct+`,"checkout_id":"chk_1"}`)),
+		dispute("dp_lost", "lost", "card", pi(`{`+acct+`,"charge_id":"renewal:1"}`)),
+		dispute("dp_inquiry", "warning_closed", "card", pi(`{`+acct+`,"checkout_id":"chk_2"}`)),
+		dispute("dp_sepa", "lost", "sepa_debit", pi(`{`+acct+`,"charge_id":"renewal:2"}`)),
+		dispute("dp_other", "lost", "card", pi(`{}`)),
+		dispute("dp_no_intent", "lost", "card", "null"))
+	p, _, _ := newTestProvider(t, map[string]canned{"GET /v1/disputes": {200, list}})
+	var got []string
+	if err := p.ListDisputes(context.Background(), windowSince, windowUntil, func(d kudos.ProviderDispute) error {
+		if d.AccountID != account || d.Amount != (kudos.Money{Amount: 2178, Currency: "EUR"}) || d.Reason != "fraudulent" ||
+			!d.Created.Equal(windowSince.Add(time.Minute)) {
+			t.Errorf("dispute %+v", d)
+		}
+		got = append(got, d.ID+"="+d.Payment+":"+string(d.Status))
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "dp_open=chk_1:open dp_lost=renewal:1:lost dp_inquiry=chk_2:won"; strings.Join(got, " ") != want {
+		t.Fatalf("disputes listed: %v, want %s", got, want)
 	}
 }
