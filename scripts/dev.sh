@@ -32,6 +32,8 @@ go build -o bin/kudos ./cmd/kudos
 if [ -z "${DATABASE_URL:-}" ]; then
   say "starting Postgres on 127.0.0.1:$PG_PORT (.data/postgres)"
   pg_start "$DATA/postgres" "$PG_PORT"
+  # One left running by a make dev killed hard is this one's now: stopped too.
+  [ -z "$PG_REUSED" ] || say "(reusing the Postgres left running from .data/postgres)"
   STARTED_PG=1
   export DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
 fi
@@ -61,8 +63,9 @@ if [ -z "${OTEL_EXPORTER_OTLP_ENDPOINT:-}" ] && [ "${KUDOS_DEV_JAEGER:-1}" != 0 
   fi
 fi
 if [ "$JAEGER_STATE" = run ]; then
-  say "starting Jaeger (UI :16686, OTLP :4318, traces in memory)"
-  ./bin/jaeger >"$DATA/jaeger.log" 2>&1 &
+  ensure_jaeger_ui || say "Jaeger's UI is not at hand (GitHub out of reach; KUDOS_JAEGER_UI_SRC can name a jaeger-ui checkout to build it): its page is a placeholder, its API works"
+  say "starting Jaeger (UI :16686, OTLP :4318, traces in memory; scripts/jaeger-dev.yaml)"
+  KUDOS_JAEGER_UI_DIR=$JAEGER_UI_DIR ./bin/jaeger --config="file:$KUDOS_ROOT/scripts/jaeger-dev.yaml" >"$DATA/jaeger.log" 2>&1 &
   PIDS+=("$!")
   wait_port 127.0.0.1 4318 60 || { tail -n 20 "$DATA/jaeger.log" >&2; die "Jaeger did not start (port 4318 busy?)"; }
   export OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318

@@ -13,8 +13,11 @@ die() { say "error: $*"; exit 1; }
 
 # pg_bindir finds the Postgres server binaries (PG_BIN overrides).
 pg_bindir() {
-  if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return; fi
-  if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then pg_config --bindir; return; fi
+  # "return 0", never a bare return: in a trap handler (make dev's cleanup
+  # on Ctrl-C) a bare return gives the status from before the trap, 130,
+  # and set -e then ended the cleanup before it stopped Postgres.
+  if [ -n "${PG_BIN:-}" ]; then echo "$PG_BIN"; return 0; fi
+  if command -v pg_config >/dev/null 2>&1 && [ -x "$(pg_config --bindir)/initdb" ]; then pg_config --bindir; return 0; fi
   local d
   d=$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)
   [ -n "$d" ] && [ -x "$d/initdb" ] || die "Postgres server binaries not found: install postgresql (Debian) or set PG_BIN"
@@ -50,7 +53,14 @@ pg_start() {
   [ "$mode" = fast ] && opts="$opts -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
   # KUDOS_PG_OPTS: more server options (make bench preloads pg_stat_statements).
   opts="$opts ${KUDOS_PG_OPTS:-}"
-  as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null || { tail -n 20 "$dir/server.log" >&2; die "postgres did not start (port $port busy?)"; }
+  # A cluster left running from DIR (a make dev killed hard) is reused, not
+  # refused as a busy port; PG_REUSED tells the caller not to stop it.
+  PG_REUSED=
+  if as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+    PG_REUSED=1
+  else
+    as_pg "$bin/pg_ctl" -D "$dir" -l "$dir/server.log" -o "$opts" -w -t 60 start >/dev/null || { tail -n 20 "$dir/server.log" >&2; die "postgres did not start (port $port busy?)"; }
+  fi
   as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -qtAc \
     "DO \$\$BEGIN IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname='kudos') THEN CREATE ROLE kudos LOGIN SUPERUSER; END IF; END\$\$;" >/dev/null
   if [ "$(as_pg "$bin/psql" -h 127.0.0.1 -p "$port" -U postgres -d postgres -qtAc "SELECT 1 FROM pg_database WHERE datname='kudos'")" != 1 ]; then
@@ -115,6 +125,37 @@ ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporal
 # the background (build_jaeger_in_background) rather than wait for it.
 ensure_jaeger() { ensure_tool jaeger "$JAEGER_VERSION" ./cmd/jaeger github.com/jaegertracing/jaeger; }
 
+# ensure_jaeger_ui sets JAEGER_UI_DIR to the built jaeger-ui of the pinned
+# Jaeger (go build embeds only a placeholder page; Jaeger's releases embed
+# this build). It is kept in the tools cache, taken from jaeger-ui's
+# release on GitHub (assets.tar.gz, as Jaeger's own build does) or, where
+# GitHub is out of reach, built with npm from a jaeger-ui checkout named by
+# KUDOS_JAEGER_UI_SRC. Returns 1, with JAEGER_UI_DIR empty, when neither
+# works: Jaeger then serves its placeholder page, and its API still works.
+ensure_jaeger_ui() {
+  local dir="$KUDOS_TOOLS_CACHE/jaeger-ui-$JAEGER_VERSION" tmp
+  JAEGER_UI_DIR=
+  if [ ! -f "$dir/index.html" ]; then
+    tmp=$(mktemp -d) && mkdir -p "$KUDOS_TOOLS_CACHE" || return 1
+    if curl -fsSL --connect-timeout 10 --max-time 180 -o "$tmp/assets.tar.gz" \
+      "https://github.com/jaegertracing/jaeger-ui/releases/download/$JAEGER_VERSION/assets.tar.gz" 2>/dev/null &&
+      tar -xzf "$tmp/assets.tar.gz" -C "$tmp" packages/jaeger-ui/build; then
+      say "jaeger-ui $JAEGER_VERSION downloaded"
+    elif [ -n "${KUDOS_JAEGER_UI_SRC:-}" ] && [ -f "$KUDOS_JAEGER_UI_SRC/packages/jaeger-ui/package.json" ]; then
+      say "building jaeger-ui from $KUDOS_JAEGER_UI_SRC (npm; a few minutes)"
+      # jaeger-ui asks for Node 24 (engine-strict); its build runs on Node 20.
+      (export npm_config_engine_strict=false && cd "$KUDOS_JAEGER_UI_SRC" && npm ci --no-audit --no-fund &&
+        cd packages/jaeger-ui && npm run build) >&2 &&
+        mkdir -p "$tmp/packages/jaeger-ui" && cp -r "$KUDOS_JAEGER_UI_SRC/packages/jaeger-ui/build" "$tmp/packages/jaeger-ui/build"
+    fi
+    if [ -f "$tmp/packages/jaeger-ui/build/index.html" ]; then
+      rm -rf "$dir.tmp.$$" && mv "$tmp/packages/jaeger-ui/build" "$dir.tmp.$$" && mv -T "$dir.tmp.$$" "$dir" 2>/dev/null || rm -rf "$dir.tmp.$$"
+    fi
+    rm -rf "$tmp"
+  fi
+  [ -f "$dir/index.html" ] && JAEGER_UI_DIR=$dir
+}
+
 # have_jaeger: whether ./bin/jaeger is ready (or in the tools cache).
 have_jaeger() { have_tool jaeger "$JAEGER_VERSION"; }
 
@@ -126,7 +167,7 @@ build_jaeger_in_background() {
   local log=$1
   mkdir -p "$KUDOS_TOOLS_CACHE"
   setsid nohup nice -n 10 flock -n "$KUDOS_TOOLS_CACHE/jaeger-$JAEGER_VERSION.lock" \
-    bash -c 'source "$1/scripts/lib.sh" && ensure_jaeger' _ "$KUDOS_ROOT" >"$log" 2>&1 </dev/null &
+    bash -c 'source "$1/scripts/lib.sh" && ensure_jaeger && { ensure_jaeger_ui || true; }' _ "$KUDOS_ROOT" >"$log" 2>&1 </dev/null &
 }
 
 # ensure_stripe_mock provides ./bin/stripe-mock (Stripe's API mock, for the
