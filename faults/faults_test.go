@@ -173,6 +173,19 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 		users = append(users, u)
 		checkouts = append(checkouts, u.subscribe(t, "STARTER"))
 	}
+	// The runs the checkouts opened must still be there after the restart:
+	// the server kept its state (in its file, or in Postgres with
+	// KUDOS_TEMPORAL_PERSISTENCE=postgres). Payments alone would not show a
+	// lost state: Update-with-Start would open fresh runs.
+	runs := map[string]string{}
+	for _, u := range users {
+		id := "subscription:" + u.accountID
+		d, err := st.temporalClient.DescribeWorkflowExecution(context.Background(), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id] = d.WorkflowExecutionInfo.Execution.RunId
+	}
 	st.stopTemporal()
 	t.Cleanup(func() {
 		if st.temporal == nil {
@@ -200,6 +213,11 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 	}
 	for _, u := range users {
 		u.paidOnce(t, 3*time.Minute)
+	}
+	for id, run := range runs {
+		if _, err := st.temporalClient.DescribeWorkflowExecution(context.Background(), id, run); err != nil {
+			t.Fatalf("run %s of %s, started before the outage, is gone after it: %v", run, id, err)
+		}
 	}
 	activate(t, late)
 	time.Sleep(2 * time.Second)
