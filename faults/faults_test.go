@@ -186,7 +186,9 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 		}
 		runs[id] = d.WorkflowExecutionInfo.Execution.RunId
 	}
+	stopping := time.Now()
 	st.stopTemporal()
+	t.Logf("Temporal stopped in %v", time.Since(stopping).Round(100*time.Millisecond))
 	t.Cleanup(func() {
 		if st.temporal == nil {
 			_ = st.startTemporal()
@@ -208,9 +210,11 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 		t.Fatalf("%d events stored while Temporal is down, want 3", n)
 	}
 	time.Sleep(outage(10*time.Second, 30*time.Second) - time.Since(down))
+	starting := time.Now()
 	if err := st.startTemporal(); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("Temporal up again in %v", time.Since(starting).Round(100*time.Millisecond))
 	for _, u := range users {
 		u.paidOnce(t, 3*time.Minute)
 	}
