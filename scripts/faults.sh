@@ -23,7 +23,7 @@ on_postgres=false
 $on_postgres && ensure_temporal_sql
 go build -o bin/kudos ./cmd/kudos
 if [ "${1:-}" = long ]; then export KUDOS_FAULTS_LONG=1; minutes=30; else minutes=10; fi
-# Postgres persistence adds the schema setup and a server that stops
-# gracefully (about 15 s) where the dev server stops at once.
+# Postgres persistence adds a cluster, its schema and the namespace's setup
+# to the start (about 40 s here), and a margin for a loaded machine.
 $on_postgres && minutes=$((minutes + 10))
 exec go test -tags faults -count=1 -timeout "${minutes}m" -v ./faults/
