@@ -173,7 +173,22 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 		users = append(users, u)
 		checkouts = append(checkouts, u.subscribe(t, "STARTER"))
 	}
+	// The runs the checkouts opened must still be there after the restart:
+	// the server kept its state (in its file, or in Postgres with
+	// KUDOS_TEMPORAL_PERSISTENCE=postgres). Payments alone would not show a
+	// lost state: Update-with-Start would open fresh runs.
+	runs := map[string]string{}
+	for _, u := range users {
+		id := "subscription:" + u.accountID
+		d, err := st.temporalClient.DescribeWorkflowExecution(context.Background(), id, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		runs[id] = d.WorkflowExecutionInfo.Execution.RunId
+	}
+	stopping := time.Now()
 	st.stopTemporal()
+	t.Logf("Temporal stopped in %v", time.Since(stopping).Round(100*time.Millisecond))
 	t.Cleanup(func() {
 		if st.temporal == nil {
 			_ = st.startTemporal()
@@ -195,11 +210,18 @@ func TestTemporalStoppedWhilePaymentEventsArrive(t *testing.T) {
 		t.Fatalf("%d events stored while Temporal is down, want 3", n)
 	}
 	time.Sleep(outage(10*time.Second, 30*time.Second) - time.Since(down))
+	starting := time.Now()
 	if err := st.startTemporal(); err != nil {
 		t.Fatal(err)
 	}
+	t.Logf("Temporal up again in %v", time.Since(starting).Round(100*time.Millisecond))
 	for _, u := range users {
 		u.paidOnce(t, 3*time.Minute)
+	}
+	for id, run := range runs {
+		if _, err := st.temporalClient.DescribeWorkflowExecution(context.Background(), id, run); err != nil {
+			t.Fatalf("run %s of %s, started before the outage, is gone after it: %v", run, id, err)
+		}
 	}
 	activate(t, late)
 	time.Sleep(2 * time.Second)

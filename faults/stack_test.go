@@ -22,12 +22,15 @@ import (
 )
 
 // stack is a private Kudos: Postgres, a Temporal dev server that keeps its
-// state in a file (so it can be stopped and started again), and the api and
-// worker as separate processes of bin/kudos.
+// state in a file (so it can be stopped and started again), or with
+// KUDOS_TEMPORAL_PERSISTENCE=postgres a Temporal server on a Postgres
+// cluster of its own, and the api and worker as separate processes of
+// bin/kudos.
 type stack struct {
 	root, work            string
-	pgDir                 string
+	pgDir, temporalPgDir  string
 	pgPort, temporalPort  int
+	temporalPgPort        int
 	httpPort              int
 	databaseURL, baseURL  string
 	temporal, api, worker *exec.Cmd
@@ -70,6 +73,9 @@ func runStack(m *testing.M) (int, error) {
 	s := &stack{root: root, work: work, pgDir: filepath.Join(work, "pg"),
 		pgPort: envInt("KUDOS_FAULTS_PG_PORT", 54379), temporalPort: envInt("KUDOS_FAULTS_TEMPORAL_PORT", 7283),
 		httpPort: envInt("KUDOS_FAULTS_HTTP_PORT", 18480)}
+	if err := s.chooseTemporal(); err != nil {
+		return 0, err
+	}
 	s.databaseURL = fmt.Sprintf("postgres://kudos@127.0.0.1:%d/kudos?sslmode=disable", s.pgPort)
 	s.baseURL = fmt.Sprintf("http://127.0.0.1:%d", s.httpPort)
 	st = s
@@ -77,8 +83,18 @@ func runStack(m *testing.M) (int, error) {
 	if err := s.startPostgres(); err != nil {
 		return 0, err
 	}
+	if temporalOnPostgres {
+		if err := s.pg(fmt.Sprintf("temporal_sql_setup %s %d", s.temporalPgDir, s.temporalPgPort)); err != nil {
+			return 0, err
+		}
+	}
 	if err := s.startTemporal(); err != nil {
 		return 0, err
+	}
+	if temporalOnPostgres {
+		if err := s.temporalSetup(); err != nil {
+			return 0, err
+		}
 	}
 	if s.db, err = pgxpool.New(context.Background(), s.databaseURL); err != nil {
 		return 0, err
@@ -108,6 +124,9 @@ func (s *stack) teardown() {
 		s.temporalClient.Close()
 	}
 	_ = s.pg("pg_stop " + s.pgDir)
+	if s.temporalPgDir != "" {
+		_ = s.pg("pg_stop " + s.temporalPgDir)
+	}
 	_ = os.RemoveAll(s.work)
 }
 
@@ -138,6 +157,9 @@ func (s *stack) restartPostgres(down time.Duration) error {
 }
 
 func (s *stack) startTemporal() error {
+	if temporalOnPostgres {
+		return s.startTemporalSQL()
+	}
 	s.temporal = exec.Command(filepath.Join(s.root, "bin", "temporal"), "server", "start-dev", "--ip", "127.0.0.1",
 		"--port", fmt.Sprint(s.temporalPort), "--headless", "--log-level", "error",
 		"--db-filename", filepath.Join(s.work, "temporal.db"),
@@ -150,7 +172,8 @@ func (s *stack) startTemporal() error {
 	return waitPort(s.temporalPort, 60*time.Second)
 }
 
-// stopTemporal stops the Temporal server; its state stays in the file.
+// stopTemporal stops the Temporal server; its state stays in the file (or
+// in its Postgres cluster, which stays up).
 func (s *stack) stopTemporal() {
 	stop(s.temporal, syscall.SIGTERM)
 	s.temporal = nil

@@ -208,6 +208,64 @@ temporal_start() {
   wait_port 127.0.0.1 "$port" 60 || { tail -n 20 "$logfile" >&2; die "Temporal did not start (port $port busy?)"; }
 }
 
+# TEMPORAL_SERVER_VERSION is the go.temporal.io/server that the pinned CLI
+# embeds; tools/temporal-sql/go.mod requires it and the CLI's other
+# dependency versions, so its build reuses what the CLI's build compiled.
+TEMPORAL_SERVER_VERSION=v1.29.1
+
+# ensure_temporal_sql builds ./bin/temporal-sql (a single-node Temporal
+# server persisting to PostgreSQL, tools/temporal-sql) when it is missing or
+# older than its sources: go build inside that module, so Kudos's own go.mod
+# does not carry the server. Opt-in only (scripts/faults.sh with
+# KUDOS_TEMPORAL_PERSISTENCE=postgres); docs/scaling.md.
+ensure_temporal_sql() {
+  local src="$KUDOS_ROOT/tools/temporal-sql" out="$KUDOS_ROOT/bin/temporal-sql"
+  if [ -x "$out" ] && [ -z "$(find "$src" -newer "$out" -type f | head -n 1)" ]; then return 0; fi
+  say "building temporal-sql (go.temporal.io/server $TEMPORAL_SERVER_VERSION) into ./bin"
+  mkdir -p "$KUDOS_ROOT/bin"
+  (cd "$src" && go build -o "$out" .) || die "could not build temporal-sql"
+}
+
+# temporal_sql_setup DIR PGPORT: a durable Postgres cluster for Temporal in
+# DIR on 127.0.0.1:PGPORT (pg_start), its databases temporal and
+# temporal_visibility, and the server's schema at the version it embeds
+# (setup-schema -v 0.0, then update-schema with the embedded versioned
+# schema: what temporal-sql-tool does for a new cluster). Running it again,
+# the cluster up or down, changes nothing.
+temporal_sql_setup() {
+  local dir=$1 pgport=$2 db bin
+  ensure_temporal_sql
+  bin=$(pg_bindir)
+  as_pg "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1 || pg_start "$dir" "$pgport"
+  sql_tool() {
+    local out
+    out=$("$KUDOS_ROOT/bin/temporal-sql" sql-tool --endpoint 127.0.0.1 --port "$pgport" --user postgres \
+      --plugin postgres12 "$@" 2>&1) || { printf '%s\n' "$out" >&2; die "temporal-sql-tool $* failed"; }
+  }
+  psql_at() { as_pg "$bin/psql" -h 127.0.0.1 -p "$pgport" -U postgres -d "$1" -qtAc "$2"; }
+  for db in temporal temporal_visibility; do
+    [ "$(psql_at postgres "SELECT 1 FROM pg_database WHERE datname='$db'")" = 1 ] ||
+      sql_tool --database "$db" create-database
+    [ "$(psql_at "$db" "SELECT 1 FROM pg_tables WHERE tablename='schema_version'")" = 1 ] ||
+      sql_tool --database "$db" setup-schema -v 0.0
+  done
+  sql_tool --database temporal update-schema --schema-name postgresql/v12/temporal
+  sql_tool --database temporal_visibility update-schema --schema-name postgresql/v12/visibility
+}
+
+# temporal_sql_start PORT PGPORT LOGFILE: start bin/temporal-sql in the
+# background, frontend on 127.0.0.1:PORT and the other services on the next
+# ports (tools/temporal-sql/config/development.yaml), on the cluster
+# temporal_sql_setup made; sets TEMPORAL_PID. The namespace and search
+# attributes are `kudos temporal setup`'s job, as on any self-hosted cluster.
+temporal_sql_start() {
+  local port=$1 pgport=$2 logfile=$3
+  TEMPORAL_SQL_PORT=$port TEMPORAL_SQL_PG_PORT=$pgport \
+    "$KUDOS_ROOT/bin/temporal-sql" start "$KUDOS_ROOT/tools/temporal-sql/config" >"$logfile" 2>&1 &
+  TEMPORAL_PID=$!
+  wait_port 127.0.0.1 "$port" 120 || { tail -n 20 "$logfile" >&2; die "temporal-sql did not start (port $port busy?)"; }
+}
+
 # wait_port HOST PORT SECONDS: wait until something listens.
 wait_port() {
   local host=$1 port=$2 secs=$3 i
