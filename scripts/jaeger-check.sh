@@ -27,6 +27,13 @@ for ((i = 0; i < 60; i++)); do
     if grep -q '"operationName":"POST /v1/auth/password-reset-token"' <<<"$one" &&
       grep -q '"operationName":"outbox deliver password_reset_request"' <<<"$one"; then
       say "ok: Jaeger shows trace $trace (the request and its outbox delivery): $JAEGER_URL/trace/$trace"
+      # The page itself: jaeger-ui's, or the placeholder of a Jaeger built
+      # without its assets (make dev says why when it starts one).
+      if curl -s "$JAEGER_URL/trace/$trace" | grep -q '<title>Jaeger UI'; then
+        say "ok: Jaeger's UI serves that page"
+      else
+        say "note: Jaeger's UI is a placeholder page (jaeger-ui's assets were not at hand); its API above works"
+      fi
       exit 0
     fi
   fi
