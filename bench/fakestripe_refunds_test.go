@@ -37,7 +37,7 @@ func TestFakeStripeRefundsParseAsStripes(t *testing.T) {
 	}
 	res.Body.Close()
 	f.PayAll()
-	refunds := f.RefundAll(refundAmount)
+	refunds := f.RefundAll(refundAmount, nil)
 	r, ok := refunds[account.String()]
 	if !ok {
 		t.Fatalf("refunds %v", refunds)

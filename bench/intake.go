@@ -39,8 +39,9 @@ type IntakeResult struct {
 	// event was applied, per event; BaselineCPU per raw signal.
 	CPU         CPUShare `json:"cpu_per_event"`
 	BaselineCPU CPUShare `json:"baseline_cpu_per_signal"`
-	// Refunds is the refund phase that follows (issue 36).
-	Refunds *RefundIntake `json:"refunds,omitempty"`
+	// Ledger is the phase that follows (issue 36): refunds and disputes
+	// of the paid accounts, their events mixed in one burst.
+	Ledger *LedgerIntake `json:"ledger,omitempty"`
 }
 
 // Applied is what Postgres shows once the events are in: each unique event
@@ -179,9 +180,12 @@ func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error
 		figure(name, "CPU/event: Postgres", "ms", res.CPU.PostgresMs),
 		compared(name, "CPU taken by other work on the machine", "%", res.CPU.OtherPercent(), res.BaselineCPU.OtherPercent()),
 	}
-	refunds, refundRows, err := intakeRefunds(ctx, e, o, ids, name)
-	res.Refunds = refunds
-	rows = append(rows, refundRows...)
+	if o.IntakeCheckoutsOnly {
+		return res, rows, nil
+	}
+	ledger, ledgerRows, err := intakeLedger(ctx, e, o, ids, name, base.Rate())
+	res.Ledger = ledger
+	rows = append(rows, ledgerRows...)
 	return res, rows, err
 }
 
