@@ -14,6 +14,7 @@ import (
 	"go.temporal.io/sdk/workflow"
 
 	"kudos"
+	kworker "kudos/worker"
 )
 
 // TrialResult are the figures of the trial-expiry benchmark.
@@ -138,12 +139,15 @@ func Trial(ctx context.Context, e *Env, o Options) (*TrialResult, []Row, error) 
 
 // timerBaseline runs (as name) the baseline of the expiry benchmarks: n
 // TimerWorkflows (one timer to one instant, one small write) on a task
-// queue of their own, run by a worker in this process, on the same
-// Temporal.
+// queue of their own, run by a worker in this process with the product
+// worker's options, on the same Temporal.
 func timerBaseline(ctx context.Context, e *Env, name string, n int, lead time.Duration) (ExpiryFigures, error) {
 	runID := e.RunID + "-" + name // the trial's and the renewal's baselines apart
 	queue := "bench-timer-" + runID
-	w := worker.New(e.Temporal, queue, worker.Options{})
+	// The product worker's options (eight workflow-task polls, not the
+	// SDK's two), so that the baseline differs from Kudos only in what its
+	// workflows do, not in how many tasks its worker can be handed at once.
+	w := worker.New(e.Temporal, queue, kworker.MainOptions)
 	w.RegisterWorkflowWithOptions(TimerWorkflow, workflow.RegisterOptions{Name: TimerWorkflowName})
 	w.RegisterActivity(&TimerActivities{Pool: e.DB.Pool})
 	if err := w.Start(); err != nil {
