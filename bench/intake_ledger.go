@@ -30,9 +30,14 @@ type LedgerIntake struct {
 	LagP99 float64 `json:"apply_lag_p99_seconds"`
 	// Ratio is AppliedPerSec over the raw signals/s of the same run (the
 	// checkout phase's baseline).
-	Ratio    float64        `json:"ratio"`
-	Refunds  *RefundIntake  `json:"refunds"`
-	Disputes *DisputeIntake `json:"disputes"`
+	Ratio float64 `json:"ratio"`
+	// The outbox relay's part, as in the checkout phase: from an event's
+	// commit to its delivery (the workflow accepted it).
+	RelayPerSec float64        `json:"relay_deliveries_per_second"`
+	RelayLagP50 float64        `json:"relay_lag_p50_seconds"`
+	RelayLagP99 float64        `json:"relay_lag_p99_seconds"`
+	Refunds     *RefundIntake  `json:"refunds"`
+	Disputes    *DisputeIntake `json:"disputes"`
 }
 
 // ledgerEvents are signed-to-be Stripe events: their ids and payloads.
@@ -112,6 +117,12 @@ func intakeLedger(ctx context.Context, e *Env, o Options, ids []uuid.UUID, name 
 	slices.Sort(lags)
 	res.LagP50, res.LagP99 = percentile(lags, 0.5).Seconds(), percentile(lags, 0.99).Seconds()
 
+	var relay IntakeResult
+	if err := relayFigures(ctx, e, all.ids, &relay); err != nil {
+		return res, nil, err
+	}
+	res.RelayPerSec, res.RelayLagP50, res.RelayLagP99 = relay.RelayPerSec, relay.RelayLagP50, relay.RelayLagP99
+
 	r, d := res.Refunds, res.Disputes
 	name = fmt.Sprintf("%s, then %d refunds and %d disputes (%d events + %d repeats)", name, r.Refunds, d.Disputes, res.Events,
 		res.Sends-res.Events)
@@ -122,6 +133,9 @@ func intakeLedger(ctx context.Context, e *Env, o Options, ids []uuid.UUID, name 
 		figure(name, "ledger webhooks accepted/s", "/s", accept.Rate()),
 		figure(name, "apply lag p50 (stored → booked)", "s", res.LagP50),
 		figure(name, "apply lag p99", "s", res.LagP99),
+		figure(name, "outbox relay: deliveries/s", "/s", res.RelayPerSec),
+		figure(name, "outbox relay: lag p50 (stored → accepted)", "s", res.RelayLagP50),
+		figure(name, "outbox relay: lag p99", "s", res.RelayLagP99),
 		figure(name, "refunds: book lag p50 (first event stored → booked)", "s", r.LagP50),
 		figure(name, "refunds: book lag p99", "s", r.LagP99),
 		figure(name, "disputes: apply lag p50 (closing event stored → applied)", "s", d.LagP50),
