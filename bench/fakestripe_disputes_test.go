@@ -2,9 +2,6 @@ package bench
 
 import (
 	"context"
-	"net/http"
-	"net/url"
-	"strings"
 	"testing"
 	"time"
 
@@ -12,7 +9,6 @@ import (
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"kudos"
-	"kudos/payment/stripepay"
 )
 
 // TestFakeStripeDisputesParseAsStripes: the dispute phase's events, read
@@ -20,32 +16,11 @@ import (
 // account's checkout payment at the status the event says (what the
 // intake benchmark counts on).
 func TestFakeStripeDisputesParseAsStripes(t *testing.T) {
-	f, err := StartFakeStripe("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	base := "http://" + f.addr
-	account := uuid.New()
-	form := url.Values{"mode": {"payment"}, "metadata[account_id]": {account.String()}, "metadata[checkout_id]": {"co_1"},
-		"metadata[purpose]": {"subscription"}}
-	req, _ := http.NewRequest(http.MethodPost, base+"/v1/checkout/sessions", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	f.PayAll()
+	f, p, account := paidFakeSession(t)
 	disputes := f.DisputeAll(map[string]int64{account.String(): 1210, uuid.NewString(): 99})
 	d, ok := disputes[account.String()]
 	if !ok || len(disputes) != 1 {
 		t.Fatalf("disputes %v", disputes)
-	}
-	p, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_bench", WebhookSecret: "whsec_bench", APIBaseURL: base, Currency: "EUR"},
-		nilCustomers{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, c := range []struct {
 		typ, status string
