@@ -32,9 +32,10 @@ type RenewalResult struct {
 func Renewal(ctx context.Context, e *Env, o Options) (*RenewalResult, []Row, error) {
 	n := o.Renewals
 	res := &RenewalResult{Accounts: n}
-	// Starting must end before the instant. The trial's 8 ms a workflow
-	// was too little here under load (10 000 baseline starts overran it):
-	// 15 ms leaves room for ~65 starts a second.
+	// Starting must end before the instant. 15 ms a workflow (the trial
+	// leaves 8) is room for ~65 starts a second: under a load average of
+	// 12–22 on 2 cores the baseline made 73 a second and Kudos's side,
+	// which reads each account's row first, 35 (docs/performance.md).
 	lead := 10*time.Second + time.Duration(n)*15*time.Millisecond
 	res.LeadSeconds = lead.Seconds()
 	base, err := timerBaseline(ctx, e, "renewal", n, lead)
