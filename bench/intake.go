@@ -65,7 +65,9 @@ type Applied struct {
 // event already sent. Accepted is the webhook answering 200; applied is
 // Postgres showing the account on Starter with its invoice paid. Every
 // event must be applied exactly once. The baseline is the raw rate of
-// Temporal signals to the same workflows at the same concurrency.
+// Temporal signals to the same workflows at the same concurrency. The
+// ledger phase follows on the paid accounts (intakeLedger: refunds and
+// disputes mixed), unless o.IntakeCheckoutsOnly.
 func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error) {
 	m := o.Events
 	res := &IntakeResult{Events: m, Duplicates: m / 4, Senders: o.EventConcurrency}
