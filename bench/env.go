@@ -87,6 +87,9 @@ type Options struct {
 	ScaleWorkflows int   `json:"scale_workflows,omitempty"`
 	// Renewals is how many renewals fall due at one instant (renewal).
 	Renewals int `json:"renewals,omitempty"`
+	// IntakeCheckoutsOnly leaves out the intake's ledger phase (refunds
+	// and disputes): the scale benchmark measures the relay's lag only.
+	IntakeCheckoutsOnly bool `json:"intake_checkouts_only,omitempty"`
 }
 
 // CPU is the meter of the CPU time of the processes under test.

@@ -8,7 +8,8 @@ import (
 
 // The fake Stripe's refunds (issue 36): each paid session's payment is a
 // PaymentIntent pi_<session> with its charge ch_<session>, and RefundAll
-// makes one refund of each, as an operator in Stripe's dashboard would.
+// makes one refund of each (or of some), as an operator in Stripe's
+// dashboard would.
 // Kudos reads both back when their events come (charge.refunded lists the
 // charge's refunds, then reads the PaymentIntent's metadata).
 
@@ -34,9 +35,10 @@ func (f *FakeStripe) registerRefunds(mux *http.ServeMux) {
 // BenchRefund is a refund RefundAll made: its charge and refund ids.
 type BenchRefund struct{ ChargeID, RefundID string }
 
-// RefundAll refunds amount (minor units) of every paid session's payment,
-// once, and returns the refunds by account.
-func (f *FakeStripe) RefundAll(amount int64) map[string]BenchRefund {
+// RefundAll refunds amount (minor units) of the paid session's payment of
+// every account in accounts (nil: of every paid session), once, and
+// returns the refunds by account.
+func (f *FakeStripe) RefundAll(amount int64, accounts map[string]bool) map[string]BenchRefund {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.refunds == nil {
@@ -44,7 +46,7 @@ func (f *FakeStripe) RefundAll(amount int64) map[string]BenchRefund {
 	}
 	out := map[string]BenchRefund{}
 	for _, s := range f.sessions {
-		if s.Payment != "paid" {
+		if s.Payment != "paid" || accounts != nil && !accounts[s.Metadata["account_id"]] {
 			continue
 		}
 		r := &fakeRefund{ID: "re_" + s.ID, Object: "refund", Amount: amount, Charge: "ch_" + s.ID, Created: time.Now().Unix(),

@@ -20,32 +20,11 @@ import (
 // back from the fake Stripe by the real adapter, are refunds of the
 // account's checkout (what the intake benchmark counts on).
 func TestFakeStripeRefundsParseAsStripes(t *testing.T) {
-	f, err := StartFakeStripe("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	base := "http://" + f.addr
-	account := uuid.New()
-	form := url.Values{"mode": {"payment"}, "metadata[account_id]": {account.String()}, "metadata[checkout_id]": {"co_1"},
-		"metadata[purpose]": {"subscription"}}
-	req, _ := http.NewRequest(http.MethodPost, base+"/v1/checkout/sessions", strings.NewReader(form.Encode()))
-	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	res, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res.Body.Close()
-	f.PayAll()
-	refunds := f.RefundAll(refundAmount)
+	f, p, account := paidFakeSession(t)
+	refunds := f.RefundAll(refundAmount, nil)
 	r, ok := refunds[account.String()]
 	if !ok {
 		t.Fatalf("refunds %v", refunds)
-	}
-	p, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_bench", WebhookSecret: "whsec_bench", APIBaseURL: base, Currency: "EUR"},
-		nilCustomers{})
-	if err != nil {
-		t.Fatal(err)
 	}
 	for _, payload := range []map[string]any{
 		{"id": "evt_1", "object": "event", "created": time.Now().Unix() + 1, "type": "charge.refunded",
@@ -64,6 +43,36 @@ func TestFakeStripeRefundsParseAsStripes(t *testing.T) {
 			t.Fatalf("%s: event %+v", payload["type"], ev)
 		}
 	}
+}
+
+// paidFakeSession starts a fake Stripe (stopped when t ends) with one paid
+// Checkout Session of a new account (checkout co_1), and returns it with
+// the real adapter pointed at it.
+func paidFakeSession(t *testing.T) (*FakeStripe, *stripepay.Provider, uuid.UUID) {
+	t.Helper()
+	f, err := StartFakeStripe("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = f.Close() })
+	base := "http://" + f.addr
+	account := uuid.New()
+	form := url.Values{"mode": {"payment"}, "metadata[account_id]": {account.String()}, "metadata[checkout_id]": {"co_1"},
+		"metadata[purpose]": {"subscription"}}
+	req, _ := http.NewRequest(http.MethodPost, base+"/v1/checkout/sessions", strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res.Body.Close()
+	f.PayAll()
+	p, err := stripepay.New(stripepay.Config{SecretKey: "sk_test_bench", WebhookSecret: "whsec_bench", APIBaseURL: base, Currency: "EUR"},
+		nilCustomers{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, p, account
 }
 
 // nilCustomers is a CustomerStore with no customers.

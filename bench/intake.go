@@ -39,8 +39,9 @@ type IntakeResult struct {
 	// event was applied, per event; BaselineCPU per raw signal.
 	CPU         CPUShare `json:"cpu_per_event"`
 	BaselineCPU CPUShare `json:"baseline_cpu_per_signal"`
-	// Refunds is the refund phase that follows (issue 36).
-	Refunds *RefundIntake `json:"refunds,omitempty"`
+	// Ledger is the phase that follows (issue 36): refunds and disputes
+	// of the paid accounts, their events mixed in one burst.
+	Ledger *LedgerIntake `json:"ledger,omitempty"`
 }
 
 // Applied is what Postgres shows once the events are in: each unique event
@@ -64,7 +65,9 @@ type Applied struct {
 // event already sent. Accepted is the webhook answering 200; applied is
 // Postgres showing the account on Starter with its invoice paid. Every
 // event must be applied exactly once. The baseline is the raw rate of
-// Temporal signals to the same workflows at the same concurrency.
+// Temporal signals to the same workflows at the same concurrency. The
+// ledger phase follows on the paid accounts (intakeLedger: refunds and
+// disputes mixed), unless o.IntakeCheckoutsOnly.
 func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error) {
 	m := o.Events
 	res := &IntakeResult{Events: m, Duplicates: m / 4, Senders: o.EventConcurrency}
@@ -179,9 +182,12 @@ func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error
 		figure(name, "CPU/event: Postgres", "ms", res.CPU.PostgresMs),
 		compared(name, "CPU taken by other work on the machine", "%", res.CPU.OtherPercent(), res.BaselineCPU.OtherPercent()),
 	}
-	refunds, refundRows, err := intakeRefunds(ctx, e, o, ids, name)
-	res.Refunds = refunds
-	rows = append(rows, refundRows...)
+	if o.IntakeCheckoutsOnly {
+		return res, rows, nil
+	}
+	ledger, ledgerRows, err := intakeLedger(ctx, e, o, ids, name, base.Rate())
+	res.Ledger = ledger
+	rows = append(rows, ledgerRows...)
 	return res, rows, err
 }
 

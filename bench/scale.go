@@ -65,6 +65,7 @@ func Scale(ctx context.Context, e *Env, o Options) (*ScaleResult, []Row, error) 
 	short := o
 	short.Duration, short.Rounds = max(4*time.Second, o.Duration/2), 1
 	short.Burst, short.Events = min(o.Burst, 50), min(o.Events, 150)
+	short.IntakeCheckoutsOnly = true // the relay's lag under a burst of checkouts, as measured before the ledger phase
 	statements := resetStatements(ctx, e)
 	if !statements {
 		res.Notes = append(res.Notes, "pg_stat_statements is not loaded: no plans (bench/run.sh preloads it)")
