@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 )
 
@@ -76,7 +77,13 @@ func Lighthouse(ctx context.Context, e *Env, o Options) (*LighthouseResult, []Ro
 	for _, p := range lighthousePages {
 		pg := res.Pages[p]
 		if pg == nil || pg.Score == 0 {
-			return &res, nil, fmt.Errorf("lighthouse: %s could not be measured: %+v", p, pg)
+			var runs []string
+			if pg != nil {
+				for _, r := range pg.Runs {
+					runs = append(runs, string(r))
+				}
+			}
+			return &res, nil, fmt.Errorf("lighthouse: %s could not be measured: %s", p, strings.Join(runs, "; "))
 		}
 		label := fmt.Sprintf("%s (median of %d; load %.1f, benchmarkIndex %.0f)", p, len(pg.Runs), pg.Load1, pg.BenchmarkIndex)
 		rows = append(rows,

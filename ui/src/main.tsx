@@ -1,4 +1,4 @@
-import { startTransition, StrictMode } from 'react'
+import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
@@ -42,16 +42,11 @@ const routeChunks = Promise.all(
 )
 
 void Promise.all([initI18n(), routeChunks]).then(() => {
-  // A transition: React renders the first screen in slices that give the
-  // main thread back every few milliseconds, instead of one long task a slow
-  // phone cannot answer input during (Lighthouse's total blocking time).
-  startTransition(() => {
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <QueryClientProvider client={queryClient}>
-          <RouterProvider router={router} />
-        </QueryClientProvider>
-      </StrictMode>,
-    )
-  })
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </StrictMode>,
+  )
 })
