@@ -35,13 +35,14 @@ router.subscribe('onResolved', ({ pathChanged }) => {
 // on a slow network each wait in a row costs a round trip before the first
 // real paint (issue 37 item 9). A chunk that fails here is fetched again,
 // and its error shown, by the router's own load.
+const texts = initI18n()
 const routeChunks = Promise.all(
   router.getMatchedRoutes(window.location.pathname)[0].map((route) =>
     Promise.resolve(router.loadRouteChunk(route)).catch(() => {}),
   ),
 )
 
-void Promise.all([initI18n(), routeChunks]).then(() => {
+void Promise.all([texts, routeChunks]).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
