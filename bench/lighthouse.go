@@ -63,6 +63,9 @@ func Lighthouse(ctx context.Context, e *Env, o Options) (*LighthouseResult, []Ro
 	cmd := exec.CommandContext(ctx, "node", e.LighthouseScript)
 	cmd.Env = append(os.Environ(), "BENCH_BASE_URL="+e.BaseURL, "BENCH_UI_SESSION="+string(sess),
 		"BENCH_LH_RUNS="+strconv.Itoa(o.LighthouseRuns), "BENCH_LH_CPU="+o.LighthouseCPU, "CHROMIUM="+e.Chromium)
+	// Interrupted, not killed, on a timeout: the script then stops its Chromium.
+	cmd.Cancel = func() error { return cmd.Process.Signal(os.Interrupt) }
+	cmd.WaitDelay = 10 * time.Second
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, os.Stderr
 	if err := cmd.Run(); err != nil {

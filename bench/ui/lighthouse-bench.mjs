@@ -94,10 +94,20 @@ const median = (xs) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
+// The browser of the run in progress: stopped with this script (bench/lighthouse.go
+// interrupts it on a timeout), so that no Chromium outlives the benchmark.
+let running = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    Promise.resolve(running?.kill()).finally(() => process.exit(130));
+  });
+}
+
 /** One Lighthouse run of url in a fresh Chromium, signed in with session when given. */
 async function measure(url, session) {
   const load1 = loadavg()[0];
   const chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM ?? '/usr/bin/chromium', chromeFlags: flags });
+  running = chrome;
   try {
     const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
     const page = await browser.newPage();
@@ -141,6 +151,7 @@ async function measure(url, session) {
     };
   } finally {
     await chrome.kill();
+    running = null;
   }
 }
 
