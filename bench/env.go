@@ -57,6 +57,8 @@ type Env struct {
 	Period, CheckoutTTL time.Duration
 	// UIScript is the Node program of the UI benchmark; Chromium the browser.
 	UIScript, Chromium string
+	// LighthouseScript is the Node program of the Lighthouse benchmark.
+	LighthouseScript string
 
 	// Set by Open.
 	DB         *store.DB
@@ -81,6 +83,12 @@ type Options struct {
 	Events            int           `json:"events"`
 	EventConcurrency  int           `json:"event_concurrency"`
 	LCPRuns           int           `json:"lcp_runs"`
+	// LighthouseRuns is how many times Lighthouse measures each page;
+	// LighthouseCPU its CPU slowdown: "" for the mobile preset's 4×,
+	// "calibrated" for this machine's measured speed against the preset's
+	// phone (see bench/ui/lighthouse-bench.mjs).
+	LighthouseRuns int    `json:"lighthouse_runs,omitempty"`
+	LighthouseCPU  string `json:"lighthouse_cpu,omitempty"`
 	// ScaleAccounts are the steps of the scale benchmark (accounts seeded
 	// in all), ScaleWorkflows how many of them run a subscription workflow.
 	ScaleAccounts  []int `json:"scale_accounts,omitempty"`

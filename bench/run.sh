@@ -7,6 +7,9 @@
 # serves. Then bench/cmd/bench runs, prints the table and writes
 # bench/results/latest.json. Arguments go to bench/cmd/bench (-h lists
 # them), e.g. `bench/run.sh -accounts 10000` or `make bench ARGS='-only ui'`.
+# `make bench ARGS='-only lighthouse'` runs Lighthouse (mobile preset) on
+# /signin, dashboard, billing and team, installed into the tools cache on
+# first use (`-lighthouse-cpu calibrated`: see bench/ui/lighthouse-bench.mjs).
 # It fails only when something is broken, never on a figure.
 #
 # Ports (each overridable): Postgres 54359, Temporal 7263, api 18280, fake
@@ -52,7 +55,7 @@ for arg in "$@"; do
   prev=$arg
 done
 NEED_UI=1
-[ -n "$ONLY" ] && [[ ",$ONLY," != *,ui,* ]] && NEED_UI=0
+[ -n "$ONLY" ] && [[ ",$ONLY," != *,ui,* ]] && [[ ",$ONLY," != *,lighthouse,* ]] && NEED_UI=0
 # KUDOS_BENCH_TRACING=1: the cost of tracing (issue 40) instead: the read
 # path and the intake with tracing off, then sampling 10 % and 100 % of the
 # traces exported over OTLP to a sink that discards them, each on a fresh
@@ -66,6 +69,11 @@ if [ "$NEED_UI" = 1 ]; then
   if [ ! -d e2e/node_modules/playwright-core ]; then
     npm --prefix e2e ci --no-audit --no-fund --loglevel=error || die "npm ci in e2e failed"
   fi
+fi
+# Lighthouse (-only lighthouse: it never runs otherwise) from the tools cache.
+if [[ ",$ONLY," == *,lighthouse,* ]]; then
+  LIGHTHOUSE_DIR=$(ensure_lighthouse) || exit 1
+  export LIGHTHOUSE_DIR
 fi
 ensure_temporal
 # Built into the work folder, not bin/: a make test running beside us keeps

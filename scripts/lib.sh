@@ -7,6 +7,7 @@ KUDOS_ROOT=${KUDOS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 TEMPORAL_VERSION=v1.5.1
 STRIPE_MOCK_VERSION=v0.203.0
 JAEGER_VERSION=v1.76.0
+LIGHTHOUSE_VERSION=12.8.2
 
 say() { printf '\033[1m[kudos]\033[0m %s\n' "$*" >&2; }
 die() { say "error: $*"; exit 1; }
@@ -117,6 +118,21 @@ have_tool() {
 
 # ensure_temporal provides ./bin/temporal (the pinned CLI).
 ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporalio/cli/cmd/temporal; }
+
+# ensure_lighthouse installs Lighthouse (a measuring tool of make bench
+# ARGS='-only lighthouse', never a dependency of the project) with npm into
+# a folder of its own in the cache, KUDOS_LIGHTHOUSE_DIR, once per machine
+# and version, and prints that folder.
+ensure_lighthouse() {
+  local dir=${KUDOS_LIGHTHOUSE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/kudos/lighthouse}
+  if [ "$(node -p "require('$dir/node_modules/lighthouse/package.json').version" 2>/dev/null)" != "$LIGHTHOUSE_VERSION" ]; then
+    say "installing Lighthouse $LIGHTHOUSE_VERSION into $dir (first run on this machine only)"
+    mkdir -p "$dir" || die "cannot create $dir"
+    [ -f "$dir/package.json" ] || echo '{"private": true}' >"$dir/package.json"
+    npm --prefix "$dir" install --no-audit --no-fund --loglevel=error "lighthouse@$LIGHTHOUSE_VERSION" >&2 || die "npm install lighthouse failed"
+  fi
+  echo "$dir"
+}
 
 # ensure_jaeger provides ./bin/jaeger (the pinned all-in-one Jaeger: OTLP
 # in on 127.0.0.1:4317/4318, traces in memory, its UI on :16686), for make

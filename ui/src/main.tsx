@@ -31,7 +31,18 @@ router.subscribe('onResolved', ({ pathChanged }) => {
   if (pathChanged) dismissError()
 })
 
-void initI18n().then(() => {
+// The first screen's code is fetched while i18n loads its texts, not after:
+// on a slow network each wait in a row costs a round trip before the first
+// real paint (issue 37 item 9). A chunk that fails here is fetched again,
+// and its error shown, by the router's own load.
+const texts = initI18n()
+const routeChunks = Promise.all(
+  router.getMatchedRoutes(window.location.pathname)[0].map((route) =>
+    Promise.resolve(router.loadRouteChunk(route)).catch(() => {}),
+  ),
+)
+
+void Promise.all([texts, routeChunks]).then(() => {
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>

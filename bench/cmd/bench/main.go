@@ -43,7 +43,13 @@ var benchmarks = []benchmark{
 	adapt("ui", bench.UI),
 	adapt("scale", bench.Scale),
 	adapt("renewal", bench.Renewal),
+	adapt("lighthouse", bench.Lighthouse),
 }
+
+// onlyWhenNamed are the benchmarks a run without -only leaves out: scale and
+// renewal take many minutes (100 000 accounts, 10 000 renewals); lighthouse
+// needs Lighthouse from the tools cache and about a minute per page load.
+var onlyWhenNamed = []string{"scale", "renewal", "lighthouse"}
 
 func main() {
 	if err := run(); err != nil {
@@ -72,6 +78,9 @@ func run() error {
 	flag.DurationVar(&e.CheckoutTTL, "checkout-ttl", 24*time.Hour, "the api's KUDOS_CHECKOUT_TTL")
 	flag.StringVar(&e.UIScript, "ui-script", "bench/ui/ui-bench.mjs", "the UI benchmark's Node program")
 	flag.StringVar(&e.Chromium, "chromium", "/usr/bin/chromium", "Chromium executable")
+	flag.StringVar(&e.LighthouseScript, "lighthouse-script", "bench/ui/lighthouse-bench.mjs", "the Lighthouse benchmark's Node program")
+	flag.IntVar(&o.LighthouseRuns, "lighthouse-runs", 3, "Lighthouse runs per page (lighthouse)")
+	flag.StringVar(&o.LighthouseCPU, "lighthouse-cpu", "", `Lighthouse's CPU slowdown: empty for the mobile preset's 4x, "calibrated" for this machine's measured speed (lighthouse)`)
 	flag.StringVar(&temporalCLI, "temporal-cli-version", "", "version of the Temporal CLI serving Temporal (for the report)")
 	flag.DurationVar(&o.Duration, "duration", 10*time.Second, "how long each load (read path, sign-in) runs")
 	flag.IntVar(&o.Rounds, "rounds", 2, "the read path alternates with its baseline in this many rounds")
@@ -82,7 +91,7 @@ func run() error {
 	flag.IntVar(&o.Events, "events", 300, "distinct payment events (plus one repeat per four)")
 	flag.IntVar(&o.EventConcurrency, "event-concurrency", 16, "concurrent webhook senders (and signal senders)")
 	flag.IntVar(&o.LCPRuns, "lcp-runs", 5, "page loads per LCP figure")
-	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui,scale,renewal); empty runs all but scale and renewal")
+	flag.StringVar(&only, "only", "", "comma-separated benchmarks to run (read,signin,trial,intake,ui,scale,renewal,lighthouse); empty runs all but scale, renewal and lighthouse")
 	flag.StringVar(&scale, "scale", "1000,10000,100000", "the scale benchmark's steps: accounts seeded in all, comma-separated")
 	flag.IntVar(&o.Renewals, "renewals", 10000, "renewals falling due at one instant (renewal)")
 	flag.IntVar(&o.ScaleWorkflows, "scale-workflows", 2000, "accounts of the scale benchmark with a running subscription workflow")
@@ -133,8 +142,8 @@ func run() error {
 
 	var failed []error
 	for _, b := range benchmarks {
-		if len(selected) > 0 && !selected[b.name] || len(selected) == 0 && (b.name == "scale" || b.name == "renewal") {
-			continue // the scale benchmarks (100 000 accounts, 10 000 renewals: many minutes) run only when named
+		if len(selected) > 0 && !selected[b.name] || len(selected) == 0 && slices.Contains(onlyWhenNamed, b.name) {
+			continue
 		}
 		fmt.Fprintf(os.Stderr, "── %s\n", b.name)
 		start := time.Now()

@@ -73,6 +73,10 @@ export function initI18n(): Promise<unknown> {
       defaultNS: 'common',
       interpolation: { escapeValue: false },
       react: { useSuspense: true },
+      // Ask for the first texts now, not from a timer after the current
+      // task: the entry's evaluation would hold that timer back, and the
+      // texts' request with it, behind the route chunks (issue 37 item 9).
+      initAsync: false,
     })
 }
 
