@@ -78,4 +78,45 @@ func TestFailedRefundIsReversedAndOpsRefundsAgain(t *testing.T) {
 	if _, err := r.Refund(ctx, number, &one, "one cent more"); kudos.ErrorCode(err) != kudos.EInvalid {
 		t.Fatalf("a refund beyond what was paid after the retry: %v, want EInvalid", err)
 	}
+	if n, err := h.db.FailedRefunds(ctx); err != nil || n != 0 {
+		t.Fatalf("%d failed refunds still owed after the refund again (%v), want 0", n, err)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_refund_failed.json")
+}
+
+// TestSandboxRefundFailed: the sandbox plays a dashboard refund that fails
+// after it was made (POST /dev/sandbox/refund-failed emits refund.updated,
+// status failed): Kudos records it once (failed, refund_failed, the credit
+// note standing, the gauge counting what is owed), the provider's list of
+// refunds leaves it out (the daily reconciliation finds no difference),
+// and the same failure again is 409; another account's refund is 404.
+func TestSandboxRefundFailed(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	ctx := context.Background()
+	token, account, href := h.startPlan("sandbox-refund-failed@example.com", "PRO")
+	h.expect(h.sandbox(href, "pay"), 200)
+	inv := h.paidInvoice(token, account)
+	refundID := h.expect(h.do("POST", "/dev/sandbox/provider-refund", map[string]any{"account_id": account, "invoice_id": inv["id"],
+		"amount": 10.00}, ""), 200).str("refund_id")
+	eventually(t, "the dashboard refund booked", func() bool { return h.count("refunds", account, "status = 'refunded'") == 1 })
+	h.expect(h.do("POST", "/dev/sandbox/refund-failed", map[string]any{"account_id": uuid.NewString(), "refund_id": refundID}, ""), 404)
+	h.expect(h.do("POST", "/dev/sandbox/refund-failed", map[string]any{"account_id": account, "refund_id": refundID}, ""), 200)
+	eventually(t, "the refund failed", func() bool { return h.count("refunds", account, "status = 'failed'") == 1 })
+	h.expect(h.do("POST", "/dev/sandbox/refund-failed", map[string]any{"account_id": account, "refund_id": refundID}, ""), 409)
+	h.wantRows("billing_events", account, "type = 'refund_failed' AND amount = 1000", 1, "%d refund_failed events, want 1")
+	h.wantRows("refunds", account, "status = 'failed' AND failure_reason = 'expired_or_canceled_card'", 1, "%d failures with their reason")
+	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE'", 1, "%d credit notes, want the refund's (it stands)")
+	if n, err := h.db.FailedRefunds(ctx); err != nil || n != 1 {
+		t.Fatalf("%d failed refunds owed (%v), want 1", n, err)
+	}
+	var listed int
+	if err := h.srv.Payments.(kudos.ProviderLedger).ListRefunds(ctx, time.Now().Add(-time.Hour), time.Now().Add(time.Hour),
+		func(r kudos.ProviderRefund) error {
+			if r.ID == refundID {
+				listed++
+			}
+			return nil
+		}); err != nil || listed != 0 {
+		t.Fatalf("the provider lists the failed refund %d times (%v), want 0", listed, err)
+	}
 }
