@@ -59,7 +59,8 @@ func TestFailedRefundIsReversedAndOpsRefundsAgain(t *testing.T) {
 	h.wantRows("refunds", account, "id = '"+first.RefundID+"' AND status = 'failed'", 1, "%d failed refunds, want the operator's")
 	h.wantRows("billing_events", account, "type = 'refund_failed' AND amount = "+itoa(total), 1, "%d refund_failed events, want 1")
 	o, err := h.db.OpsAccount(ctx, uuid.MustParse(account))
-	if err != nil || len(o.Refunds) != 1 || o.Refunds[0].Status != "failed" {
+	if err != nil || len(o.Refunds) != 1 || o.Refunds[0].Status != "failed" || o.Refunds[0].FailedAt == nil ||
+		o.Refunds[0].FailureReason != "expired_or_canceled_card" {
 		t.Fatalf("ops account refunds %+v (%v)", o.Refunds, err)
 	}
 	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE'", 1, "%d credit notes after the failure, want the first (it stands)")
