@@ -22,23 +22,7 @@ import (
 func TestRefundFailureThenRefundAgain(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	account := newAccount(t, db)
-	invoiceID := uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
-		VALUES ($1, 'PRO', 'plan_expired', now(), false)`, account); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_1", AccountID: account, Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro,
-		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SettlePaidCheckout(ctx, account, "co_1", invoiceID, false, kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
-		t.Fatal(err)
-	}
+	account, invoiceID := paidByCheckout(t, db)
 	refund := func(id, providerID string, amount int64) (store.BookedRefund, error) {
 		return db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_" + id, Provider: "fake", AccountID: account, CheckoutID: "co_1",
 			Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, RefundID: id, ProviderRefundID: providerID,
@@ -102,4 +86,28 @@ func TestRefundFailureThenRefundAgain(t *testing.T) {
 	if _, err := refund("ops-refund:d", "re_d", 11); kudos.ErrorCode(err) != kudos.EInvalid {
 		t.Fatalf("a refund beyond what was paid: %v, want EInvalid", err)
 	}
+}
+
+// paidByCheckout is a new account whose invoice of 12.10 (10.00 + 21 %
+// VAT) was paid by its checkout co_1.
+func paidByCheckout(t *testing.T, db *store.DB) (account, invoiceID uuid.UUID) {
+	t.Helper()
+	ctx := context.Background()
+	account, invoiceID = newAccount(t, db), uuid.New()
+	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
+		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
+		VALUES ($1, 'PRO', 'plan_expired', now(), false)`, account); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_1", AccountID: account, Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro,
+		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SettlePaidCheckout(ctx, account, "co_1", invoiceID, false, kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
+		t.Fatal(err)
+	}
+	return account, invoiceID
 }
