@@ -138,3 +138,26 @@ func TestDashboardRefundOfAnErasedAccountsPaymentGetsItsCreditNote(t *testing.T)
 	h.recordHistory(workflows.ErasedPaymentWorkflowID(kudos.PaymentEvent{AccountID: uuid.MustParse(account), EventID: eventID}), "",
 		"erased_payment_dashboard_refund.json")
 }
+
+// TestDeletionScheduledCancelsTheRenewalWaitingOnTheCustomer: scheduling
+// the deletion during dunning ends the renewal unpaid (auto-renewal goes
+// off), so the renewal charge waiting on the customer's authentication is
+// cancelled at the provider then, not only at the erasure: completed
+// during the grace period it would be money taken for a period the plan
+// never starts.
+func TestDeletionScheduledCancelsTheRenewalWaitingOnTheCustomer(t *testing.T) {
+	h := newHarness(t).withDunning(20*time.Second, 40*time.Second)
+	h.srv.Config.DeletionGrace = time.Hour
+	h = h.withTemporal(6 * time.Second)
+	token, account := h.paidWith("deleting-in-dunning@example.com", "STARTER", "4000002500003155")
+	h.inDunning(token, account)
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%' AND failure_reason = 'authentication_required'", 1,
+		"%d renewal charges waiting on the customer before the deletion, want 1")
+	h.scheduleDeletion(token, account)
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%' AND failure_reason = 'authentication_required'", 0,
+		"%d renewal charges still waiting on the customer once the deletion is scheduled, want 0")
+	if r := h.expect(h.do("POST", "/dev/sandbox/settle", map[string]any{"account_id": account, "authenticate": true}, ""), 200); r.Body["settled"] != 0.0 {
+		t.Fatalf("the customer completed a charge of an account being deleted: %s", r.Raw)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_prepare_deletion_cancels_charges.json")
+}
