@@ -161,3 +161,39 @@ func TestDeletionScheduledCancelsTheRenewalWaitingOnTheCustomer(t *testing.T) {
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_prepare_deletion_cancels_charges.json")
 }
+
+// TestDisputeOfAnErasedAccountsPaymentIsBooked: a chargeback of a
+// payment of an erased account, opened then lost, is booked as for any
+// account — the disputes row, the timeline, the lost sale reversed by a
+// credit note (kept 10 years) — not only marked applied; no subscription
+// run starts for it.
+func TestDisputeOfAnErasedAccountsPaymentIsBooked(t *testing.T) {
+	h := withDeletionGrace(t, 2*time.Second)
+	token, account, href := h.startPlan("erased-dispute@example.com", "PRO")
+	h.expect(h.sandbox(href, "pay"), 200)
+	inv := h.paidInvoice(token, account)
+	at := h.scheduleDeletion(token, account)
+	if res := h.deletionOutcome(account, at); res.Outcome != workflows.DeletionOutcomeDeleted {
+		t.Fatalf("deletion %+v", res)
+	}
+	for _, status := range []string{"open", "lost"} {
+		h.expect(h.do("POST", "/dev/sandbox/dispute", map[string]any{"account_id": account, "invoice_id": inv["id"], "status": status}, ""), 200)
+	}
+	eventually(t, "the lost dispute booked", func() bool { return h.count("disputes", account, "status = 'lost'") == 1 })
+	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE' AND dispute_id IS NOT NULL AND corrects = '"+inv["id"].(string)+"'", 1,
+		"%d credit notes of the lost dispute, want 1")
+	h.wantRows("billing_events", account, "type IN ('dispute_opened', 'dispute_lost')", 2, "%d dispute events on the timeline, want 2")
+	eventually(t, "the dispute events answered", func() bool {
+		return h.count("payment_events", account, "dispute IS NOT NULL AND applied_at IS NULL") == 0
+	})
+	if h.running("subscription:" + account) {
+		t.Fatal("a dispute started the erased account's subscription workflow")
+	}
+	var eventID string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT event_id FROM payment_events WHERE account_id = $1
+		AND dispute ->> 'status' = 'lost'`, account).Scan(&eventID); err != nil {
+		t.Fatal(err)
+	}
+	h.recordHistory(workflows.ErasedPaymentWorkflowID(kudos.PaymentEvent{AccountID: uuid.MustParse(account), EventID: eventID}), "",
+		"erased_payment_dispute_lost.json")
+}

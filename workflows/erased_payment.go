@@ -50,7 +50,8 @@ const erasedRefundReason = "paid after the account was erased"
 // that only saved a payment method is left as it is. The events of money
 // that moved outside a checkout (off-session charges, refunds and their
 // failures) are answered by erasedMovement (runs since
-// "erased-movements").
+// "erased-movements"); a dispute or a returned debit is booked (runs since
+// "erased-disputes").
 func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentResult, error) {
 	if err := workflow.UpsertTypedSearchAttributes(ctx, AccountIDKey.ValueSet(ev.AccountID.String())); err != nil {
 		return ErasedPaymentResult{}, err
@@ -64,6 +65,25 @@ func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentRe
 	}
 	if ev.Movement != "" && workflow.GetVersion(ctx, "erased-movements", workflow.DefaultVersion, 1) == 1 {
 		return erasedMovement(ctx, ev, res, markApplied)
+	}
+	if (ev.Dispute != nil || ev.Return != nil) && workflow.GetVersion(ctx, "erased-disputes", workflow.DefaultVersion, 1) == 1 {
+		// Money the bank took back from an erased account's payment: booked
+		// as for any account (the disputes row and timeline, a lost
+		// dispute's credit note; a returned debit's invoice due again),
+		// with no plan to change.
+		var err error
+		if ev.Dispute != nil {
+			err = workflow.ExecuteActivity(ctx, ActivityRecordDispute, DisputeInput{AccountID: ev.AccountID, Dispute: *ev.Dispute,
+				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
+		} else {
+			err = workflow.ExecuteActivity(ctx, ActivityReturnPayment, ReturnInput{AccountID: ev.AccountID, Return: *ev.Return,
+				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
+		}
+		if err != nil {
+			log.Error("a dispute or returned debit of an erased account could not be booked: needs an operator", "account", ev.AccountID,
+				"event", ev.EventID, "err", err)
+		}
+		return res, markApplied()
 	}
 	if ev.Outcome != kudos.PaymentPaid {
 		return res, markApplied()

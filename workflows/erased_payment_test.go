@@ -124,7 +124,7 @@ func erasedMovementEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, map[st
 	calls := map[string][]map[string]any{}
 	e.RegisterWorkflow(workflows.ErasedPayment)
 	for _, name := range []string{workflows.ActivityLoadCheckout, workflows.ActivityRefundCheckout, workflows.ActivityMarkEventsApplied,
-		"RefundErasedCharge", "BookRefund", "RecordRefundFailure"} {
+		"RefundErasedCharge", "BookRefund", "RecordRefundFailure", "RecordDispute", "ReturnPayment"} {
 		e.RegisterActivityWithOptions(func(_ context.Context, in map[string]any) error {
 			calls[name] = append(calls[name], in)
 			if name == workflows.ActivityLoadCheckout {
@@ -189,6 +189,28 @@ func TestErasedPaymentRefundMadeAtTheProviderIsBooked(t *testing.T) {
 		}
 		if len(calls[activityName]) != 1 || len(calls[workflows.ActivityRefundCheckout]) != 0 || len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
 			t.Fatalf("%s: calls %v", movement, calls)
+		}
+	}
+}
+
+// TestErasedPaymentDisputeAndReturnAreBooked: a dispute (chargeback) or a
+// returned debit of an erased account's payment is booked as for any
+// account (the disputes row, the timeline, a lost dispute's credit note;
+// the invoice a returned debit paid due again), never only marked applied:
+// the books are kept 10 years and must say where the money went.
+func TestErasedPaymentDisputeAndReturnAreBooked(t *testing.T) {
+	money := kudos.Money{Amount: 1210, Currency: "EUR"}
+	for name, ev := range map[string]kudos.PaymentEvent{
+		"RecordDispute": {Dispute: &kudos.DisputeEvent{ID: "dp_1", Status: "lost", Amount: money, Payment: "co_1"}},
+		"ReturnPayment": {Return: &kudos.ReturnEvent{ID: "py_1", Amount: money, Payment: "co_1"}},
+	} {
+		e, calls := erasedMovementEnv(t)
+		ev.EventID, ev.Provider, ev.AccountID = "evt_"+name, "sandbox", uuid.New()
+		if res := erasedOutcome(t, e, ev); res.Outcome != workflows.ErasedPaymentNothing {
+			t.Fatalf("%s: result %+v", name, res)
+		}
+		if len(calls[name]) != 1 || calls[name][0]["AppliedEvent"] != ev.EventID || len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
+			t.Fatalf("%s: calls %v", name, calls)
 		}
 	}
 }
