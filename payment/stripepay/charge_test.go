@@ -160,7 +160,7 @@ func TestCancelOpenCharges(t *testing.T) {
 		intent("pi_other", "requires_action", `{}`),
 	}, ",") + `]}`
 	p, rec, _ := newTestProvider(t, map[string]canned{
-		"GET /v1/payment_intents":                  {200, list},
+		"GET /v1/payment_intents":                   {200, list},
 		"POST /v1/payment_intents/pi_action/cancel": {200, intent("pi_action", "canceled", ours)},
 	})
 	ids, err := p.CancelOpenCharges(context.Background(), account, "cus_gone")
