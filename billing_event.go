@@ -76,6 +76,11 @@ const (
 	EventDisputeWon      BillingEventType = "dispute_won"
 	EventDisputeLost     BillingEventType = "dispute_lost"
 	EventPaymentReturned BillingEventType = "payment_returned"
+
+	// EventRefundFailed: a refund booked before failed at the provider
+	// (the money never reached the customer, who is owed it still; its
+	// credit note stands).
+	EventRefundFailed BillingEventType = "refund_failed"
 )
 
 // TeamEventTypes are the membership and deletion events of the timeline
@@ -99,7 +104,7 @@ var BillingEventTypes = []BillingEventType{
 	EventDeletionScheduled, EventDeletionCancelled, EventDeletionCompleted,
 	EventCreditNoteIssued,
 	EventSecondFactorAdded, EventSecondFactorRemoved, EventMFAPolicyChanged, EventVATIDChecked,
-	EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventPaymentReturned,
+	EventDisputeOpened, EventDisputeWon, EventDisputeLost, EventPaymentReturned, EventRefundFailed,
 }
 
 // BillingEvent is one row of the append-only billing_events table.

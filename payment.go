@@ -141,6 +141,11 @@ type RefundRequest struct {
 	// ChargeID names the payment of an off-session charge (our ChargeID)
 	// when ProviderID is "".
 	ChargeID string
+	// PaymentID is the provider's id of the payment (a PaymentIntent) when
+	// it is known, as a charge movement's event gives it: a payment of an
+	// erased account, whose customer the provider no longer lists, is
+	// found by it.
+	PaymentID string
 	// Reason is an operator's reason, kept at the provider with the refund
 	// ("" : a refund Kudos makes on its own, of a duplicate payment).
 	Reason string
@@ -206,6 +211,14 @@ type PaymentProvider interface {
 	// neither paid nor pending), and otherwise tells how it stands (paid,
 	// failed, or still pending when it cannot be cancelled).
 	CancelCharge(ctx context.Context, accountID uuid.UUID, chargeID string) (ChargeResult, error)
+	// CancelOpenCharges cancels every off-session charge of the account
+	// that the customer could still complete (one waiting on their
+	// authentication, or on a new payment method) and returns the charge
+	// ids it cancelled: an erased account's (issue 34) is never paid
+	// after its erasure. customerID is the provider's customer the account
+	// had (its row is gone by then); a charge processing at the bank is
+	// left (it cannot be cancelled: the deletion waited for it).
+	CancelOpenCharges(ctx context.Context, accountID uuid.UUID, customerID string) ([]string, error)
 	// UseCheckoutMethod makes the payment method that paid the checkout
 	// providerID the account's default, so that the next off-session
 	// charge (the next renewal) uses it.

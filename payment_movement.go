@@ -17,6 +17,11 @@ const (
 	// charge.refunded and refund.updated, a refund made in its dashboard
 	// or by `kudos ops refund`). Its Outcome is PaymentPaid.
 	MovementRefund Movement = "refund"
+	// MovementRefundFailed: a refund failed at the provider after it was
+	// made (Stripe's refund.updated with status failed or canceled): the
+	// money did not go back. Named by RefundID / ProviderRefundID; Reason
+	// is the provider's failure reason.
+	MovementRefundFailed Movement = "refund_failed"
 )
 
 // LedgerMovement is what a provider event of a movement outside a hosted
@@ -41,7 +46,8 @@ type LedgerMovement struct {
 	InvoiceID *uuid.UUID `json:"invoice_id,omitempty"`
 	// Amount is what moved (a refund's amount), VAT included.
 	Amount *Money `json:"amount,omitempty"`
-	// Reason is an operator's reason for a refund.
+	// Reason is an operator's reason for a refund, or the provider's
+	// reason a refund failed (MovementRefundFailed).
 	Reason string `json:"reason,omitempty"`
 }
 

@@ -44,6 +44,7 @@ type Store interface {
 	RecordDeferredRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, reason string, amount kudos.Money, retryAt time.Time) error
 	RefundStatus(ctx context.Context, id string) (string, error)
 	BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (store.BookedRefund, error)
+	RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (bool, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error
 	BillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, error)
 	VATAnswer(ctx context.Context, country, vatID string) (valid, found bool, err error)

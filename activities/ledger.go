@@ -3,6 +3,8 @@ package activities
 import (
 	"context"
 
+	"go.temporal.io/sdk/activity"
+
 	"kudos"
 	"kudos/workflows"
 )
@@ -28,4 +30,51 @@ func (a *Activities) BookRefund(ctx context.Context, in workflows.BookRefundInpu
 		plan = cn.Plan
 	}
 	return a.queueRefundMail(ctx, in.AccountID, b.ID, cn, plan, *in.Event.Amount, true)
+}
+
+// RefundErasedCharge gives back, in full, an off-session charge that
+// settled after its account was erased (a renewal the customer
+// authenticated then): refunded at the provider under the refund id
+// refund:<charge key> (one refund per charge, however many times its
+// event comes), found there by the provider's payment id (the customer is
+// gone), and recorded as RefundCheckout records a checkout's (a refunds
+// row, the timeline's refund event; no credit note: the charge paid no
+// invoice, the erased account's renewal never started). Refusals go as for
+// RefundCheckout.
+func (a *Activities) RefundErasedCharge(ctx context.Context, in workflows.ChargeRefundInput) error {
+	req := kudos.RefundRequest{RefundID: "refund:" + in.ChargeID, AccountID: in.AccountID, Amount: in.Amount, ChargeID: in.ChargeID,
+		PaymentID: in.PaymentID}
+	return a.giveBack(ctx, workflows.RefundInput{CheckoutRef: workflows.CheckoutRef{AccountID: in.AccountID}, Deferrable: in.Deferrable,
+		Reason: in.Reason}, req, in.ChargeID)
+}
+
+// RecordRefundFailure records a refund that failed at the provider after
+// it was made (store.RecordRefundFailure): failed, on the timeline, its
+// credit note standing, and the money owed to the customer counted by the
+// gauge kudos_refunds_failed for an operator to refund again.
+func (a *Activities) RecordRefundFailure(ctx context.Context, in workflows.RefundFailureInput) error {
+	changed, err := a.Store.RecordRefundFailure(ctx, in.AccountID, in.Event)
+	if err != nil {
+		return refused(err)
+	}
+	if changed {
+		activity.GetLogger(ctx).Warn("a refund failed at the provider: the customer is owed it, refund again with `kudos ops refund`",
+			"account", in.AccountID, "refund", in.Event.LedgerRefundID(), "reason", in.Event.Reason)
+	}
+	return nil
+}
+
+// CancelOpenCharges cancels, at an account's erasure, the off-session
+// charges its customer could still complete (kudos.PaymentProvider's
+// CancelOpenCharges), before the customer is deleted.
+func (a *Activities) CancelOpenCharges(ctx context.Context, in workflows.CustomerRef) error {
+	ids, err := a.Payments.CancelOpenCharges(ctx, in.AccountID, in.CustomerID)
+	if err != nil {
+		return err
+	}
+	if len(ids) > 0 {
+		activity.GetLogger(ctx).Info("charges the erased account's customer could still complete were cancelled", "account", in.AccountID,
+			"charges", ids)
+	}
+	return nil
 }

@@ -264,7 +264,8 @@ func (a *Activities) RefundCheckout(ctx context.Context, in workflows.RefundInpu
 	}
 	amount := kudos.Money{Amount: c.Invoice.Total, Currency: c.Invoice.Currency}
 	refundID := "refund:" + c.ID
-	if err := a.giveBack(ctx, in, c, refundID, amount); err != nil {
+	req := kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount}
+	if err := a.giveBack(ctx, in, req, c.ID); err != nil {
 		return err
 	}
 	cn, err := a.refundCreditNote(ctx, in.AccountID, refundID)
@@ -288,13 +289,15 @@ func (a *Activities) refundCreditNote(ctx context.Context, accountID uuid.UUID, 
 	return cn, a.storeCreditNotePDF(ctx, *cn)
 }
 
-// giveBack makes refund refundID of checkout c at the provider and records
-// it, unless it is made already (a retry, or an operator made it by hand
-// while it was deferred: never twice). A refusal for now of a Deferrable
-// try is recorded as deferred until in.RetryAt (when set) and returned as
+// giveBack makes refund req (of the payment paymentRef: a checkout's id, or
+// an off-session charge's) at the provider and records it, unless it is
+// made already (a retry, or an operator made it by hand while it was
+// deferred: never twice). A refusal for now of a Deferrable try is
+// recorded as deferred until in.RetryAt (when set) and returned as
 // ErrTypeRefundDeferred; one for good (or the last try's) is recorded as
 // refused.
-func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *kudos.CheckoutRecord, refundID string, amount kudos.Money) error {
+func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, req kudos.RefundRequest, paymentRef string) error {
+	refundID, amount := req.RefundID, req.Amount
 	status, err := a.Store.RefundStatus(ctx, refundID)
 	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
 		return err
@@ -302,11 +305,11 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *
 	if status == "refunded" {
 		return nil
 	}
-	providerID, err := a.Payments.Refund(ctx, kudos.RefundRequest{RefundID: refundID, ProviderID: c.ProviderID, AccountID: in.AccountID, Amount: amount})
+	providerID, err := a.Payments.Refund(ctx, req)
 	if kudos.ErrorCode(err) == kudos.EUnavailable {
 		if in.Deferrable {
 			if !in.RetryAt.IsZero() {
-				if rerr := a.Store.RecordDeferredRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount, in.RetryAt); rerr != nil {
+				if rerr := a.Store.RecordDeferredRefund(ctx, in.AccountID, refundID, paymentRef, err.Error(), amount, in.RetryAt); rerr != nil {
 					return rerr
 				}
 			}
@@ -317,7 +320,7 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *
 	if err != nil {
 		err = refused(err)
 		if temporal.IsApplicationError(err) { // refused for good: recorded for an operator, never only logged
-			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, c.ID, err.Error(), amount); rerr != nil {
+			if rerr := a.Store.RecordRefusedRefund(ctx, in.AccountID, refundID, paymentRef, err.Error(), amount); rerr != nil {
 				return rerr
 			}
 		}
@@ -327,7 +330,7 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, c *
 	if reason == "" {
 		reason = "paid when nothing was owed"
 	}
-	return a.Store.RecordRefund(ctx, in.AccountID, refundID, c.ID, providerID, reason, amount)
+	return a.Store.RecordRefund(ctx, in.AccountID, refundID, paymentRef, providerID, reason, amount)
 }
 
 // queueRefundMail queues the owner's receipt of refund refundID

@@ -92,6 +92,7 @@ type BillingStore interface {
 	OutboxStats(ctx context.Context) (store.OutboxStats, error)
 	RefusedRefunds(ctx context.Context) (int, error)
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
+	FailedRefunds(ctx context.Context) (int, error)
 	OpenDisputes(ctx context.Context) (int, error)
 	LedgerDrift(ctx context.Context) (int, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)

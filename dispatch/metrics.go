@@ -17,6 +17,10 @@ type OutboxStatsReader interface {
 	// DeferredRefunds counts refunds the provider refused for now, and
 	// those overdue (nothing tried them in time).
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
+	// FailedRefunds counts the refunds that failed at the provider after
+	// they were made and that no refund made again has repaid: money the
+	// customers are owed.
+	FailedRefunds(ctx context.Context) (int, error)
 	// OpenDisputes counts the disputes (chargebacks) still open.
 	OpenDisputes(ctx context.Context) (int, error)
 	// LedgerDrift counts the differences with the payment provider's
@@ -32,7 +36,7 @@ type OutboxStatsReader interface {
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
-	disputes, drift                                   *prometheus.Desc
+	disputes, drift, failed                           *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -45,6 +49,8 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 		deferred: prometheus.NewDesc("kudos_refunds_deferred", "Refunds the payment provider refused for now (balance short), waiting for their next try.", nil, nil),
 		overdue: prometheus.NewDesc("kudos_refunds_deferred_overdue",
 			"Deferred refunds past their next try by over an hour: neither a workflow nor the reconciliation tried them.", nil, nil),
+		failed: prometheus.NewDesc("kudos_refunds_failed",
+			"Refunds that failed at the payment provider after they were made, not refunded again since: the customer is owed the money (kudos ops refund).", nil, nil),
 		disputes: prometheus.NewDesc("kudos_disputes_open",
 			"Disputes (chargebacks) open at the payment provider: evidence to give before its due date.", nil, nil),
 		drift: prometheus.NewDesc("kudos_ledger_drift",
@@ -62,6 +68,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.overdue
 	ch <- c.disputes
 	ch <- c.drift
+	ch <- c.failed
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -82,6 +89,9 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	if n, overdue, err := c.db.DeferredRefunds(ctx, time.Now()); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.deferred, prometheus.GaugeValue, float64(n))
 		ch <- prometheus.MustNewConstMetric(c.overdue, prometheus.GaugeValue, float64(overdue))
+	}
+	if n, err := c.db.FailedRefunds(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.failed, prometheus.GaugeValue, float64(n))
 	}
 	if n, err := c.db.OpenDisputes(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.disputes, prometheus.GaugeValue, float64(n))

@@ -89,9 +89,18 @@ func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, re
 	if err != nil {
 		return nil, err
 	}
-	id := OpsRefundID(pay.Invoice.ID.String(), amount, reason)
+	base := OpsRefundID(pay.Invoice.ID.String(), amount, reason)
+	id := base
+	status, err := r.Store.RefundStatus(ctx, id)
+	for n := 2; err == nil && status == "failed"; n++ {
+		// The same refund asked again after it failed at the provider: a
+		// new refund there (under the failed one's key the provider would
+		// answer the failed one), paid out against its credit note.
+		id = fmt.Sprintf("%s:%d", base, n)
+		status, err = r.Store.RefundStatus(ctx, id)
+	}
 	res := &RefundResult{RefundID: id, Invoice: pay.Invoice.Number}
-	if status, err := r.Store.RefundStatus(ctx, id); err == nil && status == "refunded" {
+	if err == nil && status == "refunded" {
 		res.Already, res.Booked = true, true
 		return res, r.describe(ctx, pay, res)
 	} else if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {

@@ -176,8 +176,13 @@ func WriteText(out io.Writer, r *Report) error {
 		p("\nREFUNDS")
 		for _, f := range a.Refunds {
 			next := ""
-			if f.RetryAt != nil { // deferred: refused for now
+			switch {
+			case f.RetryAt != nil: // deferred: refused for now
 				next = "\tnext try " + ts(f.RetryAt)
+			case f.FailedAt != nil: // the money did not go back: owed, refund again
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): owed to the customer, refund again (kudos ops refund)"
+			case f.Repays != nil:
+				next = "\trepays failed refund " + *f.Repays + " (against its credit note)"
 			}
 			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
 				ts(&f.CreatedAt), next)

@@ -112,7 +112,18 @@ func creditAmounts(inv kudos.Invoice, refunded int64) (net, vat int64) {
 }
 
 // CreditNoteOfRefund returns the credit note of the account's refund
-// refundID, or ENotFound (the refund corrected no invoice).
+// refundID, or ENotFound (the refund corrected no invoice). A refund made
+// again for one that failed, which issued none of its own, answers the
+// failed refund's credit note: the one it pays out against.
 func (db *DB) CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error) {
-	return db.Invoice(ctx, accountID, CreditNoteID(refundID))
+	cn, err := db.Invoice(ctx, accountID, CreditNoteID(refundID))
+	if kudos.ErrorCode(err) != kudos.ENotFound {
+		return cn, err
+	}
+	var repays *string
+	if qerr := db.Pool.QueryRow(ctx, `SELECT repays FROM refunds WHERE id = $1 AND account_id = $2`, refundID, accountID).
+		Scan(&repays); qerr != nil || repays == nil {
+		return nil, err
+	}
+	return db.Invoice(ctx, accountID, CreditNoteID(*repays))
 }

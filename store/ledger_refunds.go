@@ -125,7 +125,9 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 			}
 		}
 		var existing string
-		err = tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND status = 'refunded'
+		// A refund that failed since is not booked again either (its
+		// event again, after the failure: the money never went back).
+		err = tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND status IN ('refunded', 'failed')
 			AND (id = $2 OR ($3 <> '' AND provider_id = $3)) LIMIT 1`, accountID, b.ID, m.ProviderRefundID).Scan(&existing)
 		if err == nil {
 			b.ID = existing
@@ -162,11 +164,24 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		if reason == "" {
 			reason = "refunded at the payment provider"
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason)
-			VALUES ($1, $2, $3, $4, $5, $6, $7)
+		// A refund of a payment whose earlier refund failed pays out
+		// first what the customer is still owed against that refund's
+		// credit note (it stands); only the rest is a new credit.
+		repays, owed, err := owedAfterFailure(ctx, tx, accountID, ref)
+		if err != nil {
+			return err
+		}
+		var repaysID *string
+		credit := *m.Amount
+		if owed > 0 {
+			repaysID = &repays
+			credit.Amount -= min(owed, credit.Amount)
+		}
+		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, repays)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
 			ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
-				created_at = now(), retry_at = NULL WHERE refunds.status IN ('refused', 'deferred')`,
-			b.ID, accountID, ref, m.Amount.Amount, m.Amount.Currency, m.ProviderRefundID, reason); err != nil {
+				created_at = now(), retry_at = NULL, repays = EXCLUDED.repays WHERE refunds.status IN ('refused', 'deferred')`,
+			b.ID, accountID, ref, m.Amount.Amount, m.Amount.Currency, m.ProviderRefundID, reason, repaysID); err != nil {
 			return wrapErr(err)
 		}
 		b.New = true
@@ -178,7 +193,10 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		if _, err := AppendBillingEvent(ctx, tx, tev); err != nil {
 			return err
 		}
-		return issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, *m.Amount, now)
+		if credit.Amount == 0 {
+			return nil
+		}
+		return issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, credit, now)
 	})
 	if err != nil {
 		return BookedRefund{}, err

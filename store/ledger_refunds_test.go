@@ -3,9 +3,6 @@ package store_test
 import (
 	"context"
 	"testing"
-	"time"
-
-	"github.com/google/uuid"
 
 	"kudos"
 	"kudos/internal/testenv"
@@ -19,23 +16,7 @@ import (
 func TestDashboardRefundOfARefusedRefundBooksThatRefund(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	account := newAccount(t, db)
-	invoiceID := uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
-		VALUES ($1, 'PRO', 'plan_expired', now(), false)`, account); err != nil {
-		t.Fatal(err)
-	}
-	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_1", AccountID: account, Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro,
-		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.SettlePaidCheckout(ctx, account, "co_1", invoiceID, false, kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
-		t.Fatal(err)
-	}
+	account, _ := paidByCheckout(t, db)
 	amount := kudos.Money{Amount: 1210, Currency: "EUR"}
 	if err := db.RecordRefusedRefund(ctx, account, "refund:co_1", "co_1", "charge_disputed", amount); err != nil {
 		t.Fatal(err)

@@ -133,11 +133,19 @@ type OpsRefund struct {
 	Currency   string `json:"currency" db:"currency"`
 	Reason     string `json:"reason" db:"reason"`
 	// Status is refunded, refused (by the provider: an operator refunds by
-	// hand), or deferred (refused for now: tried again at RetryAt).
+	// hand), deferred (refused for now: tried again at RetryAt), or failed
+	// (at the provider, after it was made: refund again).
 	Status    string    `json:"status" db:"status"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	// RetryAt is a deferred refund's next try (nil otherwise).
 	RetryAt *time.Time `json:"retry_at,omitempty" db:"retry_at"`
+	// FailedAt and FailureReason tell when and why a refund failed at the
+	// provider after it was made (status failed: the customer is owed
+	// the money; its credit note stands). Repays names the failed refund
+	// a refund made again pays out against (no credit note of its own).
+	FailedAt      *time.Time `json:"failed_at,omitempty" db:"failed_at"`
+	FailureReason string     `json:"failure_reason,omitempty" db:"failure_reason"`
+	Repays        *string    `json:"repays,omitempty" db:"repays"`
 }
 
 // OpsOutboxEntry is an outbox entry waiting for delivery or parked.
@@ -201,7 +209,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			retry_at, failed_at, failure_reason, repays FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

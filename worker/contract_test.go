@@ -57,6 +57,9 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityBookRefund:            workflows.BookRefundInput{},
 		workflows.ActivityRecordDispute:         workflows.DisputeInput{},
 		workflows.ActivityReturnPayment:         workflows.ReturnInput{},
+		workflows.ActivityRefundErasedCharge:    workflows.ChargeRefundInput{},
+		workflows.ActivityRecordRefundFailure:   workflows.RefundFailureInput{},
+		workflows.ActivityCancelOpenCharges:     workflows.CustomerRef{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 		workflows.ActivityReconcileProvider:      nil,

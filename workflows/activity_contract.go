@@ -63,6 +63,14 @@ const (
 	ActivityRecordDispute     = "RecordDispute"
 	ActivityReturnPayment     = "ReturnPayment"
 	ActivityReconcileProvider = "ReconcileProvider"
+	// ActivityRefundErasedCharge gives back an off-session charge that
+	// settled after its account was erased; ActivityRecordRefundFailure
+	// records a refund that failed at the provider; and
+	// ActivityCancelOpenCharges cancels, at an account's erasure, the
+	// charges its customer could still complete (issue 36 × 34).
+	ActivityRefundErasedCharge  = "RefundErasedCharge"
+	ActivityRecordRefundFailure = "RecordRefundFailure"
+	ActivityCancelOpenCharges   = "CancelOpenCharges"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -80,6 +88,7 @@ var ActivityNames = []string{
 	ActivityBookRefund,
 	ActivityRecordDispute, ActivityReturnPayment,
 	ActivityReconcileProvider,
+	ActivityRefundErasedCharge, ActivityRecordRefundFailure, ActivityCancelOpenCharges,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -282,6 +291,26 @@ type RefundInput struct {
 	RetryAt time.Time `json:",omitempty"`
 	// Reason is recorded with the refund ("": paid when nothing was owed).
 	Reason string `json:",omitempty"`
+}
+
+// ChargeRefundInput asks for the full refund of an off-session charge (by
+// our charge key, and the provider's payment id the event named) that
+// settled after its account was erased; its Deferrable and Reason are
+// RefundInput's.
+type ChargeRefundInput struct {
+	AccountID  uuid.UUID
+	ChargeID   string
+	PaymentID  string
+	Amount     kudos.Money
+	Deferrable bool   `json:",omitempty"`
+	Reason     string `json:",omitempty"`
+}
+
+// RefundFailureInput asks for the recording of a refund's failure the
+// provider reports (kudos.MovementRefundFailed).
+type RefundFailureInput struct {
+	AccountID uuid.UUID
+	Event     kudos.PaymentEvent
 }
 
 // ErrTypeRefundDeferred marks a refund the provider refused for now.

@@ -51,8 +51,10 @@ var deletionSteps = workflow.ActivityOptions{
 // waits out the grace period with a timer (a cancel arrives as an update
 // and ends it), asks Postgres whether the deletion still stands (a cancel
 // whose update was lost is seen there), then erases the account's personal
-// data in Postgres, ends its subscription workflow, deletes the customer
-// and its payment methods at the provider and removes the stored files.
+// data in Postgres, ends its subscription workflow, cancels the charges
+// its customer could still complete (runs since "cancel-open-charges"),
+// deletes the customer and its payment methods at the provider and
+// removes the stored files.
 // Each step is retried until it succeeds; Postgres is erased first, so a
 // deletion that cannot reach the provider for a while has already taken the
 // account from its members.
@@ -85,8 +87,17 @@ func AccountDeletion(ctx workflow.Context, in AccountDeletionInput) (AccountDele
 	if err := workflow.ExecuteActivity(ctx, ActivityEndSubscription, AccountRef{AccountID: in.AccountID}).Get(ctx, nil); err != nil {
 		return AccountDeletionResult{}, err
 	}
-	if err := workflow.ExecuteActivity(ctx, ActivityDeleteCustomer,
-		CustomerRef{AccountID: in.AccountID, CustomerID: erased.CustomerID}).Get(ctx, nil); err != nil {
+	customer := CustomerRef{AccountID: in.AccountID, CustomerID: erased.CustomerID}
+	if workflow.GetVersion(ctx, "cancel-open-charges", workflow.DefaultVersion, 1) == 1 {
+		// A renewal charge waiting on the customer's authentication could
+		// still be completed by them after the erasure: cancelled at the
+		// provider first (one that settles all the same is refunded by
+		// ErasedPayment).
+		if err := workflow.ExecuteActivity(ctx, ActivityCancelOpenCharges, customer).Get(ctx, nil); err != nil {
+			return AccountDeletionResult{}, err
+		}
+	}
+	if err := workflow.ExecuteActivity(ctx, ActivityDeleteCustomer, customer).Get(ctx, nil); err != nil {
 		return AccountDeletionResult{}, err
 	}
 	for _, key := range erased.Objects {

@@ -47,7 +47,11 @@ const erasedRefundReason = "paid after the account was erased"
 // for an operator), retried on kudos.DefaultRefundRetries while the
 // provider refuses it for now, and the event is marked applied. A checkout
 // paid before the erasure (a duplicate event), one refunded already, or one
-// that only saved a payment method is left as it is.
+// that only saved a payment method is left as it is. The events of money
+// that moved outside a checkout (off-session charges, refunds and their
+// failures) are answered by erasedMovement (runs since
+// "erased-movements"); a dispute or a returned debit is booked (runs since
+// "erased-disputes").
 func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentResult, error) {
 	if err := workflow.UpsertTypedSearchAttributes(ctx, AccountIDKey.ValueSet(ev.AccountID.String())); err != nil {
 		return ErasedPaymentResult{}, err
@@ -58,6 +62,28 @@ func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentRe
 	markApplied := func() error {
 		return workflow.ExecuteActivity(ctx, ActivityMarkEventsApplied,
 			MarkEventsAppliedInput{AccountID: ev.AccountID, EventIDs: []string{ev.EventID}}).Get(ctx, nil)
+	}
+	if ev.Movement != "" && workflow.GetVersion(ctx, "erased-movements", workflow.DefaultVersion, 1) == 1 {
+		return erasedMovement(ctx, ev, res, markApplied)
+	}
+	if (ev.Dispute != nil || ev.Return != nil) && workflow.GetVersion(ctx, "erased-disputes", workflow.DefaultVersion, 1) == 1 {
+		// Money the bank took back from an erased account's payment: booked
+		// as for any account (the disputes row and timeline, a lost
+		// dispute's credit note; a returned debit's invoice due again),
+		// with no plan to change.
+		var err error
+		if ev.Dispute != nil {
+			err = workflow.ExecuteActivity(ctx, ActivityRecordDispute, DisputeInput{AccountID: ev.AccountID, Dispute: *ev.Dispute,
+				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
+		} else {
+			err = workflow.ExecuteActivity(ctx, ActivityReturnPayment, ReturnInput{AccountID: ev.AccountID, Return: *ev.Return,
+				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
+		}
+		if err != nil {
+			log.Error("a dispute or returned debit of an erased account could not be booked: needs an operator", "account", ev.AccountID,
+				"event", ev.EventID, "err", err)
+		}
+		return res, markApplied()
 	}
 	if ev.Outcome != kudos.PaymentPaid {
 		return res, markApplied()
@@ -74,30 +100,96 @@ func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentRe
 			"status", rec.Status, "purpose", rec.Purpose)
 		return res, markApplied()
 	}
+	var err error
+	res.Outcome, err = refundErased(ctx, ev, "checkout", rec.ID, ActivityRefundCheckout, func(deferrable bool) any {
+		return RefundInput{CheckoutRef: ref, Deferrable: deferrable, Reason: erasedRefundReason}
+	})
+	if err != nil {
+		return res, err
+	}
+	return res, markApplied()
+}
+
+// refundErased gives back an erased account's payment (named by kind and
+// id in the logs) with the refund activity name, whose input input makes
+// for a try (deferrable: a refusal for now may be tried again), on
+// kudos.DefaultRefundRetries while the provider refuses it for now. It
+// returns ErasedPaymentRefunded, or ErasedPaymentRefused once the refusal
+// is for good (the activity recorded it for an operator).
+func refundErased(ctx workflow.Context, ev kudos.PaymentEvent, kind, id, name string, input func(deferrable bool) any) (string, error) {
+	log := workflow.GetLogger(ctx)
 	first := workflow.Now(ctx)
 	schedule := kudos.DefaultRefundRetries
 	for i := 0; ; i++ {
-		in := RefundInput{CheckoutRef: ref, Deferrable: i < len(schedule), Reason: erasedRefundReason}
-		err := workflow.ExecuteActivity(ctx, ActivityRefundCheckout, in).Get(ctx, nil)
+		err := workflow.ExecuteActivity(ctx, name, input(i < len(schedule))).Get(ctx, nil)
 		var app *temporal.ApplicationError
 		if errors.As(err, &app) && app.Type() == ErrTypeRefundDeferred {
 			log.Info("the provider refused the refund of an erased account's payment for now: tried again later", "account", ev.AccountID,
-				"checkout", rec.ID, "reason", app.Message())
+				kind, id, "reason", app.Message())
 			if wait := first.Add(schedule[i]).Sub(workflow.Now(ctx)); wait > 0 {
 				if err := workflow.Sleep(ctx, wait); err != nil {
-					return res, err
+					return ErasedPaymentNothing, err
 				}
 			}
 			continue
 		}
 		if err != nil {
 			log.Error("the provider refused the refund of an erased account's payment: needs an operator", "account", ev.AccountID,
-				"checkout", rec.ID, "err", err)
-			res.Outcome = ErasedPaymentRefused
-		} else {
-			log.Warn("a payment arrived for an erased account: refunded in full", "account", ev.AccountID, "checkout", rec.ID)
-			res.Outcome = ErasedPaymentRefunded
+				kind, id, "err", err)
+			return ErasedPaymentRefused, nil
 		}
-		return res, markApplied()
+		log.Warn("a payment arrived for an erased account: refunded in full", "account", ev.AccountID, kind, id)
+		return ErasedPaymentRefunded, nil
 	}
+}
+
+// erasedMovement answers a movement's event of an erased account (runs
+// since "erased-movements"; issue 36 × 34): an off-session charge that
+// settled after the erasure (a renewal the customer authenticated then) is
+// refunded in full by its charge key, exactly once (the refund's id is the
+// charge's); a refund made at the provider is booked as any refund — its
+// row, the timeline's refund event and the credit note of the invoice it
+// corrects (kept by law: the books are kept 10 years; no mail, the account
+// has no address); a refund that failed at the provider is recorded as
+// failed. Each event is then marked applied.
+func erasedMovement(ctx workflow.Context, ev kudos.PaymentEvent, res ErasedPaymentResult,
+	markApplied func() error) (ErasedPaymentResult, error) {
+	log := workflow.GetLogger(ctx)
+	switch ev.Movement {
+	case kudos.MovementCharge:
+		if ev.Outcome != kudos.PaymentPaid {
+			log.Info("charge event of an erased account that moved no money: nothing to give back", "account", ev.AccountID,
+				"charge", ev.ChargeID, "outcome", ev.Outcome)
+			break
+		}
+		if ev.Amount == nil || ev.ChargeID == "" {
+			log.Error("a charge settled for an erased account without its amount or key: needs an operator (refund it in the provider's dashboard)",
+				"account", ev.AccountID, "event", ev.EventID, "payment", ev.PaymentID)
+			break
+		}
+		var err error
+		res.Outcome, err = refundErased(ctx, ev, "charge", ev.ChargeID, ActivityRefundErasedCharge, func(deferrable bool) any {
+			return ChargeRefundInput{AccountID: ev.AccountID, ChargeID: ev.ChargeID, PaymentID: ev.PaymentID, Amount: *ev.Amount,
+				Deferrable: deferrable, Reason: erasedRefundReason}
+		})
+		if err != nil {
+			return res, err
+		}
+	case kudos.MovementRefund:
+		err := workflow.ExecuteActivity(ctx, ActivityBookRefund, BookRefundInput{AccountID: ev.AccountID, Event: ev}).Get(ctx, nil)
+		if err != nil {
+			log.Error("a refund made at the provider for an erased account could not be booked: needs an operator", "account", ev.AccountID,
+				"event", ev.EventID, "refund", ev.ProviderRefundID, "err", err)
+		}
+	case kudos.MovementRefundFailed:
+		err := workflow.ExecuteActivity(ctx, ActivityRecordRefundFailure, RefundFailureInput{AccountID: ev.AccountID, Event: ev}).Get(ctx, nil)
+		if err != nil {
+			log.Error("a refund's failure for an erased account could not be recorded: needs an operator", "account", ev.AccountID,
+				"event", ev.EventID, "refund", ev.ProviderRefundID, "err", err)
+		}
+	default:
+		log.Info("movement event of an erased account this run does not know: nothing done", "account", ev.AccountID,
+			"event", ev.EventID, "movement", ev.Movement)
+	}
+	return res, markApplied()
 }

@@ -114,3 +114,103 @@ func TestErasedPaymentOfAPaidCheckoutIsLeftAlone(t *testing.T) {
 		}
 	}
 }
+
+// erasedMovementEnv runs ErasedPayment against activities that record
+// what they are asked, by activity name (decoded loosely, as JSON maps).
+func erasedMovementEnv(t *testing.T) (*testsuite.TestWorkflowEnvironment, map[string][]map[string]any) {
+	t.Helper()
+	var suite testsuite.WorkflowTestSuite
+	e := suite.NewTestWorkflowEnvironment()
+	calls := map[string][]map[string]any{}
+	e.RegisterWorkflow(workflows.ErasedPayment)
+	for _, name := range []string{workflows.ActivityLoadCheckout, workflows.ActivityRefundCheckout, workflows.ActivityMarkEventsApplied,
+		"RefundErasedCharge", "BookRefund", "RecordRefundFailure", "RecordDispute", "ReturnPayment"} {
+		e.RegisterActivityWithOptions(func(_ context.Context, in map[string]any) error {
+			calls[name] = append(calls[name], in)
+			if name == workflows.ActivityLoadCheckout {
+				return temporal.NewNonRetryableApplicationError("no such checkout", "NoCheckout", nil)
+			}
+			return nil
+		}, activity.RegisterOptions{Name: name})
+	}
+	return e, calls
+}
+
+// TestErasedPaymentOfARenewalChargeIsRefunded (issue 36 × 34): an
+// off-session renewal charge that the customer authenticated after the
+// erasure settles as a charge movement with no checkout: it is refunded in
+// full by its charge key (and the provider's payment id: the customer is
+// gone at the provider), never only logged and marked applied.
+func TestErasedPaymentOfARenewalChargeIsRefunded(t *testing.T) {
+	e, calls := erasedMovementEnv(t)
+	ev := kudos.PaymentEvent{EventID: "evt_pi", Provider: "sandbox", AccountID: uuid.New(), Outcome: kudos.PaymentPaid,
+		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementCharge, ChargeID: "renewal:a:2026-01-01:retry:x", PaymentID: "pi_1",
+			Amount: &kudos.Money{Amount: 1210, Currency: "EUR"}}}
+	if res := erasedOutcome(t, e, ev); res.Outcome != workflows.ErasedPaymentRefunded {
+		t.Fatalf("result %+v", res)
+	}
+	refunds := calls["RefundErasedCharge"]
+	if len(refunds) != 1 || refunds[0]["ChargeID"] != ev.ChargeID || refunds[0]["PaymentID"] != "pi_1" ||
+		refunds[0]["Reason"] != "paid after the account was erased" || len(calls[workflows.ActivityRefundCheckout]) != 0 {
+		t.Fatalf("calls %v", calls)
+	}
+	if len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
+		t.Fatalf("applied %v", calls[workflows.ActivityMarkEventsApplied])
+	}
+}
+
+// TestErasedPaymentOfAChargeNotPaidRefundsNothing: a charge that failed or
+// is still processing moved no money to give back.
+func TestErasedPaymentOfAChargeNotPaidRefundsNothing(t *testing.T) {
+	for _, outcome := range []kudos.PaymentOutcome{kudos.PaymentFailed, kudos.PaymentPending} {
+		e, calls := erasedMovementEnv(t)
+		ev := kudos.PaymentEvent{EventID: "evt_pi", Provider: "sandbox", AccountID: uuid.New(), Outcome: outcome,
+			LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementCharge, ChargeID: "renewal:a", PaymentID: "pi_1"}}
+		if res := erasedOutcome(t, e, ev); res.Outcome != workflows.ErasedPaymentNothing || len(calls["RefundErasedCharge"]) != 0 ||
+			len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
+			t.Fatalf("%s: result %+v, calls %v", outcome, res, calls)
+		}
+	}
+}
+
+// TestErasedPaymentRefundMadeAtTheProviderIsBooked (issue 36 item 2 ×
+// erasure): a refund made in the provider's dashboard of an erased
+// account's payment is booked as any refund (its row, its credit note:
+// the books are kept 10 years), not only marked applied; and a refund that
+// failed at the provider is recorded as failed.
+func TestErasedPaymentRefundMadeAtTheProviderIsBooked(t *testing.T) {
+	amount := &kudos.Money{Amount: 500, Currency: "EUR"}
+	for movement, activityName := range map[kudos.Movement]string{"refund": "BookRefund", "refund_failed": "RecordRefundFailure"} {
+		e, calls := erasedMovementEnv(t)
+		ev := kudos.PaymentEvent{EventID: "evt_re", Provider: "sandbox", AccountID: uuid.New(), CheckoutID: "co_1", Outcome: kudos.PaymentPaid,
+			LedgerMovement: kudos.LedgerMovement{Movement: movement, ProviderRefundID: "re_1", Amount: amount}}
+		if res := erasedOutcome(t, e, ev); res.Outcome != workflows.ErasedPaymentNothing {
+			t.Fatalf("%s: result %+v", movement, res)
+		}
+		if len(calls[activityName]) != 1 || len(calls[workflows.ActivityRefundCheckout]) != 0 || len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
+			t.Fatalf("%s: calls %v", movement, calls)
+		}
+	}
+}
+
+// TestErasedPaymentDisputeAndReturnAreBooked: a dispute (chargeback) or a
+// returned debit of an erased account's payment is booked as for any
+// account (the disputes row, the timeline, a lost dispute's credit note;
+// the invoice a returned debit paid due again), never only marked applied:
+// the books are kept 10 years and must say where the money went.
+func TestErasedPaymentDisputeAndReturnAreBooked(t *testing.T) {
+	money := kudos.Money{Amount: 1210, Currency: "EUR"}
+	for name, ev := range map[string]kudos.PaymentEvent{
+		"RecordDispute": {Dispute: &kudos.DisputeEvent{ID: "dp_1", Status: "lost", Amount: money, Payment: "co_1"}},
+		"ReturnPayment": {Return: &kudos.ReturnEvent{ID: "py_1", Amount: money, Payment: "co_1"}},
+	} {
+		e, calls := erasedMovementEnv(t)
+		ev.EventID, ev.Provider, ev.AccountID = "evt_"+name, "sandbox", uuid.New()
+		if res := erasedOutcome(t, e, ev); res.Outcome != workflows.ErasedPaymentNothing {
+			t.Fatalf("%s: result %+v", name, res)
+		}
+		if len(calls[name]) != 1 || calls[name][0]["AppliedEvent"] != ev.EventID || len(calls[workflows.ActivityMarkEventsApplied]) != 1 {
+			t.Fatalf("%s: calls %v", name, calls)
+		}
+	}
+}

@@ -11,7 +11,10 @@ import (
 // at the provider (a payment found there is applied, as at any close), so
 // that no hosted page stays payable for an account that will be erased,
 // and auto-renewal is turned off under the same lock (no renewal charge can
-// start between the check below and the deletion being recorded). A
+// start between the check below and the deletion being recorded); a
+// renewal being retried ends unpaid then, so its charges still waiting on
+// the customer's authentication are cancelled at the provider first (runs
+// since "deletion-cancels-open-charges"). A
 // payment settling at the bank (a SEPA debit: a checkout complete and
 // settling, or a renewal charge processing) cannot be stopped at the
 // provider: the update is refused (409), naming it, and the owner deletes
@@ -74,6 +77,16 @@ func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletio
 			res.Checkout = string(outcome)
 			if err = s.paymentSettling(); err != nil {
 				return
+			}
+		}
+		if s.st.Dunning != nil && s.newer(ctx, "deletion-cancels-open-charges") {
+			// Auto-renewal off ends the renewal being retried unpaid: a
+			// charge of it still waiting on the customer's authentication
+			// is cancelled at the provider, or it could be completed
+			// during the grace period for a period that never starts (the
+			// erasure cancels again what is left then).
+			if cerr := s.run(ctx, ActivityCancelOpenCharges, CustomerRef{AccountID: s.st.AccountID}, nil); cerr != nil {
+				s.log.Error("the renewal charges waiting on the customer could not be cancelled: the erasure cancels them", "err", cerr)
 			}
 		}
 		if s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{}) == nil {

@@ -10,7 +10,8 @@ import (
 // Money that moves at the provider outside a hosted checkout (issue 36
 // item 1) reaches the workflow as a payment event with a movement: an
 // off-session charge that moved on (settled, failed, needing the
-// customer), or a refund (made by ops or in the provider's dashboard).
+// customer), a refund (made by ops or in the provider's dashboard), or a
+// refund that failed at the provider after it was made.
 // Each is applied once, like a checkout's event: the event's id is
 // remembered, and marked applied in Postgres once its application is over.
 // The daily follow-up of a processing renewal (subscription_pending.go)
@@ -52,6 +53,18 @@ func (s *subscription) onMovement(ctx workflow.Context, ev kudos.PaymentEvent) {
 		err := s.run(ctx, ActivityBookRefund, BookRefundInput{AccountID: s.st.AccountID, Event: ev}, nil)
 		if err != nil {
 			s.log.Error("a refund made at the provider could not be booked: needs an operator", "event", ev.EventID,
+				"refund", ev.ProviderRefundID, "err", err)
+		}
+	case kudos.MovementRefundFailed:
+		if !s.newer(ctx, "refund-failures") {
+			s.log.Info("refund failure event of a run from before: left to an operator", "event", ev.EventID, "refund", ev.ProviderRefundID)
+			return
+		}
+		// The money did not go back: the refund is failed on the ledger
+		// (its credit note stands, the customer is owed it) for an
+		// operator to refund again.
+		if err := s.run(ctx, ActivityRecordRefundFailure, RefundFailureInput{AccountID: s.st.AccountID, Event: ev}, nil); err != nil {
+			s.log.Error("a refund's failure at the provider could not be recorded: needs an operator", "event", ev.EventID,
 				"refund", ev.ProviderRefundID, "err", err)
 		}
 	default:

@@ -29,6 +29,7 @@ func (p *Provider) RegisterRoutes(app fiber.Router, kick func()) {
 	app.Post("/dev/sandbox/settle", p.settleAccount(kick))
 	app.Post("/dev/sandbox/refunds", p.refunds)
 	app.Post("/dev/sandbox/provider-refund", p.providerRefund(kick))
+	app.Post("/dev/sandbox/refund-failed", p.refundFailed(kick))
 	app.Post("/dev/sandbox/dispute", p.disputeRoute(kick))
 	app.Post("/dev/sandbox/return", p.returnRoute(kick))
 }
@@ -147,6 +148,10 @@ type settleRequest struct {
 	AccountID uuid.UUID `json:"account_id"`
 	// Notify records the final payment event (default true).
 	Notify bool `json:"notify"`
+	// Authenticate also completes the charges waiting on the customer's
+	// authentication, as the customer would on the provider's page
+	// (POST /dev/sandbox/settle only; default false).
+	Authenticate bool `json:"authenticate"`
 }
 
 // settleAccount settles everything of an account that is settling: its
@@ -157,7 +162,7 @@ func (p *Provider) settleAccount(kick func()) fiber.Handler {
 		if err := decodeRequired(c, &req); err != nil {
 			return err
 		}
-		n, err := p.Settle(c.Context(), req.AccountID, req.Notify)
+		n, err := p.Settle(c.Context(), req.AccountID, req.Notify, req.Authenticate)
 		if err != nil {
 			return err
 		}

@@ -110,7 +110,7 @@ func (p *Provider) ListPayments(ctx context.Context, since, until time.Time, fn 
 func (p *Provider) ListRefunds(ctx context.Context, since, until time.Time, fn func(kudos.ProviderRefund) error) error {
 	return p.listPaged(ctx, `SELECT r.id, c.account_id, r.amount, r.currency, r.created_at FROM sandbox_refunds r
 		JOIN sandbox_charges c ON c.charge_id = r.charge_id
-		WHERE r.charge_id NOT LIKE 'verify:%' AND r.created_at >= $1 AND r.created_at < $2 AND (r.created_at, r.id) > ($3, $4)
+		WHERE r.charge_id NOT LIKE 'verify:%' AND r.failed_at IS NULL AND r.created_at >= $1 AND r.created_at < $2 AND (r.created_at, r.id) > ($3, $4)
 		ORDER BY r.created_at, r.id LIMIT $5`, since, until,
 		func(row pgx.CollectableRow) (time.Time, string, error) {
 			var r kudos.ProviderRefund

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 
 	"kudos"
 	"kudos/store"
@@ -106,4 +107,17 @@ func (p *Provider) VerifyPaymentMethod(ctx context.Context, req kudos.Verificati
 func (p *Provider) DeleteCustomer(ctx context.Context, accountID uuid.UUID, _ string) error {
 	_, err := p.DB.Pool.Exec(ctx, `DELETE FROM sandbox_payment_methods WHERE account_id = $1`, accountID)
 	return err
+}
+
+// CancelOpenCharges implements kudos.PaymentProvider: the account's
+// charges waiting on the customer's authentication are cancelled (a
+// later POST /dev/sandbox/settle {authenticate: true} completes none).
+func (p *Provider) CancelOpenCharges(ctx context.Context, accountID uuid.UUID, _ string) ([]string, error) {
+	rows, err := p.DB.Pool.Query(ctx, `UPDATE sandbox_charges SET failure_reason = 'canceled'
+		WHERE account_id = $1 AND NOT paid AND failure_reason = 'authentication_required' RETURNING charge_id`, accountID)
+	if err != nil {
+		return nil, store.Classify(err)
+	}
+	ids, err := pgx.CollectRows(rows, pgx.RowTo[string])
+	return ids, store.Classify(err)
 }

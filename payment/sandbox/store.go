@@ -197,22 +197,30 @@ func (p *Provider) settlePending(ctx context.Context, id string, notify bool) (*
 // sends payment_intent.succeeded or payment_intent.payment_failed (issue
 // 36): the workflow applies the renewal at once instead of at its next
 // follow-up.
-func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify bool) (int, error) {
+//
+// With authenticate, the charges waiting on the customer's authentication
+// (a card whose off-session charges need it) are completed too, as when
+// the customer authenticates on the provider's page: paid, with their
+// payment_intent.succeeded. A charge cancelled meanwhile (the account's
+// erasure cancels them) is not.
+func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify, authenticate bool) (int, error) {
 	var n int
 	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
-		rows, err := tx.Query(ctx, `UPDATE sandbox_charges SET paid = (settles_as = 'paid'),
+		rows, err := tx.Query(ctx, `UPDATE sandbox_charges SET paid = (settles_as = 'paid' OR $2),
 			failure_reason = CASE WHEN settles_as = 'failed' THEN 'insufficient_funds' END, settles_as = NULL
-			WHERE account_id = $1 AND settles_as IS NOT NULL RETURNING charge_id, paid`, accountID)
+			WHERE account_id = $1 AND (settles_as IS NOT NULL OR ($2 AND NOT paid AND failure_reason = 'authentication_required'))
+			RETURNING charge_id, paid, amount, currency`, accountID, authenticate)
 		if err != nil {
 			return err
 		}
 		type settled struct {
 			chargeID string
 			paid     bool
+			amount   kudos.Money
 		}
 		charges, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (settled, error) {
 			var s settled
-			return s, r.Scan(&s.chargeID, &s.paid)
+			return s, r.Scan(&s.chargeID, &s.paid, &s.amount.Amount, &s.amount.Currency)
 		})
 		if err != nil {
 			return err
@@ -232,7 +240,7 @@ func (p *Provider) Settle(ctx context.Context, accountID uuid.UUID, notify bool)
 			}
 			if err := p.emit(ctx, tx, typ, kudos.PaymentEvent{EventID: "sandbox_" + uuid.NewString(), Provider: "sandbox",
 				AccountID: accountID, Outcome: outcome, OccurredAt: p.DB.Now(), LedgerMovement: kudos.LedgerMovement{
-					Movement: kudos.MovementCharge, ChargeID: c.chargeID, PaymentID: "ch_sandbox_" + c.chargeID}}); err != nil {
+					Movement: kudos.MovementCharge, ChargeID: c.chargeID, PaymentID: "ch_sandbox_" + c.chargeID, Amount: &c.amount}}); err != nil {
 				return err
 			}
 		}

@@ -207,3 +207,52 @@ func (p *Provider) CancelCharge(ctx context.Context, accountID uuid.UUID, charge
 
 // reasonNotCharged is the FailureReason of a charge that was never made.
 const reasonNotCharged = "not_charged"
+
+// CancelOpenCharges implements kudos.PaymentProvider: the customer's
+// PaymentIntents that Kudos made off-session (metadata charge_id) and that
+// can still be completed — waiting on authentication (requires_action),
+// on a payment method or a confirmation — are cancelled, among its most
+// recent hundred. customerID is the customer the erased account had
+// ("" : the account's own, if it still has one). A PaymentIntent that
+// moved on meanwhile (Stripe answers 400) is left as it now stands.
+func (p *Provider) CancelOpenCharges(ctx context.Context, accountID uuid.UUID, customerID string) ([]string, error) {
+	customer := customerID
+	if customer == "" {
+		var err error
+		if customer, err = p.customerID(ctx, accountID); err != nil {
+			return nil, err
+		}
+	}
+	if customer == "" {
+		return nil, nil
+	}
+	lp := &stripe.PaymentIntentListParams{Customer: stripe.String(customer)}
+	lp.Limit = stripe.Int64(100)
+	lp.Single = true
+	var open []*stripe.PaymentIntent
+	for pi, err := range p.sc.V1PaymentIntents.List(ctx, lp).All(ctx) {
+		if isNotFound(err) {
+			return nil, nil // the customer is gone, and with it what it could pay
+		} else if err != nil {
+			return nil, fmt.Errorf("stripepay: list payments of %s: %w", customer, err)
+		}
+		switch pi.Status {
+		case stripe.PaymentIntentStatusRequiresAction, stripe.PaymentIntentStatusRequiresPaymentMethod,
+			stripe.PaymentIntentStatusRequiresConfirmation:
+			if pi.Metadata[metaChargeID] != "" {
+				open = append(open, pi)
+			}
+		}
+	}
+	var cancelled []string
+	for _, pi := range open {
+		_, err := p.sc.V1PaymentIntents.Cancel(ctx, pi.ID, nil)
+		if se := stripeErr(err); se != nil && se.HTTPStatusCode == http.StatusBadRequest {
+			continue
+		} else if err != nil {
+			return cancelled, fmt.Errorf("stripepay: cancel charge %s (%s): %w", pi.Metadata[metaChargeID], pi.ID, err)
+		}
+		cancelled = append(cancelled, pi.Metadata[metaChargeID])
+	}
+	return cancelled, nil
+}

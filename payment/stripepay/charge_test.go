@@ -2,7 +2,9 @@ package stripepay
 
 import (
 	"context"
+	"fmt"
 	"net/http"
+	"strings"
 	"testing"
 
 	"github.com/google/uuid"
@@ -136,5 +138,45 @@ func TestChargeOffSession(t *testing.T) {
 				t.Errorf("Idempotency-Key = %q, want chg_1", sent[0].IdempotencyKey)
 			}
 		})
+	}
+}
+
+// TestCancelOpenCharges: at an account's erasure the customer's
+// PaymentIntents that Kudos charged off-session and that can still be
+// completed (waiting on authentication) are cancelled, named by our charge
+// key; a checkout's PaymentIntent, one that succeeded, and one not ours
+// are left alone. The erased account's customer is given (its row is gone).
+func TestCancelOpenCharges(t *testing.T) {
+	account := uuid.New()
+	intent := func(id, status, meta string) string {
+		return fmt.Sprintf(`{"id":%q,"object":"payment_intent","amount":21780,"currency":"eur","customer":"cus_gone","status":%q,"metadata":%s}`,
+			id, status, meta)
+	}
+	ours := fmt.Sprintf(`{"account_id":%q,"charge_id":"renewal:x:1"}`, account)
+	list := `{"object":"list","url":"/v1/payment_intents","has_more":false,"data":[` + strings.Join([]string{
+		intent("pi_action", "requires_action", ours),
+		intent("pi_paid", "succeeded", fmt.Sprintf(`{"account_id":%q,"charge_id":"renewal:x:0"}`, account)),
+		intent("pi_checkout", "requires_payment_method", fmt.Sprintf(`{"account_id":%q,"checkout_id":"co_1"}`, account)),
+		intent("pi_other", "requires_action", `{}`),
+	}, ",") + `]}`
+	p, rec, _ := newTestProvider(t, map[string]canned{
+		"GET /v1/payment_intents":                   {200, list},
+		"POST /v1/payment_intents/pi_action/cancel": {200, intent("pi_action", "canceled", ours)},
+	})
+	ids, err := p.CancelOpenCharges(context.Background(), account, "cus_gone")
+	if err != nil || len(ids) != 1 || ids[0] != "renewal:x:1" {
+		t.Fatalf("cancelled %v (%v), want the charge waiting on authentication", ids, err)
+	}
+	var cancels []string
+	for _, r := range rec.reqs {
+		if r.Method == "GET" && r.Path == "/v1/payment_intents" && r.Form.Get("customer") != "cus_gone" {
+			t.Errorf("listed the payments of %q, want the erased account's customer", r.Form.Get("customer"))
+		}
+		if strings.HasSuffix(r.Path, "/cancel") {
+			cancels = append(cancels, r.Path)
+		}
+	}
+	if len(cancels) != 1 {
+		t.Fatalf("cancel calls %v, want pi_action's only", cancels)
 	}
 }

@@ -189,6 +189,11 @@ func truncate(s string, n int) string {
 
 // paymentOf returns the id of the PaymentIntent req refunds.
 func (p *Provider) paymentOf(ctx context.Context, req kudos.RefundRequest) (string, error) {
+	if req.ProviderID == "" && req.PaymentID != "" {
+		// Named by the provider's event (an erased account's charge: its
+		// customer is gone, so the customer's list cannot find it).
+		return req.PaymentID, nil
+	}
 	if req.ProviderID == "" {
 		customer, err := p.customerID(ctx, req.AccountID)
 		if err != nil {

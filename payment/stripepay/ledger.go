@@ -36,8 +36,9 @@ func isMovementEvent(typ stripe.EventType) bool {
 // parseMovement turns a verified movement event into a payment event, nil
 // for one of no interest: a PaymentIntent Kudos did not charge off-session
 // (a checkout's, whose session events tell it; another integration's), a
-// refund of a payment Kudos did not take, one that failed or was
-// cancelled, or a PaymentIntent still waiting to be confirmed.
+// refund of a payment Kudos did not take, or a PaymentIntent still waiting
+// to be confirmed. A refund.updated of a refund that failed or was
+// cancelled is a kudos.MovementRefundFailed.
 func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.PaymentEvent, error) {
 	var objectID string
 	if ev.Data != nil {
@@ -101,7 +102,11 @@ func (p *Provider) refundEvent(ctx context.Context, ev stripe.Event, objectID st
 			}
 		}
 	}
-	if r == nil || (r.Status != stripe.RefundStatusSucceeded && r.Status != stripe.RefundStatusPending) || r.Amount <= 0 {
+	// A refund.updated that says the refund failed or was cancelled (the
+	// money never reached the customer) is a movement of its own.
+	failed := ev.Type == stripe.EventTypeRefundUpdated && r != nil &&
+		(r.Status == stripe.RefundStatusFailed || r.Status == stripe.RefundStatusCanceled)
+	if r == nil || (!failed && r.Status != stripe.RefundStatusSucceeded && r.Status != stripe.RefundStatusPending) || r.Amount <= 0 {
 		return nil, nil
 	}
 	piID := ""
@@ -125,6 +130,12 @@ func (p *Provider) refundEvent(ctx context.Context, ev stripe.Event, objectID st
 		RefundID: r.Metadata[metaRefundID], Amount: &kudos.Money{Amount: r.Amount, Currency: strings.ToUpper(string(r.Currency))}}
 	if checkoutID == "" {
 		out.ChargeID = chargeID
+	}
+	if failed {
+		out.Movement, out.Reason = kudos.MovementRefundFailed, string(r.FailureReason)
+		if out.Reason == "" {
+			out.Reason = string(r.Status)
+		}
 	}
 	return out, nil
 }

@@ -54,6 +54,8 @@ export const BILLING_EVENT_TYPES = [
   'dispute_won',
   'dispute_lost',
   'payment_returned',
+  // A refund that failed at the provider after it was made: the customer is owed it still.
+  'refund_failed',
 ] as const
 export type BillingEventType = (typeof BILLING_EVENT_TYPES)[number]
 

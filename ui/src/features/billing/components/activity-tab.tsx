@@ -91,6 +91,7 @@ const LOOK: Record<BillingEventType, { icon: LucideIcon; tone: Tone }> = {
   dispute_won: { icon: ShieldCheck, tone: 'good' },
   dispute_lost: { icon: ShieldX, tone: 'bad' },
   payment_returned: { icon: BanknoteX, tone: 'bad' },
+  refund_failed: { icon: BanknoteX, tone: 'bad' },
 }
 
 /**

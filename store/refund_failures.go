@@ -1,0 +1,115 @@
+package store
+
+import (
+	"context"
+	"errors"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+
+	"kudos"
+)
+
+// Refunds that fail at the provider after they were made (Stripe's
+// refund.updated, status failed or canceled: a closed card account, a
+// bank that returns the credit transfer). The money did not go back, so
+// the ledger says so: the refund's row is failed (with why and when), the
+// timeline has refund_failed, and it no longer counts as refunded — what
+// is left to refund of the payment grows by it. Its credit note stands: it
+// is a tax document that already reduced the sale, and the customer is
+// owed the money. A refund made again (`kudos ops refund`) pays out
+// against that credit note (refunds.repays names the failed refund): no
+// second credit note for the amount it repays.
+
+// RecordRefundFailure records the failure a provider event reports
+// (ev.Movement is kudos.MovementRefundFailed), in one transaction: the
+// refund, found by our id or the provider's, becomes failed, with the
+// timeline's refund_failed. It reports whether anything changed: a failure
+// recorded before (the event again) changes nothing. A failure of a
+// refund never booked (its failure came first) is recorded as a failed
+// refund, so that its booking, arriving after, books nothing; a refund
+// Kudos was refused (no money moved) is left as it is.
+func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (bool, error) {
+	m := ev.LedgerMovement
+	if m.Movement != kudos.MovementRefundFailed || (m.RefundID == "" && m.ProviderRefundID == "") {
+		return false, kudos.Errorf(kudos.EInvalid, "event %s is not a refund's failure with an id", ev.EventID)
+	}
+	reason := m.Reason
+	if reason == "" {
+		reason = "failed"
+	}
+	changed := false
+	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		now := db.Now()
+		var id, status, ref, currency string
+		var amount int64
+		err := tx.QueryRow(ctx, `SELECT id, status, checkout_id, amount, currency FROM refunds WHERE account_id = $1
+			AND (id = $2 OR ($3 <> '' AND provider_id = $3)) ORDER BY created_at LIMIT 1 FOR UPDATE`,
+			accountID, m.LedgerRefundID(), m.ProviderRefundID).Scan(&id, &status, &ref, &amount, &currency)
+		switch {
+		case errors.Is(err, pgx.ErrNoRows):
+			if m.Amount == nil || m.Amount.Amount <= 0 {
+				return kudos.Errorf(kudos.EInvalid, "event %s: the failure of a refund never booked, without its amount", ev.EventID)
+			}
+			id, ref, amount, currency = m.LedgerRefundID(), m.PaymentRef(ev.CheckoutID), m.Amount.Amount, m.Amount.Currency
+			if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, status,
+				failed_at, failure_reason) VALUES ($1, $2, $3, $4, $5, $6, 'refunded at the payment provider', 'failed', $7, $8)`,
+				id, accountID, ref, amount, currency, m.ProviderRefundID, now, reason); err != nil {
+				return wrapErr(err)
+			}
+		case err != nil:
+			return wrapErr(err)
+		case status != "refunded": // failed already, or never made (refused, deferred)
+			return nil
+		default:
+			if _, err := tx.Exec(ctx, `UPDATE refunds SET status = 'failed', failed_at = $2, failure_reason = $3 WHERE id = $1`,
+				id, now, reason); err != nil {
+				return wrapErr(err)
+			}
+		}
+		changed = true
+		var invoiceID *uuid.UUID
+		var plan *string
+		err = tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE'
+			ORDER BY created_at LIMIT 1`, accountID, ref).Scan(&invoiceID, &plan)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+			return wrapErr(err)
+		}
+		tev := kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventRefundFailed, Amount: &amount, Currency: currency,
+			InvoiceID: invoiceID, Key: string(kudos.EventRefundFailed) + ":" + id}
+		if plan != nil {
+			tev.Plan = kudos.Plan(*plan)
+		}
+		_, err = AppendBillingEvent(ctx, tx, tev)
+		return err
+	})
+	return changed, err
+}
+
+// owedAfterFailure is the refund of the payment ref that failed and whose
+// credit note stands with money still owed for it (its amount less what
+// refunds made again have repaid), the oldest first; "" and 0 when none.
+func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) (string, int64, error) {
+	var id string
+	var owed int64
+	err := tx.QueryRow(ctx, `SELECT id, owed FROM (SELECT f.id, f.failed_at, f.amount - COALESCE((SELECT sum(r.amount) FROM refunds r
+			WHERE r.account_id = f.account_id AND r.repays = f.id AND r.status = 'refunded'), 0) AS owed
+		FROM refunds f WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'failed'
+			AND EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id)) o
+		WHERE owed > 0 ORDER BY failed_at, id LIMIT 1`, accountID, ref).Scan(&id, &owed)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return "", 0, nil
+	}
+	return id, owed, wrapErr(err)
+}
+
+// FailedRefunds counts the refunds that failed at the provider and that
+// no refund made again has repaid in full: money the customers are owed
+// (the gauge kudos_refunds_failed; its alert asks an operator to refund
+// again with `kudos ops refund`).
+func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds f WHERE f.status = 'failed'
+		AND f.amount > COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.repays = f.id AND r.status = 'refunded'), 0)`).Scan(&n)
+	return n, wrapErr(err)
+}
