@@ -27,7 +27,8 @@ func isMovementEvent(typ stripe.EventType) bool {
 	switch typ {
 	case stripe.EventTypePaymentIntentSucceeded, stripe.EventTypePaymentIntentProcessing,
 		stripe.EventTypePaymentIntentPaymentFailed, stripe.EventTypePaymentIntentRequiresAction,
-		stripe.EventTypeChargeRefunded, stripe.EventTypeRefundCreated, stripe.EventTypeRefundUpdated:
+		stripe.EventTypeChargeRefunded, stripe.EventTypeRefundCreated, stripe.EventTypeRefundUpdated,
+		stripe.EventTypeRefundFailed:
 		return true
 	}
 	return false
@@ -48,7 +49,8 @@ func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.P
 		return nil, kudos.Errorf(kudos.EBadRequest, "Stripe event without an object")
 	}
 	out := &kudos.PaymentEvent{EventID: ev.ID, Provider: p.Name(), OccurredAt: time.Unix(ev.Created, 0).UTC()}
-	if ev.Type == stripe.EventTypeChargeRefunded || ev.Type == stripe.EventTypeRefundCreated || ev.Type == stripe.EventTypeRefundUpdated {
+	switch ev.Type {
+	case stripe.EventTypeChargeRefunded, stripe.EventTypeRefundCreated, stripe.EventTypeRefundUpdated, stripe.EventTypeRefundFailed:
 		return p.refundEvent(ctx, ev, objectID, out)
 	}
 	pi, err := p.sc.V1PaymentIntents.Retrieve(ctx, objectID, nil)
@@ -75,9 +77,9 @@ func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.P
 	return out, nil
 }
 
-// refundEvent reads the refund a charge.refunded, refund.created or
-// refund.updated event is about. refund.created and refund.updated name
-// the refund. A charge.refunded event names the charge, whose refunds
+// refundEvent reads the refund a charge.refunded, refund.created,
+// refund.updated or refund.failed event is about. All but charge.refunded
+// name the refund. A charge.refunded event names the charge, whose refunds
 // Stripe no longer embeds (API 2022-11-15): the refund it reports is the
 // charge's newest one made by the event's time. Two refunds made in the
 // same second are both "newest" to it; each one's refund.created names it,
@@ -102,9 +104,10 @@ func (p *Provider) refundEvent(ctx context.Context, ev stripe.Event, objectID st
 			}
 		}
 	}
-	// A refund.updated that says the refund failed or was cancelled (the
-	// money never reached the customer) is a movement of its own.
-	failed := ev.Type == stripe.EventTypeRefundUpdated && r != nil &&
+	// A refund that failed or was cancelled (the money never reached the
+	// customer), as its refund.failed or refund.updated says, or as any
+	// event naming it finds it now, is a movement of its own.
+	failed := ev.Type != stripe.EventTypeChargeRefunded && r != nil &&
 		(r.Status == stripe.RefundStatusFailed || r.Status == stripe.RefundStatusCanceled)
 	if r == nil || (!failed && r.Status != stripe.RefundStatusSucceeded && r.Status != stripe.RefundStatusPending) || r.Amount <= 0 {
 		return nil, nil

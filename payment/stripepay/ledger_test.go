@@ -134,6 +134,13 @@ func TestParseRefundEvents(t *testing.T) {
 				"GET /v1/payment_intents/pi_1": {200, intentJSON("succeeded", renewal)}},
 			want: &kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ChargeID: "renewal:x", PaymentID: "pi_1", ProviderRefundID: "re_5",
 				RefundID: "ops-refund:abc", Amount: &kudos.Money{Amount: 2000, Currency: "EUR"}, Reason: "failed"}},
+		// Stripe's own event for it: refund.failed.
+		{name: "a refund.failed event", typ: "refund.failed",
+			object: refundJSON("re_8", 2000, created, "failed", "{}"), answers: map[string]canned{
+				"GET /v1/refunds/re_8":         {200, refundJSON("re_8", 2000, created, "failed", `{"refund_id":"ops-refund:abc"}`)},
+				"GET /v1/payment_intents/pi_1": {200, intentJSON("succeeded", renewal)}},
+			want: &kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ChargeID: "renewal:x", PaymentID: "pi_1", ProviderRefundID: "re_8",
+				RefundID: "ops-refund:abc", Amount: &kudos.Money{Amount: 2000, Currency: "EUR"}, Reason: "failed"}},
 		{name: "a payment Kudos did not take", typ: "charge.refunded", object: charge, answers: map[string]canned{
 			"GET /v1/refunds": {200, list(refundJSON("re_1", 1000, created, "succeeded", "{}"))}}},
 		// stripe-mock's own refunds and PaymentIntent: its shapes parse, and are no one's.
