@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 
 	"kudos"
+	"kudos/ops"
 	"kudos/store"
 	"kudos/workflows"
 )
@@ -196,4 +197,35 @@ func TestSandboxDisputeRoutesRefuseBadInput(t *testing.T) {
 	eventually(t, "the invoice due again", func() bool { return h.invoiceCount(account, "id = '"+invoice+"' AND status = 'DUE_PAYMENT'") == 1 })
 	// Returned already: not paid, nothing to return or dispute.
 	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 409)
+}
+
+// TestAnOpsRefundOfADisputedPaymentIsRefused: a disputed payment is the
+// card network's to decide, and Stripe refunds none (charge_disputed). An
+// ops refund while the dispute is open, or after it was lost (its credit
+// note already reversed the sale), is refused with the reason and changes
+// nothing: no refund at the provider, no refunds row, no second credit note.
+func TestAnOpsRefundOfADisputedPaymentIsRefused(t *testing.T) {
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.paidWith("disputed-refund@example.com", "STARTER", "4242424242424242")
+	invoice := h.paidInvoiceID(account)
+	r := &ops.Refunder{Store: h.db, Payments: h.srv.Payments, Kick: h.srv.Outbox.Kick, Wait: 20 * time.Second}
+	refuse := func(state string) {
+		t.Helper()
+		_, err := r.Refund(context.Background(), invoice, nil, "goodwill")
+		if err == nil || kudos.ErrorCode(err) != kudos.EInvalid || !strings.Contains(err.Error(), "disputed ("+state+")") {
+			t.Fatalf("ops refund with the dispute %s: %v", state, err)
+		}
+		if n := h.count("refunds", account, "true"); n != 0 {
+			t.Fatalf("dispute %s: %d refunds rows", state, n)
+		}
+	}
+	h.expect(h.dispute(account, invoice, "open"), 200)
+	eventually(t, "the dispute opened", func() bool { return slices.Contains(h.timelineOf(token, account), "dispute_opened") })
+	refuse("open")
+	h.expect(h.dispute(account, invoice, "lost"), 200)
+	eventually(t, "the dispute lost", func() bool { return slices.Contains(h.timelineOf(token, account), "dispute_lost") })
+	refuse("lost")
+	if n := h.invoiceCount(account, "kind = 'CREDIT_NOTE'"); n != 1 {
+		t.Fatalf("%d credit notes: want only the lost dispute's", n)
+	}
 }

@@ -111,6 +111,12 @@ func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, re
 		v = *amount
 	}
 	switch {
+	case pay.Disputed == "open":
+		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s's payment is disputed (open): the card network decides it, and the provider refunds no disputed payment; once the dispute is won it can be refunded",
+			pay.Invoice.Number)
+	case pay.Disputed != "":
+		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s's payment is disputed (%s): the dispute's credit note has reversed the sale already",
+			pay.Invoice.Number, pay.Disputed)
 	case pay.Left() <= 0:
 		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s is refunded in full already (%s paid)", pay.Invoice.Number, major(pay.Invoice.Total))
 	case v > pay.Left():

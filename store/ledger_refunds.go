@@ -30,6 +30,10 @@ type RefundablePayment struct {
 	ProviderID string
 	IsCheckout bool
 	Refunded   int64
+	// Disputed is the status of a dispute of the payment that bars a
+	// refund ("open" or "lost"; "" for none or one won): the card network
+	// decides a disputed payment, and Stripe refunds none (charge_disputed).
+	Disputed string
 }
 
 // Left is what can still be refunded of the payment.
@@ -67,8 +71,10 @@ func (db *DB) RefundablePaymentOf(ctx context.Context, idOrNumber string) (*Refu
 	p.PaymentRef = *paidBy
 	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT provider_id FROM checkouts WHERE id = $1 AND account_id = $2), ''),
 		EXISTS (SELECT 1 FROM checkouts WHERE id = $1 AND account_id = $2),
-		COALESCE((SELECT sum(amount) FROM refunds WHERE checkout_id = $1 AND account_id = $2 AND status = 'refunded'), 0)`,
-		p.PaymentRef, accountID).Scan(&p.ProviderID, &p.IsCheckout, &p.Refunded)
+		COALESCE((SELECT sum(amount) FROM refunds WHERE checkout_id = $1 AND account_id = $2 AND status = 'refunded'), 0),
+		COALESCE((SELECT status FROM disputes WHERE invoice_id = $3 AND account_id = $2 AND status IN ('open', 'lost')
+			ORDER BY opened_at DESC LIMIT 1), '')`,
+		p.PaymentRef, accountID, p.Invoice.ID).Scan(&p.ProviderID, &p.IsCheckout, &p.Refunded, &p.Disputed)
 	return &p, wrapErr(err)
 }
 
