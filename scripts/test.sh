@@ -13,9 +13,9 @@
 #   e2e     the end-to-end files on the main instance, at the same time the
 #           files that name ALONE on an instance of their own (configured
 #           as the main one), and those that name FAST on the fast instance
-# go test -race mostly waits (./api: about a tenth of its wall time is CPU;
-# its tests run in parallel, -parallel 8, each on its own database and
-# Temporal task queue), as do the end-to-end tests (trials and years of 20
+# go test -race mostly waits (./api, one test at a time: about a tenth of
+# its wall time is CPU; its tests run 4 at a time, each on its own database
+# and Temporal task queue), as do the end-to-end tests (trials and years of 20
 # and 45 s, a worker killed and restarted), so they overlap the UI's
 # CPU-bound checks; the UI's checks stay one at a time, so that two of them
 # never starve each other's timeouts on 2 cores.
@@ -219,9 +219,11 @@ e2e_group() {
 bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bundle-size.mjs dashboard; }
 
 # go test's tests in parallel (those that call t.Parallel: ./api's, each on
-# its own database and task queue) 8 at a time: they mostly wait on
-# Temporal's timers and round trips.
-GO_PARALLEL=8
+# its own database and task queue) 4 at a time: they mostly wait on
+# Temporal's timers and round trips. 8 at a time, on 2 cores loaded by other
+# work, finished no more tests a minute than 1 and starved the tests that
+# race a short trial or wait 20 s for a workflow.
+GO_PARALLEL=4
 [ "${KUDOS_TEST_SERIAL:-}" = 1 ] && GO_PARALLEL=1
 
 lane_go() {
