@@ -72,21 +72,34 @@ trap 'FAILED=1; exit 130' INT TERM
 wanted() { case ",$STEPS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 # step N KEY NAME CMD...: run a selected step, its output in $WORK/steps/N.log,
-# and record "ok|FAIL  NAME (seconds)" in $WORK/steps/N.result (N orders the
-# summary). A failed step prints its whole log at once and returns 1.
+# and record "ok|FAIL  NAME (seconds, CPU seconds)" in $WORK/steps/N.result
+# (N orders the summary). The CPU is that of the step's own processes (bash's
+# times), not of the services they call (Postgres, Temporal, the kudos
+# instances): a step far under its wall time waits, one near or over it
+# (two cores) computes. A failed step prints its whole log at once and
+# returns 1.
 step() {
   local n=$1 key=$2 name=$3; shift 3
   wanted "$key" || return 0
-  local log="$WORK/steps/$n.log" start=$SECONDS
+  local log="$WORK/steps/$n.log" times="$WORK/steps/$n.times" start=$SECONDS rc=0 took
   say "── $name: started"
-  if "$@" >"$log" 2>&1; then
-    echo "ok    $name ($((SECONDS - start)) s)" >"$WORK/steps/$n.result"
-    say "── $name: ok ($((SECONDS - start)) s)"
+  ( "$@"; rc=$?; times >"$times"; exit $rc ) >"$log" 2>&1 || rc=1
+  took="$((SECONDS - start)) s, CPU $(cpu_seconds "$times") s"
+  if [ "$rc" = 0 ]; then
+    echo "ok    $name ($took)" >"$WORK/steps/$n.result"
+    say "── $name: ok ($took)"
     return 0
   fi
-  echo "FAIL  $name ($((SECONDS - start)) s) — log: $log" >"$WORK/steps/$n.result"
-  { say "── $name: FAILED ($((SECONDS - start)) s); its log:"; cat "$log"; say "── end of the log of: $name"; } >&2
+  echo "FAIL  $name ($took) — log: $log" >"$WORK/steps/$n.result"
+  { say "── $name: FAILED ($took); its log:"; cat "$log"; say "── end of the log of: $name"; } >&2
   return 1
+}
+
+# cpu_seconds FILE: the whole seconds of CPU that bash's times wrote to FILE
+# (user and system, of the shell and of its children), "?" without it.
+cpu_seconds() {
+  [ -s "$1" ] || { echo "?"; return; }
+  tr ' ' '\n' <"$1" | awk -F'[ms]' 'NF >= 2 { t += $1 * 60 + $2 } END { printf "%d", t + 0.5 }'
 }
 
 # background NAME CMD...: run a preparation in the background, its output in
