@@ -90,6 +90,7 @@ func forge(t *testing.T, token string, method jwt.SigningMethod, key any, edit f
 // refused with a 4xx in the one error shape, reflects no markup, and leaves
 // every table of the database exactly as it was.
 func TestAbuse(t *testing.T) {
+	t.Parallel()
 	h := guardedHarness(t)
 	f := newAbuseFixture(h)
 	cases := slices.Concat(bodyCases(f), sessionCases(t, f), validationCases(f), injectionCases(f), foreignCases(f, servedRoutes(h.app)))

@@ -17,6 +17,7 @@ func validAddress() map[string]any {
 }
 
 func TestEveryAccountRouteChecksMembership(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tokenA, accountA := h.signedUpUser("m-a@example.com")
 	_, accountB := h.signedUpUser("m-b@example.com")
@@ -45,6 +46,7 @@ func TestEveryAccountRouteChecksMembership(t *testing.T) {
 }
 
 func TestRenameAccountEndsOnboarding(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("rename@example.com")
 	r := h.expect(h.do("PATCH", "/v1/accounts/"+account, map[string]any{"name": "ab"}, token), 422)
@@ -60,6 +62,7 @@ func TestRenameAccountEndsOnboarding(t *testing.T) {
 }
 
 func TestBillingAddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("addr@example.com")
 	path := "/v1/accounts/" + account + "/billing-address"
@@ -113,6 +116,7 @@ func TestBillingAddress(t *testing.T) {
 // spaces, dots or dashes, or in lower case, is saved normalised (SPEC's
 // pattern checked on what remains); one that is still wrong is refused.
 func TestBillingAddressVATIDAsPeopleTypeIt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("typed-vat@example.com")
 	path := "/v1/accounts/" + account + "/billing-address"
@@ -142,6 +146,7 @@ func TestBillingAddressVATIDAsPeopleTypeIt(t *testing.T) {
 }
 
 func TestUpdateUser(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("me@example.com")
 	path := "/v1/accounts/" + account + "/user"
@@ -164,6 +169,7 @@ func TestUpdateUser(t *testing.T) {
 }
 
 func TestPasswordChangeEndsOtherSessions(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("pwchange@example.com")
 	other := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "pwchange@example.com", "password": "Secret1!"}, ""), 201).str("token")
@@ -178,6 +184,7 @@ func TestPasswordChangeEndsOtherSessions(t *testing.T) {
 }
 
 func TestEmailChangeNeedsConfirmation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("old@example.com")
 	h.signedUpUser("taken@example.com")
@@ -215,6 +222,7 @@ func TestEmailChangeNeedsConfirmation(t *testing.T) {
 }
 
 func TestGoogleUsersCannotChangeEmail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.oidc.QueueIdentity("g-1", "g@example.com", true)
 	start := h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": true, "browser_key": testBrowserKey}, ""), 201)
@@ -227,6 +235,7 @@ func TestGoogleUsersCannotChangeEmail(t *testing.T) {
 }
 
 func TestFeatureRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("fr@example.com")
 	path := "/v1/accounts/" + account + "/feature-request"

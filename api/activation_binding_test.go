@@ -15,6 +15,7 @@ const otherBrowserKey = "b3RoZXItYnJvd3Nlci1vdGhlci1icm93c2VyLW90aGU"
 // sent (password or Google sign-up); elsewhere the answer is 200 without
 // a token, and the user signs in.
 func TestActivationSignsInOnlyTheBrowserThatSignedUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	activation := func(email string) string {
 		return tokenFrom(h.lastMailOf(email, kudos.MailActivation).Link)

@@ -10,6 +10,7 @@ import (
 )
 
 func TestSignupActivateSignin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	r := h.expect(h.do("POST", "/v1/auth/signup", signupBody("  Ada@Example.COM "), ""), 201)
 	if r.str("email") != "ada@example.com" {
@@ -68,6 +69,7 @@ func TestSignupActivateSignin(t *testing.T) {
 }
 
 func TestSignupValidation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for name, tc := range map[string]struct {
 		mutate      func(b map[string]any)
@@ -103,6 +105,7 @@ func TestSignupValidation(t *testing.T) {
 }
 
 func TestDuplicateSignupTellsNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	first := h.expect(h.do("POST", "/v1/auth/signup", signupBody("dup@example.com"), ""), 201)
 	b := signupBody("DUP@example.com")
@@ -125,6 +128,7 @@ func TestDuplicateSignupTellsNothing(t *testing.T) {
 }
 
 func TestSigninFailuresLookAlike(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("known@example.com"), ""), 201)
 	wrong := h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "known@example.com", "password": "Wrong1!x"}, ""), 401)
@@ -136,6 +140,7 @@ func TestSigninFailuresLookAlike(t *testing.T) {
 }
 
 func TestSigninRateLimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var last response
 	for i := 0; i < 11; i++ {
@@ -150,6 +155,7 @@ func TestSigninRateLimit(t *testing.T) {
 }
 
 func TestSessionsAndSignout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("s@example.com")
 	h.expect(h.do("GET", "/v1/accounts/"+account, nil, token), 200)
@@ -169,6 +175,7 @@ func TestSessionsAndSignout(t *testing.T) {
 }
 
 func TestSessionExpires(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("exp@example.com")
 	h.db.SetClock(func() time.Time { return time.Now().Add(8 * 24 * time.Hour) })
@@ -176,6 +183,7 @@ func TestSessionExpires(t *testing.T) {
 }
 
 func TestAccountOfAnotherUserIs404(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	tokenA, _ := h.signedUpUser("a@example.com")
 	_, accountB := h.signedUpUser("b@example.com")
@@ -185,6 +193,7 @@ func TestAccountOfAnotherUserIs404(t *testing.T) {
 }
 
 func TestResendActivation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("r@example.com"), ""), 201)
 	first := h.lastMail("r@example.com")
@@ -209,6 +218,7 @@ func TestResendActivation(t *testing.T) {
 }
 
 func TestTokensRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("t@example.com"), ""), 201)
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "t@example.com"}, ""), 202)
@@ -225,6 +235,7 @@ func TestTokensRefused(t *testing.T) {
 }
 
 func TestPasswordReset(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("p@example.com")
 	h.expect(h.do("POST", "/v1/auth/password-reset-token", map[string]any{"email": "p@example.com"}, ""), 202)

@@ -21,6 +21,7 @@ import (
 // a reset and then reads the 413 in the one shape (issue 15: the server
 // closed with the body unread, and the reset cut the client off).
 func TestOversizedBodyOf3MBReachesAWriteFirstClient(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

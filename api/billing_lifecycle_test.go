@@ -38,6 +38,7 @@ func (h *harness) timelineTypes(token, account string) map[string]int {
 // TestTrialReminderThenExpiry: the trial reminder goes out before the trial
 // ends, once; then the trial expires.
 func TestTrialReminderThenExpiry(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withLifecycle(5*time.Second, 3*time.Second, 0).withTemporal(time.Hour)
 	const email = "reminded@example.com"
 	token, account := h.signedUpUser(email)
@@ -52,6 +53,7 @@ func TestTrialReminderThenExpiry(t *testing.T) {
 // TestPurchaseBeforeTheTrialReminder: a trial that bought a plan gets no
 // trial reminder, and a receipt for its payment.
 func TestPurchaseBeforeTheTrialReminder(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withLifecycle(8*time.Second, 3*time.Second, 0).withTemporal(time.Hour)
 	const email = "early@example.com"
 	token, account := h.paidWith(email, "PRO", "4242424242424242")
@@ -66,6 +68,7 @@ func TestPurchaseBeforeTheTrialReminder(t *testing.T) {
 // TestRenewalReminderThenRenewal: the renewal reminder goes out before a
 // renewal, then the renewal is charged and receipted.
 func TestRenewalReminderThenRenewal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withLifecycle(time.Hour, 0, 3*time.Second).withTemporal(6 * time.Second)
 	const email = "renewing@example.com"
 	token, account := h.paidWith(email, "STARTER", "4242424242424242")
@@ -83,6 +86,7 @@ func TestRenewalReminderThenRenewal(t *testing.T) {
 // customer is mailed a link to the provider's page; paying there settles
 // the renewal, keeping its date, without a second charge.
 func TestAuthenticationRequiredCompletedOnTheProvidersPage(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	const email = "secure@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000002500003155")

@@ -11,6 +11,7 @@ import (
 )
 
 func TestBillingAndPaymentMethods(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("billing@example.com")
 	tokenB, accountB := h.signedUpUser("other-billing@example.com")
@@ -59,6 +60,7 @@ func TestBillingAndPaymentMethods(t *testing.T) {
 }
 
 func TestBillingShowsInvoicesNewestFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("invoices@example.com")
 	base := "/v1/accounts/" + account
@@ -80,6 +82,7 @@ func TestBillingShowsInvoicesNewestFirst(t *testing.T) {
 }
 
 func TestInvoicePDFDownload(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("pdf@example.com")
 	tokenB, accountB := h.signedUpUser("pdf-other@example.com")

@@ -19,6 +19,7 @@ var updateCatalogue = flag.Bool("update-catalogue", false, "write "+catalogueFil
 // TestErrorCatalogueFile: the UI's error catalogue is the Go one, byte for
 // byte. `go generate ./api` (or this test with -update-catalogue) writes it.
 func TestErrorCatalogueFile(t *testing.T) {
+	t.Parallel()
 	want, err := json.MarshalIndent(api.ErrorCatalogue(), "", "  ")
 	if err != nil {
 		t.Fatal(err)

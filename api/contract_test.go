@@ -11,6 +11,7 @@ var pathParam = regexp.MustCompile(`\{(\w+)\}`)
 // TestContractRoutes: every operation of the document is a route of the
 // app, and every /v1, /dev and /sandbox route of the app is in the document.
 func TestContractRoutes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Webhooks = fakeWebhooks{} // the Stripe webhook route exists with the stripe provider
 	h = newHarnessFrom(t, h)
@@ -45,6 +46,7 @@ func TestContractRoutes(t *testing.T) {
 // and bad requests; the harness checks each exchange against the document
 // (checkContract), as it does for every other api test.
 func TestContractResponses(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	email := "contract@example.com"
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(email), ""), 201)

@@ -23,6 +23,7 @@ import (
 // the buyer as it was, the credit note titled so; no one else downloads
 // the credit note.
 func TestBillingListsCreditNotes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	token, account, href := h.startPlan("credit-note@example.com", "PRO")

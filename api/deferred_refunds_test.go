@@ -41,6 +41,7 @@ func (h *harness) deferredRefund(email string) (token, account, checkout string,
 // from Postgres, and that run makes the refund at its next try. Without
 // the row, the rebuilt run knew nothing of it and the money stayed kept.
 func TestADeferredRefundSurvivesARebuiltRun(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.Lifecycle.RefundRetries = []time.Duration{4 * time.Second, time.Minute}
 	h.withTemporal(time.Hour)
@@ -71,6 +72,7 @@ func TestADeferredRefundSurvivesARebuiltRun(t *testing.T) {
 // reconciliation retries the refund when its try is due. Ops see it
 // meanwhile: the gauge counts it and `kudos ops account` lists it deferred.
 func TestADeferredRefundOfAnEndedWorkflowIsRetried(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// The first try is due 8 s after the refusal: long enough that a loaded
 	// machine still reconciles once before it is due.

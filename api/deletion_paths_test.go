@@ -55,6 +55,7 @@ func (h *harness) accountLeft(account string) bool {
 // erasure refuses the erasure, and the deletion ends as cancelled instead
 // of retrying the erasure forever.
 func TestAccountDeletionCancelledAtItsErasureEndsCancelled(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("cancel-at-erasure@example.com")
 	acts := *h.acts
@@ -76,6 +77,7 @@ func TestAccountDeletionCancelledAtItsErasureEndsCancelled(t *testing.T) {
 // reached the workflow is seen in Postgres at the due date: cancelled,
 // nothing erased.
 func TestAccountDeletionCancelledOnlyInPostgres(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("cancel-in-postgres@example.com")
 	at := h.scheduleDeletion(token, account)
@@ -94,6 +96,7 @@ func TestAccountDeletionCancelledOnlyInPostgres(t *testing.T) {
 // TestAccountDeletionMovedLater: a due date moved later in Postgres is
 // waited for; the account is erased then, not before.
 func TestAccountDeletionMovedLater(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("moved-later@example.com")
 	at := h.scheduleDeletion(token, account)
@@ -118,6 +121,7 @@ func TestAccountDeletionMovedLater(t *testing.T) {
 // workflow's due check (an earlier attempt whose answer was lost) is
 // finished from the erasure's record: deleted, once.
 func TestAccountDeletionAlreadyErased(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("already-erased@example.com")
 	at := h.scheduleDeletion(token, account)
@@ -142,6 +146,7 @@ func TestAccountDeletionAlreadyErased(t *testing.T) {
 // TestNoOwnershipToAMemberBeingDeleted); the ownership is moved in Postgres,
 // as it stood for an account made theirs before that rule.
 func TestUserDeletionBlockedByANewOwnershipThenCancelled(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account := h.signedUpUser("handing-on@example.com")
 	const heir = "heir-leaving@example.com"
@@ -197,6 +202,7 @@ func (h *harness) exportGone(token, path string, erase func(), name string) {
 // TestExportOfAnAccountErasedMeanwhile: the account is erased before its
 // export is built: the export's workflow ends Gone, storing nothing.
 func TestExportOfAnAccountErasedMeanwhile(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, time.Hour)
 	token, account := h.signedUpUser("export-erased-account@example.com")
 	h.exportGone(token, "/v1/accounts/"+account+"/export", func() {
@@ -213,6 +219,7 @@ func TestExportOfAnAccountErasedMeanwhile(t *testing.T) {
 // TestExportOfAUserErasedMeanwhile: the user is erased before their export
 // is built: the export's workflow ends Gone.
 func TestExportOfAUserErasedMeanwhile(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, time.Hour)
 	token, account := h.signedUpUser("export-keeper@example.com")
 	member, memberID := h.join(token, account, "export-erased-user@example.com", "member")
@@ -253,6 +260,7 @@ func (h *harness) completedActivities(workflowID, name string) int {
 // workflow's update that readies the deletion (all of them away): the owner
 // gets 503 "try again in a moment", not 500, and nothing is scheduled.
 func TestDeletionWithoutAWorkerIs503(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, time.Hour)
 	token, account := h.signedUpUser("no-worker@example.com")
 	h.worker.Stop()

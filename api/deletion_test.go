@@ -50,6 +50,7 @@ func (h *harness) scheduleDeletion(token, account string) time.Time {
 // member is mailed, the account shows when it goes, nothing can be bought
 // meanwhile; a cancel ends the workflow and nothing is erased.
 func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(time.Hour)
@@ -119,6 +120,7 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 // ends and is not started again, e-mail addresses leave the timeline; the
 // invoices, their numbers and the money events stay.
 func TestAccountDeletionErasesPersonalData(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.DeletionGrace = 3 * time.Second
 	h = h.withTemporal(time.Hour)
@@ -218,6 +220,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // erased, their address leaves the account's timeline, and it can sign up
 // anew.
 func TestUserDeletion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.DeletionGrace = 3 * time.Second
 	h = h.withTemporal(time.Hour)

@@ -58,6 +58,7 @@ func (h *harness) disputeOpenAttribute(account string) string {
 // dispute_won, nothing else changes (plan active, no credit note), and a
 // repeat of the close books nothing twice.
 func TestADisputeOpenedThenWon(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.paidWith("disputed-won@example.com", "STARTER", "4242424242424242")
 	invoice := h.paidInvoiceID(account)
@@ -94,6 +95,7 @@ func TestADisputeOpenedThenWon(t *testing.T) {
 // invoice of its plan ('continue with plan' pays it), the customer is
 // mailed plan_expired.
 func TestADisputeLost(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "disputed-lost@example.com"
 	token, account := h.paidWith(email, "STARTER", "4242424242424242")
@@ -156,6 +158,7 @@ func TestADisputeLost(t *testing.T) {
 // the customer is mailed payment_failed, and the retry charges the card
 // again: the invoice is paid once more and dunning ends.
 func TestAReturnedDebitIsAFailedPayment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(3*time.Second, time.Minute).withTemporal(time.Hour)
 	const email = "returned@example.com"
 	token, account := h.paidWith(email, "STARTER", "4242424242424242")
@@ -184,6 +187,7 @@ func TestAReturnedDebitIsAFailedPayment(t *testing.T) {
 // TestSandboxDisputeRoutesRefuseBadInput: the dev routes answer a
 // client's mistake in the one error shape, never 500.
 func TestSandboxDisputeRoutesRefuseBadInput(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	_, account := h.paidWith("dispute-bad@example.com", "STARTER", "4242424242424242")
 	invoice := h.paidInvoiceID(account)

@@ -15,6 +15,7 @@ import (
 // an invoice numbered meanwhile is not given a gap. Paid, it takes the next
 // number and its invoice PDF.
 func TestDeclinedYearIsAPaymentRequest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(3 * time.Second)
 	token, account := h.signedUpUser("decliner@example.com")
 	base := "/v1/accounts/" + account
@@ -65,6 +66,7 @@ func TestDeclinedYearIsAPaymentRequest(t *testing.T) {
 // its PDF prints it: a first plan from its payment to its renewal date, a
 // renewal from its renewal date to the next (known when it is billed).
 func TestInvoicesCarryTheirServicePeriod(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(4 * time.Second)
 	token, account := h.signedUpUser("period@example.com")
 	base := "/v1/accounts/" + account

@@ -41,6 +41,7 @@ func (h *harness) paidWith(email, plan, card string) (token, account string) {
 // customer is mailed after each failure, and after the last attempt the
 // plan expires with the renewal invoice due.
 func TestDunningThenExpiry(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second, 4*time.Second).withTemporal(6 * time.Second)
 	const email = "dunned@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000000000000341")
@@ -81,6 +82,7 @@ func TestDunningThenExpiry(t *testing.T) {
 // TestDunningRecoveredByANewCard: a working card added during dunning is
 // charged at once; the period keeps its renewal date and dunning ends.
 func TestDunningRecoveredByANewCard(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	const email = "recovered@example.com"
 	token, account := h.paidWith(email, "STARTER", "4000000000000341")

@@ -20,6 +20,7 @@ import (
 // payment method): the pages can no longer be paid, and the plan stays the
 // trial.
 func TestDeletionClosesTheOpenCheckout(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, time.Hour)
 	token, account, href := h.startPlan("closing-checkout@example.com", "PRO")
 	method := h.expect(h.do("POST", "/v1/accounts/"+account+"/billing/payment-methods", nil, token), 201).str("checkout_href")
@@ -60,6 +61,7 @@ func (h *harness) erasedPaymentOutcome(ev kudos.PaymentEvent) workflows.ErasedPa
 // not applied: it is refunded in full, recorded (refund row, timeline,
 // `kudos ops account`), and the account stays erased.
 func TestPaymentForAnErasedAccountIsRefunded(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account, _ := h.startPlan("erased-payer@example.com", "PRO")
 	checkout := h.checkoutOf(account)
@@ -108,6 +110,7 @@ func TestPaymentForAnErasedAccountIsRefunded(t *testing.T) {
 // cancel a processing PaymentIntent), so the deletion is refused with 409
 // naming it; once it has settled, the deletion can be scheduled.
 func TestDeletionRefusedWhileARenewalSettles(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Second, time.Hour)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(5 * time.Second)
@@ -134,6 +137,7 @@ func TestDeletionRefusedWhileARenewalSettles(t *testing.T) {
 // the event; the reconciliation delivers the event again, which runs the
 // refund (and still starts no subscription workflow).
 func TestReconcileRedeliversAnErasedAccountsPayment(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account, _ := h.startPlan("erased-lost@example.com", "STARTER")
 	checkout := h.checkoutOf(account)
@@ -184,6 +188,7 @@ func TestReconcileRedeliversAnErasedAccountsPayment(t *testing.T) {
 // still coming; once it has settled the plan starts and the deletion can
 // be scheduled, auto-renewal off.
 func TestDeletionRefusedWhileACheckoutSettles(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withPending(time.Hour, 24*time.Hour)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(time.Hour)

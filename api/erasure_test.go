@@ -46,6 +46,7 @@ func (h *harness) leavingAlone(email string, grace time.Duration) (token, userID
 // they go, and the erasure happens on time. A user who cancels instead
 // (re-authenticated) gets an account of their own, as before.
 func TestSigningInDuringTheGraceCreatesNoAccount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const leaving = "alone-leaving@example.com"
 	_, userID := h.leavingAlone(leaving, 8*time.Second)
@@ -87,6 +88,7 @@ func TestSigningInDuringTheGraceCreatesNoAccount(t *testing.T) {
 // account's deletion while their own stands (409: the account would block
 // their erasure); once they cancel their own, they can.
 func TestNothingButACancelBlocksTheErasure(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.srv.Config.DeletionGrace = time.Hour
 	token, account := h.signedUpUser("both-leaving@example.com")
@@ -105,6 +107,7 @@ func TestNothingButACancelBlocksTheErasure(t *testing.T) {
 // because they own an account (one made theirs before these rules) is told
 // which, by the account read and GET /v1/users/me/deletion.
 func TestABlockedErasureSaysSo(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.srv.Config.DeletionGrace = time.Hour
 	owner, account := h.signedUpUser("blocked-owner@example.com")
@@ -130,6 +133,7 @@ func TestABlockedErasureSaysSo(t *testing.T) {
 // the auto-renewal the schedule stopped (auto_renewal: true); the account
 // read says it was on (deletion_stopped_renewal) so the dialog offers it.
 func TestCancellingADeletionReauthenticates(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(time.Hour)

@@ -61,6 +61,7 @@ func (h *harness) exportZip(r response) map[string][]byte {
 // token hash; asking twice while it is prepared builds one file; the mail
 // links to the export's page; only its user can read it.
 func TestDataExportOfAUser(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "export-user@example.com"
 	token, account := h.signedUpUser(email)
@@ -109,6 +110,7 @@ func TestDataExportOfAUser(t *testing.T) {
 // account, members, subscription, billing address, invoices with their
 // PDFs and the timeline; members and admins may not ask for it.
 func TestDataExportOfAnAccount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "export-owner@example.com"
 	token, account, href := h.startPlan(email, "PRO")
@@ -148,6 +150,7 @@ func TestDataExportOfAnAccount(t *testing.T) {
 // timer deletes the file from storage and the export reads expired, with
 // no download link.
 func TestDataExportIsDeletedWhenItExpires(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.ExportTTL = 3 * time.Second
 	h = h.withTemporal(time.Hour)
@@ -171,6 +174,7 @@ func TestDataExportIsDeletedWhenItExpires(t *testing.T) {
 // the file stops heartbeating; Temporal gives the build to another worker,
 // which finishes it: one file, one mail.
 func TestDataExportSurvivesAWorkerDying(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "export-crash@example.com"
 	token, _ := h.signedUpUser(email)

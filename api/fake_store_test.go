@@ -42,6 +42,7 @@ func fakeApp(t *testing.T, db api.Store) *fiber.App {
 // TestReadinessWithAFakeStore: /readyz says Postgres is unreachable (503)
 // when the store does not answer — no database needed to test it.
 func TestReadinessWithAFakeStore(t *testing.T) {
+	t.Parallel()
 	app := fakeApp(t, &fakeStore{pingErr: errors.New("connection refused")})
 	res, err := app.Test(httptest.NewRequest("GET", "/readyz", nil))
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 )
 
 func TestErrorsHaveOneShape(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for name, tc := range map[string]struct {
 		method, path, body string
@@ -46,6 +47,7 @@ func TestErrorsHaveOneShape(t *testing.T) {
 }
 
 func TestSecurityHeadersAndRequestID(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, path := range []string{"/healthz", "/v1/nope", "/signin"} {
 		r := h.do("GET", path, nil, "")
@@ -71,6 +73,7 @@ func TestSecurityHeadersAndRequestID(t *testing.T) {
 }
 
 func TestCORSOnlyForUIOrigins(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	ok := h.do("OPTIONS", "/v1/auth/signin", nil, "", "Origin", "http://localhost:5173", "Access-Control-Request-Method", "POST")
 	if ok.Header.Get("Access-Control-Allow-Origin") != "http://localhost:5173" {
@@ -83,6 +86,7 @@ func TestCORSOnlyForUIOrigins(t *testing.T) {
 }
 
 func TestSPAHistoryFallback(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	for _, path := range []string{"/", "/signin", "/dashboard/x/billing", "/dashboard/x/billing/invoices", "/auth/confirm-email"} {
 		r := h.expect(h.do("GET", path, nil, ""), 200)
@@ -99,6 +103,7 @@ func TestSPAHistoryFallback(t *testing.T) {
 }
 
 func TestUIAssetsAreSentGzipped(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	big := strings.Repeat("console.log('kudos');\n", 200)
 	h.srv.UI = fstest.MapFS{
@@ -143,6 +148,7 @@ func TestUIAssetsAreSentGzipped(t *testing.T) {
 }
 
 func TestHealthAndMetrics(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if r := h.expect(h.do("GET", "/healthz", nil, ""), 200); r.str("status") != "ok" {
 		t.Fatal(r.Raw)
@@ -167,6 +173,7 @@ func TestHealthAndMetrics(t *testing.T) {
 }
 
 func TestDevRoutesOnlyInDevelopment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.expect(h.do("GET", "/dev/mailbox", nil, ""), 404) // no inbox in this harness
 	h.srv.Config.Env = "production"
@@ -180,6 +187,7 @@ func TestDevRoutesOnlyInDevelopment(t *testing.T) {
 // TestOversizedBody runs over a real socket: fasthttp refuses the body before
 // any handler, and the answer must still be a 413 in the one shape.
 func TestOversizedBody(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// Over a real socket, reading the answer while the body is still being
 	// written (the server answers before reading it all): send, as the abuse

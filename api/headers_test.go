@@ -13,6 +13,7 @@ import (
 // style the bucket is a sub-domain. The CSP must allow where uploads and
 // downloads really go, or the browser blocks them.
 func TestCSPAllowsTheBucketsRealOrigin(t *testing.T) {
+	t.Parallel()
 	for name, c := range map[string]struct {
 		cfg  s3store.Config
 		want string
@@ -43,6 +44,7 @@ func TestCSPAllowsTheBucketsRealOrigin(t *testing.T) {
 // TestHSTSWithAnHTTPSPublicURL: once the public URL is https, browsers are
 // told to never use plain http again; on plain http (development) not.
 func TestHSTSWithAnHTTPSPublicURL(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	if v := h.do("GET", "/healthz", nil, "").Header.Get("Strict-Transport-Security"); v != "" {
 		t.Fatalf("HSTS on plain http: %q", v)

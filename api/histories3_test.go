@@ -26,6 +26,7 @@ import (
 // cancel: the debit is settling, so the checkout stays and the answer says
 // pending; the debit then settles and the plan starts.
 func TestCancelCheckoutFindsItPending(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("cancel-pending@example.com", "STARTER")
 	h.expect(h.payWith(href, sepaSucceeds), 200)
@@ -46,6 +47,7 @@ func TestCancelCheckoutFindsItPending(t *testing.T) {
 // under the provider's minimum charge is applied at once, on a paid
 // invoice of zero, without a checkout.
 func TestUpgradeUnderTheMinimumIsWaived(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.Prices.Pro = h.srv.Config.Prices.Starter + 10 // ten cents a year more
 	h.withTemporal(time.Hour)
@@ -62,6 +64,7 @@ func TestUpgradeUnderTheMinimumIsWaived(t *testing.T) {
 // TestAutoRenewalOffDuringDunningEndsThePlan: stopping renewal while the
 // renewal is being retried ends the plan at once, its invoice due.
 func TestAutoRenewalOffDuringDunningEndsThePlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(time.Minute).withTemporal(3 * time.Second)
 	token, account := h.paidWith("dunning-off@example.com", "STARTER", "4000000000000341")
 	h.inDunning(token, account)
@@ -73,6 +76,7 @@ func TestAutoRenewalOffDuringDunningEndsThePlan(t *testing.T) {
 // TestPayingTheInvoiceDuringDunning: the customer pays the renewal being
 // retried from the invoices page; the period keeps its renewal date.
 func TestPayingTheInvoiceDuringDunning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(time.Minute).withTemporal(3 * time.Second)
 	token, account := h.paidWith("dunning-pay@example.com", "STARTER", "4000000000000341")
 	sub := h.inDunning(token, account)
@@ -92,6 +96,7 @@ func TestPayingTheInvoiceDuringDunning(t *testing.T) {
 // authentication opens a checkout for it; the next attempt closes that
 // checkout at the provider before it charges again.
 func TestRetryClosesTheAuthenticationCheckout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(3*time.Second, time.Minute).withTemporal(3 * time.Second)
 	token, account := h.paidWith("auth-retry@example.com", "STARTER", "4000002500003155")
 	h.inDunning(token, account)
@@ -106,6 +111,7 @@ func TestRetryClosesTheAuthenticationCheckout(t *testing.T) {
 // hands its state to a run of the new version at its first turn run by new
 // code, which then goes on: the checkout opened meanwhile is paid.
 func TestTheFirstRunAfterAnOldOne(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.worker.Stop()
 	old := worker.New(h.tc, h.queue, worker.Options{PreferredVersionProvider: func(in worker.PreferredVersionProviderInput) *worker.VersionPreference {
@@ -145,6 +151,7 @@ func TestTheFirstRunAfterAnOldOne(t *testing.T) {
 // not know) continues as new when the server suggests it, every event
 // applied once.
 func TestContinueAsNewWhenSuggested(t *testing.T) {
+	t.Parallel()
 	limit := testenv.SuggestContinueAsNew(t)
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("long-history@example.com")
@@ -195,6 +202,7 @@ func (f *failingCharges) ChargeOffSession(ctx context.Context, req kudos.ChargeR
 // goes through, nothing skipped. Windows and pause are shortened from
 // 6 h and 10 min.
 func TestThePauseBetweenRetryWindows(t *testing.T) {
+	t.Parallel()
 	t.Cleanup(workflows.SetTransitionTiming(3*time.Second, 2*time.Second))
 	h := newHarness(t).withDunning().withTemporal(4 * time.Second)
 	h.worker.Stop()

@@ -48,6 +48,7 @@ func (h *harness) latePaidEvent(account, checkoutID string) {
 // provider's event has not arrived when the checkout's deadline passes.
 // Expiry asks the provider, finds the payment, and applies it.
 func TestExpiryAsksTheProviderAndAppliesAPayment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
 	token, account, href := h.startPlan("paid-before-expiry@example.com", "PRO")
 	// Paid at the provider; its notification is lost.
@@ -68,6 +69,7 @@ func TestExpiryAsksTheProviderAndAppliesAPayment(t *testing.T) {
 // no word from the provider; its "paid" event arrives later. Nothing else
 // paid for the plan: the payment is applied, not dropped.
 func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
 	token, account, _ := h.startPlan("late-applied@example.com", "STARTER")
 	checkout := h.checkoutOf(account)
@@ -88,6 +90,7 @@ func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
 // is refunded through the provider and recorded, never kept for nothing,
 // and its receipt mailed once.
 func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("late-refunded@example.com", "PRO")
 	first := h.checkoutOf(account)

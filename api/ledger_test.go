@@ -20,6 +20,7 @@ import (
 // event as Stripe does (payment_intent.succeeded): the period starts
 // within seconds, charged once, and the event is marked applied.
 func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
 	token, account, href := h.startPlan("ledger-renewal@example.com", "STARTER")
 	h.expect(h.payWith(href, sepaSucceeds), 200)
@@ -47,6 +48,7 @@ func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 // its payment_intent.payment_failed and dunning starts within seconds,
 // not at the next hourly (daily in production) ask.
 func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
 	token, account, href := h.startPlan("ledger-renewal-failed@example.com", "STARTER")
 	h.expect(h.payWith(href, sepaSucceeds), 200)
@@ -107,6 +109,7 @@ func (h *harness) paidInvoice(token, account string) map[string]any {
 // books nothing new; a second partial refund gets its own credit note; more
 // than is left is refused with a clear error.
 func TestDashboardRefundIsBookedOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	const email = "ledger-refund@example.com"

@@ -139,6 +139,7 @@ func newLogoAccount(h *harness, email string) logoAccount {
 }
 
 func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	a := newLogoAccount(h, "logo@example.com")
 	if acc := a.account(); acc["img_url"] != kudos.LogoPlaceholder || acc["logo_url"] != "" || acc["logo_error"] != "" {
@@ -189,6 +190,7 @@ func TestLogoUploadIsProcessedPublishedAndDeleted(t *testing.T) {
 }
 
 func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	a := newLogoAccount(h, "refused@example.com")
 	valid := testimages.JPEG(testimages.Gradient(64, 64))
@@ -230,6 +232,7 @@ func TestLogoRefusalsSetThePlaceholderWithTheirReason(t *testing.T) {
 }
 
 func TestLogoUploadLinkChecks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	a := newLogoAccount(h, "links@example.com")
 	for name, c := range map[string]struct {
@@ -325,6 +328,7 @@ func (b *blockingStorage) Put(ctx context.Context, key string, body []byte, cont
 // timeout), writes the same object again, and the account ends with exactly
 // one public logo and no temporary object.
 func TestLogoSurvivesAWorkerDyingMidProcessing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.worker.Stop()
 	blocking := &blockingStorage{ObjectStorage: h.storage, written: make(chan struct{}), release: make(chan struct{})}
@@ -359,6 +363,7 @@ func TestLogoSurvivesAWorkerDyingMidProcessing(t *testing.T) {
 // Deleting a logo while it is processed leaves the placeholder, and the
 // workflow removes what it made.
 func TestLogoDeletedWhileProcessing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.worker.Stop()
 	blocking := &blockingStorage{ObjectStorage: h.storage, written: make(chan struct{}), release: make(chan struct{})}

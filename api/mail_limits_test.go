@@ -12,6 +12,7 @@ import (
 // and the owner's own reset still gets through (issue 27 item 5: the
 // notices and the resets shared one bucket per address).
 func TestSignupNoticesDoNotUseUpTheOwnersResets(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	h.signedUpUser("owner@example.com")
 	for i := range 50 {
@@ -34,6 +35,7 @@ func TestSignupNoticesDoNotUseUpTheOwnersResets(t *testing.T) {
 // new address no more than its own limit (issue 27 item 5: the limit was
 // per address typed, so two addresses doubled it).
 func TestPendingEmailResendIsLimitedByRecipient(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	token, account := h.signedUpUser("old@example.com")
 	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/user", map[string]any{"email": "new@example.com", "current_password": "Secret1!"}, token), 200)

@@ -15,6 +15,7 @@ import (
 // in with it. The account read shows the policy; the timeline records it.
 // (The policy keeps a member's last second factor while it is on.)
 func TestOwnerRequiresMFA(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const owner, memberEmail = "policy-owner@example.com", "policy-member@example.com"
 	token, account := h.signedUpUser(owner)

@@ -70,6 +70,7 @@ func (h *harness) mfaStatusOf(token string) (totp bool, left int) {
 // codes; 409 once on; the secret is encrypted at rest and the codes hashed;
 // the account's timeline records second_factor_added.
 func TestTOTPEnrolment(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "totp@example.com"
 	token, account := h.signedUpUser(email)
@@ -134,6 +135,7 @@ func TestTOTPEnrolment(t *testing.T) {
 // totp); a wrong code, a used challenge and a replayed code are 401 with
 // one message.
 func TestNoSessionBeforeTheSecondFactor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-signin@example.com"
 	token, account := h.signedUpUser(email)
@@ -190,6 +192,7 @@ func TestNoSessionBeforeTheSecondFactor(t *testing.T) {
 // minutes and allows 5 tries; after either, even the right code is 401,
 // with the same message as a wrong one.
 func TestSignInChallengeExpiresAndRunsOutOfTries(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-limits@example.com"
 	token, _ := h.signedUpUser(email)
@@ -221,6 +224,7 @@ func TestSignInChallengeExpiresAndRunsOutOfTries(t *testing.T) {
 // (the session records recovery_code), the use is mailed
 // (mfa_recovery_used), and the same code fails afterwards.
 func TestRecoveryCodeSignsInOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-recovery@example.com"
 	token, _ := h.signedUpUser(email)
@@ -243,6 +247,7 @@ func TestRecoveryCodeSignsInOnce(t *testing.T) {
 // with an authenticator app answers the challenge (202), no session; met,
 // the session records google + totp.
 func TestGoogleSignInAsksForTheSecondFactor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-google@example.com"
 	token, account := h.googleOnlyUser("g-mfa", email)
@@ -271,6 +276,7 @@ func TestGoogleSignInAsksForTheSecondFactor(t *testing.T) {
 // opens the activation link in the same browser: it confirms the address
 // but starts no session, and the app stays.
 func TestActivationLinkDoesNotBypassTheSecondFactor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-activation@example.com"
 	signup := h.expect(h.googleCallback("signup", "g-act", email), 201)
@@ -299,6 +305,7 @@ func TestActivationLinkDoesNotBypassTheSecondFactor(t *testing.T) {
 // POST /v1/users/me/mfa/verify (a code, or a recovery code) lets them
 // through to their own checks (here a wrong current password, 422).
 func TestStepUpGuardsSensitiveChanges(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "stepup-mfa@example.com"
 	token, account := h.signedUpUser(email)
@@ -355,6 +362,7 @@ func TestStepUpGuardsSensitiveChanges(t *testing.T) {
 // password (422 without or wrong, nothing removed); it removes the
 // recovery codes too, is recorded, and sign-in no longer asks.
 func TestDisableTOTPNeedsReauthentication(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-off@example.com"
 	token, account := h.signedUpUser(email)
@@ -381,6 +389,7 @@ func TestDisableTOTPNeedsReauthentication(t *testing.T) {
 // TestNewRecoveryCodesVoidTheOldOnes: ten new codes after
 // re-authentication; an old one no longer meets a challenge.
 func TestNewRecoveryCodesVoidTheOldOnes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-regen@example.com"
 	token, _ := h.signedUpUser(email)
@@ -399,6 +408,7 @@ func TestNewRecoveryCodesVoidTheOldOnes(t *testing.T) {
 // in 10 minutes, from any client (the per-challenge and per-client limits
 // alone allowed hundreds); past them even the right code is 429.
 func TestSecondFactorGuessesAreLimitedPerUser(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "mfa-guesses@example.com"
 	token, _ := h.signedUpUser(email)
@@ -421,6 +431,7 @@ func TestSecondFactorGuessesAreLimitedPerUser(t *testing.T) {
 // code), so a session signed in more than 10 minutes ago gives the current
 // password before a secret is made; nothing is stored until then.
 func TestAnOldSessionReauthenticatesToEnrol(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, _ := h.signedUpUser("mfa-old-session@example.com")
 	h.advance(11 * time.Minute)

@@ -64,6 +64,7 @@ func (h *harness) wantRows(table, account, where string, want int, msg string) {
 // Item 2: a SEPA checkout settles, and its final webhook is lost: the
 // workflow asks the provider on its schedule and starts the plan.
 func TestSEPACheckoutSettledWithoutItsWebhook(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withPending(time.Second, time.Hour).withTemporal(time.Hour)
 	token, account, href := h.startPlan("sepa-lost@example.com", "PRO")
 	if r := h.expect(h.payWith(href, sepaSucceeds), 200); r.str("status") != "pending" {
@@ -87,6 +88,7 @@ func TestSEPACheckoutSettledWithoutItsWebhook(t *testing.T) {
 // the failure (the Stripe adapter tells it from a pending one) and the
 // account is no longer processing.
 func TestSEPACheckoutFailureFoundByTheFollowUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withPending(time.Second, time.Hour).withTemporal(time.Hour)
 	token, account, href := h.startPlan("sepa-failed@example.com", "TEAM")
 	h.expect(h.payWith(href, sepaFails), 200)
@@ -104,6 +106,7 @@ func TestSEPACheckoutFailureFoundByTheFollowUp(t *testing.T) {
 // renewal off) is served at once; when the debit settles, the period
 // starts on its renewal date, charged once.
 func TestSEPARenewalProcessingIsWaitedForOnATimer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Second, time.Hour).withTemporal(5 * time.Second)
 	token, account, href := h.startPlan("sepa-renewal@example.com", "STARTER")
 	base := "/v1/accounts/" + account
@@ -135,6 +138,7 @@ func TestSEPARenewalProcessingIsWaitedForOnATimer(t *testing.T) {
 // prorated the period that has ended, is refunded when it settles, and
 // the new year stays Starter.
 func TestSEPAUpgradeSettlingAfterTheRenewalIsRefunded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning().withPending(time.Second, time.Hour).withTemporal(8 * time.Second)
 	token, account := h.paidWith("sepa-upgrade@example.com", "STARTER", "4242424242424242")
 	base := "/v1/accounts/" + account
@@ -162,6 +166,7 @@ func TestSEPAUpgradeSettlingAfterTheRenewalIsRefunded(t *testing.T) {
 // a second one at the provider) and its payment (applied by what it paid
 // for, though the row already says paid): the plan stays bought, once.
 func TestResetToBeforeTheCheckout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("reset@example.com")
 	// The update that opens the checkout also starts the run (Update-with-
@@ -218,6 +223,7 @@ func TestResetToBeforeTheCheckout(t *testing.T) {
 // applies it; before, the event was lost, and the checkout it paid expired
 // an hour later.
 func TestAcceptedEventSurvivesATerminatedWorkflow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, _ := h.startPlan("accepted@example.com", "PRO")
 	paid := h.checkoutOf(account)
@@ -282,6 +288,7 @@ func TestAcceptedEventSurvivesATerminatedWorkflow(t *testing.T) {
 // is tried again on the schedule and made; one refused for good is
 // recorded for an operator.
 func TestRefundRefusedForNowIsMadeLater(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		name, refuse, want, history string
 	}{

@@ -15,6 +15,7 @@ import (
 // and its argon2id work bounded, per /64 (issue 27 item 2: each address was
 // a client of its own). IPv4 clients stay apart by address.
 func TestIPv6ClientsAreLimitedByTheirSlash64(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	frozen := time.Now() // no bucket refills while the test runs, however slow the machine
 	h.db.SetClock(func() time.Time { return frozen })
@@ -55,6 +56,7 @@ func deviceCookie(t *testing.T, r response) *http.Cookie {
 // from a network of its own (issue 27 item 2). Another user's cookie, or a
 // forged one, exempts nothing.
 func TestDeviceCookieLetsTheOwnerInDuringAFlood(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	frozen := time.Now() // no bucket refills while the test runs, however slow the machine
 	h.db.SetClock(func() time.Time { return frozen })

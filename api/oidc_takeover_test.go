@@ -29,6 +29,7 @@ func (h *harness) googleFlow(scope, subject, email string, verified bool) respon
 // session, and waits. The victim continues with Google and confirms the
 // address; the attacker's session and password must no longer open it.
 func TestGooglePreAccountTakeover(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const victim = "victim@example.com"
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody(victim), ""), 201)
@@ -55,6 +56,7 @@ func TestGooglePreAccountTakeover(t *testing.T) {
 // TestGoogleNeverRelinked: a user linked to one Google subject is not
 // silently re-linked to another one that shows the same address.
 func TestGoogleNeverRelinked(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	first := h.expect(h.googleCallback("signup", "google-one", "one@example.com"), 201)
 	r := h.expect(h.googleCallback("signin", "google-two", "one@example.com"), 409)

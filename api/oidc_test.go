@@ -35,6 +35,7 @@ func callbackPath(q url.Values) string {
 }
 
 func TestGoogleSignupThenSignin(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// Terms first.
 	r := h.expect(h.do("POST", "/v1/auth/oidc-signup", map[string]any{"opt_in_terms_of_use": false}, ""), 422)
@@ -80,6 +81,7 @@ func TestGoogleSignupThenSignin(t *testing.T) {
 }
 
 func TestGoogleLinkingNeedsVerifiedEmail(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, account := h.signedUpUser("pw@example.com")
 
@@ -96,6 +98,7 @@ func TestGoogleLinkingNeedsVerifiedEmail(t *testing.T) {
 }
 
 func TestGoogleSigninUnknownAndTampered(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.oidc.QueueIdentity("google-new", "new@example.com", true)
 	start := h.expect(h.do("POST", "/v1/auth/oidc-signin", map[string]any{}, ""), 201)

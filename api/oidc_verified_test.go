@@ -33,6 +33,7 @@ func (h *harness) linkedSubject(email string) string {
 // links a user, on sign-up or sign-in, and the answer is the same whether
 // the address is registered or not.
 func TestUnverifiedGoogleIdentityNeverCreatesOrLinks(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signedUpUser("owner@example.com")                                                   // activated, with a password
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("pending@example.com"), ""), 201) // never activated
@@ -79,6 +80,7 @@ func TestUnverifiedGoogleIdentityNeverCreatesOrLinks(t *testing.T) {
 // activation link or a password reset, and the sessions it opened end. A
 // verified identity links again at its next sign-in.
 func TestGoogleLinkDroppedWhenTheOwnerProvesTheAddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	// The link of older code: an unverified identity on a sign-up nobody confirmed.
 	for _, proof := range []string{"activation", "reset"} {

@@ -18,6 +18,7 @@ const errorSchemaRef = "#/components/schemas/Error"
 // linter (redocly's recommended set) would apply that matter here, and the
 // ties between the document and the code's error catalogue.
 func TestOpenAPIDocument(t *testing.T) {
+	t.Parallel()
 	loader := openapi3.NewLoader()
 	doc, err := loader.LoadFromFile("openapi.yaml")
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 // arriving after, books nothing; the rest refunded gets its own credit
 // note, and together they give back exactly what was paid.
 func TestOpsRefundPartialThenRest(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	const email = "ops-refund@example.com"

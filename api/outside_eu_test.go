@@ -14,6 +14,7 @@ import (
 // only where the seller is registered (KUDOS_VAT_REGISTRATIONS), 0 %
 // elsewhere; in the EU nothing changes.
 func TestOutsideEUVATOnPricing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.VATRegistrations = map[string]string{"NO": "NO923456789MVA"}
 	token, account := h.signedUpUser("vat-abroad@example.com")
@@ -49,6 +50,7 @@ func TestOutsideEUVATOnPricing(t *testing.T) {
 // Pro without VAT at checkout; its invoice is 0 %, marked outside the scope
 // of EU VAT, and its PDF says so (art. 44 VAT Directive).
 func TestOutsideEUBusinessInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("vat-gb@example.com")
 	base := "/v1/accounts/" + account

@@ -36,6 +36,7 @@ func assertionCall(t *testing.T, h *harness, path string, body map[string]any) r
 // user without passkeys are refused; a discoverable ceremony is for a
 // sign-in only.
 func TestPasskeyAssertionForAUser(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	aliceToken, _ := h.signedUpUser("alice@example.com")
 	bobToken, _ := h.signedUpUser("bob@example.com")

@@ -36,6 +36,7 @@ func recoveryCodesOf(r response) []string {
 // /verify) before a sensitive change; removing the last passkey removes the
 // codes and the second factor.
 func TestPasskeyMeetsTheSecondFactor(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "pk2fa@example.com"
 	token, account := h.signedUpUser(email)

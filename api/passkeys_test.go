@@ -52,6 +52,7 @@ func (h *harness) expectRefused(r response) {
 // method and second factor are passkey, last_used_at is set, and the
 // timeline of the user's account records it.
 func TestPasskeyRegisterListRenameAndSignIn(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("passkey@example.com")
 	opts := h.passkeyOptions(token)
@@ -122,6 +123,7 @@ func TestPasskeyRegisterListRenameAndSignIn(t *testing.T) {
 // after 5 minutes, and are for the purpose they were made for; a
 // registration's ceremony is the caller's and used once too.
 func TestPasskeyCeremonyIsUsedOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, _ := h.signedUpUser("once@example.com")
 	a := newSoftAuthenticator(t)
@@ -171,6 +173,7 @@ func TestPasskeyCeremonyIsUsedOnce(t *testing.T) {
 // or collected at another origin (a phishing site), or without user
 // verification, does not sign in.
 func TestPasskeyForAnotherSiteIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, _ := h.signedUpUser("phished@example.com")
 	a := newSoftAuthenticator(t)
@@ -196,6 +199,7 @@ func TestPasskeyForAnotherSiteIsRefused(t *testing.T) {
 // does not move forward (a cloned authenticator) is refused, and its
 // stored count stays.
 func TestPasskeyCounterGoingBackwardsIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, _ := h.signedUpUser("clone@example.com")
 	a := newSoftAuthenticator(t)
@@ -215,6 +219,7 @@ func TestPasskeyCounterGoingBackwardsIsRefused(t *testing.T) {
 // (422 without or with a wrong password); a deleted passkey no longer
 // signs in, and the timeline records the removal.
 func TestPasskeyManagementIsTheOwners(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("owner@example.com")
 	other, _ := h.signedUpUser("intruder@example.com")
@@ -254,6 +259,7 @@ func TestPasskeyManagementIsTheOwners(t *testing.T) {
 // passkey only after signing in with Google again (403
 // reauthentication_required before), and can then sign in with it.
 func TestGoogleOnlyUserStepsUpToAddAPasskey(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, _ := h.googleOnlyUser("passkey-sub", "google-passkey@example.com")
 	if r := h.expect(h.do("POST", "/v1/users/me/passkeys/options", map[string]any{}, token), 403); r.errorCode() != kudos.EReauthRequired {

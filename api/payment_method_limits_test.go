@@ -19,6 +19,7 @@ import (
 // Retry-After and nothing opened (issue 27 item 6: every click opened a
 // checkout at the provider).
 func TestPaymentMethodCheckoutsAreLimited(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("cards@example.com")
 	path := "/v1/accounts/" + account + "/billing/payment-methods"
@@ -80,6 +81,7 @@ func (p *countingProvider) PaymentMethods(ctx context.Context, accountID uuid.UU
 // is added (its checkout paid) or removed (issue 27 item 6: every read
 // called the provider).
 func TestBillingCachesPaymentMethods(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	counting := &countingProvider{Provider: h.srv.Payments.(*sandbox.Provider)}
 	srv := *h.srv

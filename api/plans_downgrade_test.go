@@ -26,6 +26,7 @@ func (h *harness) buyPlan(token, account, plan string) {
 // invitations are held to the lower plan's seats, and cancelling it gives
 // the plan's seats back.
 func TestDowngradeIsScheduledWhileTheTeamFits(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("downgrader@example.com")
 	base := "/v1/accounts/" + account
@@ -75,6 +76,7 @@ func TestDowngradeIsScheduledWhileTheTeamFits(t *testing.T) {
 // TestTheRenewalChargesTheScheduledPlan (issue 38 item 1): the renewal
 // after a scheduled downgrade bills and starts the lower plan.
 func TestTheRenewalChargesTheScheduledPlan(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(6 * time.Second)
 	owner, account := h.signedUpUser("renew-lower@example.com")
 	base := "/v1/accounts/" + account

@@ -13,6 +13,7 @@ import (
 // then counted by the members read; fewer are scheduled for the renewal,
 // never below the team's size; only Team has them.
 func TestExtraSeatsOnTeam(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("seats-owner@example.com")
 	base := "/v1/accounts/" + account
@@ -70,6 +71,7 @@ func TestExtraSeatsOnTeam(t *testing.T) {
 
 // TestSeatsOnlyOnTeam: a Pro plan has no extra seats (409).
 func TestSeatsOnlyOnTeam(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("seats-pro@example.com")
 	h.buyPlan(owner, account, "PRO")
@@ -80,6 +82,7 @@ func TestSeatsOnlyOnTeam(t *testing.T) {
 // fewer scheduled: the renewal bills the plan and the seats kept, each on
 // its own line.
 func TestTheRenewalBillsTheSeatsKept(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(8 * time.Second)
 	owner, account := h.signedUpUser("seats-renewal@example.com")
 	base := "/v1/accounts/" + account

@@ -46,6 +46,7 @@ func (h *harness) invoiceAmounts(account, kind string) (net, vat, total int64, c
 // a code that cannot be used is 422 fields.promotion_code saying why:
 // unknown, expired, withdrawn (expired), used up.
 func TestPricingShowsAPromotionCodesDiscount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("promo-pricing@example.com")
 	one, past := 1, time.Now().Add(-time.Hour)
@@ -95,6 +96,7 @@ func TestPricingShowsAPromotionCodesDiscount(t *testing.T) {
 // budget (20 an hour) and the client's: beyond it 429 with Retry-After,
 // right codes included, while reads without a code go on.
 func TestPromotionGuessingIsRateLimited(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("promo-guess@example.com")
 	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/billing-address", validAddress(), token), 200)
@@ -119,6 +121,7 @@ func TestPromotionGuessingIsRateLimited(t *testing.T) {
 // (one at a time), and the code's use is counted. A code for other plans
 // is refused for Starter. The run is recorded for the replay tests.
 func TestAPromotionCodeDiscountsTheCheckoutAndItsInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.promo(kudos.Promotion{Code: "TEAM20", PercentOff: 20, Duration: kudos.PromotionForever, Plans: []kudos.Plan{kudos.PlanTeam, kudos.PlanPro}})
 	h.promo(kudos.Promotion{Code: "MORE", PercentOff: 5, Duration: kudos.PromotionOnce})
@@ -159,6 +162,7 @@ func TestAPromotionCodeDiscountsTheCheckoutAndItsInvoice(t *testing.T) {
 // can use it. The same account asking again with the same code gets the
 // same checkout; without it, a new one at the full price.
 func TestAnAbandonedCheckoutGivesItsCodeBack(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	one := 1
 	h.promo(kudos.Promotion{Code: "ONLY1", AmountOff: 5000, Duration: kudos.PromotionOnce, MaxRedemptions: &one})
@@ -192,6 +196,7 @@ func TestAnAbandonedCheckoutGivesItsCodeBack(t *testing.T) {
 // and VAT after it; the account's promotion runs on. The first run (the
 // purchase and the renewal) is recorded for the replay tests.
 func TestAForeverCodeDiscountsEachRenewalInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(4 * time.Second)
 	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
 	token, account := h.signedUpUser("promo-renews@example.com")
@@ -234,6 +239,7 @@ func TestAForeverCodeDiscountsEachRenewalInvoice(t *testing.T) {
 // code's discount (the invoice's discount line), and a once code leaves
 // no promotion running once paid.
 func TestAnUpgradeTakesAPromotionCode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.promo(kudos.Promotion{Code: "UP10", PercentOff: 10, Duration: kudos.PromotionOnce})
 	token, account := h.paidWith("promo-upgrade@example.com", "STARTER", "4242424242424242")
@@ -253,6 +259,7 @@ func TestAnUpgradeTakesAPromotionCode(t *testing.T) {
 // account whose forever code runs names what the renewal will charge, the
 // price less the code and VAT on what is left (484.00), not the list price.
 func TestARenewalReminderNamesTheDiscountedAmount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withLifecycle(time.Hour, 0, 3*time.Second).withTemporal(6 * time.Second)
 	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
 	const email = "promo-reminded@example.com"
@@ -282,6 +289,7 @@ func TestARenewalReminderNamesTheDiscountedAmount(t *testing.T) {
 // discounted as the code says. Before, the rebuilt run knew the checkout
 // but not its code's terms, and the renewals were charged in full.
 func TestARebuiltRunKeepsTheOpenCheckoutsCode(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(6 * time.Second)
 	h.promo(kudos.Promotion{Code: "LOYAL", AmountOff: 6800, Duration: kudos.PromotionForever})
 	token, account := h.signedUpUser("promo-rebuilt@example.com")

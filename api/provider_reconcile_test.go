@@ -52,6 +52,7 @@ func (h *harness) reconcileProvider(history string) workflows.ProviderReconcileR
 // each account ends paid exactly once, one payment in its timeline. A
 // second run finds nothing to repair and no difference.
 func TestProviderReconciliationRepairsLostEvents(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	sb := h.srv.Payments.(*sandbox.Provider)
 	sb.LoseEvents.Store(true)
@@ -146,6 +147,7 @@ func (h *harness) reconcileDrift() (workflows.ProviderReconcileReport, map[strin
 // the text of `kudos ops reconcile-provider`; ledgers that agree report
 // "no difference" and the gauge goes back to 0.
 func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	refunded, refundedAccount, refundedHref := h.startPlan("dashboard-refund@example.com", "PRO")
@@ -214,6 +216,7 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 // charge's key) as checkouts are: ledgers that agree over a checkout and
 // its renewals report no difference.
 func TestProviderReconciliationAgreesOverRenewals(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(3 * time.Second)
 	token, account, href := h.startPlan("renewals-agree@example.com", "PRO")
 	h.expect(h.payWith(href, "4242424242424242"), 200)

@@ -28,6 +28,7 @@ func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, li
 // sessions, mailed tokens and WebAuthn ceremonies, and leaves the live ones (issue 27 item 2:
 // they were kept forever), and VIES's answers past 24 h (issue 35 item 6).
 func TestReconcilePurgesExpiredRows(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	// The store's clock is moved while the relay reads it: through an
 	// atomic, set before the relay starts.

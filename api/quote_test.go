@@ -56,6 +56,7 @@ func (h *harness) invoiceBuyer(account, kind string) (country, vatID string, rat
 // Belgian business and its VAT id), never a 0 % invoice to a buyer
 // without one.
 func TestAQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("quote-holds@example.com")
 	base := "/v1/accounts/" + account
@@ -85,6 +86,7 @@ func TestAQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
 // buyer. Saving the same address again closes nothing. The run is
 // recorded for the replay tests.
 func TestAnAddressChangeClosesTheOpenCheckout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("quote-moves@example.com")
 	base := "/v1/accounts/" + account
@@ -130,6 +132,7 @@ func TestAnAddressChangeClosesTheOpenCheckout(t *testing.T) {
 // so the open checkout, quoted with VAT, is closed. The run is recorded
 // for the replay tests.
 func TestAVerifiedVATIDClosesTheCheckoutItChanges(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("quote-verified@example.com")
 	base := "/v1/accounts/" + account
@@ -150,6 +153,7 @@ func TestAVerifiedVATIDClosesTheCheckoutItChanges(t *testing.T) {
 // and may be accepted, a second one may not. Once the checkout is
 // cancelled the trial's seats are back.
 func TestSeatsHoldThroughAPlanCheckout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("hold-owner@example.com")
 	base := "/v1/accounts/" + account
@@ -185,6 +189,7 @@ func TestSeatsHoldThroughAPlanCheckout(t *testing.T) {
 // numbers is the quote's — 0 %, outside the EU as a business, made out to
 // the business and its tax id.
 func TestAnOutsideEUQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("quote-gb@example.com")
 	base := "/v1/accounts/" + account

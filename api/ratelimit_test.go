@@ -21,6 +21,7 @@ func trustingHarness(t *testing.T) *harness {
 // address from one client is refused, yet the owner signs in from another
 // address (issue 15: the per-e-mail limit let anyone lock any owner out).
 func TestSigninFloodDoesNotLockTheOwnerOut(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	h.signedUpUser("owner@example.com")
 	wrong := map[string]any{"email": "owner@example.com", "password": "Wrong1!x"}
@@ -37,6 +38,7 @@ func TestSigninFloodDoesNotLockTheOwnerOut(t *testing.T) {
 // client cannot escape its limit by writing X-Forwarded-For; through a
 // trusted proxy, the address the proxy appended is the client.
 func TestForwardedForOnlyThroughTrustedProxies(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	var last response
 	for i := range 31 {
@@ -59,6 +61,7 @@ func TestForwardedForOnlyThroughTrustedProxies(t *testing.T) {
 // TestResetPasswordLooksTheTokenUpFirst: a junk token is refused before any
 // argon2id work, so the route is no CPU drain.
 func TestResetPasswordLooksTheTokenUpFirst(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	before := h.srv.Hasher.Runs()
 	for i := range 8 {

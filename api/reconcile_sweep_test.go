@@ -59,6 +59,7 @@ func (s *pagedStore) reads() []uuid.UUID {
 // the next worker resumes after a page the killed one had walked, not from
 // the first account, and the sweep's report counts every account once.
 func TestReconcileSweepResumesAfterTheWorkerIsKilled(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.worker.Stop() // only this test's workers serve the queue
 	ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 // (terminated, lost) would never expire. Reconciliation, without anybody
 // acting, starts it again from the read model through the outbox.
 func TestReconcileRestartsAMissingWorkflow(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("reconcile@example.com")
 	wf := "subscription:" + account
@@ -49,6 +50,7 @@ func (h *harness) running(id string) bool {
 // the provider first: one abandoned is expired; one paid whose event was
 // lost gets its event, and the workflow verifies and keeps the card.
 func TestReconcileClosesAbandonedPaymentMethodCheckouts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.paidWith("abandoned@example.com", "STARTER", "4242424242424242")
 	base := "/v1/accounts/" + account

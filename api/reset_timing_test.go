@@ -59,6 +59,7 @@ func (h *harness) lastOutboxID() int64 {
 // (issue 27 item 8: a known address cost a token, a mail and a
 // transaction more). The link is still mailed to the known address only.
 func TestResetRequestDoesTheSameWorkForAnyAddress(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.signedUpUser("known@example.com")
 	query := h.snapshotSQL()

@@ -18,6 +18,7 @@ func (h *harness) terminate(account string) {
 // TestExpiredPlanStaysPayableAfterARestart: a plan_expired account whose
 // workflow is gone pays its due invoice and is active again.
 func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
 	token, account, href := h.startPlan("restart-due@example.com", "STARTER")
 	base := "/v1/accounts/" + account
@@ -38,6 +39,7 @@ func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
 // TestOpenCheckoutSurvivesARestart: a checkout paid after its workflow was
 // lost is applied by the workflow rebuilt from Postgres.
 func TestOpenCheckoutSurvivesARestart(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("restart-open@example.com", "PRO")
 	h.terminate(account)
@@ -55,6 +57,7 @@ func TestOpenCheckoutSurvivesARestart(t *testing.T) {
 // TestTrialExpiresByItsTimer: a trial ends by the workflow's timer alone,
 // and the activation mail went out through the e-mail workflow.
 func TestTrialExpiresByItsTimer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.srv.Config.TrialDuration = 3 * time.Second
 	token, account := h.signedUpUser("short-trial@example.com")

@@ -128,6 +128,7 @@ func guardedHarness(t *testing.T) *harness {
 // gets 404 (never the account's data), an unactivated member 403
 // user_not_activated, and a malformed id 404. Nothing reaches the database.
 func TestRouteGuards(t *testing.T) {
+	t.Parallel()
 	h := guardedHarness(t)
 	tokenA, _ := h.signedUpUser("guard-a@example.com")
 	_, accountB := h.signedUpUser("guard-b@example.com")
@@ -246,6 +247,7 @@ var unlimitedPublicRoutes = map[string]string{
 // meanwhile), as a 429 in the one error shape with Retry-After. Every public /v1 route is either limited
 // or listed with the reason it needs no limit.
 func TestRouteRateLimits(t *testing.T) {
+	t.Parallel()
 	h := guardedHarness(t)
 	for _, r := range servedRoutes(h.app) {
 		key := r.String()

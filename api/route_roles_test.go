@@ -15,6 +15,7 @@ import (
 // role is below it, and pass the role check otherwise. The owner passes
 // every check (TestRouteGuards covers non-members and signed-out callers).
 func TestRouteRoles(t *testing.T) {
+	t.Parallel()
 	h := guardedHarness(t)
 	owner, account := h.signedUpUser("matrix-owner@example.com")
 	admin, _ := h.join(owner, account, "matrix-admin@example.com", "admin")

@@ -35,6 +35,7 @@ func (h *harness) invoiceCount(account, where string) int {
 // TestSandboxDeclinedCardAtCheckout: Stripe's 4000000000009995 is declined
 // at checkout; processing ends, and plan and invoices stay as they were.
 func TestSandboxDeclinedCardAtCheckout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("declined@example.com", "PRO")
 	if r := h.expect(h.payWith(href, "4000000000009995"), 200); r.str("status") != "failed" {
@@ -57,6 +58,7 @@ func TestSandboxDeclinedCardAtCheckout(t *testing.T) {
 // TestSandboxUnknownCardIsRefused: a number that is not one of the test
 // cards is a client error that changes nothing.
 func TestSandboxUnknownCardIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("unknown-card@example.com", "STARTER")
 	if r := h.expect(h.payWith(href, "1234"), 422); r.field("card") == "" {
@@ -71,6 +73,7 @@ func TestSandboxUnknownCardIsRefused(t *testing.T) {
 // hosted page ends the checkout (303 to the app), so the dashboard is not
 // locked in "processing" until the checkout's expiry.
 func TestSandboxCancelEndsTheCheckoutAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("cancel@example.com", "TEAM")
 	r := h.do("POST", strings.TrimPrefix(href, "http://127.0.0.1:8080")+"/cancel", nil, "")
@@ -97,6 +100,7 @@ func TestSandboxCancelEndsTheCheckoutAtOnce(t *testing.T) {
 // pay at checkout and are saved, but their later off-session charges are
 // declined or need authentication: the renewal is not paid.
 func TestSandboxSavedCardsOffSession(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ card, last4 string }{{"4000000000000341", "0341"}, {"4000002500003155", "3155"}} {
 		t.Run(c.card, func(t *testing.T) {
 			h := newHarness(t).withTemporal(3 * time.Second)
@@ -119,6 +123,7 @@ func TestSandboxSavedCardsOffSession(t *testing.T) {
 // cancel link, or "Cancel payment" on the processing overlay): the app ends
 // the open checkout at once and the dashboard is no longer processing.
 func TestCancelCheckoutFromTheApp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("app-cancel@example.com", "PRO")
 	base := "/v1/accounts/" + account
@@ -139,6 +144,7 @@ func TestCancelCheckoutFromTheApp(t *testing.T) {
 // TestCancelCheckoutFindsItPaid: the customer paid in another tab, then
 // pressed cancel: the payment is applied, not thrown away.
 func TestCancelCheckoutFindsItPaid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("cancel-paid@example.com", "STARTER")
 	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_checkouts SET status = 'paid' WHERE id = $1`, sandboxID(href)); err != nil {
@@ -157,6 +163,7 @@ func TestCancelCheckoutFindsItPaid(t *testing.T) {
 // method charges 0.01 in the account's currency and refunds it at once — a
 // real charge and a separate refund, recorded by the provider.
 func TestAddingAPaymentMethodChargesAndRefundsACent(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("verify-card@example.com", "STARTER")
 	h.expect(h.payWith(href, "4242424242424242"), 200)

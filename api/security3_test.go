@@ -13,6 +13,7 @@ import (
 // item 7: only the first line was read, and ip:port ended the walk at the
 // proxy, putting every client behind it in one bucket).
 func TestForwardedForLinesAndPorts(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	signin := map[string]any{"email": "x@example.com", "password": ""}
 	var last response
@@ -41,6 +42,7 @@ func TestForwardedForLinesAndPorts(t *testing.T) {
 // rebinding page nor a proxy in front of a development instance reaches
 // them (issue 27 item 9).
 func TestDevRoutesOnlyForLoopbackHosts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	body := map[string]any{"subject": "s1", "email": "a@example.com", "email_verified": true}
 	h.expect(h.do("POST", "/dev/oidc/identities", body, ""), 204)
@@ -67,6 +69,7 @@ func TestDevRoutesOnlyForLoopbackHosts(t *testing.T) {
 // in a shared or browser cache), errors included (issue 27 item 11). The
 // contract check of every api test asserts it too.
 func TestAPIAnswersAreNotStored(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("nostore@example.com")
 	for _, r := range []response{

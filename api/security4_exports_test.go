@@ -24,6 +24,7 @@ func (h *harness) exportStatus(id string) string {
 // moves on (404, no download link), and nothing else changes: the user's
 // own export stays theirs.
 func TestAnAccountExportBelongsToItsCurrentOwner(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const ownerEmail, heirEmail = "export-ex-owner@example.com", "export-heir@example.com"
 	owner, account := h.signedUpUser(ownerEmail)
@@ -70,6 +71,7 @@ func TestAnAccountExportBelongsToItsCurrentOwner(t *testing.T) {
 // that voided nothing), the build checks the requester again: the export
 // is void, no file is stored, no mail goes, and the ex-owner reads 404.
 func TestAnExportIsBuiltOnlyForTheCurrentOwner(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const ownerEmail = "export-build-owner@example.com"
 	owner, account := h.signedUpUser(ownerEmail)
@@ -116,6 +118,7 @@ func (s *gatedStorage) Put(ctx context.Context, key string, body []byte, content
 // ownership moves while the owner's export is being stored: the publish
 // finds it void, deletes the file and mails nobody; the ex-owner reads 404.
 func TestAnExportVoidWhileBuiltIsNotPublished(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.ExportTTL = 3 * time.Second
 	h = h.withTemporal(time.Hour)

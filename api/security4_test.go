@@ -54,6 +54,7 @@ func (h *harness) captureLog() *logBuffer {
 // password reset leaves no token of any kind in any log line, and the
 // request log names the route of those requests by its pattern.
 func TestNoSecretInTheLogs(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	logs := h.captureLog()
 	h.withTemporal(time.Hour)
@@ -114,6 +115,7 @@ func linesHolding(out, s string) string {
 // and the second factor met within the step-up window (403
 // second_factor_required), so that a stolen session cannot.
 func TestTurningThePolicyOffReauthenticates(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t) // no relay: the test moves the clock (advance), which a running relay reads
 	token, account := h.signedUpUser("policy-off@example.com")
 	secret, _ := h.enrolTOTP(token)
@@ -146,6 +148,7 @@ func TestTurningThePolicyOffReauthenticates(t *testing.T) {
 // invitation whose inviter lost the right meanwhile by another way is not
 // accepted either. Invitations sent by someone who keeps the right stay.
 func TestInvitationsEndWithTheInvitersRights(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("rights-owner@example.com")
 	removed, removedID := h.join(owner, account, "rights-removed@example.com", "admin")
@@ -201,6 +204,7 @@ func TestInvitationsEndWithTheInvitersRights(t *testing.T) {
 // account would be left without an owner when their deletion is done. Once
 // they cancel it, they can.
 func TestNoOwnershipToAMemberBeingDeleted(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("heir-owner@example.com")
 	member, memberID := h.join(owner, account, "heir@example.com", "admin")
@@ -222,6 +226,7 @@ func TestNoOwnershipToAMemberBeingDeleted(t *testing.T) {
 // who signed up with it; accepting an invitation with it is 403
 // user_not_activated, and changes nothing, until the address is proved.
 func TestAnUnactivatedUserProvesTheAddressBeforeAccepting(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("unproved-owner@example.com")
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("unproved@example.com"), ""), 201)
@@ -251,6 +256,7 @@ func TestAnUnactivatedUserProvesTheAddressBeforeAccepting(t *testing.T) {
 // the owner signs in without a second factor they never had, and the
 // stranger's sessions and device cookie are void.
 func TestAStrangersFactorsEndWhenTheOwnerProvesTheAddress(t *testing.T) {
+	t.Parallel()
 	for n, proof := range []string{"activation", "password reset", "google"} {
 		t.Run(proof, func(t *testing.T) {
 			h := trustingHarness(t)
@@ -337,6 +343,7 @@ func (h *harness) countWhere(table, where string, args ...any) int {
 // their app and recovery codes — only a user who never proved an address
 // loses them.
 func TestAProvedUserKeepsFactorsDuringAnAddressChange(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	const email = "moving-mfa@example.com"
 	token, account := h.signedUpUser(email)

@@ -22,6 +22,7 @@ func (s *scriptedVIES) asks() int {
 // Retry-After and nothing changes; an outage is never kept (the id is
 // asked about again at the next save).
 func TestVIESIsCalledUnderALimit(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	vies := &scriptedVIES{answers: []string{"valid"}}
 	h.srv.VATChecker = vies
@@ -77,6 +78,7 @@ func TestVIESIsCalledUnderALimit(t *testing.T) {
 // id pending; saving it again asks VIES again (an outage is not an
 // answer), and its answer then is kept, for kudos.VATAnswerTTL.
 func TestVIESOutageIsNeverKept(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	vies := &scriptedVIES{answers: []string{"unavailable", "valid"}}
 	h.srv.VATChecker = vies
@@ -107,6 +109,7 @@ func TestVIESOutageIsNeverKept(t *testing.T) {
 // unavailable) is verified from the answer VIES gave meanwhile to
 // another account's save, without a question of its own.
 func TestVIESAnswerServesAPendingCheck(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	vies := &scriptedVIES{answers: []string{"unavailable", "valid"}}
 	h.srv.VATChecker = vies

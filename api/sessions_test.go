@@ -8,6 +8,7 @@ import (
 // TestSignedInDevices: a user lists their sessions, ends one, then all but
 // the current one; nobody else's session can be named.
 func TestSignedInDevices(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("devices@example.com")
 	creds := map[string]any{"email": "devices@example.com", "password": "Secret1!"}
@@ -56,6 +57,7 @@ func TestSignedInDevices(t *testing.T) {
 // TestSessionIdleTimeout: a session unused for longer than the idle timeout
 // ends, however long its lifetime; one in use stays.
 func TestSessionIdleTimeout(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.db.SessionIdle = 12 * time.Hour
 	token, account := h.signedUpUser("idle@example.com")
@@ -76,6 +78,7 @@ func TestSessionIdleTimeout(t *testing.T) {
 // for IPv6: enough to recognise, not the address itself); an unknown agent
 // names nothing and keeps its raw text.
 func TestSignedInDevicesNameTheBrowserAndNetwork(t *testing.T) {
+	t.Parallel()
 	h := trustingHarness(t)
 	token, account := h.signedUpUser("named-devices@example.com")
 	creds := map[string]any{"email": "named-devices@example.com", "password": "Secret1!"}

@@ -96,6 +96,7 @@ func decode(t *testing.T, encoding string, body []byte) []byte {
 // named, the client's preference wins, brotli on a tie), and the body
 // decodes to the file.
 func TestUIContentNegotiation(t *testing.T) {
+	t.Parallel()
 	app := uiApp(t)
 	js := testUI["assets/index-Bv5YExwf.js"].Data
 	for _, c := range []struct{ accept, want string }{
@@ -150,6 +151,7 @@ func TestUIContentNegotiation(t *testing.T) {
 // TestUIServesGzipUntilBrotliIsReady: brotli is made after the server
 // starts; until then a brotli-capable browser gets gzip, not a wait.
 func TestUIServesGzipUntilBrotliIsReady(t *testing.T) {
+	t.Parallel()
 	s := &Server{UI: testUI, Log: slog.New(slog.DiscardHandler)}
 	files := loadUI(testUI)
 	app := fiber.New()
@@ -167,6 +169,7 @@ func TestUIServesGzipUntilBrotliIsReady(t *testing.T) {
 // under any path, is revalidated every time; other files and a missing
 // asset are not marked immutable.
 func TestUICacheControl(t *testing.T) {
+	t.Parallel()
 	app := uiApp(t)
 	const immutable = "public, max-age=31536000, immutable"
 	for _, p := range []string{"/assets/index-Bv5YExwf.js", "/assets/index-Bn1wyPaB.css", "/assets/logo-abc.png"} {
@@ -192,6 +195,7 @@ func TestUICacheControl(t *testing.T) {
 // browser (or a proxy sending 103 Early Hints) fetches them before parsing
 // the page; assets carry no such header.
 func TestUIPreloadHints(t *testing.T) {
+	t.Parallel()
 	app := uiApp(t)
 	for _, p := range []string{"/", "/dashboard/x/billing"} {
 		link := uiGet(t, app, p).header["Link"]

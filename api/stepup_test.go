@@ -40,6 +40,7 @@ func (h *harness) stepUp(token, subject, email string, authTime time.Time) respo
 // stolen session alone is refused (403 reauthentication_required) and
 // changes nothing.
 func TestGoogleOnlyUserStepsUpBeforeSensitiveChanges(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "gonly@example.com"
 	token, account := h.googleOnlyUser("g-only", email)

@@ -22,6 +22,7 @@ func (h *harness) sandbox(href, action string) response {
 }
 
 func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(2 * time.Second)
 	token, account := h.signedUpUser("buyer@example.com")
 	base := "/v1/accounts/" + account
@@ -94,6 +95,7 @@ func TestSubscriptionCheckoutToPaidThroughTemporal(t *testing.T) {
 }
 
 func TestUpgradeAndDeclinedRenewal(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at once
 	token, account := h.signedUpUser("upgrader@example.com")
 	base := "/v1/accounts/" + account
@@ -124,6 +126,7 @@ func TestUpgradeAndDeclinedRenewal(t *testing.T) {
 }
 
 func TestCheckoutFailReturnsToTrial(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("failer@example.com")
 	base := "/v1/accounts/" + account

@@ -31,6 +31,7 @@ func (h *harness) invitationOutcome(id string) workflows.InvitationResult {
 // (no trial account of their own), tells the inviter, records both events
 // and ends the invitation, whose link then is gone.
 func TestInvitedSignupJoinsTheAccount(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("team-owner@example.com")
 	h.wantSeats(t, owner, account, 1, 10) // a trial allows the Team plan's seats
@@ -95,6 +96,7 @@ func TestInvitedSignupJoinsTheAccount(t *testing.T) {
 // TestInvitingAnyAddressAnswersTheSame: inviting an address that has an
 // account answers exactly as inviting one that has none (no enumeration).
 func TestInvitingAnyAddressAnswersTheSame(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("enum-owner@example.com")
 	h.signedUpUser("enum-known@example.com")
@@ -130,6 +132,7 @@ func TestInvitingAnyAddressAnswersTheSame(t *testing.T) {
 // sign-up from the link with another address is refused the same way;
 // one with an address that has an account is told to sign in instead.
 func TestAcceptingAsAnotherAddressIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("mismatch-owner@example.com")
 	other, _ := h.signedUpUser("mismatch-other@example.com")
@@ -162,6 +165,7 @@ func TestAcceptingAsAnotherAddressIsRefused(t *testing.T) {
 // their own accepts while signed in; GET /v1/accounts lists both, and
 // sign-in opens the account they used last.
 func TestExistingUserAcceptsAndSwitchesAccounts(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, teamAccount := h.signedUpUser("switch-owner@example.com")
 	user, own := h.signedUpUser("switch-user@example.com")
@@ -202,6 +206,7 @@ func TestExistingUserAcceptsAndSwitchesAccounts(t *testing.T) {
 // the invitation at its expiry (KUDOS_INVITATION_TTL and
 // KUDOS_INVITATION_REMINDER shortened): the link is gone and the seat free.
 func TestInvitationExpiresByItsTimer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.Config.Invitation = kudos.InvitationTiming{TTL: 4 * time.Second, Reminder: 2 * time.Second}
 	h = h.withTemporal(time.Hour)
@@ -232,6 +237,7 @@ func TestInvitationExpiresByItsTimer(t *testing.T) {
 // working at once and its workflow ends; a resent one gets a new link (the
 // old one stops working), a new expiry, and can be accepted.
 func TestRevokedAndResentInvitations(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("revoke-owner@example.com")
 	base := "/v1/accounts/" + account + "/invitations/"
@@ -278,6 +284,7 @@ func TestRevokedAndResentInvitations(t *testing.T) {
 // that allows 2 with the owner and two pending invitations), two
 // acceptances at once add one member, never two.
 func TestSeatsHoldUnderRaces(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("race-owner@example.com")
 	for i := range 8 {
@@ -358,6 +365,7 @@ func (h *harness) googleInvited(token, subject, email string, verified bool) res
 // invited address; an unverified address or another one joins nothing and
 // creates no user.
 func TestGoogleSignupFromAnInvitation(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("google-team-owner@example.com")
 	h.expect(h.invite(owner, account, "google-invited@example.com", "admin"), 201)

@@ -14,6 +14,7 @@ import (
 // on every request); they keep their own session otherwise, and an account
 // of their own is made at their next sign-in.
 func TestRemovedMemberLosesAccessAtOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("remove-owner@example.com")
 	admin, adminID := h.join(owner, account, "remove-admin@example.com", "admin")
@@ -59,6 +60,7 @@ func TestRemovedMemberLosesAccessAtOnce(t *testing.T) {
 // members; nobody changes the owner's role or their own, and the owner's
 // role is never given this way.
 func TestRolesChangeByTheRules(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("roles-owner@example.com")
 	admin, adminID := h.join(owner, account, "roles-admin@example.com", "admin")
@@ -93,6 +95,7 @@ func TestRolesChangeByTheRules(t *testing.T) {
 // giving their password; the old owner becomes an admin (no billing any
 // more), the new one owns billing; both are mailed; the timeline says so.
 func TestOwnershipTransfer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("transfer-owner@example.com")
 	heir, heirID := h.join(owner, account, "transfer-heir@example.com", "member")
@@ -138,6 +141,7 @@ func TestOwnershipTransfer(t *testing.T) {
 // seat_limit "remove N members first", before any checkout opens; a plan
 // that fits opens its checkout.
 func TestPlanTooSmallForTheTeamIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("fit-owner@example.com")
 	h.join(owner, account, "fit-member@example.com", "member")
@@ -159,6 +163,7 @@ func TestPlanTooSmallForTheTeamIsRefused(t *testing.T) {
 // TestExpiredTrialKeepsTheTeamButTakesNoOne: when the trial expires nobody
 // is removed, but new invitations are refused until a plan fits.
 func TestExpiredTrialKeepsTheTeamButTakesNoOne(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	h.srv.Config.TrialDuration = 4 * time.Second
 	owner, account := h.signedUpUser("expired-team@example.com")
@@ -175,6 +180,7 @@ func TestExpiredTrialKeepsTheTeamButTakesNoOne(t *testing.T) {
 // only; members see no timeline; the owner sees everything, or the team's
 // part with scope=team.
 func TestTimelineShowsTeamEventsByRole(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	owner, account := h.signedUpUser("timeline-owner@example.com")
 	admin, _ := h.join(owner, account, "timeline-admin@example.com", "admin")

@@ -27,6 +27,7 @@ func timelineTypes(r response) []string {
 // the payment with its amount, currency and invoice; another account's
 // timeline is 404.
 func TestBillingTimelineOfAPurchase(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("timeline@example.com")
 	tokenB, _ := h.signedUpUser("timeline-b@example.com")
@@ -84,6 +85,7 @@ func TestBillingTimelineOfAPurchase(t *testing.T) {
 // time: every event once, in order, the cursor stable while newer events
 // arrive; bad limits and cursors are 422 and change nothing.
 func TestBillingTimelinePages(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("pages@example.com")
 	acc := uuid.MustParse(account)
@@ -166,6 +168,7 @@ func TestBillingTimelinePages(t *testing.T) {
 // Temporal) is on the timeline once each: the failed renewal, each attempt
 // scheduled, the expiry with the invoice now due.
 func TestBillingTimelineOfDunning(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second, 4*time.Second).withTemporal(6 * time.Second)
 	token, account := h.paidWith("dunned-timeline@example.com", "STARTER", "4000000000000341")
 	eventually(t, "the plan to expire after the last attempt", func() bool {
@@ -190,6 +193,7 @@ func TestBillingTimelineOfDunning(t *testing.T) {
 // the renewal at once: the timeline shows the card, then the renewal paid
 // on the invoice that failed.
 func TestBillingTimelineOfARecovery(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	token, account := h.paidWith("recovered-timeline@example.com", "STARTER", "4000000000000341")
 	base := "/v1/accounts/" + account

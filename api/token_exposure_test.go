@@ -22,6 +22,7 @@ import (
 // database, a backup or the Temporal Web UI must not be able to reset a
 // password).
 func TestNoMailTokenStoredInClear(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	h.expect(h.do("POST", "/v1/auth/signup", signupBody("leak@example.com"), ""), 201)

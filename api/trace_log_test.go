@@ -15,6 +15,7 @@ import (
 // request's trace (the caller's traceparent continued), so that ops go
 // from a logged request to its trace in one search (issue 40).
 func TestRequestLogNamesTheTrace(t *testing.T) {
+	t.Parallel()
 	cfg, err := config.LoadFrom(func(k string) string { return "" })
 	if err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 // a stolen session alone cannot take the account over by changing its
 // password or address.
 func TestPasswordAndEmailChangesNeedTheCurrentPassword(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("reauth@example.com")
 	path := "/v1/accounts/" + account + "/user"
@@ -48,6 +49,7 @@ func TestPasswordAndEmailChangesNeedTheCurrentPassword(t *testing.T) {
 // while the e-mail change is stored leaves the name and password as they
 // were.
 func TestUserChangeIsAllOrNothing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("atomic@example.com")
 	ctx := context.Background()
@@ -73,6 +75,7 @@ func TestUserChangeIsAllOrNothing(t *testing.T) {
 // answers like moving to a free one; the owner of the taken address is told
 // by mail instead, and no link to confirm it is sent anywhere.
 func TestEmailChangeDoesNotTellWhichAddressesExist(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("prober@example.com")
 	h.signedUpUser("owner@example.com")

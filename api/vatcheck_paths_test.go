@@ -47,6 +47,7 @@ func (h *harness) vatChecked(account, email string) kudos.MailRequest {
 // check's limit (24 h; 3 s here): the id counts as invalid, VAT is charged,
 // and the owner is told the check gave up. Recorded for the replay tests.
 func TestVATCheckGivesUp(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.VATChecker = &vatcheck.StandIn{Outage: time.Hour}
 	h.srv.Config.VATCheckLimit = 3 * time.Second
@@ -68,6 +69,7 @@ func TestVATCheckGivesUp(t *testing.T) {
 // the save and at the check's first question, then answers that the id is
 // invalid: written invalid (not given up), mailed. Recorded.
 func TestVATCheckAnsweredInvalid(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	h.srv.VATChecker = &scriptedVIES{answers: []string{"unavailable", "unavailable", "invalid"}}
 	h.withTemporal(time.Hour)
@@ -89,6 +91,7 @@ func TestVATCheckAnsweredInvalid(t *testing.T) {
 // first question (no worker meanwhile): the check finds its address
 // changed at once and ends writing nothing. Recorded.
 func TestVATCheckStaleAtItsFirstQuestion(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("vat-stale-first@example.com")
 	h.worker.Stop()
@@ -115,6 +118,7 @@ func TestVATCheckStaleAtItsFirstQuestion(t *testing.T) {
 // cancelled at the provider and counts as failed: with no dunning retries
 // the plan expires, nothing is charged twice. Recorded.
 func TestSEPARenewalPastItsLimitIsCancelled(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning().withPending(time.Second, 3*time.Second).withTemporal(5 * time.Second)
 	token, account, href := h.startPlan("sepa-cancelled@example.com", "STARTER")
 	h.expect(h.payWith(href, sepaSucceeds), 200)

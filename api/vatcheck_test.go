@@ -37,6 +37,7 @@ func (h *harness) vatStatus(account, token string) any {
 // sent by the client is ignored. The save's answer and the billing read
 // (checked against openapi.yaml) agree.
 func TestVATIDStatusOnSave(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("vat-status@example.com")
 	path := "/v1/accounts/" + account + "/billing-address"
@@ -82,6 +83,7 @@ func TestVATIDStatusOnSave(t *testing.T) {
 // (vat_id_checked) and the pricing follows: a Belgian business with a
 // verified id is reverse charged. The run is recorded for the replay tests.
 func TestVATCheckOutageThenVerified(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("vat-outage@example.com")
 	r := h.expect(h.do("PATCH", "/v1/accounts/"+account+"/billing-address", beAddress("BE0123456999"), token), 200)
@@ -108,6 +110,7 @@ func TestVATCheckOutageThenVerified(t *testing.T) {
 // first check ends finding its address changed and writes nothing (the
 // status stays invalid, no mail), however late it comes.
 func TestVATCheckStaleResultNotWritten(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.signedUpUser("vat-stale@example.com")
 	path := "/v1/accounts/" + account + "/billing-address"
@@ -143,6 +146,7 @@ func (h *harness) workflowClosed(id string) bool {
 // id pay their country's VAT; a business outside the EU pays none (issue
 // 34, TestOutsideEUVATOnPricing).
 func TestReverseChargeOnPricing(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	token, account := h.signedUpUser("vat-pricing@example.com")
 	path := "/v1/accounts/" + account + "/billing-address"
@@ -175,6 +179,7 @@ func TestReverseChargeOnPricing(t *testing.T) {
 // change of the id (now invalid) does not change; its next checkout is
 // charged 21 %.
 func TestReverseChargeOnCheckoutAndInvoice(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	token, account := h.signedUpUser("vat-reverse@example.com")

@@ -12,6 +12,7 @@ import (
 // as RP id) and the origins are the UI origins on that host; resident keys
 // and user verification are required.
 func TestRelyingPartyOfTheConfiguration(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		env     map[string]string
 		rpID    string

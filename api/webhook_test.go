@@ -23,6 +23,7 @@ func (f fakeWebhooks) ParseWebhook(_ context.Context, _ []byte, sig string) (*ku
 }
 
 func TestStripeWebhookIntakeStoresEachEventOnce(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t)
 	_, account := h.signedUpUser("hook@example.com")
 	ev := &kudos.PaymentEvent{EventID: "evt_1", Provider: "stripe", CheckoutID: "co_x", AccountID: uuid.MustParse(account),
@@ -54,6 +55,7 @@ func TestStripeWebhookIntakeStoresEachEventOnce(t *testing.T) {
 // delivery of the same entry (a relay that died before marking it)
 // changes nothing.
 func TestPaymentDeliveredOnceTheWorkflowAcceptsIt(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account, href := h.startPlan("accepted@example.com", "PRO")
 	h.worker.Stop()

@@ -3,6 +3,8 @@
 // any page, signed out and in, at desktop and phone width; honest plan
 // headings; one error at a time; dead-end links; checkout confirmed; legal
 // pages; SEO basics; and the language switch leaves no English behind.
+// The longest file (page sweeps at five widths): make test runs it ALONE, on
+// an instance of its own beside the main instance's other files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';

@@ -7,15 +7,18 @@
 # Chromium. Exits non-zero on any failure and prints a summary with each
 # step's time.
 #
-# Independent steps run at once, in two lanes that share no service state:
-#   checks  go vet, the UI's typecheck, lint, unit tests and bundle budgets,
-#           go test -race, the fault tests (own Postgres/Temporal), fuzzing
-#   e2e     the end-to-end files on the main instance, and at the same time
-#           the files that use the fast instance (those that name FAST)
-# The end-to-end tests mostly wait (trials and years of 20 and 45 s, a
-# worker killed and restarted), so they overlap the checks well; the checks
-# stay one at a time, so that two CPU-bound steps never starve each other's
-# timeouts on 2 cores.
+# Independent steps run at once, in three lanes that share no service state:
+#   go      go test -race, the fault tests (own Postgres/Temporal), fuzzing
+#   ui      go vet, the UI's typecheck, lint, unit tests and bundle budgets
+#   e2e     the end-to-end files on the main instance, at the same time the
+#           files that name ALONE on an instance of their own (configured
+#           as the main one), and those that name FAST on the fast instance
+# go test -race mostly waits (./api, one test at a time: about a tenth of
+# its wall time is CPU; its tests run 4 at a time, each on its own database
+# and Temporal task queue), as do the end-to-end tests (trials and years of 20
+# and 45 s, a worker killed and restarted), so they overlap the UI's
+# CPU-bound checks; the UI's checks stay one at a time, so that two of them
+# never starve each other's timeouts on 2 cores.
 # Each step writes its own log ($WORK/steps/N.log); a failed step prints its
 # whole log when it ends, fails the run, and its log is kept.
 #
@@ -23,13 +26,15 @@
 # e2e; default all), e.g. KUDOS_TEST_STEPS=e2e scripts/test.sh, and
 # KUDOS_E2E_FILES the end-to-end test files (default: all of e2e/), e.g.
 # KUDOS_TEST_STEPS=e2e KUDOS_E2E_FILES=e2e/shell.test.mjs scripts/test.sh.
-# KUDOS_TEST_SERIAL=1 runs the lanes one after the other (slower; for
-# telling a flaky test from a starved one on a busy machine).
+# KUDOS_TEST_SERIAL=1 runs the lanes one after the other and go test's
+# tests one at a time (-parallel 1; slower, for telling a flaky test from a
+# starved one on a busy machine).
 # Ports: KUDOS_TEST_PG_PORT (54339), KUDOS_TEST_TEMPORAL_PORT (7243) and
 # KUDOS_TEST_HTTP_PORT (18080) are the bases; everything else derives from
 # them, so two runs with different bases never collide: the fast e2e
-# instance on HTTP+1, local S3 on +1000 (each instance), OIDC on HTTP+2/+3,
-# SMTP capture on HTTP-5555/-5554, and the fault tests on PG+40,
+# instance on HTTP+1, the ALONE one on HTTP+4, local S3 on +1000 (each
+# instance), OIDC on HTTP+2/+3/+5, SMTP capture on HTTP-5555/-5554/-5553,
+# and the fault tests on PG+40,
 # TEMPORAL+40 and HTTP+400 (unless KUDOS_FAULTS_* are set).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -67,21 +72,34 @@ trap 'FAILED=1; exit 130' INT TERM
 wanted() { case ",$STEPS," in *",$1,"*) return 0 ;; *) return 1 ;; esac; }
 
 # step N KEY NAME CMD...: run a selected step, its output in $WORK/steps/N.log,
-# and record "ok|FAIL  NAME (seconds)" in $WORK/steps/N.result (N orders the
-# summary). A failed step prints its whole log at once and returns 1.
+# and record "ok|FAIL  NAME (seconds, CPU seconds)" in $WORK/steps/N.result
+# (N orders the summary). The CPU is that of the step's own processes (bash's
+# times), not of the services they call (Postgres, Temporal, the kudos
+# instances): a step far under its wall time waits, one near or over it
+# (two cores) computes. A failed step prints its whole log at once and
+# returns 1.
 step() {
   local n=$1 key=$2 name=$3; shift 3
   wanted "$key" || return 0
-  local log="$WORK/steps/$n.log" start=$SECONDS
+  local log="$WORK/steps/$n.log" times="$WORK/steps/$n.times" start=$SECONDS rc=0 took
   say "── $name: started"
-  if "$@" >"$log" 2>&1; then
-    echo "ok    $name ($((SECONDS - start)) s)" >"$WORK/steps/$n.result"
-    say "── $name: ok ($((SECONDS - start)) s)"
+  ( "$@"; rc=$?; times >"$times"; exit $rc ) >"$log" 2>&1 || rc=1
+  took="$((SECONDS - start)) s, CPU $(cpu_seconds "$times") s"
+  if [ "$rc" = 0 ]; then
+    echo "ok    $name ($took)" >"$WORK/steps/$n.result"
+    say "── $name: ok ($took)"
     return 0
   fi
-  echo "FAIL  $name ($((SECONDS - start)) s) — log: $log" >"$WORK/steps/$n.result"
-  { say "── $name: FAILED ($((SECONDS - start)) s); its log:"; cat "$log"; say "── end of the log of: $name"; } >&2
+  echo "FAIL  $name ($took) — log: $log" >"$WORK/steps/$n.result"
+  { say "── $name: FAILED ($took); its log:"; cat "$log"; say "── end of the log of: $name"; } >&2
   return 1
+}
+
+# cpu_seconds FILE: the whole seconds of CPU that bash's times wrote to FILE
+# (user and system, of the shell and of its children), "?" without it.
+cpu_seconds() {
+  [ -s "$1" ] || { echo "?"; return; }
+  tr ' ' '\n' <"$1" | awk -F'[ms]' 'NF >= 2 { t += $1 * 60 + $2 } END { printf "%d", t + 0.5 }'
 }
 
 # background NAME CMD...: run a preparation in the background, its output in
@@ -150,14 +168,19 @@ e2e_env() {
 }
 
 FAST_PORT=$((E2E_PORT + 1))
+ALONE_PORT=$((E2E_PORT + 4))
 # The end-to-end instances start now, in the background, so that they are
 # ready by the time their lane asks (e2e_ready).
 if wanted e2e; then
-  for db in e2e e2e_fast; do
+  for db in e2e e2e_alone e2e_fast; do
     as_pg "$(pg_bindir)/psql" -h 127.0.0.1 -p "$PG_PORT" -U postgres -qc "CREATE DATABASE $db OWNER kudos" >/dev/null || die "could not create database $db"
   done
   # The main instance: api and worker in one process, as make dev runs them.
   env $(e2e_env e2e "$E2E_PORT" $((E2E_PORT - 5555)) $((E2E_PORT + 2))) ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
+  PIDS+=("$!")
+  # The ALONE instance: the same, for the files that name ALONE (the
+  # longest ones), which run beside the main instance's other files.
+  env $(e2e_env e2e_alone "$ALONE_PORT" $((E2E_PORT - 5553)) $((E2E_PORT + 5))) ./bin/kudos dev >"$WORK/kudos-e2e-alone.log" 2>&1 &
   PIDS+=("$!")
   # The fast instance: a 20 s trial and a 45 s year, so trials expire and
   # plans renew while the tests watch; api and worker apart, so that a test
@@ -168,9 +191,10 @@ if wanted e2e; then
   PIDS+=("$!")
 fi
 
-# e2e_ready: both instances answer and the fast one's worker polls.
+# e2e_ready: the instances answer and the fast one's worker polls.
 e2e_ready() {
   wait_http "http://127.0.0.1:$E2E_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e.log"; return 1; }
+  wait_http "http://127.0.0.1:$ALONE_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-alone.log"; return 1; }
   wait_http "http://127.0.0.1:$FAST_PORT/readyz" 60 || { tail -n 30 "$WORK/kudos-e2e-fast-api.log"; return 1; }
   # The worker waits for the api's local S3 if it comes first; starting it
   # second spares that wait. Its log must say it polls before tests begin.
@@ -178,64 +202,82 @@ e2e_ready() {
   wait_log "$KUDOS_E2E_WORKER_LOG" "worker polling" 60 || { tail -n 30 "$KUDOS_E2E_WORKER_LOG"; return 1; }
 }
 
-# e2e_files main|fast: the test files of KUDOS_E2E_FILES (default e2e/) for
-# one instance. A file that names FAST (the fast instance) goes to the fast
-# group, whose tests also kill its worker; every other file to the main one.
+# e2e_files main|alone|fast: the test files of KUDOS_E2E_FILES (default
+# e2e/) for one group. A file that names FAST (the fast instance) goes to
+# the fast group, whose tests also kill its worker; a file that names ALONE
+# to the alone group, on an instance of its own configured as the main one
+# (a long file, run beside the main group's others); every other file to
+# the main group.
 e2e_files() {
-  local f
+  local f group
   # shellcheck disable=SC2086 # KUDOS_E2E_FILES is a list of paths
   for f in $(find ${KUDOS_E2E_FILES:-e2e/} -name '*.test.mjs' -not -path '*/node_modules/*' | sort); do
-    if grep -qw FAST "$f"; then [ "$1" = fast ] && echo "$f"; else [ "$1" = main ] && echo "$f"; fi
+    if grep -qw FAST "$f"; then group=fast; elif grep -qw ALONE "$f"; then group=alone; else group=main; fi
+    [ "$1" = "$group" ] && echo "$f"
   done
   return 0
 }
 
-# e2e_group main|fast: that group's files, one at a time (node --test).
+# e2e_group main|alone|fast: that group's files, one at a time (node
+# --test). The alone group's KUDOS_E2E_URL is its own instance.
 e2e_group() {
-  local files; files=$(e2e_files "$1")
-  [ -n "$files" ] || { echo "no end-to-end files for the $1 instance"; return 0; }
+  local files url=$E2E_PORT; files=$(e2e_files "$1")
+  [ -n "$files" ] || { echo "no end-to-end files for the $1 group"; return 0; }
+  [ "$1" = alone ] && url=$ALONE_PORT
   # shellcheck disable=SC2086
-  KUDOS_E2E_URL="http://127.0.0.1:$E2E_PORT" KUDOS_E2E_FAST_URL="http://127.0.0.1:$FAST_PORT" CHROMIUM="$CHROMIUM" \
+  KUDOS_E2E_URL="http://127.0.0.1:$url" KUDOS_E2E_FAST_URL="http://127.0.0.1:$FAST_PORT" CHROMIUM="$CHROMIUM" \
     node --test --test-concurrency=1 $files
 }
 
 bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bundle-size.mjs dashboard; }
 
-lane_checks() {
+# go test's tests in parallel (those that call t.Parallel: ./api's, each on
+# its own database and task queue) 4 at a time: they mostly wait on
+# Temporal's timers and round trips. 8 at a time, on 2 cores loaded by other
+# work, finished no more tests a minute than 1 and starved the tests that
+# race a short trial or wait 20 s for a workflow.
+GO_PARALLEL=4
+[ "${KUDOS_TEST_SERIAL:-}" = 1 ] && GO_PARALLEL=1
+
+lane_go() {
+  local rc=0
+  # 35 minutes: ./api alone (about 250 tests on real Temporal and Postgres,
+  # under -race) took 15 minutes on 2 cores one test at a time beside the
+  # browser tests; in parallel it takes a few.
+  step 06 go "go test -race (unit and integration)" go test -race -count=1 -parallel "$GO_PARALLEL" -timeout 35m ./... || rc=1
+  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
+  step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
+  return $rc
+}
+
+lane_ui() {
   local rc=0
   step 01 vet "go vet (with the faults build tag)" go vet -tags faults ./... || rc=1
   step 02 ui "ui typecheck" npm --prefix ui run --silent typecheck || rc=1
   step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
   step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
   step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
-  # 35 minutes: ./api alone (about 250 tests on real Temporal and Postgres,
-  # under -race) passed 15 minutes on 2 cores while the browser tests ran
-  # beside it; splitting that package is the next step.
-  step 06 go "go test -race (unit and integration)" go test -race -count=1 -timeout 35m ./... || rc=1
-  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
-  step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
   return $rc
 }
 
 lane_e2e() {
   step 09 e2e "end-to-end: instances ready" e2e_ready || return 1
-  local rc=0 main=""
-  # A group without files (KUDOS_E2E_FILES names only the other's) is no step.
-  if [ -n "$(e2e_files main)" ]; then
-    step 10 e2e "end-to-end, main instance (headless Chromium)" e2e_group main &
-    main=$!
-  fi
-  if [ -n "$(e2e_files fast)" ]; then
-    step 11 e2e "end-to-end, fast instance (headless Chromium)" e2e_group fast || rc=1
-  fi
-  [ -z "$main" ] || wait "$main" || rc=1
+  local rc=0 group pids=()
+  # A group without files (KUDOS_E2E_FILES names only others') is no step.
+  for group in main:10:"main instance" alone:11:"instance of the ALONE files" fast:12:"fast instance"; do
+    IFS=: read -r g n what <<<"$group"
+    [ -n "$(e2e_files "$g")" ] || continue
+    step "$n" e2e "end-to-end, $what (headless Chromium)" e2e_group "$g" &
+    pids+=("$!")
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
   [ -f "$WORK/worker.pid" ] && scripts/e2e-worker.sh kill
   return $rc
 }
 
 PREPARED_AT=$((SECONDS - BEGIN))
 say "prepared in $PREPARED_AT s; running the steps"
-for lane in lane_checks lane_e2e; do
+for lane in lane_go lane_ui lane_e2e; do
   if [ "${KUDOS_TEST_SERIAL:-}" = 1 ]; then
     $lane || FAILED=1
   else
