@@ -209,6 +209,7 @@ func TestSandboxDisputeRoutesRefuseBadInput(t *testing.T) {
 // note already reversed the sale), is refused with the reason and changes
 // nothing: no refund at the provider, no refunds row, no second credit note.
 func TestAnOpsRefundOfADisputedPaymentIsRefused(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	token, account := h.paidWith("disputed-refund@example.com", "STARTER", "4242424242424242")
 	invoice := h.paidInvoiceID(account)

@@ -25,6 +25,7 @@ import (
 // the timeline's refund event, no credit note (the renewal invoice was
 // never paid), and no subscription run for the erased account.
 func TestErasedAccountsRenewalChargeIsCancelledThenRefunded(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second)
 	h.srv.Config.DeletionGrace = 2 * time.Second
 	h = h.withTemporal(6 * time.Second)
@@ -92,6 +93,7 @@ func TestErasedAccountsRenewalChargeIsCancelledThenRefunded(t *testing.T) {
 // reverse charge kept), its refund row and the timeline's refund event;
 // no mail goes out (the account has no address any more).
 func TestDashboardRefundOfAnErasedAccountsPaymentGetsItsCreditNote(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	ctx := context.Background()
 	const email = "erased-dashboard-refund@example.com"
@@ -146,6 +148,7 @@ func TestDashboardRefundOfAnErasedAccountsPaymentGetsItsCreditNote(t *testing.T)
 // during the grace period it would be money taken for a period the plan
 // never starts.
 func TestDeletionScheduledCancelsTheRenewalWaitingOnTheCustomer(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withDunning(20*time.Second, 40*time.Second)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(6 * time.Second)
@@ -168,6 +171,7 @@ func TestDeletionScheduledCancelsTheRenewalWaitingOnTheCustomer(t *testing.T) {
 // credit note (kept 10 years) — not only marked applied; no subscription
 // run starts for it.
 func TestDisputeOfAnErasedAccountsPaymentIsBooked(t *testing.T) {
+	t.Parallel()
 	h := withDeletionGrace(t, 2*time.Second)
 	token, account, href := h.startPlan("erased-dispute@example.com", "PRO")
 	h.expect(h.sandbox(href, "pay"), 200)

@@ -41,6 +41,7 @@ func (h *harness) forgetDisputeEvents() {
 // (dispute_unknown), and one whose earlier repair was applied without
 // booking it (dispute_missing).
 func TestProviderReconciliationRepairsDisputes(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	sb := h.srv.Payments.(*sandbox.Provider)

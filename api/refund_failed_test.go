@@ -23,6 +23,7 @@ import (
 // the refunds that did not fail — and that refund pays out against the
 // existing credit note: no second credit note.
 func TestFailedRefundIsReversedAndOpsRefundsAgain(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	token, account, href := h.startPlan("refund-failed@example.com", "PRO")
@@ -92,6 +93,7 @@ func TestFailedRefundIsReversedAndOpsRefundsAgain(t *testing.T) {
 // refunds leaves it out (the daily reconciliation finds no difference),
 // and the same failure again is 409; another account's refund is 404.
 func TestSandboxRefundFailed(t *testing.T) {
+	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	ctx := context.Background()
 	token, account, href := h.startPlan("sandbox-refund-failed@example.com", "PRO")
