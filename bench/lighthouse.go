@@ -47,17 +47,10 @@ var lighthousePages = []string{"signin", "dashboard", "billing", "team"}
 // tools cache (bench/run.sh installs it there on first use), never from the
 // project's packages; it runs only when named (-only lighthouse).
 func Lighthouse(ctx context.Context, e *Env, o Options) (*LighthouseResult, []Row, error) {
-	members, err := e.CreateAccounts(ctx, AccountSpec{Prefix: "lighthouse", N: 1, TrialExpiresAt: time.Now().Add(14 * 24 * time.Hour)})
+	sess, _, err := uiSession(ctx, e, "lighthouse")
 	if err != nil {
 		return nil, nil, err
 	}
-	tokens, err := e.SignIn(ctx, members)
-	if err != nil {
-		return nil, nil, err
-	}
-	t := tokens[0]
-	sess, _ := json.Marshal(map[string]string{"token": t.Token, "token_expiry": t.Expiry.Format(time.RFC3339),
-		"account_id": t.AccountID.String(), "email": t.Email})
 	ctx, cancel := context.WithTimeout(ctx, 30*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", e.LighthouseScript)

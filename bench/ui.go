@@ -51,22 +51,33 @@ type PageJS struct {
 	Errors            []string `json:"errors"`
 }
 
+// uiSession makes a trial account whose owner is signed in, and returns
+// that session as the browser scripts take it (BENCH_UI_SESSION: what the
+// app keeps in its storage after a sign-in), with the account's id.
+func uiSession(ctx context.Context, e *Env, prefix string) ([]byte, string, error) {
+	members, err := e.CreateAccounts(ctx, AccountSpec{Prefix: prefix, N: 1, TrialExpiresAt: time.Now().Add(14 * 24 * time.Hour)})
+	if err != nil {
+		return nil, "", err
+	}
+	tokens, err := e.SignIn(ctx, members)
+	if err != nil {
+		return nil, "", err
+	}
+	t := tokens[0]
+	sess, err := json.Marshal(map[string]string{"token": t.Token, "token_expiry": t.Expiry.Format(time.RFC3339),
+		"account_id": t.AccountID.String(), "email": t.Email})
+	return sess, t.AccountID.String(), err
+}
+
 // UI measures the JavaScript loaded for /signin and for the dashboard, the
 // largest contentful paint of /signin against a static page, and a signed-in
 // customer's dashboard load and tab switch, in headless Chromium
 // (bench/ui/ui-bench.mjs, run with Node).
 func UI(ctx context.Context, e *Env, o Options) (*UIResult, []Row, error) {
-	members, err := e.CreateAccounts(ctx, AccountSpec{Prefix: "ui", N: 1, TrialExpiresAt: time.Now().Add(14 * 24 * time.Hour)})
+	sess, accountID, err := uiSession(ctx, e, "ui")
 	if err != nil {
 		return nil, nil, err
 	}
-	tokens, err := e.SignIn(ctx, members)
-	if err != nil {
-		return nil, nil, err
-	}
-	t := tokens[0]
-	sess, _ := json.Marshal(map[string]string{"token": t.Token, "token_expiry": t.Expiry.Format(time.RFC3339),
-		"account_id": t.AccountID.String(), "email": t.Email})
 	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "node", e.UIScript)
@@ -84,7 +95,7 @@ func UI(ctx context.Context, e *Env, o Options) (*UIResult, []Row, error) {
 	if len(res.Signin.Errors) > 0 || res.Dashboard == nil || len(res.Dashboard.Errors) > 0 || len(res.DashboardErrors) > 0 {
 		return &res, nil, fmt.Errorf("ui: the pages did not load cleanly: %+v %+v", res.Signin, res.Dashboard)
 	}
-	if !strings.HasPrefix(res.Dashboard.URL, "/dashboard/"+t.AccountID.String()) {
+	if !strings.HasPrefix(res.Dashboard.URL, "/dashboard/"+accountID) {
 		return &res, nil, fmt.Errorf("ui: the dashboard redirected to %s", res.Dashboard.URL)
 	}
 	const name = "ui"
