@@ -4,10 +4,12 @@ import { afterEach, vi } from 'vitest'
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 
-// findBy* and waitFor wait up to 10 s: on a machine shared with go test
-// -race and the browser tests a render can take seconds, and a slow render
-// is not what these tests look for (what they assert stays the same).
-configure({ asyncUtilTimeout: 10000 })
+// findBy* and waitFor wait up to 20 s: on a machine shared with go test
+// -race and three browsers a render can take seconds, and the first test of
+// a file, which also loads the lazily imported page, took over 10 s in a
+// clean make test; a slow render is not what these tests look for (what
+// they assert stays the same, and testTimeout, 30 s, still bounds a test).
+configure({ asyncUtilTimeout: 20000 })
 
 // Tests run in en with every namespace loaded synchronously.
 const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/en/*.json', { eager: true })
