@@ -1,4 +1,6 @@
-import { StrictMode } from 'react'
+// First: the first screen's api reads start before the rest is evaluated.
+import './boot'
+import { StrictMode, startTransition } from 'react'
 import { createRoot } from 'react-dom/client'
 import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
@@ -43,11 +45,12 @@ const routeChunks = Promise.all(
 )
 
 void Promise.all([texts, routeChunks]).then(() => {
-  createRoot(document.getElementById('root')!).render(
+  const root = createRoot(document.getElementById('root')!)
+  startTransition(() => root.render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>
     </StrictMode>,
-  )
+  ))
 })

@@ -1,5 +1,6 @@
 import * as v from 'valibot'
 import { clearSession, getToken } from './session'
+import { takeEarlyResponse } from './early-response'
 import errorCatalogue from './error-catalogue.json'
 
 // Thin fetch wrapper for the Go api (same origin, JSON, base /v1). Every error
@@ -118,22 +119,25 @@ export async function apiRequest<TSchema extends v.GenericSchema | undefined = u
 ): Promise<Output<TSchema>> {
   const headers: Record<string, string> = { Accept: 'application/json' }
   if (options.body !== undefined) headers['Content-Type'] = 'application/json'
-  if (options.auth) {
-    const token = getToken()
-    if (token) headers.Authorization = `Bearer ${token}`
-  }
+  const token = options.auth ? getToken() : null
+  if (token) headers.Authorization = `Bearer ${token}`
 
   let response: Response
   try {
-    response = await fetch(path, {
-      method: options.method ?? 'GET',
-      headers,
-      // The sign-in sends the browser's device cookie (HttpOnly, Path=/v1/auth),
-      // which exempts it from an e-mail's shared sign-in ceiling.
-      credentials: 'same-origin',
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
-      signal: options.signal,
-    })
+    // The first screen's reads may already be on their way (src/boot.ts); one
+    // that failed is simply sent again.
+    const early = token && (options.method ?? 'GET') === 'GET' ? takeEarlyResponse(path, token) : null
+    response =
+      (await early?.catch(() => null)) ??
+      (await fetch(path, {
+        method: options.method ?? 'GET',
+        headers,
+        // The sign-in sends the browser's device cookie (HttpOnly, Path=/v1/auth),
+        // which exempts it from an e-mail's shared sign-in ceiling.
+        credentials: 'same-origin',
+        body: options.body === undefined ? undefined : JSON.stringify(options.body),
+        signal: options.signal,
+      }))
   } catch (cause) {
     if (cause instanceof DOMException && cause.name === 'AbortError') throw cause
     throw new ApiError(503, 'unavailable', 'The server could not be reached')

@@ -2,6 +2,7 @@ import { lazy, Suspense, useState } from 'react'
 import { createFileRoute, Outlet, redirect } from '@tanstack/react-router'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isApiError } from '@/lib/api-client'
+import { Deferred } from '@/components/deferred'
 import { i18n, isLanguage, setLanguage } from '@/lib/i18n'
 import { isOnboardingOpen, openOnboardingIfNeeded } from '@/lib/onboarding-flag'
 import { clearSession, hasValidSession } from '@/lib/session'
@@ -90,9 +91,13 @@ function DashboardLayout() {
       <OnboardingWizard accountId={accountId} />
     </Suspense>
   )
+  // The shell and the page are drawn in a background render behind the
+  // skeleton the loader showed (components/deferred.tsx).
   return (
-    <DashboardShell accountId={accountId} extra={wizard}>
-      <Outlet />
-    </DashboardShell>
+    <Deferred fallback={<ShellSkeleton />}>
+      <DashboardShell accountId={accountId} extra={wizard}>
+        <Outlet />
+      </DashboardShell>
+    </Deferred>
   )
 }
