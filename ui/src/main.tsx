@@ -38,10 +38,12 @@ router.subscribe('onResolved', ({ pathChanged }) => {
 // real paint (issue 37 item 9). A chunk that fails here is fetched again,
 // and its error shown, by the router's own load.
 const texts = initI18n()
+// An index route that always redirects names where (staticData.leadsTo): that
+// page's code comes too, not only after the redirect.
+const firstRoutes = router.getMatchedRoutes(window.location.pathname)[0]
+const leadsTo = firstRoutes.flatMap((route) => (route.options.staticData?.leadsTo ? [router.routesById[route.options.staticData.leadsTo]] : []))
 const routeChunks = Promise.all(
-  router.getMatchedRoutes(window.location.pathname)[0].map((route) =>
-    Promise.resolve(router.loadRouteChunk(route)).catch(() => {}),
-  ),
+  [...firstRoutes, ...leadsTo].map((route) => Promise.resolve(router.loadRouteChunk(route)).catch(() => {})),
 )
 
 void Promise.all([texts, routeChunks]).then(() => {

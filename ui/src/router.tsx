@@ -1,6 +1,6 @@
 import { createRouter, type RouterHistory } from '@tanstack/react-router'
 import type { QueryClient } from '@tanstack/react-query'
-import { routeTree } from './routeTree.gen'
+import { routeTree, type FileRouteTypes } from './routeTree.gen'
 import { ErrorPage, NotFoundPage } from '@/components/error-page'
 import { PageLoader } from '@/components/page-loader'
 
@@ -44,5 +44,13 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
 declare module '@tanstack/react-router' {
   interface Register {
     router: ReturnType<typeof createAppRouter>
+  }
+  interface StaticDataRouteOption {
+    /**
+     * The route an index route always redirects to (billing's to its payment
+     * details): its code is fetched with the first screen's (main.tsx), not
+     * after the redirect.
+     */
+    leadsTo?: FileRouteTypes['id']
   }
 }
