@@ -48,22 +48,6 @@ func (k *activityKinds) wantLocal(t *testing.T, name string) {
 	}
 }
 
-// TestARenewalsChargeRunsInTheWorkflowTask (issue 39, round 3): a
-// renewal's charge is a local activity in new runs (one activity task and
-// one workflow task fewer per renewal for the Temporal server); the
-// charge, its receipt and the next run are as before.
-func TestARenewalsChargeRunsInTheWorkflowTask(t *testing.T) {
-	e := newSubEnv(t)
-	e.acts.lifecycle = lifecycle
-	kinds := e.trackActivityKinds()
-	e.ExecuteWorkflow(workflows.Subscription, paidState(kudos.PlanPro, 40*day))
-	next := e.nextRun()
-	if len(e.acts.renewals) != 1 || next.Plan != kudos.PlanPro || next.RenewalAt == nil {
-		t.Fatalf("%d charges, next run %+v: want one charge and the next period", len(e.acts.renewals), next)
-	}
-	kinds.wantLocal(t, workflows.ActivityChargeRenewal)
-}
-
 // TestLedgerBookingsRunInTheWorkflowTask (issue 39, round 3): a refund's
 // and a dispute's bookings are local activities in new runs, booked once
 // as before.

@@ -334,7 +334,7 @@ func (s *subscription) renew(ctx workflow.Context) {
 	}
 	var res RenewalResult
 	end := s.periodEnd(*s.st.RenewalAt)
-	if err := s.runFolded(ctx, "renewal-charge-local", ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
+	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: invoiceID,
 		ChargeID: chargeID, Service: &kudos.ServicePeriod{From: *s.st.RenewalAt, To: end}, Discount: discount, ExtraSeats: s.st.ExtraSeats}, &res); err != nil {
 		res = RenewalResult{FailureReason: "refused"}
 	}
@@ -414,15 +414,15 @@ func (s *subscription) runShort(ctx workflow.Context, name string, in, out any) 
 	return s.run(ctx, name, in, out)
 }
 
-// runFolded is run for work that runs sooner in the workflow task itself
-// (a local activity) in runs since the change changeID, and as an
-// activity in runs from before, which replay as they were recorded. It
-// is for one short piece of work, idempotent by its key, that the
-// workflow waits for before anything else (issue 39, round 3): a
-// renewal's charge (the provider's idempotency key and the period's
-// invoice id: a retry never charges twice), a refund's or a dispute's
-// booking. Folded, it saves an activity task and a workflow task: the
-// Temporal server's work per renewal at a burst.
+// runFolded is run for work that runs in the workflow task itself (a
+// local activity) in runs since the change changeID, and as an activity
+// in runs from before, which replay as they were recorded. It is for one
+// short Postgres transaction, idempotent by its key, that the workflow
+// waits for before anything else (issue 39, round 3): a refund's or a
+// dispute's booking. Folded, it saves an activity task and a workflow
+// task: a third of the Temporal server's CPU per ledger event in the
+// intake benchmark. (A renewal's charge was tried too: less CPU, but a
+// burst of them took three times as long; docs/performance.md.)
 func (s *subscription) runFolded(ctx workflow.Context, changeID, name string, in, out any) error {
 	if s.billing && s.newer(ctx, changeID) {
 		return s.runLocal(ctx, name, in, out)
