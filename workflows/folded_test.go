@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/converter"
 
@@ -55,12 +54,8 @@ func TestLedgerBookingsRunInTheWorkflowTask(t *testing.T) {
 	book = ledgerBook{}
 	e := newSubEnv(t)
 	kinds := e.trackActivityKinds()
-	inv := uuid.New()
-	refund := kudos.PaymentEvent{EventID: "evt_charge_refunded", Outcome: kudos.PaymentPaid, CheckoutID: "co_1",
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_1", InvoiceID: &inv,
-			Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}}}
 	e.at(time.Hour, func() {
-		e.sendMovement(refund)
+		e.sendMovement(refundEvent())
 		e.sendLedgerEvent(disputeEvent("evt_open", "dp_1", kudos.DisputeOpen))
 	})
 	e.at(2*time.Hour, func() { e.CancelWorkflow() })
