@@ -135,8 +135,11 @@ func TestCrashedRelaysEntriesGoAgainAfterTheirLease(t *testing.T) {
 		t.Fatalf("the crashed relay's claim: %d rows, %v; want 3", len(rows), err)
 	}
 	enqueue(t, db, "subscription:a", "a3") // written after the crash: waits behind a1 and a2
+	var mu sync.Mutex // lanes deliver concurrently
 	var delivered []string
 	relay := dispatch.NewRelay(db, func(_ context.Context, row store.OutboxRow) error {
+		mu.Lock()
+		defer mu.Unlock()
 		delivered = append(delivered, row.Key)
 		return nil
 	}, quietLog())
