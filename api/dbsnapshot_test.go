@@ -15,7 +15,7 @@ import (
 // volatileColumns are written by background work whatever the requests do
 // (the outbox relay's delivery bookkeeping): they are left out of snapshots.
 var volatileColumns = map[string][]string{
-	"outbox": {"attempts", "next_attempt_at", "last_error", "delivered_at"},
+	"outbox": {"attempts", "next_attempt_at", "last_error", "delivered_at", "leased_until"},
 }
 
 // volatileTables are left out of snapshots whole: the rate limits count

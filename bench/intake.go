@@ -10,6 +10,8 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
 	"github.com/stripe/stripe-go/v85/webhook"
 
 	"kudos"
@@ -65,7 +67,8 @@ type Applied struct {
 // event already sent. Accepted is the webhook answering 200; applied is
 // Postgres showing the account on Starter with its invoice paid. Every
 // event must be applied exactly once. The baseline is the raw rate of
-// Temporal signals to the same workflows at the same concurrency. The
+// Temporal signals to the same workflows at the same concurrency, each
+// naming its account's paid checkout (paidCheckouts). The
 // ledger phase follows on the paid accounts (intakeLedger: refunds and
 // disputes mixed), unless o.IntakeCheckoutsOnly.
 func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error) {
@@ -148,11 +151,15 @@ func Intake(ctx context.Context, e *Env, o Options) (*IntakeResult, []Row, error
 	}
 
 	// The CPU of the signals counts until the worker has handled them all.
+	paid, err := paidCheckouts(ctx, e, ids)
+	if err != nil {
+		return res, nil, err
+	}
 	base, baseCPU := Measure(e.CPU(), func() *Load {
 		l := RunN(ctx, o.EventConcurrency, len(order), func(ctx context.Context, i int) error {
 			acc := members[order[i]].AccountID
 			return e.Temporal.SignalWorkflow(ctx, workflows.SubscriptionWorkflowID(acc), "", workflows.SignalPaymentEvent, kudos.PaymentEvent{
-				EventID: fmt.Sprintf("raw_%s_%d", e.RunID, i), Provider: "bench", CheckoutID: "co_none", AccountID: acc,
+				EventID: fmt.Sprintf("raw_%s_%d", e.RunID, i), Provider: "bench", CheckoutID: paid[acc], AccountID: acc,
 				Outcome: kudos.PaymentPaid, OccurredAt: time.Now()})
 		})
 		settle(ctx, e.WorkerPID)
@@ -207,4 +214,28 @@ func sendWebhook(ctx context.Context, e *Env, payload []byte) error {
 		return fmt.Errorf("POST /v1/webhooks/stripe: %s %s", res.Status, b)
 	}
 	return nil
+}
+
+// paidCheckouts returns each account's paid checkout, for the raw-signal
+// baseline. A signal naming it is the least a payment event costs the
+// workflow that does not fail: the checkout is read back (one activity),
+// found paid already (a repeat), and nothing is applied. A checkout the
+// read model does not know would make that activity fail instead (an
+// error and an operator's log line per signal), which is no baseline.
+func paidCheckouts(ctx context.Context, e *Env, ids []uuid.UUID) (map[uuid.UUID]string, error) {
+	rows, err := e.DB.Pool.Query(ctx, `SELECT DISTINCT ON (account_id) account_id, id FROM checkouts
+		WHERE account_id = ANY($1) AND status = 'paid' ORDER BY account_id, created_at DESC`, ids)
+	if err != nil {
+		return nil, err
+	}
+	paid := map[uuid.UUID]string{}
+	var acc uuid.UUID
+	var id string
+	if _, err := pgx.ForEachRow(rows, []any{&acc, &id}, func() error { paid[acc] = id; return nil }); err != nil {
+		return nil, err
+	}
+	if len(paid) != len(ids) {
+		return nil, fmt.Errorf("payment intake baseline: %d of %d accounts have a paid checkout", len(paid), len(ids))
+	}
+	return paid, nil
 }

@@ -17,9 +17,13 @@ import (
 	"kudos/tracing"
 )
 
-// Outbox is the part of the store the relay uses (*store.DB).
+// Outbox is the part of the store the relay uses (*store.DB): rows are
+// leased in a short claim, and each is marked as soon as its own delivery
+// ends.
 type Outbox interface {
-	ClaimOutbox(ctx context.Context, limit int, deliver func([]store.OutboxRow) []store.OutboxResult) (int, error)
+	LeaseOutbox(ctx context.Context, workflows, limit int) ([]store.OutboxRow, error)
+	SettleOutbox(ctx context.Context, row store.OutboxRow, r store.OutboxResult) error
+	ReleaseOutbox(ctx context.Context, ids ...int64) error
 	PruneOutbox(ctx context.Context, cutoff time.Time) (int64, error)
 }
 
@@ -56,6 +60,11 @@ type DeliverFunc func(ctx context.Context, row store.OutboxRow) error
 
 // Relay delivers outbox entries: at once when kicked after a commit, and
 // again with backoff for entries whose delivery failed (Temporal down).
+// Deliveries run concurrently by workflow (relayWorkers at most), each
+// workflow's entries in order; each entry is marked as soon as its own
+// delivery ends, and the relay claims more while slow ones still run, so
+// that one slow delivery (an update waiting for a busy workflow) holds up
+// its own workflow only.
 type Relay struct {
 	Outbox  Outbox
 	Deliver DeliverFunc
@@ -64,15 +73,19 @@ type Relay struct {
 	Poll time.Duration
 
 	kick chan struct{}
-	// healthy is whether the last round delivered everything it tried:
-	// then the next round sends its whole batch at once, else it tries one
-	// entry first.
+	// done is signalled when a workflow's lane ends: a slot is free.
+	done chan struct{}
+	// busy counts the lanes in flight (relayWorkers at most).
+	busy atomic.Int32
+	// healthy is whether the last delivery went well: then a claim sends
+	// everything it took at once, else it tries one entry first.
 	healthy atomic.Bool
 }
 
 // NewRelay returns a relay; start it with Run.
 func NewRelay(outbox Outbox, deliver DeliverFunc, log *slog.Logger) *Relay {
-	return &Relay{Outbox: outbox, Deliver: deliver, Log: log, Poll: 2 * time.Second, kick: make(chan struct{}, 1)}
+	return &Relay{Outbox: outbox, Deliver: deliver, Log: log, Poll: 2 * time.Second, kick: make(chan struct{}, 1),
+		done: make(chan struct{}, 1)}
 }
 
 // Kick asks the relay to look for entries now. It never blocks.
@@ -80,17 +93,26 @@ func (r *Relay) Kick() {
 	if r == nil {
 		return
 	}
+	signal(r.kick)
+}
+
+// signal wakes whoever waits on c, without blocking.
+func signal(c chan struct{}) {
 	select {
-	case r.kick <- struct{}{}:
+	case c <- struct{}{}:
 	default:
 	}
 }
 
 // Run delivers entries until ctx ends, and prunes delivered ones past
-// Retention once an hour.
+// Retention once an hour. It claims whenever lanes are free (after a
+// kick, a lane's end, or every Poll), without waiting for the deliveries
+// in flight; when ctx ends it waits for them.
 func (r *Relay) Run(ctx context.Context) {
 	t := time.NewTicker(r.Poll)
 	defer t.Stop()
+	var lanes sync.WaitGroup
+	defer lanes.Wait()
 	var pruned time.Time
 	for {
 		if time.Since(pruned) > time.Hour {
@@ -101,127 +123,46 @@ func (r *Relay) Run(ctx context.Context) {
 				r.Log.Info("outbox: delivered entries pruned", "count", n)
 			}
 		}
-		for {
-			n, err := r.DeliverPending(ctx)
-			if err != nil && ctx.Err() == nil {
-				r.Log.Warn("outbox: delivery round failed", "err", err)
-			}
-			if n < relayBatch || err != nil {
-				break
-			}
-		}
+		r.fill(ctx, &lanes)
+		claimed := time.Now()
 		select {
 		case <-ctx.Done():
 			return
 		case <-r.kick:
+		case <-r.done:
 		case <-t.C:
 		}
+		// While deliveries run, the kicks of a burst of webhooks and the
+		// ends of lanes that come within claimGap make one claim, not one
+		// each.
+		if wait := claimGap - time.Since(claimed); wait > 0 && r.busy.Load() > 0 {
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(wait):
+			}
+		}
 	}
 }
 
-const relayBatch = 50
+// claimGap is the least time between two claims while deliveries run.
+const claimGap = 25 * time.Millisecond
 
-// relayWorkers is how many workflows of a batch are delivered to at once:
-// all of them, since a payment event's delivery waits for its workflow to
-// accept it. One claim at a time per process: in the intake benchmark two
-// or four side by side cost the Temporal server more per event (7.7 and
-// 8.7 ms against 6.0) and applied fewer per second (measured while each
-// batch still began with one delivery alone).
-const relayWorkers = relayBatch
-
-// DeliverPending delivers up to one batch of due entries and returns how many
-// it attempted. The entries go concurrently by workflow, each workflow's
-// entries in order, and a failure stops what has not started. After a round
-// with a failure (and in the first round) the first entry goes alone: if it
-// fails, Temporal is most likely still unreachable, and trying the rest
-// would only load it and keep the claim open. A healthy relay does not wait
-// for that probe: one delivery's round trip per batch, with nothing else in
-// flight, was a tenth of the intake benchmark's time.
-func (r *Relay) DeliverPending(ctx context.Context) (int, error) {
-	return r.Outbox.ClaimOutbox(ctx, relayBatch, func(rows []store.OutboxRow) []store.OutboxResult {
-		out := r.deliverBatch(ctx, rows)
-		for i, o := range out {
-			if !o.Attempted || o.Err == nil {
-				continue
-			}
-			var perm permanentError
-			if errors.As(o.Err, &perm) || (!transient(o.Err) && rows[i].Attempts+1 >= MaxAttempts) {
-				out[i].Dead = true
-				r.Log.Error("outbox: entry parked as a dead letter", "key", rows[i].Key, "kind", rows[i].Kind,
-					"workflow", rows[i].WorkflowID, "attempts", rows[i].Attempts+1, "err", o.Err)
-				continue
-			}
-			backoff := min(time.Duration(1<<min(rows[i].Attempts, 8))*time.Second, 5*time.Minute)
-			out[i].RetryIn = backoff
-			r.Log.Warn("outbox: delivery failed, will retry", "key", rows[i].Key, "kind", rows[i].Kind,
-				"attempt", rows[i].Attempts+1, "retry_in", backoff, "err", o.Err)
+// fill claims due entries for every free lane, and starts them.
+func (r *Relay) fill(ctx context.Context, lanes *sync.WaitGroup) {
+	for ctx.Err() == nil {
+		free := relayWorkers - int(r.busy.Load())
+		if free <= 0 {
+			return
 		}
-		return out
-	})
-}
-
-// deliverBatch delivers the rows (in id order), grouped by workflow, up to
-// relayWorkers workflows at once, each workflow's rows in order; the first
-// row alone before the others unless the relay is healthy. After a failed
-// delivery no further row is started, and nothing of a workflow follows its
-// failure.
-func (r *Relay) deliverBatch(ctx context.Context, rows []store.OutboxRow) []store.OutboxResult {
-	out := make([]store.OutboxResult, len(rows))
-	deliver := func(i int) error {
-		dctx, cancel := context.WithTimeout(ctx, 5*time.Second)
-		defer cancel()
-		dctx, span := deliverySpan(dctx, rows[i])
-		err := r.Deliver(dctx, rows[i])
-		endSpan(span, err)
-		out[i] = store.OutboxResult{Attempted: true, Err: err}
-		return err
-	}
-	first := 0
-	if !r.healthy.Load() {
-		if len(rows) == 0 || deliver(0) != nil {
-			return out
+		b, err := r.claim(ctx, free, lanes)
+		if err != nil && ctx.Err() == nil {
+			r.Log.Warn("outbox: delivery round failed", "err", err)
 		}
-		first = 1
-	}
-	var failed atomic.Bool
-	defer func() { r.healthy.Store(!failed.Load()) }()
-	var order []string
-	lanes := map[string][]int{}
-	for i := first; i < len(rows); i++ {
-		l := rows[i].WorkflowID
-		if l == "" {
-			l = rows[i].Key
+		if err != nil || !b.full() {
+			return
 		}
-		if _, ok := lanes[l]; !ok {
-			order = append(order, l)
-		}
-		lanes[l] = append(lanes[l], i)
 	}
-	work := make(chan []int)
-	var wg sync.WaitGroup
-	for range min(relayWorkers, len(order)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for idx := range work {
-				for _, i := range idx {
-					if failed.Load() || deliver(i) != nil {
-						failed.Store(true)
-						break
-					}
-				}
-			}
-		}()
-	}
-	for _, l := range order {
-		if failed.Load() {
-			break
-		}
-		work <- lanes[l]
-	}
-	close(work)
-	wg.Wait()
-	return out
 }
 
 // deliverySpan starts the span of one delivery of row, in the trace of

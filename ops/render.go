@@ -123,6 +123,9 @@ func WriteText(out io.Writer, r *Report) error {
 	}
 	for _, e := range a.Outbox {
 		state := "pending, next attempt " + ts(&e.NextAttemptAt)
+		if e.LeasedUntil != nil && e.LeasedUntil.After(time.Now()) {
+			state = "being delivered, leased until " + ts(e.LeasedUntil)
+		}
 		if e.DeadAt != nil {
 			state = "DEAD since " + ts(e.DeadAt)
 		}

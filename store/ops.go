@@ -159,6 +159,8 @@ type OpsOutboxEntry struct {
 	CreatedAt     time.Time  `json:"created_at" db:"created_at"`
 	NextAttemptAt time.Time  `json:"next_attempt_at" db:"next_attempt_at"`
 	DeadAt        *time.Time `json:"dead_at" db:"dead_at"`
+	// LeasedUntil is set while a relay delivers the entry (store.OutboxLease).
+	LeasedUntil *time.Time `json:"leased_until" db:"leased_until"`
 }
 
 // AccountIDsByEmail returns the accounts the user with this e-mail belongs
@@ -217,7 +219,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 		// payloads name it), and the mails to its members (a mail names its
 		// recipient).
 		a.Outbox, errs[5] = collect[OpsOutboxEntry](ctx, tx, `SELECT id, key, kind, workflow_id, attempts, last_error,
-			created_at, next_attempt_at, dead_at FROM outbox
+			created_at, next_attempt_at, dead_at, leased_until FROM outbox
 			WHERE delivered_at IS NULL AND (payload ->> 'account_id' = $2 OR payload -> 'billing' ->> 'account_id' = $2
 				OR (kind = 'mail' AND lower(payload ->> 'to') IN (SELECT lower(u.email) FROM memberships m
 					JOIN users u ON u.id = m.user_id WHERE m.account_id = $1)))

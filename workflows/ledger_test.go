@@ -95,14 +95,19 @@ func TestFailedRenewalChargeEventStartsDunningAtOnce(t *testing.T) {
 	assertCanceled(t, e)
 }
 
+// refundEvent is the event of a refund of 10.00 made at the provider.
+func refundEvent() kudos.PaymentEvent {
+	inv := uuid.New()
+	return kudos.PaymentEvent{EventID: "evt_charge_refunded", Outcome: kudos.PaymentPaid, CheckoutID: "co_1",
+		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_1", InvoiceID: &inv,
+			Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}}}
+}
+
 // TestRefundEventIsBookedOnce: a refund made at the provider is booked by
 // the workflow through its activity; the same event again books nothing.
 func TestRefundEventIsBookedOnce(t *testing.T) {
 	e := newSubEnv(t)
-	inv := uuid.New()
-	ev := kudos.PaymentEvent{EventID: "evt_charge_refunded", Outcome: kudos.PaymentPaid, CheckoutID: "co_1",
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_1", InvoiceID: &inv,
-			Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}}}
+	ev := refundEvent()
 	e.at(time.Hour, func() {
 		e.sendMovement(ev)
 		e.sendMovement(ev)

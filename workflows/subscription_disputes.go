@@ -53,7 +53,7 @@ func (s *subscription) onLedgerEvent(ctx workflow.Context, ev kudos.PaymentEvent
 func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, applied string) {
 	d := *ev.Dispute
 	var res kudos.DisputeApplied
-	if err := s.run(ctx, ActivityRecordDispute, DisputeInput{AccountID: s.st.AccountID, Dispute: d, At: ev.OccurredAt,
+	if err := s.runFolded(ctx, "ledger-local", ActivityRecordDispute, DisputeInput{AccountID: s.st.AccountID, Dispute: d, At: ev.OccurredAt,
 		AppliedEvent: applied}, &res); err != nil {
 		s.log.Error("a dispute event could not be booked: needs an operator", "event", ev.EventID, "dispute", d.ID, "err", err)
 		return

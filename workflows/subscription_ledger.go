@@ -50,7 +50,7 @@ func (s *subscription) onMovement(ctx workflow.Context, ev kudos.PaymentEvent) {
 			s.record(ctx)
 		}
 	case kudos.MovementRefund:
-		err := s.run(ctx, ActivityBookRefund, BookRefundInput{AccountID: s.st.AccountID, Event: ev}, nil)
+		err := s.runFolded(ctx, "ledger-local", ActivityBookRefund, BookRefundInput{AccountID: s.st.AccountID, Event: ev}, nil)
 		if err != nil {
 			s.log.Error("a refund made at the provider could not be booked: needs an operator", "event", ev.EventID,
 				"refund", ev.ProviderRefundID, "err", err)
