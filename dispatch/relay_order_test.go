@@ -154,35 +154,24 @@ func TestRelayParksDeadLetters(t *testing.T) {
 
 // TestRelaysClaimSideBySide: while one relay delivers what it claimed, a
 // second (another api process, or another claim loop) claims the other
-// workflows' entries instead of finding them all locked.
+// workflows' entries instead of finding them all taken.
 func TestRelaysClaimSideBySide(t *testing.T) {
 	db := testenv.DB(t)
 	for _, w := range []string{"a", "b", "c", "d", "e", "f"} {
 		enqueue(t, db, "subscription:"+w, w+"1")
 	}
-	inFirst, release := make(chan struct{}), make(chan struct{})
-	done := make(chan error, 1)
-	go func() {
-		_, err := db.ClaimOutbox(context.Background(), 1, func(rows []store.OutboxRow) []store.OutboxResult {
-			close(inFirst)
-			<-release
-			return make([]store.OutboxResult, len(rows))
-		})
-		done <- err
-	}()
-	<-inFirst
-	var claimed []string
-	if _, err := db.ClaimOutbox(context.Background(), 3, func(rows []store.OutboxRow) []store.OutboxResult {
-		for _, r := range rows {
-			claimed = append(claimed, r.Key)
-		}
-		return make([]store.OutboxResult, len(rows))
-	}); err != nil {
+	ctx := context.Background()
+	first, err := db.LeaseOutbox(ctx, 1, 1)
+	if err != nil || len(first) != 1 || first[0].Key != "a1" {
+		t.Fatalf("the first relay claimed %v (%v), want a1", first, err)
+	}
+	second, err := db.LeaseOutbox(ctx, 3, 3)
+	if err != nil {
 		t.Fatal(err)
 	}
-	close(release)
-	if err := <-done; err != nil {
-		t.Fatal(err)
+	var claimed []string
+	for _, r := range second {
+		claimed = append(claimed, r.Key)
 	}
 	if len(claimed) != 3 || slices.Contains(claimed, "a1") {
 		t.Fatalf("the second relay claimed %v, want the next three entries (not a1, which the first holds)", claimed)

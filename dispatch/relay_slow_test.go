@@ -135,7 +135,7 @@ func TestCrashedRelaysEntriesGoAgainAfterTheirLease(t *testing.T) {
 		t.Fatalf("the crashed relay's claim: %d rows, %v; want 3", len(rows), err)
 	}
 	enqueue(t, db, "subscription:a", "a3") // written after the crash: waits behind a1 and a2
-	var mu sync.Mutex // lanes deliver concurrently
+	var mu sync.Mutex                      // lanes deliver concurrently
 	var delivered []string
 	relay := dispatch.NewRelay(db, func(_ context.Context, row store.OutboxRow) error {
 		mu.Lock()

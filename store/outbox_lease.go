@@ -116,25 +116,3 @@ func (db *DB) ReleaseOutbox(ctx context.Context, ids ...int64) error {
 	_, err := db.Pool.Exec(ctx, `UPDATE outbox SET leased_until = NULL WHERE id = ANY($1) AND delivered_at IS NULL`, ids)
 	return wrapErr(err)
 }
-
-// ClaimOutbox leases up to limit due rows (LeaseOutbox, of as many
-// workflows), hands them to deliver, and records the results it returns
-// (one per row, in order; SettleOutbox). It returns how many rows were
-// attempted. The relay marks each row as its delivery ends instead; this
-// is the one-shot form, for a caller that delivers a batch in one go.
-func (db *DB) ClaimOutbox(ctx context.Context, limit int, deliver func([]OutboxRow) []OutboxResult) (int, error) {
-	rows, err := db.LeaseOutbox(ctx, limit, limit)
-	if err != nil || len(rows) == 0 {
-		return 0, err
-	}
-	n := 0
-	for i, r := range deliver(rows) {
-		if r.Attempted {
-			n++
-		}
-		if err := db.SettleOutbox(ctx, rows[i], r); err != nil {
-			return n, err
-		}
-	}
-	return n, nil
-}
