@@ -1,9 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import * as v from 'valibot'
 import { QueryClient } from '@tanstack/react-query'
-import { earlyRequests, startEarlyRequests } from './early-requests'
+import { EARLY_MAX_AGE_MS, earlyRequests, startEarlyRequests, takeEarlyResponse } from '@/lib/early-requests'
 import { apiRequest } from '@/lib/api-client'
-import { EARLY_MAX_AGE_MS, takeEarlyResponse } from '@/lib/early-response'
 import { saveSession } from '@/lib/session'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { membersQueryOptions } from '@/lib/api/get-members'
@@ -29,8 +28,8 @@ async function pathsOf(run: () => Promise<unknown>): Promise<string[]> {
 
 beforeEach(() => {
   localStorage.clear()
-  delete window.__kudosEarlyRequests
   window.history.replaceState(null, '', '/')
+  startEarlyRequests() // no session: forgets what an earlier test started
 })
 afterEach(() => {
   vi.unstubAllGlobals()

@@ -1,6 +1,6 @@
 import * as v from 'valibot'
 import { clearSession, getToken } from './session'
-import { takeEarlyResponse } from './early-response'
+import { takeEarlyResponse } from './early-requests'
 import errorCatalogue from './error-catalogue.json'
 
 // Thin fetch wrapper for the Go api (same origin, JSON, base /v1). Every error
