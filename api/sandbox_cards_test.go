@@ -178,9 +178,13 @@ func TestAddingAPaymentMethodChargesAndRefundsACent(t *testing.T) {
 			WHERE c.account_id = $1 AND r.amount = 1`, account).Scan(&refunds)
 		return charged == 1 && refunds == 1
 	})
-	var status string
-	_ = h.db.Pool.QueryRow(context.Background(), `SELECT status FROM checkouts WHERE account_id = $1 AND purpose = 'payment_method'`, account).Scan(&status)
-	if status != "paid" {
-		t.Fatalf("payment-method checkout %q, want paid", status)
-	}
+	// The sandbox refunds the cent in the same call that charges it; the
+	// checkout is marked paid when its workflow applies the event, a moment
+	// later on a loaded machine.
+	eventually(t, "the payment-method checkout paid", func() bool {
+		var status string
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT status FROM checkouts WHERE account_id = $1 AND purpose = 'payment_method'`,
+			account).Scan(&status)
+		return status == "paid"
+	})
 }

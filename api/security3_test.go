@@ -15,6 +15,7 @@ import (
 func TestForwardedForLinesAndPorts(t *testing.T) {
 	t.Parallel()
 	h := trustingHarness(t)
+	h.freezeClock()
 	signin := map[string]any{"email": "x@example.com", "password": ""}
 	var last response
 	for i := range 31 {
