@@ -106,6 +106,13 @@ func expiryNotes(base, prod ExpiryFigures) []string {
 			notes = append(notes, fmt.Sprintf("%s: starting took %.1f s past the instant; its lags include that",
 				side.name, side.f.StartOverrun))
 		}
+		if side.f.SettleOverrun > 0 {
+			notes = append(notes, fmt.Sprintf("%s: the workflows' first tasks ran until %.1f s past the instant; its lags include that",
+				side.name, side.f.SettleOverrun))
+		}
+		if side.f.Split != "" {
+			notes = append(notes, side.name+" lag split: "+side.f.Split)
+		}
 		if side.f.StartRetries > 0 {
 			notes = append(notes, fmt.Sprintf("%s: %d starts tried again after the frontend timed out", side.name, side.f.StartRetries))
 		}

@@ -60,7 +60,7 @@ func (l *ledgerEvents) add(id string, payload []byte) {
 
 // intakeLedger runs the ledger phase on the accounts the checkout phase
 // paid (ids) and returns its figures and rows (under name); signalRate is
-// the raw signals/s the checkout phase measured beside it.
+// the raw signals handled/s the checkout phase measured beside it.
 func intakeLedger(ctx context.Context, e *Env, o Options, ids []uuid.UUID, name string, signalRate float64) (*LedgerIntake, []Row, error) {
 	var refundIDs, disputeIDs []uuid.UUID
 	for i, id := range ids {
@@ -145,7 +145,7 @@ func intakeLedger(ctx context.Context, e *Env, o Options, ids []uuid.UUID, name 
 	r, d := res.Refunds, res.Disputes
 	name = fmt.Sprintf("%s, then %d refunds and %d disputes (%d events + %d repeats)", name, r.Refunds, d.Disputes, res.Events,
 		res.Sends-res.Events)
-	rate := compared(name, "ledger events applied/s vs raw signals/s", "/s", res.AppliedPerSec, signalRate)
+	rate := compared(name, "ledger events applied/s vs raw signals handled/s", "/s", res.AppliedPerSec, signalRate)
 	res.Ratio = *rate.Ratio
 	return res, []Row{
 		rate,

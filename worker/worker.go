@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"time"
 
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/api/operatorservice/v1"
@@ -21,8 +22,14 @@ import (
 
 // MainOptions are the worker options of the main task queue: subscriptions,
 // mails, invitations and the reconciliation, I/O-bound work that must never queue behind
-// CPU-heavy work. It keeps workflowTaskPollers polls open for workflow tasks.
-var MainOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: workflowTaskPollers}
+// CPU-heavy work. It keeps workflowTaskPollers polls open for workflow tasks
+// and activityTaskPollers for activity tasks, and lets a workflow task wait
+// stickyTimeout for this worker's cache.
+var MainOptions = worker.Options{
+	MaxConcurrentWorkflowTaskPollers: workflowTaskPollers,
+	MaxConcurrentActivityTaskPollers: activityTaskPollers,
+	StickyScheduleToStartTimeout:     stickyTimeout,
+}
 
 // workflowTaskPollers is how many workflow-task polls the main queue keeps
 // open (the SDK's default is two). A payment event is an Update whose
@@ -32,6 +39,28 @@ var MainOptions = worker.Options{MaxConcurrentWorkflowTaskPollers: workflowTaskP
 // Temporal server spent less CPU per payment (docs/performance.md, issue 12
 // round 5). An open poll is an idle gRPC stream: cheap.
 const workflowTaskPollers = 8
+
+// activityTaskPollers is how many activity-task polls the main queue keeps
+// open (the SDK's default is two). Each poll hands the worker one task, so
+// two polls cap how fast a burst of activities starts, whatever the worker
+// could run at once: in the renewal burst (1 000 renewals due in the same
+// second) the charges waited 26 s (p50) for a poll with two, and the burst
+// ran 2.6 times as fast with eight; the timer-workflow baseline on the same
+// options twice as fast (docs/performance.md, issue 39 round 4).
+const activityTaskPollers = 8
+
+// stickyTimeout is how long a workflow task waits for this worker on its
+// sticky queue before the server moves it to the main queue (the SDK's
+// default is five seconds). In a burst (2 000 trials expiring in the same
+// second) the tasks queue on the sticky queue of the worker that holds
+// their workflows; after five seconds each one still waiting timed out, went
+// to the main queue and was replayed from its whole history there: more
+// server work for the same task, and the burst took 1.6 times as long
+// (docs/performance.md, issue 39 round 4). A worker that is gone costs no
+// such wait: the server sends new tasks to the main queue once a sticky
+// queue has had no poller for ten seconds; only tasks already queued for a
+// worker that crashed wait this long.
+const stickyTimeout = 30 * time.Second
 
 // LogoOptions are the worker options of the logo task queue: decoding and
 // re-encoding images is CPU-bound, so a worker runs at most one per core and
