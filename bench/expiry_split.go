@@ -26,11 +26,11 @@ func lagSplit(ctx context.Context, c client.Client, ids, runs []string, at time.
 		lags []time.Duration
 	}
 	var steps []*step
-	sampled, other := 0, ""
+	sampled, other := 0, -1 // other: a sampled workflow without a timer fired after the instant
 	// Every history is read for the tasks that went wrong; the split is
 	// the sample's.
 	wrong := map[string]int{}
-	slowest, slowestAt := "", time.Duration(0)
+	slowest, slowestAt := -1, time.Duration(0)
 	every := max(1, len(ids)/splitSample)
 	for i := range ids {
 		after, err := eventsAfterTimer(ctx, c, ids[i], runs[i], at)
@@ -43,14 +43,14 @@ func lagSplit(ctx context.Context, c client.Client, ids, runs []string, at time.
 			}
 		}
 		if len(after) > 0 && after[len(after)-1].lag > slowestAt {
-			slowest, slowestAt = ids[i], after[len(after)-1].lag
+			slowest, slowestAt = i, after[len(after)-1].lag
 		}
 		if i%every != 0 {
 			continue
 		}
 		if after == nil {
-			if other == "" {
-				other = ids[i]
+			if other < 0 {
+				other = i
 			}
 			continue
 		}
@@ -78,19 +78,18 @@ func lagSplit(ctx context.Context, c client.Client, ids, runs []string, at time.
 	if len(wrong) > 0 {
 		out += fmt.Sprintf("; in all %d histories: %v", len(ids), wrong)
 	}
-	if slowest != "" {
-		all, err := historyEvents(ctx, c, slowest, runs[slices.Index(ids, slowest)], at)
+	for _, x := range []struct {
+		i    int
+		what string
+	}{{slowest, "the slowest"}, {other, "some without a timer fired after the instant, e.g."}} {
+		if x.i < 0 {
+			continue
+		}
+		all, err := historyEvents(ctx, c, ids[x.i], runs[x.i], at)
 		if err != nil {
 			return "", err
 		}
-		out += fmt.Sprintf("; the slowest, %s: %v", slowest, all)
-	}
-	if other != "" {
-		all, err := historyEvents(ctx, c, other, "", at)
-		if err != nil {
-			return "", err
-		}
-		out += fmt.Sprintf("; some without a timer fired after the instant, e.g. %s: %v", other, all)
+		out += fmt.Sprintf("; %s %s: %v", x.what, ids[x.i], all)
 	}
 	return out, nil
 }
@@ -103,12 +102,11 @@ type splitEvent struct {
 
 // waitSettled waits until every workflow of ids has completed its first
 // workflow task (so its timer is set: four events in its history), asking
-// again, once a second, only those that had not, and returns how long after
-// the instant that was (0 when it was before). A deadline measured from an
-// instant that finds the workflows' first tasks still queued would measure
-// the set-up's backlog.
-// It also returns each workflow's run then (the one whose timer the
-// instant fires, even if it continues as new).
+// again, once a second, only those that had not. It returns how long after
+// the instant that was (0 when it was before), and each workflow's run
+// then: the one whose timer the instant fires, even if it continues as new.
+// A deadline measured from an instant that finds the workflows' first tasks
+// still queued would measure the set-up's backlog.
 func waitSettled(ctx context.Context, c client.Client, ids []string, at time.Time) (float64, []string, error) {
 	runs := make([]string, len(ids))
 	pending := make([]int, len(ids))

@@ -81,7 +81,6 @@ func Renewal(ctx context.Context, e *Env, o Options) (*RenewalResult, []Row, err
 		},
 		temporal: e.Temporal,
 		id:       func(i int) string { return workflows.SubscriptionWorkflowID(members[i].AccountID) },
-		split:    true,
 	})
 	peak, _ := PeakRSS(e.WorkerPID)
 	res.WorkerPeakRSSMiB = mib(peak)

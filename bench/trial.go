@@ -68,11 +68,10 @@ type expiry struct {
 	fired   func(ctx context.Context) (int, error)
 	firedAt func(ctx context.Context) ([]time.Time, error)
 	// temporal and id, when set, name the i-th workflow: the instant waits
-	// for their first tasks (waitSettled), and with split a sample of
-	// their histories is read after the run for the lag split (lagSplit).
+	// for their first tasks (waitSettled), and their histories are read
+	// after the run for the lag split (lagSplit).
 	temporal client.Client
 	id       func(i int) string
-	split    bool
 }
 
 // startConcurrency is how many workflow starts are in flight during set-up.
@@ -127,7 +126,6 @@ func Trial(ctx context.Context, e *Env, o Options) (*TrialResult, []Row, error) 
 		},
 		temporal: e.Temporal,
 		id:       func(i int) string { return workflows.SubscriptionWorkflowID(members[i].AccountID) },
-		split:    true,
 	})
 	peak, _ := PeakRSS(e.WorkerPID)
 	res.WorkerPeakRSSMiB = mib(peak)
@@ -192,7 +190,6 @@ func timerBaseline(ctx context.Context, e *Env, name string, n int, lead time.Du
 		},
 		temporal: e.Temporal,
 		id:       func(i int) string { return fmt.Sprintf("bench-timer:%s:%d", runID, i) },
-		split:    true,
 	})
 	w.Stop()
 	return base, err
@@ -263,7 +260,7 @@ func runExpiry(ctx context.Context, meter CPUMeter, n int, lead time.Duration, x
 	if f.LagMax > 0 {
 		f.PerSecond = float64(n) / f.LagMax
 	}
-	if x.split {
+	if x.id != nil {
 		if f.Split, err = lagSplit(ctx, x.temporal, ids, runs, at); err != nil {
 			return f, err
 		}

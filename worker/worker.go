@@ -45,8 +45,8 @@ const workflowTaskPollers = 8
 // two polls cap how fast a burst of activities starts, whatever the worker
 // could run at once: in the renewal burst (1 000 renewals due in the same
 // second) the charges waited 26 s (p50) for a poll with two, and the burst
-// ran 2.6 times as fast with eight; the timer-workflow baseline on the same
-// options twice as fast (docs/performance.md, issue 39 round 4).
+// ran 2.6–3.5 times as fast with eight; the timer-workflow baseline on the
+// same options twice as fast (docs/performance.md, issue 39 round 4).
 const activityTaskPollers = 8
 
 // stickyTimeout is how long a workflow task waits for this worker on its
@@ -56,10 +56,12 @@ const activityTaskPollers = 8
 // their workflows; after five seconds each one still waiting timed out, went
 // to the main queue and was replayed from its whole history there: more
 // server work for the same task, and the burst took 1.6 times as long
-// (docs/performance.md, issue 39 round 4). A worker that is gone costs no
-// such wait: the server sends new tasks to the main queue once a sticky
-// queue has had no poller for ten seconds; only tasks already queued for a
-// worker that crashed wait this long.
+// (docs/performance.md, issue 39 round 4). A worker that stops gracefully
+// tells the server (the SDK's ShutdownWorker), which then sends its tasks to
+// the main queue at once, and the server sends new tasks there once a
+// sticky queue has had no poller for ten seconds; only tasks already queued
+// for a worker that crashed wait this long (an update then answers the api
+// later, within its own timeout).
 const stickyTimeout = 30 * time.Second
 
 // LogoOptions are the worker options of the logo task queue: decoding and
