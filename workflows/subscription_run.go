@@ -3,6 +3,7 @@ package workflows
 import (
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -102,19 +103,34 @@ const TransitionRetryWindow = 6 * time.Hour
 // TransitionPause is the wait between two retry windows of a transition.
 const TransitionPause = 10 * time.Minute
 
-// transitionWindow and transitionPause are TransitionRetryWindow and
+// transitionWindowNs and transitionPauseNs hold TransitionRetryWindow and
 // TransitionPause as runs use them: only tests that record the pause
 // between two windows from a real server shorten them (neither a timer's
-// length nor an activity's timeout is compared on replay).
-var transitionWindow, transitionPause = TransitionRetryWindow, TransitionPause
+// length nor an activity's timeout is compared on replay). They are
+// atomic: such a test restores them while other tests' workflows run on
+// the same worker.
+var transitionWindowNs, transitionPauseNs = atomicDuration(TransitionRetryWindow), atomicDuration(TransitionPause)
+
+// atomicDuration is an atomic holding d.
+func atomicDuration(d time.Duration) *atomic.Int64 {
+	var a atomic.Int64
+	a.Store(int64(d))
+	return &a
+}
+
+// transitionWindow is the retry window of background transitions now.
+func transitionWindow() time.Duration { return time.Duration(transitionWindowNs.Load()) }
+
+// transitionPause is the pause between two retry windows now.
+func transitionPause() time.Duration { return time.Duration(transitionPauseNs.Load()) }
 
 // SetTransitionTiming shortens the retry window and the pause of
 // background transitions, for a test that records them on a real server;
 // it returns the function that restores them.
 func SetTransitionTiming(window, pause time.Duration) (restore func()) {
-	w, p := transitionWindow, transitionPause
-	transitionWindow, transitionPause = window, pause
-	return func() { transitionWindow, transitionPause = w, p }
+	w := transitionWindowNs.Swap(int64(window))
+	p := transitionPauseNs.Swap(int64(pause))
+	return func() { transitionWindowNs.Store(w); transitionPauseNs.Store(p) }
 }
 
 // Subscription is the entity workflow of one account's subscription
@@ -389,7 +405,7 @@ func (s *subscription) activity(ctx workflow.Context, opts workflow.ActivityOpti
 // failure (non-retryable) is returned to the caller, logged.
 func (s *subscription) run(ctx workflow.Context, name string, in, out any) error {
 	opts := activityOptions
-	opts.ScheduleToCloseTimeout = transitionWindow
+	opts.ScheduleToCloseTimeout = transitionWindow()
 	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future { return s.activity(dctx, opts, name, in) }, out)
 }
 
@@ -434,7 +450,7 @@ func (s *subscription) runFolded(ctx workflow.Context, changeID, name string, in
 // needs no activity worker nor a round trip through the server.
 func (s *subscription) runLocal(ctx workflow.Context, name string, in, out any) error {
 	opts := localActivityOptions
-	opts.ScheduleToCloseTimeout = transitionWindow
+	opts.ScheduleToCloseTimeout = transitionWindow()
 	return s.retried(ctx, name, func(dctx workflow.Context) workflow.Future {
 		return workflow.ExecuteLocalActivity(workflow.WithLocalActivityOptions(dctx, opts), name, in)
 	}, out)
@@ -454,8 +470,8 @@ func (s *subscription) retried(ctx workflow.Context, name string, start func(wor
 			s.log.Error("transition refused", "activity", name, "err", err)
 			return err
 		}
-		s.log.Error("transition still failing, trying again later", "activity", name, "retry_in", transitionPause, "err", err)
-		if err := workflow.Sleep(dctx, transitionPause); err != nil {
+		s.log.Error("transition still failing, trying again later", "activity", name, "retry_in", transitionPause(), "err", err)
+		if err := workflow.Sleep(dctx, transitionPause()); err != nil {
 			return err
 		}
 	}
