@@ -53,12 +53,12 @@ export default defineConfig({
               // and the router's lazyRouteComponent/useNavigate, which /signin
               // loads anyway: one chunk compresses better than a dozen tiny
               // ones. With them the icon runtime and the one icon /signin
-              // draws (key-round, the passkey button), and webauthn. Not
+              // draws (key-round, the passkey button), webauthn and cn. Not
               // react-hook-form: /signin does without it (its form uses
               // lib/schema-form.ts), so it is a chunk of the other forms.
               name: 'forms',
               priority: 3,
-              test: /node_modules[\\/](valibot[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/]key-round)|@tanstack[\\/]react-router[\\/]dist[\\/]esm[\\/](lazyRouteComponent|useNavigate)\.)|src[\\/](lib[\\/](validators|form-errors|webauthn)|components[\\/](form-field|form-error|brand|language-picker|public-header|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
+              test: /node_modules[\\/](valibot[\\/]|lucide-react[\\/]dist[\\/]esm[\\/](shared|context|Icon|createLucideIcon|icons[\\/]key-round)|@tanstack[\\/]react-router[\\/]dist[\\/]esm[\\/](lazyRouteComponent|useNavigate)\.)|src[\\/](lib[\\/](validators|form-errors|webauthn|utils)|components[\\/](form-field|form-error|brand|language-picker|public-header|ui[\\/](card|input|label|native-select|icons|button))|features[\\/]auth[\\/](api[\\/](session-schema|signin|oidc-signin|oidc-signup)|components[\\/](auth-layout|or-divider|google-button)))\./,
             },
             {
               // react-hook-form for the forms other than sign-in, under its own name.

@@ -96,7 +96,8 @@ export function FactorForm({
         <Button
           type="button"
           variant="link"
-          className="justify-self-start px-0"
+          size="flush"
+          className="justify-self-start"
           onClick={() => {
             setRecovery(!recovery)
             setValue('')

@@ -1,8 +1,9 @@
 import '@testing-library/jest-dom/vitest'
 import { cleanup, configure } from '@testing-library/react'
-import { afterEach, vi } from 'vitest'
+import { afterEach, expect, vi } from 'vitest'
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
+import { classConflicts } from '@/lib/utils'
 
 // findBy* and waitFor wait up to 20 s: on a machine shared with go test
 // -race and three browsers a render can take seconds, and the first test of
@@ -28,6 +29,8 @@ await i18n.use(initReactI18next).init({
 })
 
 afterEach(() => {
+  // A component whose classes fight (cn, lib/utils.ts) fails the test that drew it.
+  expect(classConflicts.splice(0), 'conflicting Tailwind classes').toEqual([])
   cleanup()
   localStorage.clear()
   vi.unstubAllGlobals() // fetch stubs (test/mock-api.ts) never leak into the next test

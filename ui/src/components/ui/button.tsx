@@ -1,10 +1,10 @@
 import * as React from 'react'
 import { cva, type VariantProps } from 'class-variance-authority'
 import { SpinnerIcon } from './icons'
-import { cx } from '@/lib/cx'
+import { cn } from '@/lib/utils'
 
 const buttonVariants = cva(
-  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md text-sm font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0',
+  'inline-flex items-center justify-center gap-2 whitespace-nowrap rounded-md font-medium transition-colors focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring focus-visible:ring-offset-2 disabled:pointer-events-none disabled:opacity-50 [&_svg]:size-4 [&_svg]:shrink-0',
   {
     variants: {
       variant: {
@@ -16,10 +16,15 @@ const buttonVariants = cva(
         link: 'text-primary underline-offset-4 hover:underline',
       },
       size: {
-        default: 'h-9 px-4 py-2',
-        sm: 'h-8 rounded-md px-3 text-xs',
-        lg: 'h-10 rounded-md px-6',
-        icon: 'h-9 w-9',
+        default: 'h-9 px-4 py-2 text-sm',
+        sm: 'h-8 px-3 text-xs',
+        lg: 'h-10 px-6 text-sm',
+        icon: 'h-9 w-9 text-sm',
+        // No box: a link-styled action inside text or a table cell.
+        inline: 'h-auto p-0 text-xs',
+        // The default height without side padding: a link-styled action
+        // lined up with the form's left edge.
+        flush: 'h-9 py-2 text-sm',
       },
     },
     defaultVariants: { variant: 'default', size: 'default' },
@@ -46,7 +51,7 @@ export function Button({
 }: ButtonProps & { ref?: React.Ref<HTMLButtonElement> }) {
   return (
     <button
-      className={cx(buttonVariants({ variant, size, className }))}
+      className={cn(buttonVariants({ variant, size, className }))}
       disabled={disabled || loading}
       aria-busy={loading || undefined}
       {...props}

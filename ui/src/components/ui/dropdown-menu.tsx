@@ -127,8 +127,18 @@ export function DropdownMenuRadioItem({
   )
 }
 
-export function DropdownMenuLabel({ className, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Label>) {
-  return <DropdownMenuPrimitive.Label className={cn('px-2 py-1.5 text-sm font-semibold', className)} {...props} />
+/** A menu's non-interactive label: a heading (the signed-in user's name), or with `caption` a small muted one over a group. */
+export function DropdownMenuLabel({
+  className,
+  caption = false,
+  ...props
+}: React.ComponentProps<typeof DropdownMenuPrimitive.Label> & { caption?: boolean }) {
+  return (
+    <DropdownMenuPrimitive.Label
+      className={cn('px-2 py-1.5', caption ? 'text-xs font-medium text-muted-foreground' : 'text-sm font-semibold', className)}
+      {...props}
+    />
+  )
 }
 
 export function DropdownMenuSeparator({ className, ...props }: React.ComponentProps<typeof DropdownMenuPrimitive.Separator>) {

@@ -1,5 +1,5 @@
 import * as React from 'react'
-import { cx } from '@/lib/cx'
+import { cn } from '@/lib/utils'
 
 export function Input({
   className,
@@ -9,7 +9,7 @@ export function Input({
   return (
     <input
       type={type}
-      className={cx(
+      className={cn(
         'flex h-9 w-full rounded-md border border-input bg-background px-3 py-1 text-sm shadow-xs transition-colors placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive read-only:bg-muted',
         className,
       )}
@@ -24,7 +24,7 @@ export function Textarea({
 }: React.TextareaHTMLAttributes<HTMLTextAreaElement> & { ref?: React.Ref<HTMLTextAreaElement> }) {
   return (
     <textarea
-      className={cx(
+      className={cn(
         'flex min-h-24 w-full rounded-md border border-input bg-background px-3 py-2 text-sm shadow-xs placeholder:text-muted-foreground focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive',
         className,
       )}

@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { ChevronDownIcon } from './icons'
-import { cx } from '@/lib/cx'
+import { cn } from '@/lib/utils'
 
 /** A styled native <select>: light enough for the public (sign-in) bundle. */
 export function NativeSelect({
@@ -9,7 +9,7 @@ export function NativeSelect({
   ...props
 }: React.SelectHTMLAttributes<HTMLSelectElement> & { ref?: React.Ref<HTMLSelectElement> }) {
   return (
-    <div className={cx('relative', className)}>
+    <div className={cn('relative', className)}>
       <select
         className="h-9 w-full appearance-none rounded-md border border-input bg-background py-1 pl-3 pr-8 text-sm shadow-xs focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-ring disabled:cursor-not-allowed disabled:opacity-50 aria-invalid:border-destructive"
         {...props}

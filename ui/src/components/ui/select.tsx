@@ -29,8 +29,8 @@ export function SelectContent({ className, children, position = 'popper', ...pro
       <SelectPrimitive.Content
         position={position}
         className={cn(
-          'relative z-50 max-h-80 min-w-32 overflow-hidden rounded-md border bg-popover text-popover-foreground shadow-md',
-          position === 'popper' && 'w-full min-w-[var(--radix-select-trigger-width)] data-[side=bottom]:translate-y-1',
+          'relative z-50 max-h-80 overflow-hidden rounded-md border bg-popover text-popover-foreground shadow-md',
+          position === 'popper' ? 'w-full min-w-[var(--radix-select-trigger-width)] data-[side=bottom]:translate-y-1' : 'min-w-32',
           className,
         )}
         {...props}

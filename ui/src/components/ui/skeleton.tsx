@@ -1,6 +1,9 @@
 import * as React from 'react'
 import { cn } from '@/lib/utils'
 
-export function Skeleton({ className, ...props }: React.HTMLAttributes<HTMLDivElement>) {
-  return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-muted', className)} {...props} />
+/** A placeholder block while content loads: a rounded rectangle, or a circle or pill with `round`. */
+export function Skeleton({ className, round = false, ...props }: React.HTMLAttributes<HTMLDivElement> & { round?: boolean }) {
+  return (
+    <div aria-hidden="true" className={cn('animate-pulse bg-muted', round ? 'rounded-full' : 'rounded-md', className)} {...props} />
+  )
 }

@@ -21,8 +21,18 @@ export function TableRow({ className, ...props }: React.HTMLAttributes<HTMLTable
   return <tr className={cn('border-b transition-colors hover:bg-muted/50', className)} {...props} />
 }
 
-export function TableHead({ className, ...props }: React.ThHTMLAttributes<HTMLTableCellElement>) {
-  return <th className={cn('h-10 px-2 text-left align-middle font-medium text-muted-foreground', className)} {...props} />
+/** A column heading; `align="end"` right-aligns it over a column of amounts. */
+export function TableHead({
+  className,
+  align = 'start',
+  ...props
+}: Omit<React.ThHTMLAttributes<HTMLTableCellElement>, 'align'> & { align?: 'start' | 'end' }) {
+  return (
+    <th
+      className={cn('h-10 px-2 align-middle font-medium text-muted-foreground', align === 'end' ? 'text-right' : 'text-left', className)}
+      {...props}
+    />
+  )
 }
 
 export function TableCell({ className, ...props }: React.TdHTMLAttributes<HTMLTableCellElement>) {

@@ -1,6 +1,6 @@
 import * as React from 'react'
 import { CloseIcon } from './icons'
-import { cx } from '@/lib/cx'
+import { cn } from '@/lib/utils'
 
 /** A fixed popup in the bottom right corner; the caller decides when it shows. */
 export function Toast({
@@ -17,7 +17,7 @@ export function Toast({
 }) {
   return (
     <div
-      className={cx(
+      className={cn(
         'pointer-events-auto fixed bottom-4 right-4 z-[100] flex w-[calc(100%-2rem)] max-w-sm items-start gap-3 rounded-lg border p-4 shadow-lg',
         variant === 'destructive' ? 'border-red-700 bg-red-700 text-white' : 'bg-background',
         className,
@@ -40,9 +40,9 @@ export function Toast({
 }
 
 export function ToastTitle({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) {
-  return <p className={cx('text-sm font-semibold', className)} {...props} />
+  return <p className={cn('text-sm font-semibold', className)} {...props} />
 }
 
 export function ToastDescription({ className, ...props }: React.HTMLAttributes<HTMLParagraphElement>) {
-  return <p className={cx('text-sm', className)} {...props} />
+  return <p className={cn('text-sm', className)} {...props} />
 }

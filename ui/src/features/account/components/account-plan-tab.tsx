@@ -42,7 +42,7 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
   // buttons are disabled, the reason beside them.
   const deletion = useDeletionLock(data.account.deletion_at, 'plan')
   const lockedButton = (label: string) => (
-    <Button variant="link" size="sm" className="h-auto w-fit p-0" disabled aria-describedby={deletion.describedBy}>
+    <Button variant="link" size="inline" className="w-fit" disabled aria-describedby={deletion.describedBy}>
       {label}
     </Button>
   )

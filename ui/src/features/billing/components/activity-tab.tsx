@@ -141,7 +141,7 @@ export function ActivityTabPending() {
       <div className="grid gap-5" aria-busy="true" aria-label={t('activity.title')} role="group">
         {Array.from({ length: SKELETON_ROWS }, (_, row) => (
           <div key={row} className="flex items-center gap-3" data-testid="activity-skeleton">
-            <Skeleton className="size-8 rounded-full" />
+            <Skeleton round className="size-8" />
             <div className="grid flex-1 gap-2">
               <Skeleton className="h-4 w-48" />
               <Skeleton className="h-3 w-32" />
@@ -197,8 +197,7 @@ export function ActivityTab({ accountId, scope = 'all' }: { accountId: string; s
     return (
       <Button
         variant="link"
-        size="sm"
-        className="h-auto p-0"
+        size="inline"
         loading={busy}
         aria-label={
           creditNote

@@ -140,11 +140,11 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
         <TableHeader className="max-sm:sr-only">
           <TableRow>
             {COLUMNS.map((column) => (
-              <TableHead key={column} className={column === 'amount' ? 'text-right' : undefined}>
+              <TableHead key={column} align={column === 'amount' ? 'end' : 'start'}>
                 {t(`invoices.columns.${column}`)}
               </TableHead>
             ))}
-            <TableHead className="text-right">
+            <TableHead align="end">
               <span className="sr-only">{t('invoices.columns.actions')}</span>
             </TableHead>
           </TableRow>

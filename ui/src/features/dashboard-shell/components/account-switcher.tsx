@@ -37,7 +37,7 @@ export function AccountSwitcher({ accountId }: { accountId: string }) {
 
   return (
     <>
-      <DropdownMenuLabel className="text-xs font-medium text-muted-foreground">{t('switcher.label')}</DropdownMenuLabel>
+      <DropdownMenuLabel caption>{t('switcher.label')}</DropdownMenuLabel>
       <DropdownMenuRadioGroup value={accountId} onValueChange={open} aria-label={t('switcher.label')}>
         {accounts.map((account) => (
           <DropdownMenuRadioItem key={account.id} value={account.id} data-testid="switch-account">

@@ -13,8 +13,8 @@ export function ShellSkeleton() {
     <div className="min-h-screen" aria-busy="true">
       <header className="fixed inset-x-0 top-0 z-40 flex h-12 items-center gap-3 border-b bg-background px-4">
         <Brand />
-        <Skeleton className="h-5 w-12 rounded-full" />
-        <Skeleton className="ml-auto h-7 w-7 rounded-full" />
+        <Skeleton round className="h-5 w-12" />
+        <Skeleton round className="ml-auto h-7 w-7" />
       </header>
       <nav className="fixed bottom-0 left-0 top-12 hidden w-56 flex-col gap-2 border-r bg-background p-3 md:flex" aria-hidden="true">
         {Array.from({ length: 6 }, (_, i) => (

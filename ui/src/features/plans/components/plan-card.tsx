@@ -6,7 +6,6 @@ import { Card, CardContent, CardFooter, CardHeader, CardTitle } from '@/componen
 import { Skeleton } from '@/components/ui/skeleton'
 import type { Pricing } from '@/lib/api/get-pricing'
 import type { PaidPlan } from '@/lib/constants'
-import { cn } from '@/lib/utils'
 import type { PlanAction } from './plan-actions'
 import { formatMoney, formatMonthly, formatVatRate, yearlyAmount } from './pricing-format'
 
@@ -51,11 +50,12 @@ export function PlanCard({
       role="region"
       aria-label={name}
       data-plan={plan}
-      className={cn('flex flex-col', popular ? 'border-primary shadow-md' : undefined)}
+      highlighted={popular}
+      className="flex flex-col"
     >
       <CardHeader>
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <CardTitle className="text-xl">{name}</CardTitle>
+          <CardTitle large>{name}</CardTitle>
           {popular && (
             <span className="rounded-full bg-primary px-2 py-0.5 text-xs font-medium text-primary-foreground">
               {t('most_popular')}
@@ -83,7 +83,7 @@ export function PlanCard({
         </ul>
       </CardContent>
       {action && (
-        <CardFooter className="grid gap-3">
+        <CardFooter stacked>
           {notice}
           <Button
             className="w-full"
