@@ -76,6 +76,10 @@ func newHarness(t *testing.T) *harness {
 		Payments: &sandbox.Provider{DB: db, BaseURL: "http://127.0.0.1:8080"}, VATChecker: &vatcheck.StandIn{Outage: 2 * time.Second}}.Server()
 	srv.OIDC = &auth.OIDC{Issuer: o.Issuer(), ClientID: devstack.OIDCClientID, ClientSecret: devstack.OIDCClientSecret}
 	srv.DevOIDC = o
+	// argon2id at a tiny cost: these tests count hashes (Hasher.Runs), they
+	// do not time them, and at the product's cost under -race the hashing
+	// was a third of the package's CPU. auth's own tests keep DefaultCost.
+	srv.Hasher = auth.NewHasherCost(0, testHashCost)
 	srv.UI = fstest.MapFS{
 		"index.html":        {Data: []byte("<!doctype html><title>Kudos</title>")},
 		"assets/app-abc.js": {Data: []byte("console.log(1)")},
@@ -309,6 +313,9 @@ func signupBody(email string) map[string]any {
 
 // testBrowserKey is the browser key of the test's "browser": sent with its
 // sign-ups and activations, so that activating signs it in (issue 27 item 4).
+// testHashCost is the api tests' argon2id cost (see newHarness): 64 KiB, one pass.
+var testHashCost = auth.Cost{MemoryKiB: 64, Time: 1}
+
 const testBrowserKey = "dGVzdC1icm93c2VyLXRlc3QtYnJvd3Nlci10ZXN0LWI"
 
 // lastMail returns the newest queued mail request to address (from the

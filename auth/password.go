@@ -13,18 +13,27 @@ import (
 	"golang.org/x/crypto/argon2"
 )
 
-// Argon2id parameters of the authentication issue (OWASP's minimum profile).
+// Argon2id parameters that no Cost changes.
 const (
-	argonMemoryKiB = 19 * 1024
-	argonTime      = 2
-	argonThreads   = 1
-	argonKeyLen    = 32
-	argonSaltLen   = 16
+	argonThreads = 1
+	argonKeyLen  = 32
+	argonSaltLen = 16
 )
+
+// Cost is the work of one argon2id hash: memory in KiB and passes.
+type Cost struct {
+	MemoryKiB uint32
+	Time      uint32
+}
+
+// DefaultCost is the cost of every hash Kudos stores: OWASP's minimum
+// argon2id profile (19 MiB, 2 passes), the authentication issue's choice.
+var DefaultCost = Cost{MemoryKiB: 19 * 1024, Time: 2}
 
 // Hasher hashes passwords with argon2id. At most Limit hashes run at once, so
 // a burst of sign-ins costs at most Limit × 19 MiB of memory; the rest wait.
 type Hasher struct {
+	cost  Cost
 	slots chan struct{}
 	dummy string
 	// runs counts the argon2id computations done (Runs).
@@ -37,11 +46,18 @@ func (h *Hasher) Runs() int64 { return h.runs.Load() }
 
 // NewHasher returns a Hasher allowing limit concurrent hashes (0 means one per
 // CPU, which is also the throughput optimum: argon2 is CPU-bound).
-func NewHasher(limit int) *Hasher {
+func NewHasher(limit int) *Hasher { return NewHasherCost(limit, DefaultCost) }
+
+// NewHasherCost is NewHasher with another cost. Only tests use it: a hash
+// under -race costs 120 ms at DefaultCost, and the api's tests hash
+// thousands of passwords for what they check (routes, limits, sessions), not
+// for argon2id itself. The product always uses NewHasher. A Hasher refuses
+// hashes of another cost, so the two never mix.
+func NewHasherCost(limit int, cost Cost) *Hasher {
 	if limit <= 0 {
 		limit = runtime.GOMAXPROCS(0)
 	}
-	h := &Hasher{slots: make(chan struct{}, limit)}
+	h := &Hasher{cost: cost, slots: make(chan struct{}, limit)}
 	h.dummy = h.encode(make([]byte, argonSaltLen), "kudos-dummy-password")
 	return h
 }
@@ -63,15 +79,15 @@ func (h *Hasher) Hash(ctx context.Context, password string) (string, error) {
 // malformed hash is checked against a dummy hash, so unknown users and users
 // without a password cost the same time as a wrong password.
 func (h *Hasher) Verify(ctx context.Context, password, hash string) (bool, error) {
-	salt, key, ok := decode(hash)
+	salt, key, ok := h.decode(hash)
 	if !ok {
-		salt, key, _ = decode(h.dummy)
+		salt, key, _ = h.decode(h.dummy)
 	}
 	if err := h.acquire(ctx); err != nil {
 		return false, err
 	}
 	defer h.release()
-	got := argon2.IDKey([]byte(password), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
+	got := argon2.IDKey([]byte(password), salt, h.cost.Time, h.cost.MemoryKiB, argonThreads, argonKeyLen)
 	return ok && subtle.ConstantTimeCompare(got, key) == 1, nil
 }
 
@@ -88,17 +104,18 @@ func (h *Hasher) acquire(ctx context.Context) error {
 func (h *Hasher) release() { <-h.slots }
 
 func (h *Hasher) encode(salt []byte, password string) string {
-	key := argon2.IDKey([]byte(password), salt, argonTime, argonMemoryKiB, argonThreads, argonKeyLen)
+	key := argon2.IDKey([]byte(password), salt, h.cost.Time, h.cost.MemoryKiB, argonThreads, argonKeyLen)
 	b64 := base64.RawStdEncoding
-	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, argonMemoryKiB, argonTime, argonThreads,
+	return fmt.Sprintf("$argon2id$v=%d$m=%d,t=%d,p=%d$%s$%s", argon2.Version, h.cost.MemoryKiB, h.cost.Time, argonThreads,
 		b64.EncodeToString(salt), b64.EncodeToString(key))
 }
 
-// decode parses a hash made by encode. Hashes with other parameters are
-// refused rather than trusted: parameters come from this code only.
-func decode(hash string) (salt, key []byte, ok bool) {
+// decode parses a hash made by encode at h's cost. Hashes with other
+// parameters are refused rather than trusted: parameters come from this code
+// only.
+func (h *Hasher) decode(hash string) (salt, key []byte, ok bool) {
 	parts := strings.Split(hash, "$")
-	want := fmt.Sprintf("m=%d,t=%d,p=%d", argonMemoryKiB, argonTime, argonThreads)
+	want := fmt.Sprintf("m=%d,t=%d,p=%d", h.cost.MemoryKiB, h.cost.Time, argonThreads)
 	if len(parts) != 6 || parts[1] != "argon2id" || parts[2] != fmt.Sprintf("v=%d", argon2.Version) || parts[3] != want {
 		return nil, nil, false
 	}

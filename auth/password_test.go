@@ -76,3 +76,30 @@ func TestHasherBoundsConcurrency(t *testing.T) {
 		t.Fatal("acquire on a full hasher with a cancelled context succeeded")
 	}
 }
+
+// TestHashersOfTwoCostsNeverMix: a hash made at one cost does not verify at
+// another, so the tests' cheap hasher can never accept a stored password.
+func TestHashersOfTwoCostsNeverMix(t *testing.T) {
+	ctx := context.Background()
+	product, cheap := NewHasher(1), NewHasherCost(1, Cost{MemoryKiB: 64, Time: 1})
+	stored, err := product.Hash(ctx, "Secret1!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	made, err := cheap.Hash(ctx, "Secret1!")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(made, "$argon2id$v=19$m=64,t=1,p=1$") {
+		t.Fatalf("the cheap hash %q does not carry its own cost", made)
+	}
+	for _, c := range []struct {
+		h    *Hasher
+		hash string
+		want bool
+	}{{cheap, made, true}, {product, stored, true}, {cheap, stored, false}, {product, made, false}} {
+		if ok, err := c.h.Verify(ctx, "Secret1!", c.hash); err != nil || ok != c.want {
+			t.Errorf("Verify(%.30s…) at %+v = %v, %v; want %v", c.hash, c.h.cost, ok, err, c.want)
+		}
+	}
+}
