@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next'
 import { UserPlus } from 'lucide-react'
 import * as v from 'valibot'
 import { FormError } from '@/components/form-error'
-import { FormDialog } from '@/components/form-dialog'
+import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
 import { FormField } from '@/components/form-field'
 import { Button } from '@/components/ui/button'
 import { Input } from '@/components/ui/input'
@@ -33,7 +33,8 @@ export function inviteErrorKey(error: unknown): string | null {
 
 /**
  * "Invite a member": e-mail and role (admin or member). Disabled, with the
- * reason next to it, when every seat is used.
+ * reason next to it, when every seat is used. The form mounts when the
+ * dialog opens (fresh each time), not with the team page.
  */
 export function InviteDialog({
   accountId,
@@ -49,21 +50,56 @@ export function InviteDialog({
   const { t } = useTranslation('team')
   const [open, setOpen] = useState(false)
   const invite = useInvite(accountId)
-  const form = useForm({ resolver: valibotResolver(schema), defaultValues: { email: '', role: 'member' as const } })
-  const { errors } = form.formState
 
   const onOpenChange = (next: boolean) => {
-    if (next) {
-      form.reset()
-      invite.reset()
-    }
+    if (next) invite.reset()
     setOpen(next)
   }
+
+  return (
+    <FormDialogFrame
+      open={open}
+      onOpenChange={onOpenChange}
+      pending={invite.isPending}
+      trigger={
+        <Button disabled={full} aria-describedby={full ? 'team-full' : undefined}>
+          <UserPlus aria-hidden="true" />
+          {t('invite.button')}
+        </Button>
+      }
+    >
+      <InviteForm
+        accountName={accountName}
+        invite={invite}
+        onClose={() => setOpen(false)}
+        onInvited={(notice) => {
+          setOpen(false)
+          onInvited(notice)
+        }}
+      />
+    </FormDialogFrame>
+  )
+}
+
+/** The invitation's fields, mounted while the dialog is open. */
+function InviteForm({
+  accountName,
+  invite,
+  onClose,
+  onInvited,
+}: {
+  accountName: string
+  invite: ReturnType<typeof useInvite>
+  onClose: () => void
+  onInvited: (notice: string) => void
+}) {
+  const { t } = useTranslation('team')
+  const form = useForm({ resolver: valibotResolver(schema), defaultValues: { email: '', role: 'member' as const } })
+  const { errors } = form.formState
 
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await invite.mutateAsync(values)
-      setOpen(false)
       onInvited(t('invite.sent', { email: values.email }))
     } catch (error) {
       if (isApiError(error) && error.status === 409 && error.fields.email) {
@@ -78,19 +114,12 @@ export function InviteDialog({
   const messageKey = inviteErrorKey(invite.error)
 
   return (
-    <FormDialog
-      open={open}
-      onOpenChange={onOpenChange}
-      trigger={
-        <Button disabled={full} aria-describedby={full ? 'team-full' : undefined}>
-          <UserPlus aria-hidden="true" />
-          {t('invite.button')}
-        </Button>
-      }
+    <FormDialogForm
       title={t('invite.title')}
       description={t('invite.description', { account: accountName })}
       onSubmit={onSubmit}
       pending={invite.isPending}
+      onCancel={onClose}
       cancelLabel={t('invite.cancel')}
       submitLabel={t('invite.submit')}
     >
@@ -109,6 +138,6 @@ export function InviteDialog({
         )}
       </FormField>
       {invite.error && !fieldShown ? <FormError error={invite.error} messageKey={messageKey ?? undefined} /> : null}
-    </FormDialog>
+    </FormDialogForm>
   )
 }

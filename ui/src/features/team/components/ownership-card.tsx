@@ -6,7 +6,7 @@ import { Crown } from 'lucide-react'
 import * as v from 'valibot'
 import { FormError } from '@/components/form-error'
 import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
-import { FormDialog } from '@/components/form-dialog'
+import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
 import { FormField } from '@/components/form-field'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
@@ -46,24 +46,78 @@ export function OwnershipCard({
   const [open, setOpen] = useState(false)
   const transfer = useTransferOwnership(accountId)
   const candidates = members.filter((m) => !isSelf(m, user.email))
+
+  const onOpenChange = (next: boolean) => {
+    if (next) transfer.reset()
+    setOpen(next)
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{t('ownership.title')}</CardTitle>
+        <CardDescription>{t('ownership.description')}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid justify-items-start gap-2">
+        <FormDialogFrame
+          open={open}
+          onOpenChange={onOpenChange}
+          pending={transfer.isPending}
+          trigger={
+            <Button variant="outline" disabled={candidates.length === 0} aria-describedby={candidates.length === 0 ? 'ownership-none' : undefined}>
+              <Crown aria-hidden="true" />
+              {t('ownership.button')}
+            </Button>
+          }
+        >
+          <TransferForm
+            accountName={accountName}
+            socialLogin={user.social_login}
+            candidates={candidates}
+            transfer={transfer}
+            onClose={() => setOpen(false)}
+            onDone={(notice) => {
+              setOpen(false)
+              onDone(notice)
+            }}
+          />
+        </FormDialogFrame>
+        {candidates.length === 0 && (
+          <p id="ownership-none" className="text-sm text-muted-foreground">
+            {t('ownership.no_candidates')}
+          </p>
+        )}
+      </CardContent>
+    </Card>
+  )
+}
+
+/** The transfer's fields (the new owner and the current password), mounted while the dialog is open. */
+function TransferForm({
+  accountName,
+  socialLogin,
+  candidates,
+  transfer,
+  onClose,
+  onDone,
+}: {
+  accountName: string
+  socialLogin: boolean
+  candidates: readonly Member[]
+  transfer: ReturnType<typeof useTransferOwnership>
+  onClose: () => void
+  onDone: (notice: string) => void
+}) {
+  const { t } = useTranslation('team')
   const form = useForm({
-    resolver: valibotResolver(user.social_login ? withOptionalPassword : withPassword),
+    resolver: valibotResolver(socialLogin ? withOptionalPassword : withPassword),
     defaultValues: { user_id: '', current_password: '' },
   })
   const { errors } = form.formState
 
-  const onOpenChange = (next: boolean) => {
-    if (next) {
-      form.reset()
-      transfer.reset()
-    }
-    setOpen(next)
-  }
-
   const onSubmit = form.handleSubmit(async (values) => {
     try {
       await transfer.mutateAsync(values)
-      setOpen(false)
       const owner = candidates.find((m) => m.user_id === values.user_id)
       onDone(t('ownership.done', { name: owner ? displayName(owner) : '', account: accountName }))
     } catch (error) {
@@ -74,61 +128,39 @@ export function OwnershipCard({
   const fieldShown = isApiError(transfer.error) && transfer.error.status === 422
 
   return (
-    <Card>
-      <CardHeader>
-        <CardTitle>{t('ownership.title')}</CardTitle>
-        <CardDescription>{t('ownership.description')}</CardDescription>
-      </CardHeader>
-      <CardContent className="grid justify-items-start gap-2">
-        <FormDialog
-          open={open}
-          onOpenChange={onOpenChange}
-          trigger={
-            <Button variant="outline" disabled={candidates.length === 0} aria-describedby={candidates.length === 0 ? 'ownership-none' : undefined}>
-              <Crown aria-hidden="true" />
-              {t('ownership.button')}
-            </Button>
-          }
-          title={t('ownership.dialog.title')}
-          description={t('ownership.dialog.description')}
-          onSubmit={onSubmit}
-          pending={transfer.isPending}
-          cancelLabel={t('ownership.dialog.cancel')}
-          submitLabel={t('ownership.dialog.confirm')}
-        >
-          <FormField id="transfer-member" label={t('ownership.dialog.member')} error={errors.user_id?.message}>
-            {(control) => (
-              <NativeSelect {...control} {...form.register('user_id')}>
-                <option value="">{t('ownership.dialog.choose')}</option>
-                {candidates.map((m) => (
-                  <option key={m.user_id} value={m.user_id}>
-                    {displayName(m)} ({m.email})
-                  </option>
-                ))}
-              </NativeSelect>
-            )}
-          </FormField>
-          <FormField
-            id="transfer-password"
-            label={user.social_login ? t('ownership.dialog.password_optional') : t('ownership.dialog.password')}
-            error={errors.current_password?.message}
-          >
-            {(control) => (
-              <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />
-            )}
-          </FormField>
-          {needsStepUp(transfer.error) ? (
-            <StepUpPrompt />
-          ) : transfer.error && !fieldShown ? (
-            <FormError error={transfer.error} />
-          ) : null}
-        </FormDialog>
-        {candidates.length === 0 && (
-          <p id="ownership-none" className="text-sm text-muted-foreground">
-            {t('ownership.no_candidates')}
-          </p>
+    <FormDialogForm
+      title={t('ownership.dialog.title')}
+      description={t('ownership.dialog.description')}
+      onSubmit={onSubmit}
+      pending={transfer.isPending}
+      onCancel={onClose}
+      cancelLabel={t('ownership.dialog.cancel')}
+      submitLabel={t('ownership.dialog.confirm')}
+    >
+      <FormField id="transfer-member" label={t('ownership.dialog.member')} error={errors.user_id?.message}>
+        {(control) => (
+          <NativeSelect {...control} {...form.register('user_id')}>
+            <option value="">{t('ownership.dialog.choose')}</option>
+            {candidates.map((m) => (
+              <option key={m.user_id} value={m.user_id}>
+                {displayName(m)} ({m.email})
+              </option>
+            ))}
+          </NativeSelect>
         )}
-      </CardContent>
-    </Card>
+      </FormField>
+      <FormField
+        id="transfer-password"
+        label={socialLogin ? t('ownership.dialog.password_optional') : t('ownership.dialog.password')}
+        error={errors.current_password?.message}
+      >
+        {(control) => <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />}
+      </FormField>
+      {needsStepUp(transfer.error) ? (
+        <StepUpPrompt />
+      ) : transfer.error && !fieldShown ? (
+        <FormError error={transfer.error} />
+      ) : null}
+    </FormDialogForm>
   )
 }
