@@ -17,6 +17,7 @@ import (
 	"kudos"
 	"kudos/devstack"
 	"kudos/internal/testimages"
+	"kudos/workflows"
 )
 
 // httpDo sends a real HTTP request (to the local S3) and returns status and
@@ -86,11 +87,14 @@ func (a logoAccount) upload(filename, contentType string, data []byte) {
 	a.h.worker = a.h.startWorker(a.h.acts)
 }
 
-// settled waits until the logo leaves the temporary state.
+// settled waits until the logo leaves the temporary state: up to 40 s, as
+// a takeover first waits out the dead worker's heartbeat (LogoHeartbeat,
+// 10 s), then processes the image again under -race on a machine that runs
+// the browser tests and fuzzing beside it (20 s was once too short there).
 func (a logoAccount) settled() map[string]any {
 	a.h.t.Helper()
 	var acc map[string]any
-	eventually(a.h.t, "the logo to be processed", func() bool {
+	eventuallyWithin(a.h.t, workflows.LogoHeartbeat+30*time.Second, "the logo to be processed", func() bool {
 		acc = a.account()
 		return kudos.LogoStateOf(acc["img_url"].(string)) != kudos.LogoProcessing
 	})
