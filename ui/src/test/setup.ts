@@ -4,6 +4,7 @@ import { afterEach, expect, vi } from 'vitest'
 import i18n from 'i18next'
 import { initReactI18next } from 'react-i18next'
 import { classConflicts } from '@/lib/utils'
+import { dismissError } from '@/lib/error-store'
 
 // findBy* and waitFor wait up to 20 s: on a machine shared with go test
 // -race and three browsers a render can take seconds, and the first test of
@@ -28,12 +29,16 @@ await i18n.use(initReactI18next).init({
   react: { useSuspense: false },
 })
 
-afterEach(() => {
+afterEach(async () => {
   // A component whose classes fight (cn, lib/utils.ts) fails the test that drew it.
   expect(classConflicts.splice(0), 'conflicting Tailwind classes').toEqual([])
   cleanup()
   localStorage.clear()
   vi.unstubAllGlobals() // fetch stubs (test/mock-api.ts) never leak into the next test
+  // Test files share their worker's modules (vitest.config.ts): the error
+  // popup's store and the language start each test as new.
+  dismissError()
+  if (i18n.language !== 'en') await i18n.changeLanguage('en')
 })
 
 // jsdom lacks ResizeObserver (Radix measures some controls with it).
