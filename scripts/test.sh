@@ -9,14 +9,14 @@
 #
 # Independent steps run at once, in three lanes that share no service state:
 #   go      go test -race
-#   ui      go vet, the UI's typecheck, lint, unit tests and bundle budgets
+#   ui      go vet, the UI's typecheck, lint, unit tests and bundle budgets;
+#           then the fault tests (own Postgres/Temporal) and fuzzing, which
+#           start when the UI's checks are done (about half-way through go
+#           test, the longest lane: run after it, they made the whole run
+#           3 minutes longer)
 #   e2e     the end-to-end files on the main instance, at the same time the
 #           files that name ALONE on an instance of their own (configured
-#           as the main one), and those that name FAST on the fast instance;
-#           then the fault tests (own Postgres/Temporal) and fuzzing, which
-#           start when the browsers are done (about half-way through go
-#           test, which is the longest lane: run after it, they made the
-#           whole run 3 minutes longer)
+#           as the main one), and those that name FAST on the fast instance
 # go test -race mostly waits (./api, one test at a time: about a tenth of
 # its wall time is CPU; its tests run 4 at a time, each on its own database
 # and Temporal task queue), as do the end-to-end tests (trials and years of 20
@@ -240,7 +240,9 @@ bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bun
 # unless KUDOS_TEST_GO_PARALLEL says how many: on 2 cores beside the UI's
 # checks and three browsers, 4 at a time starved the logo, invitation-mail
 # and short-trial tests into timeouts (a clean run: 7 failed; one at a time
-# they pass), and 8 finished no more tests a minute than 1. A machine with
+# they pass), and 8 finished no more tests a minute than 1. 2 at a time
+# (2026-11-28) cut go test from about 1300 to 1021 s but starved the logo's
+# image work and an invitation's timer into 3 timeouts. A machine with
 # cores to spare can set 4.
 GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-1}
 [ "${KUDOS_TEST_SERIAL:-}" = 1 ] && GO_PARALLEL=1
@@ -259,20 +261,14 @@ lane_ui() {
   step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
   step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
   step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
-  return $rc
-}
-
-lane_e2e() {
-  local rc=0
-  e2e_groups || rc=1
   step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
   step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
   return $rc
 }
 
-# e2e_groups: the end-to-end groups at once, each a step, once the
-# instances are ready.
-e2e_groups() {
+# lane_e2e: the end-to-end groups at once, each a step, once the instances
+# are ready.
+lane_e2e() {
   step 09 e2e "end-to-end: instances ready" e2e_ready || return 1
   local rc=0 group pids=()
   # A group without files (KUDOS_E2E_FILES names only others') is no step.
