@@ -26,9 +26,10 @@ type Cost struct {
 	Time      uint32
 }
 
-// DefaultCost is the cost of every hash Kudos stores: OWASP's minimum
+// defaultCost is the cost of every hash Kudos stores: OWASP's minimum
 // argon2id profile (19 MiB, 2 passes), the authentication issue's choice.
-var DefaultCost = Cost{MemoryKiB: 19 * 1024, Time: 2}
+// Unexported, so that no other package can lower it for the product.
+var defaultCost = Cost{MemoryKiB: 19 * 1024, Time: 2}
 
 // Hasher hashes passwords with argon2id. At most Limit hashes run at once, so
 // a burst of sign-ins costs at most Limit × 19 MiB of memory; the rest wait.
@@ -46,10 +47,10 @@ func (h *Hasher) Runs() int64 { return h.runs.Load() }
 
 // NewHasher returns a Hasher allowing limit concurrent hashes (0 means one per
 // CPU, which is also the throughput optimum: argon2 is CPU-bound).
-func NewHasher(limit int) *Hasher { return NewHasherCost(limit, DefaultCost) }
+func NewHasher(limit int) *Hasher { return NewHasherCost(limit, defaultCost) }
 
 // NewHasherCost is NewHasher with another cost. Only tests use it: a hash
-// under -race costs 120 ms at DefaultCost, and the api's tests hash
+// under -race costs 120 ms at NewHasher's cost, and the api's tests hash
 // thousands of passwords for what they check (routes, limits, sessions), not
 // for argon2id itself. The product always uses NewHasher. A Hasher refuses
 // hashes of another cost, so the two never mix.

@@ -12,8 +12,9 @@ const include = ['src/**/*.test.{ts,tsx}']
 // could leave behind for the next (the DOM, localStorage, stubbed globals,
 // the error popup's store, the language) is reset after every test in
 // src/test/setup.ts.
-const mocking = (readdirSync('src', { recursive: true, encoding: 'utf8' }) as string[])
-  .filter((f) => /\.test\.tsx?$/.test(f) && readFileSync(`src/${f}`, 'utf8').includes('vi.mock('))
+const src = fileURLToPath(new URL('./src/', import.meta.url))
+const mocking = (readdirSync(src, { recursive: true, encoding: 'utf8' }) as string[])
+  .filter((f) => /\.test\.tsx?$/.test(f) && readFileSync(src + f, 'utf8').includes('vi.mock('))
   .map((f) => `src/${f}`)
 
 export default defineConfig({

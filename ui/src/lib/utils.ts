@@ -11,7 +11,7 @@ import { twMerge } from 'tailwind-merge'
  *
  * Production joins only: tailwind-merge's class map cost ~100 ms of a
  * phone's main thread on the first render, and its code ~8 KB gzip of every
- * signed-in page. Outside production (tests and `make dev`) each call is
+ * signed-in page. Outside production (the unit tests, `npm run dev`) each call is
  * checked with tailwind-merge: a conflict is logged and kept in
  * `classConflicts`, and the unit tests' set-up fails the test that made one.
  */
