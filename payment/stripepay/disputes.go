@@ -17,7 +17,8 @@ import (
 //
 //   - charge.dispute.created: a dispute (chargeback) opened; and
 //     charge.dispute.closed: decided, won (or an inquiry closed as
-//     warning_closed: no money moved, booked as won) or lost;
+//     warning_closed, or a dispute prevented before it became a
+//     chargeback: no money taken back, booked as won) or lost;
 //   - a SEPA Direct Debit taken back by the bank after it succeeded: the
 //     charge fails after it had succeeded (charge.failed, its
 //     PaymentIntent back to requires_payment_method), or the bank reclaims
@@ -97,13 +98,20 @@ func sepaDispute(d *stripe.Dispute) bool {
 }
 
 // disputeStatus is how Kudos books a dispute Stripe says stands at s: a
-// decision (won, lost; an inquiry closed without a chargeback as won), or
-// open while the network decides.
+// decision (won, lost), or open while the network decides. Two ends take
+// no money back and are booked as won:
+//   - an inquiry closed without a chargeback (warning_closed);
+//   - a dispute prevented before it became a chargeback (prevented: Visa
+//     RDR, announced as prevented from its first event). When the
+//     prevention resolved it by refunding the payment, Stripe makes that
+//     refund, and it reaches Kudos as a refund made at the provider,
+//     booked with its credit note like any other.
 func disputeStatus(typ stripe.EventType, s stripe.DisputeStatus) kudos.DisputeStatus {
 	switch {
 	case s == stripe.DisputeStatusLost:
 		return kudos.DisputeLost
-	case s == stripe.DisputeStatusWon || (typ == stripe.EventTypeChargeDisputeClosed && s == stripe.DisputeStatusWarningClosed):
+	case s == stripe.DisputeStatusWon || s == stripe.DisputeStatusPrevented ||
+		(typ == stripe.EventTypeChargeDisputeClosed && s == stripe.DisputeStatusWarningClosed):
 		return kudos.DisputeWon
 	}
 	return kudos.DisputeOpen

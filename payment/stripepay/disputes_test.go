@@ -89,6 +89,12 @@ func TestParseWebhookDisputesAndReturns(t *testing.T) {
 			dispute: &kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeWon, Amount: eur, Payment: "co_1", Reason: "fraudulent"}},
 		{name: "inquiry closed", typ: "charge.dispute.closed", obj: dispute("warning_closed", "card"), pi: checkoutPI, wantGet: true,
 			dispute: &kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeWon, Amount: eur, Payment: "co_1", Reason: "fraudulent"}},
+		// Stopped before it became a chargeback (Visa RDR): announced at once
+		// as prevented, on its created event; nothing is taken back by it.
+		{name: "dispute prevented", typ: "charge.dispute.created", obj: dispute("prevented", "card"), pi: checkoutPI, wantGet: true,
+			dispute: &kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeWon, Amount: eur, Payment: "co_1", Reason: "fraudulent"}},
+		{name: "prevented dispute closed", typ: "charge.dispute.closed", obj: dispute("prevented", "card"), pi: checkoutPI, wantGet: true,
+			dispute: &kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeWon, Amount: eur, Payment: "co_1", Reason: "fraudulent"}},
 		{name: "SEPA dispute: the bank took the debit back", typ: "charge.dispute.created", obj: dispute("lost", "sepa_debit"), pi: renewalPI,
 			wantGet: true, ret: &kudos.ReturnEvent{ID: "dp_1", Payment: "renewal:x:2027", Amount: eur, Reason: "fraudulent"}},
 		{name: "SEPA dispute closed", typ: "charge.dispute.closed", obj: dispute("lost", "sepa_debit"), pi: renewalPI},

@@ -132,7 +132,7 @@ func (p *Provider) ListRefunds(ctx context.Context, since, until time.Time, fn f
 // each dispute's PaymentIntent expanded (its metadata names Kudos's account
 // and payment): the disputes of payments Kudos made, each at its status
 // now as the intake books it (disputeStatus: an inquiry closed without a
-// chargeback is won). A SEPA debit's dispute is left out: the intake books
+// chargeback, or a dispute prevented before one, is won). A SEPA debit's dispute is left out: the intake books
 // it as a returned payment, not as a dispute.
 func (p *Provider) ListDisputes(ctx context.Context, since, until time.Time, fn func(kudos.ProviderDispute) error) error {
 	params := &stripe.DisputeListParams{CreatedRange: createdIn(since, until)}

@@ -223,7 +223,8 @@ func TestLedgerListsPageByPage(t *testing.T) {
 // Kudos made are listed with Kudos's account and payment reference (from
 // the expanded PaymentIntent's metadata) and the status the intake books:
 // one waiting for evidence is open, lost is lost, an inquiry closed
-// without a chargeback (warning_closed) is won. A SEPA debit's dispute (a
+// without a chargeback (warning_closed) is won, and so is one prevented
+// before it became a chargeback (prevented). A SEPA debit's dispute (a
 // returned payment to Kudos), one of a payment made outside Kudos and one
 // of a charge without a PaymentIntent are not listed.
 func TestLedgerDisputesAreKudoss(t *testing.T) {
@@ -236,10 +237,11 @@ func TestLedgerDisputesAreKudoss(t *testing.T) {
 	pi := func(meta string) string {
 		return fmt.Sprintf(`{"id":"pi_1","object":"payment_intent","status":"succeeded","amount":2178,"currency":"eur","metadata":%s}`, meta)
 	}
-	list := fmt.Sprintf(`{"object":"list","url":"/v1/disputes","has_more":false,"data":[%s,%s,%s,%s,%s,%s]}`,
+	list := fmt.Sprintf(`{"object":"list","url":"/v1/disputes","has_more":false,"data":[%s,%s,%s,%s,%s,%s,%s]}`,
 		dispute("dp_open", "needs_response", "card", pi(`{`+acct+`,"checkout_id":"chk_1"}`)),
 		dispute("dp_lost", "lost", "card", pi(`{`+acct+`,"charge_id":"renewal:1"}`)),
 		dispute("dp_inquiry", "warning_closed", "card", pi(`{`+acct+`,"checkout_id":"chk_2"}`)),
+		dispute("dp_prevented", "prevented", "card", pi(`{`+acct+`,"checkout_id":"chk_3"}`)),
 		dispute("dp_sepa", "lost", "sepa_debit", pi(`{`+acct+`,"charge_id":"renewal:2"}`)),
 		dispute("dp_other", "lost", "card", pi(`{}`)),
 		dispute("dp_no_intent", "lost", "card", "null"))
@@ -255,7 +257,7 @@ func TestLedgerDisputesAreKudoss(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	if want := "dp_open=chk_1:open dp_lost=renewal:1:lost dp_inquiry=chk_2:won"; strings.Join(got, " ") != want {
+	if want := "dp_open=chk_1:open dp_lost=renewal:1:lost dp_inquiry=chk_2:won dp_prevented=chk_3:won"; strings.Join(got, " ") != want {
 		t.Fatalf("disputes listed: %v, want %s", got, want)
 	}
 }
