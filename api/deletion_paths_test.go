@@ -264,6 +264,7 @@ func TestDeletionWithoutAWorkerIs503(t *testing.T) {
 	h := withDeletionGrace(t, time.Hour)
 	token, account := h.signedUpUser("no-worker@example.com")
 	h.worker.Stop()
+	h.srv.Dispatcher.UpdateTimeout = 3 * time.Second // the 503 is the same after 20 s
 	h.expect(h.do("DELETE", "/v1/accounts/"+account, map[string]any{"current_password": "Secret1!"}, token), 503)
 	h.wantRows("billing_events", account, "type = 'deletion_scheduled'", 0, "%d deletions scheduled without a worker")
 }

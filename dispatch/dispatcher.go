@@ -44,7 +44,16 @@ type Dispatcher struct {
 	// VATCheckLimit is how long a VAT-id check asks VIES before it gives
 	// up (0: workflows.VATCheckLimit).
 	VATCheckLimit time.Duration
+	// UpdateTimeout is how long Update waits for the workflow's answer
+	// before it gives up with 503 (0: DefaultUpdateTimeout).
+	UpdateTimeout time.Duration
 }
+
+// DefaultUpdateTimeout is how long Update waits for a subscription
+// workflow's answer by default: long enough for a worker that restarts
+// (its sticky queue handed on, the run replayed), short enough that a
+// customer sees "try again in a moment" rather than a hung request.
+const DefaultUpdateTimeout = 20 * time.Second
 
 // Deliver is the relay's DeliverFunc.
 func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
@@ -268,7 +277,11 @@ func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailReq
 // under the same update id, from which the workflow derives what the update
 // opens: one checkout, whichever run opens it.
 func (d *Dispatcher) Update(ctx context.Context, accountID uuid.UUID, name string, arg, result any) error {
-	ctx, cancel := context.WithTimeout(ctx, 20*time.Second)
+	timeout := d.UpdateTimeout
+	if timeout <= 0 {
+		timeout = DefaultUpdateTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	id := uuid.NewString()
 	err := d.update(ctx, accountID, id, name, arg, result)
