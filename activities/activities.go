@@ -31,6 +31,7 @@ type Store interface {
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
 	PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error
+	InvoicePaidBy(ctx context.Context, accountID uuid.UUID, paidBy string) (bool, error)
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	Promotion(ctx context.Context, code string) (*kudos.Promotion, error)
 	ReleasePromotion(ctx context.Context, checkoutID string) error

@@ -48,6 +48,28 @@ func (a *Activities) RefundErasedCharge(ctx context.Context, in workflows.Charge
 		Reason: in.Reason}, req, in.ChargeID)
 }
 
+// RefundStrayCharge gives back, in full, an off-session renewal charge
+// that the customer completed after the renewal stopped waiting on it (a
+// charge needing authentication, completed once the renewal was paid on
+// its checkout or the plan had ended), unless an invoice was paid by it
+// (the renewal it was made for: a repeat of its event). The refund goes as
+// RefundErasedCharge's (refund:<charge key>, its row, the timeline's
+// refund event, no credit note: the charge paid no invoice), and the
+// customer gets its receipt. A refusal is recorded as refused, for an
+// operator (`kudos ops refund`): the workflow does not wait on it.
+func (a *Activities) RefundStrayCharge(ctx context.Context, in workflows.StrayChargeInput) (workflows.StrayChargeResult, error) {
+	paid, err := a.Store.InvoicePaidBy(ctx, in.AccountID, in.ChargeID)
+	if err != nil || paid {
+		return workflows.StrayChargeResult{}, err
+	}
+	in.Deferrable = false
+	if err := a.RefundErasedCharge(ctx, in.ChargeRefundInput); err != nil {
+		return workflows.StrayChargeResult{}, err
+	}
+	refundID := "refund:" + in.ChargeID
+	return workflows.StrayChargeResult{Refunded: true}, a.queueRefundMail(ctx, in.AccountID, refundID, nil, in.Plan, in.Amount, false)
+}
+
 // RecordRefundFailure records a refund that failed at the provider after
 // it was made (store.RecordRefundFailure): failed, on the timeline, its
 // credit note standing, and the money owed to the customer counted by the

@@ -56,6 +56,16 @@ func (db *DB) SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.I
 	return db.setInvoiceStatus(ctx, id, status, "")
 }
 
+// InvoicePaidBy reports whether one of the account's invoices was paid by
+// payment paidBy (a checkout's id or a renewal charge's key): the payment
+// was booked, so a repeat of its event gives nothing back.
+func (db *DB) InvoicePaidBy(ctx context.Context, accountID uuid.UUID, paidBy string) (bool, error) {
+	var paid bool
+	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE')`,
+		accountID, paidBy).Scan(&paid)
+	return paid, wrapErr(err)
+}
+
 // PayInvoice is SetInvoiceStatus to PAID by the payment paidBy (the
 // checkout, or the renewal charge's key, that settled it): recorded on the
 // invoice (paid_by), so that only that payment's refund credits it.

@@ -60,6 +60,7 @@ func TestActivityContract(t *testing.T) {
 		workflows.ActivityRefundErasedCharge:    workflows.ChargeRefundInput{},
 		workflows.ActivityRecordRefundFailure:   workflows.RefundFailureInput{},
 		workflows.ActivityCancelOpenCharges:     workflows.CustomerRef{},
+		workflows.ActivityRefundStrayCharge:     workflows.StrayChargeInput{},
 		// No input.
 		workflows.ActivityReconcileSubscriptions: nil,
 		workflows.ActivityReconcileProvider:      nil,

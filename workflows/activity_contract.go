@@ -71,6 +71,10 @@ const (
 	ActivityRefundErasedCharge  = "RefundErasedCharge"
 	ActivityRecordRefundFailure = "RecordRefundFailure"
 	ActivityCancelOpenCharges   = "CancelOpenCharges"
+	// ActivityRefundStrayCharge gives back an off-session renewal charge
+	// the customer completed after the renewal stopped waiting on it,
+	// unless the charge paid an invoice.
+	ActivityRefundStrayCharge = "RefundStrayCharge"
 )
 
 // ActivityNames lists every activity the workflows call.
@@ -89,6 +93,7 @@ var ActivityNames = []string{
 	ActivityRecordDispute, ActivityReturnPayment,
 	ActivityReconcileProvider,
 	ActivityRefundErasedCharge, ActivityRecordRefundFailure, ActivityCancelOpenCharges,
+	ActivityRefundStrayCharge,
 }
 
 // ErrTypeBadMail marks a mail request that can never be sent (no template,
@@ -304,6 +309,21 @@ type ChargeRefundInput struct {
 	Amount     kudos.Money
 	Deferrable bool   `json:",omitempty"`
 	Reason     string `json:",omitempty"`
+}
+
+// StrayChargeInput asks for the refund of an off-session renewal charge
+// that the provider says was paid after the renewal stopped waiting on it
+// (ActivityRefundStrayCharge): Plan is the plan it was charged for, named
+// in the customer's receipt.
+type StrayChargeInput struct {
+	ChargeRefundInput
+	Plan kudos.Plan
+}
+
+// StrayChargeResult says whether the charge was given back (false: it
+// paid an invoice, the renewal it was made for).
+type StrayChargeResult struct {
+	Refunded bool `json:",omitempty"`
 }
 
 // RefundFailureInput asks for the recording of a refund's failure the

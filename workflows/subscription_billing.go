@@ -273,6 +273,15 @@ func (s *subscription) endDunningUnpaid(ctx workflow.Context) {
 	s.expirePlan(ctx, d.InvoiceID)
 	s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(d.PeriodStart),
 		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Date: &d.PeriodStart})
+	if s.newer(ctx, "dunning-end-cancels-charges") {
+		// No charge of the renewal may be completed once the plan ended:
+		// one still waiting on the customer's authentication is cancelled
+		// at the provider (one completed all the same is refunded:
+		// strayCharge).
+		if err := s.run(ctx, ActivityCancelOpenCharges, CustomerRef{AccountID: s.st.AccountID}, nil); err != nil {
+			s.log.Error("the renewal charges waiting on the customer could not be cancelled: one completed is refunded", "err", err)
+		}
+	}
 }
 
 // openRenewalCheckout opens a checkout of the renewal being retried, on

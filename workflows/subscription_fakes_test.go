@@ -77,6 +77,24 @@ type fakeActivities struct {
 	booked []workflows.BookRefundInput
 	// promotions are the promotion codes OpenCheckout knows (their terms).
 	promotions map[string]kudos.Discount
+	// openChargeCancels counts CancelOpenCharges; strays are the renewal
+	// charges given back by RefundStrayCharge (each refunded).
+	openChargeCancels int
+	strays            []workflows.StrayChargeInput
+}
+
+func (f *fakeActivities) CancelOpenCharges(context.Context, workflows.CustomerRef) error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.openChargeCancels++
+	return nil
+}
+
+func (f *fakeActivities) RefundStrayCharge(_ context.Context, in workflows.StrayChargeInput) (workflows.StrayChargeResult, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.strays = append(f.strays, in)
+	return workflows.StrayChargeResult{Refunded: true}, nil
 }
 
 func (f *fakeActivities) MarkEventsApplied(_ context.Context, in workflows.MarkEventsAppliedInput) error {

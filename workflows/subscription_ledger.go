@@ -1,6 +1,8 @@
 package workflows
 
 import (
+	"strings"
+
 	"github.com/google/uuid"
 	"go.temporal.io/sdk/workflow"
 
@@ -34,6 +36,10 @@ func (s *subscription) onMovement(ctx workflow.Context, ev kudos.PaymentEvent) {
 	case kudos.MovementCharge:
 		p := s.st.PendingRenewal
 		if p == nil || p.ChargeID != ev.ChargeID {
+			if ev.Outcome == kudos.PaymentPaid && ev.ChargeID != "" && s.newer(ctx, "stray-charges") {
+				s.strayCharge(ctx, ev)
+				return
+			}
 			// A charge whose outcome was known when it was made (a card
 			// paid or declined at once), or one of another period: the
 			// workflow applied it already.
@@ -71,4 +77,74 @@ func (s *subscription) onMovement(ctx workflow.Context, ev kudos.PaymentEvent) {
 		s.log.Info("payment event of a movement this run does not know: left to a newer run", "event", ev.EventID,
 			"movement", ev.Movement)
 	}
+}
+
+// strayRefundReason is the reason recorded with the refund of a renewal
+// charge completed when nothing was owed for it.
+const strayRefundReason = "paid for a renewal no longer owed"
+
+// strayCharge applies, or gives back, an off-session renewal charge the
+// provider says was paid while the workflow was not waiting on it: a
+// charge that needed the customer's authentication, which dunning replaced
+// with the renewal's checkout, completed later by the customer (or by
+// their bank, with a decoupled authentication). Money taken is never left
+// unbooked:
+//   - The renewal it was made for is still being retried, with no other
+//     charge of it settling: it pays the renewal, as a paid retry would.
+//     The renewal's checkout is closed first; paid there meanwhile, the
+//     renewal is settled, and this charge is not owed.
+//   - Otherwise (the renewal paid on its checkout, the plan ended, another
+//     period's charge), it is refunded in full, with the customer's
+//     receipt, unless it paid an invoice itself (a card paid at once: a
+//     repeat of what the workflow applied).
+func (s *subscription) strayCharge(ctx workflow.Context, ev kudos.PaymentEvent) {
+	if s.chargeOfRetried(ev.ChargeID) && s.st.PendingRenewal == nil {
+		if c := s.openForRetried(); c != nil && !c.Pending {
+			_ = s.expireOpenCheckout(ctx)
+		}
+		// A payment of the checkout still settling is refunded when it
+		// comes, as any payment for what is no longer owed.
+		if d := s.st.Dunning; d != nil {
+			in := RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: d.InvoiceID, ChargeID: ev.ChargeID}
+			var res RenewalResult
+			if err := s.run(ctx, ActivityChargeRenewal, in, &res); err != nil || !res.Paid {
+				// Asked under its own key (never a second charge), the
+				// provider does not say paid: the event was stale.
+				s.log.Info("a charge event says paid, the provider does not: nothing done", "event", ev.EventID, "charge", ev.ChargeID,
+					"err", err)
+				return
+			}
+			s.log.Info("a renewal charge completed by the customer paid the renewal being retried", "charge", ev.ChargeID)
+			s.renderPDF(ctx, d.InvoiceID)
+			s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
+			return
+		}
+	}
+	if ev.Amount == nil {
+		s.log.Error("a renewal charge was paid when nothing was owed, without its amount: needs an operator (refund it in the provider's dashboard)",
+			"event", ev.EventID, "charge", ev.ChargeID)
+		return
+	}
+	in := StrayChargeInput{ChargeRefundInput: ChargeRefundInput{AccountID: s.st.AccountID, ChargeID: ev.ChargeID, PaymentID: ev.PaymentID,
+		Amount: *ev.Amount, Reason: strayRefundReason}, Plan: s.st.Plan}
+	var res StrayChargeResult
+	if err := s.run(ctx, ActivityRefundStrayCharge, in, &res); err != nil {
+		s.log.Error("a renewal charge paid when nothing was owed could not be refunded: recorded for an operator", "charge", ev.ChargeID,
+			"err", err)
+		return
+	}
+	if res.Refunded {
+		s.log.Info("a renewal charge paid when nothing was owed was refunded", "charge", ev.ChargeID)
+	}
+}
+
+// chargeOfRetried reports whether chargeID is a charge (any attempt) of
+// the renewal being retried.
+func (s *subscription) chargeOfRetried(chargeID string) bool {
+	d := s.st.Dunning
+	if d == nil {
+		return false
+	}
+	base := kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart)
+	return chargeID == base || strings.HasPrefix(chargeID, base+":")
 }
