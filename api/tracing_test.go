@@ -85,14 +85,26 @@ func TestAPaymentIsOneTrace(t *testing.T) {
 
 	want := []string{"POST /v1/webhooks/stripe", "db INSERT INTO payment_events", "db INSERT INTO outbox", "outbox deliver payment_event",
 		"UpdateWorkflow:" + workflows.UpdatePaymentEvent, "HandleUpdate:" + workflows.UpdatePaymentEvent, "db UPDATE subscriptions"}
-	spans := exp.WaitFor(t, pay, "the payment's way to the read model", func(s tracetest.SpanStubs) bool {
+	// A span is exported when it ends: a child (the receipt mail's
+	// activity) can be seen before its parent ends, so the trace is read
+	// once it is whole, with every span's parent in it.
+	whole := func(spans tracetest.SpanStubs) bool {
+		ids := map[trace.SpanID]bool{}
+		for _, s := range spans {
+			ids[s.SpanContext.SpanID()] = true
+		}
+		return !slices.ContainsFunc(spans, func(s tracetest.SpanStub) bool {
+			return !ids[s.Parent.SpanID()] && s.Name != "POST /v1/webhooks/stripe"
+		})
+	}
+	spans := exp.WaitFor(t, pay, "the payment's way to the read model, whole", func(s tracetest.SpanStubs) bool {
 		names := tracingtest.Names(s)
 		for _, w := range want {
 			if !slices.Contains(names, w) {
 				return false
 			}
 		}
-		return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "RunActivity:") })
+		return slices.ContainsFunc(names, func(n string) bool { return strings.HasPrefix(n, "RunActivity:") }) && whole(s)
 	})
 	byID := map[trace.SpanID]tracetest.SpanStub{}
 	for _, s := range spans {

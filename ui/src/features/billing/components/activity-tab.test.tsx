@@ -65,14 +65,15 @@ function entry(type: string) {
 
 describe('ActivityTab', () => {
   it('shows skeletons, then the events newest first in a list, with times, plans, amounts and invoice links', async () => {
-    let answer: (r: Response) => void = () => {}
+    let answer: ((r: Response) => void) | undefined
     mockApi({
       [`GET ${TIMELINE}`]: () => new Promise<Response>((resolve) => (answer = resolve)),
       'GET /v1/accounts/a/billing': () => json(200, billing),
     })
     await render()
     expect(await screen.findAllByTestId('activity-skeleton')).toHaveLength(4)
-    answer(json(200, { events: [paid, started, trial], next_before: null }))
+    await waitFor(() => expect(answer).toBeDefined()) // the skeletons may show before the request is made
+    answer!(json(200, { events: [paid, started, trial], next_before: null }))
     const list = await screen.findByRole('list', { name: 'Billing activity' })
     const items = within(list).getAllByRole('listitem')
     expect(items.map((li) => li.dataset.type)).toEqual(['payment_succeeded', 'plan_started', 'trial_started'])

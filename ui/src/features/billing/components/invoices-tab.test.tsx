@@ -74,11 +74,12 @@ function rowOf(text: string) {
 
 describe('InvoicesTab', () => {
   it('shows skeleton rows, then the invoices in a table named Invoices', async () => {
-    let answer: (r: Response) => void = () => {}
+    let answer: ((r: Response) => void) | undefined
     mockApi({ 'GET /v1/accounts/a/billing': () => new Promise<Response>((resolve) => (answer = resolve)) })
     await render()
     expect(await screen.findAllByTestId('invoice-skeleton')).toHaveLength(3)
-    answer(json(200, billing(invoices)))
+    await waitFor(() => expect(answer).toBeDefined()) // the skeletons may show before the request is made
+    answer!(json(200, billing(invoices)))
     const table = await screen.findByRole('table', { name: 'Invoices' })
     expect(await within(table).findByText('KUD-2026-000123')).toBeInTheDocument()
     expect(screen.queryByTestId('invoice-skeleton')).toBeNull()

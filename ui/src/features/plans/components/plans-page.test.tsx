@@ -31,7 +31,7 @@ function render(_reason: PlansFor) {
 
 describe('PlansPage', () => {
   it('shows a skeleton, then per card the monthly, yearly and VAT texts and the features', async () => {
-    let answer: (r: Response) => void = () => {}
+    let answer: ((r: Response) => void) | undefined
     mockApi({
       'GET /v1/accounts/a': () => json(200, accountBody()),
       'GET /v1/pricing/a': () => new Promise<Response>((resolve) => (answer = resolve)),
@@ -39,7 +39,11 @@ describe('PlansPage', () => {
     await render(undefined)
     const pro = await screen.findByRole('region', { name: 'Pro' })
     expect(within(pro).getByTestId('price-skeleton')).toBeInTheDocument()
-    answer(json(200, pricingBody))
+    // The skeleton is also the route's pending screen, drawn before the
+    // prices are asked for: answer the request once it is made.
+    await waitFor(() => expect(answer).toBeDefined())
+    expect(within(screen.getByRole('region', { name: 'Pro' })).getByTestId('price-skeleton')).toBeInTheDocument()
+    answer!(json(200, pricingBody))
     await screen.findByRole('heading', { level: 1 })
     const loaded = screen.getByRole('region', { name: 'Pro' })
     expect(within(loaded).getByTestId('monthly-price')).toHaveTextContent('€39')
