@@ -82,6 +82,9 @@ func TestErasedAccountsRenewalChargeIsCancelledThenRefunded(t *testing.T) {
 	if h.running("subscription:" + account) {
 		t.Fatal("a charge event started the erased account's subscription workflow")
 	}
+	if rep := h.reconcileProvider(""); rep.Drift != 0 {
+		t.Fatalf("drift %d after the erased account's charge was refunded: %+v", rep.Drift, rep.Differences)
+	}
 	h.recordHistory(workflows.ErasedPaymentWorkflowID(evs[0]), "", "erased_payment_charge_refunded.json")
 	h.recordHistory(workflows.AccountDeletionWorkflowID(uuid.MustParse(account), at), "", "account_deletion_cancels_open_charges.json")
 }

@@ -117,6 +117,11 @@ func TestAChargeAuthenticatedAfterTheRenewalWasPaidIsRefunded(t *testing.T) {
 	if s := h.subscription(token, account); s["show_status"] != "active" || s["plan_renewal_at"] != sub["plan_renewal_at"] {
 		t.Fatalf("after the refund: %v, want the renewal kept", s)
 	}
+	// The books agree with the provider's: the charge and its refund are
+	// both Kudos's, at their amounts.
+	if rep := h.reconcileProvider(""); rep.Drift != 0 {
+		t.Fatalf("drift %d after the refund: %+v", rep.Drift, rep.Differences)
+	}
 	h.recordHistory("subscription:"+account, run, "subscription_stray_charge_refunded.json")
 }
 

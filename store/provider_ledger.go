@@ -138,13 +138,17 @@ func (db *DB) SeeProviderItems(ctx context.Context, runID int64, kind string, re
 
 // PaymentAmounts returns, for each of Kudos's payment references, the
 // amount Kudos booked for it: the total of the invoice it paid, or of the
-// checkout it paid (a duplicate payment refunded); -1 when Kudos has only
-// its payment event so far (recorded, applied shortly). A reference Kudos
-// knows nothing of is missing from the map.
+// checkout it paid (a duplicate payment refunded), or, for an off-session
+// charge that paid no invoice and was given back whole (a renewal charge
+// completed when nothing was owed, or after its account was erased), the
+// amount refunded; -1 when Kudos has only its payment event so far
+// (recorded, applied shortly). A reference Kudos knows nothing of is
+// missing from the map.
 func (db *DB) PaymentAmounts(ctx context.Context, refs []string) (map[string]int64, error) {
 	rows, err := db.Pool.Query(ctx, `SELECT r, COALESCE(
 			(SELECT total_amount FROM invoices WHERE paid_by = r ORDER BY paid_at LIMIT 1),
 			(SELECT total_amount FROM checkouts WHERE id = r AND status IN ('paid', 'refunded')),
+			(SELECT sum(amount)::bigint FROM refunds WHERE checkout_id = r AND id = 'refund:' || r AND status = 'refunded'),
 			(SELECT -1 FROM payment_events WHERE checkout_id = r AND outcome = 'paid' LIMIT 1))
 		FROM unnest($1::text[]) AS r`, refs)
 	if err != nil {
