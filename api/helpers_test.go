@@ -60,6 +60,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
+	holdBusyGate(t)
 	cfg, err := config.LoadFrom(func(k string) string {
 		return map[string]string{"KUDOS_PUBLIC_URL": "http://127.0.0.1:8080"}[k]
 	})

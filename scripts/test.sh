@@ -7,22 +7,23 @@
 # Chromium. Exits non-zero on any failure and prints a summary with each
 # step's time.
 #
-# Independent steps run at once, in three lanes that share no service state:
+# Independent steps run at once, in four lanes that share no service state:
 #   go      go test -race
-#   ui      go vet, the UI's typecheck, lint, unit tests and bundle budgets;
-#           then the fault tests (own Postgres/Temporal) and fuzzing, which
-#           start when the UI's checks are done (about half-way through go
-#           test, the longest lane: run after it, they made the whole run
-#           3 minutes longer)
+#   ui      go vet, the UI's typecheck, lint, unit tests and bundle budgets,
+#           then fuzzing
+#   faults  the fault tests (own Postgres/Temporal), once the end-to-end
+#           main and fast groups are done (beside the ALONE group)
 #   e2e     the end-to-end files on the main instance, at the same time the
 #           files that name ALONE on an instance of their own (configured
 #           as the main one), and those that name FAST on the fast instance
-# go test -race mostly waits (./api, one test at a time: about a tenth of
-# its wall time is CPU; its tests run 4 at a time, each on its own database
-# and Temporal task queue), as do the end-to-end tests (trials and years of 20
-# and 45 s, a worker killed and restarted), so they overlap the UI's
-# CPU-bound checks; the UI's checks stay one at a time, so that two of them
-# never starve each other's timeouts on 2 cores.
+# go test -race mostly waits (./api: about a tenth of its wall time is CPU;
+# each test on its own database and Temporal task queue), as do the
+# end-to-end tests (trials and years of 20 and 45 s, a worker killed and
+# restarted), so they overlap the UI's CPU-bound checks; the UI's checks stay
+# one at a time, so that two of them never starve each other's timeouts on
+# 2 cores. While the other lanes run, ./api's tests run one at a time; once
+# they are done, KUDOS_TEST_GO_PARALLEL (2) at once: the file
+# KUDOS_TEST_BUSY_FILE exists until then (api/busy_gate_test.go).
 # Each step writes its own log ($WORK/steps/N.log); a failed step prints its
 # whole log when it ends, fails the run, and its log is kept.
 #
@@ -237,15 +238,17 @@ bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bun
 
 # go test's parallel tests (./api's call t.Parallel: each has its own
 # database and task queue, and mostly waits on Temporal) run one at a time
-# unless KUDOS_TEST_GO_PARALLEL says how many: on 2 cores beside the UI's
-# checks and three browsers, 4 at a time starved the logo, invitation-mail
-# and short-trial tests into timeouts (a clean run: 7 failed; one at a time
-# they pass), and 8 finished no more tests a minute than 1. 2 at a time
-# (2026-11-28) cut go test from about 1300 to 1021 s but starved the logo's
-# image work and an invitation's timer into 3 timeouts. A machine with
-# cores to spare can set 4.
-GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-1}
+# while the other lanes run, and KUDOS_TEST_GO_PARALLEL (default 2) at once
+# after: on 2 cores beside the UI's checks and three browsers, 4 at a time
+# starved the logo, invitation-mail and short-trial tests into timeouts (a
+# clean run: 7 failed; one at a time they pass), and 2 at a time the logo's
+# image work and an invitation's timer (3 timeouts). Alone, ./api's tests
+# wait far more than they compute: with the other lanes done, two at a
+# time halve what is left. The gate is the file KUDOS_TEST_BUSY_FILE,
+# removed when the other lanes end (api/busy_gate_test.go).
+GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-2}
 [ "${KUDOS_TEST_SERIAL:-}" = 1 ] && GO_PARALLEL=1
+export KUDOS_TEST_BUSY_FILE="$WORK/busy"
 
 lane_go() {
   # 35 minutes: ./api alone (about 250 tests on real Temporal and Postgres,
@@ -261,31 +264,53 @@ lane_ui() {
   step 03 ui "ui lint" npm --prefix ui run --silent lint || rc=1
   step 04 ui "ui unit tests" npm --prefix ui test --silent || rc=1
   step 05 ui "ui bundle budgets (JS gzip: /signin ≤ 150 KB, dashboard ≤ 180 KB)" bundle_budgets || rc=1
-  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh || rc=1
   step 08 fuzz "fuzz (short)" scripts/fuzz.sh 5 || rc=1
   return $rc
 }
 
+# lane_faults: the fault tests, once the end-to-end main and fast groups
+# are done (lane_e2e then writes $WORK/e2e-light-done): beside the ALONE
+# group only, not beside three browsers.
+lane_faults() {
+  wanted faults || return 0
+  if [ "${KUDOS_TEST_SERIAL:-}" != 1 ]; then
+    local waited=0
+    while [ ! -e "$WORK/e2e-light-done" ] && [ "$waited" -lt 3600 ]; do sleep 2; waited=$((waited + 2)); done
+  fi
+  step 07 faults "faults (worker killed, Temporal/Postgres/SMTP down, duplicate events)" scripts/faults.sh
+}
+
 # lane_e2e: the end-to-end groups at once, each a step, once the instances
-# are ready.
+# are ready; $WORK/e2e-light-done is written when only the ALONE group is
+# left (or nothing runs).
 lane_e2e() {
+  local rc=0
+  e2e_groups || rc=1
+  touch "$WORK/e2e-light-done"
+  return $rc
+}
+
+e2e_groups() {
   step 09 e2e "end-to-end: instances ready" e2e_ready || return 1
-  local rc=0 group pids=()
+  local rc=0 group light=() alone=()
   # A group without files (KUDOS_E2E_FILES names only others') is no step.
   for group in main:10:"main instance" alone:11:"instance of the ALONE files" fast:12:"fast instance"; do
     IFS=: read -r g n what <<<"$group"
     [ -n "$(e2e_files "$g")" ] || continue
     step "$n" e2e "end-to-end, $what (headless Chromium)" e2e_group "$g" &
-    pids+=("$!")
+    if [ "$g" = alone ]; then alone+=("$!"); else light+=("$!"); fi
   done
-  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+  for pid in "${light[@]}"; do wait "$pid" || rc=1; done
+  touch "$WORK/e2e-light-done"
+  for pid in "${alone[@]}"; do wait "$pid" || rc=1; done
   [ -f "$WORK/worker.pid" ] && scripts/e2e-worker.sh kill
   return $rc
 }
 
 PREPARED_AT=$((SECONDS - BEGIN))
 say "prepared in $PREPARED_AT s; running the steps"
-for lane in lane_go lane_ui lane_e2e; do
+[ "${KUDOS_TEST_SERIAL:-}" = 1 ] || touch "$KUDOS_TEST_BUSY_FILE"
+for lane in lane_go lane_ui lane_e2e lane_faults; do
   if [ "${KUDOS_TEST_SERIAL:-}" = 1 ]; then
     $lane || FAILED=1
   else
@@ -293,7 +318,14 @@ for lane in lane_go lane_ui lane_e2e; do
     LANES+=("$!")
   fi
 done
-for pid in "${LANES[@]}"; do wait "$pid" || FAILED=1; done
+# The other lanes first: once they are done, ./api's tests may run
+# GO_PARALLEL at once (the first lane is go test's).
+for pid in "${LANES[@]:1}"; do wait "$pid" || FAILED=1; done
+if [ "${#LANES[@]}" -gt 0 ]; then
+  rm -f "$KUDOS_TEST_BUSY_FILE"
+  say "the other lanes are done: ./api's tests run up to $GO_PARALLEL at once"
+fi
+[ "${#LANES[@]}" -gt 0 ] && { wait "${LANES[0]}" || FAILED=1; }
 LANES=()
 
 printf '\n%s\n' "──────── summary ────────" >&2
