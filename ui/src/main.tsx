@@ -6,11 +6,11 @@ import { QueryClientProvider } from '@tanstack/react-query'
 import { RouterProvider } from '@tanstack/react-router'
 import { setStepUpHandler, setUnauthorizedHandler } from '@/lib/api-client'
 import { dismissError } from '@/lib/error-store'
-import { initI18n } from '@/lib/i18n'
+import { i18n, initI18n } from '@/lib/i18n'
 import { createQueryClient } from '@/lib/query-client'
 import { askSecondFactor } from '@/lib/second-factor'
 import { signinReturningTo } from '@/features/auth/api/session-schema'
-import { createAppRouter } from './router'
+import { createAppRouter, firstScreen } from './router'
 import './index.css'
 
 const queryClient = createQueryClient()
@@ -39,12 +39,12 @@ router.subscribe('onResolved', ({ pathChanged }) => {
 // and its error shown, by the router's own load.
 const texts = initI18n()
 // An index route that always redirects names where (staticData.leadsTo): that
-// page's code comes too, not only after the redirect.
-const firstRoutes = router.getMatchedRoutes(window.location.pathname)[0]
-const leadsTo = firstRoutes.flatMap((route) => (route.options.staticData?.leadsTo ? [router.routesById[route.options.staticData.leadsTo]] : []))
-const routeChunks = Promise.all(
-  [...firstRoutes, ...leadsTo].map((route) => Promise.resolve(router.loadRouteChunk(route)).catch(() => {})),
-)
+// page's code comes too, not only after the redirect; and the routes' own
+// translations (staticData.texts) with it. A namespace that fails here is
+// asked for again, its error shown, where the page uses it.
+const first = firstScreen(router, window.location.pathname)
+const routeChunks = Promise.all(first.routes.map((route) => Promise.resolve(router.loadRouteChunk(route)).catch(() => {})))
+if (first.texts.length > 0) void i18n.loadNamespaces(first.texts).catch(() => {})
 
 void Promise.all([texts, routeChunks]).then(() => {
   const root = createRoot(document.getElementById('root')!)

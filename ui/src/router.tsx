@@ -41,6 +41,24 @@ export function createAppRouter(queryClient: QueryClient, history?: RouterHistor
   })
 }
 
+type AppRouter = ReturnType<typeof createAppRouter>
+
+/**
+ * What the first screen at `pathname` needs before it can draw: its routes
+ * (with the page a redirecting index route leads to, staticData.leadsTo),
+ * whose code main.tsx fetches at once, and the translation namespaces they
+ * name (staticData.texts), fetched beside it rather than when their loader
+ * or component first asks (on a slow network each wait in a row costs a
+ * round trip before the first real paint: issue 37 item 9).
+ */
+export function firstScreen(router: AppRouter, pathname: string) {
+  const [matched] = router.getMatchedRoutes(pathname)
+  const leadsTo = matched.flatMap((route) => (route.options.staticData?.leadsTo ? [router.routesById[route.options.staticData.leadsTo]] : []))
+  const routes = [...matched, ...leadsTo]
+  const texts = [...new Set(routes.flatMap((route) => route.options.staticData?.texts ?? []))]
+  return { routes, texts }
+}
+
 declare module '@tanstack/react-router' {
   interface Register {
     router: ReturnType<typeof createAppRouter>
@@ -52,5 +70,10 @@ declare module '@tanstack/react-router' {
      * after the redirect.
      */
     leadsTo?: FileRouteTypes['id']
+    /**
+     * The translation namespaces the route's own loader or component loads
+     * (beyond common): fetched with the first screen's code (firstScreen).
+     */
+    texts?: string[]
   }
 }

@@ -24,6 +24,7 @@ const MfaRequiredPage = lazy(() => loadMfaRequired().then((m) => ({ default: m.M
 const OnboardingWizard = lazy(() => loadOnboardingWizard().then((m) => ({ default: m.OnboardingWizard })))
 
 export const Route = createFileRoute('/dashboard/$accountId')({
+  staticData: { texts: ['dashboard-shell'] },
   // The one auth redirect of the app: every dashboard route sits below it. The page
   // asked for (a mail's link) is where the sign-in comes back to (issue 37).
   beforeLoad: ({ location }) => {

@@ -4,6 +4,7 @@ import { RoleRequiredPage } from '@/components/role-required-page'
 import { RouteTabs } from '@/components/route-tabs'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing')({
+  staticData: { texts: ['billing'] },
   // Billing is the owner's (issue 26): anyone else gets a friendly page (not an error), and the
   // tabs' loaders skip their reads. Imported on demand: beforeLoad is not code-split, and
   // /signin's bundle has no room for the account schema.

@@ -12,11 +12,12 @@ import { TeamPage, TeamPageFailed, TeamPagePending } from '@/features/team/compo
 // timeline (who was invited, joined, changed role, left): admins see no
 // billing, so this is where they follow the team (issue 26).
 export const Route = createFileRoute('/dashboard/$accountId/team')({
-  loader: async ({ context: { queryClient }, params: { accountId } }) => {
+  staticData: { texts: ['team', 'billing'] },
+  loader: async ({ context: { queryClient }, params: { accountId }, route }) => {
     const [data] = await Promise.all([
       queryClient.ensureQueryData(accountQueryOptions(accountId)),
       queryClient.ensureQueryData(membersQueryOptions(accountId)),
-      i18n.loadNamespaces(['team', 'billing']),
+      i18n.loadNamespaces(route.options.staticData?.texts ?? []),
     ])
     if (data.account.role !== 'member') await queryClient.ensureInfiniteQueryData(billingTimelineQueryOptions(accountId, 'team'))
   },
