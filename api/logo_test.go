@@ -342,7 +342,10 @@ func TestLogoSurvivesAWorkerDyingMidProcessing(t *testing.T) {
 	first := h.startWorker(&dying)
 
 	a := newLogoAccount(h, "crash@example.com")
-	a.upload("logo.png", "image/png", testimages.PNG(testimages.Gradient(800, 800)))
+	// A small image: the takeover is what is tested (the resizing is
+	// TestLogoUploadIsProcessedPublishedAndDeleted's); image work under
+	// -race on a busy machine ran this test out of time once.
+	a.upload("logo.png", "image/png", testimages.PNG(testimages.Gradient(120, 120)))
 	select {
 	case <-blocking.written:
 	case <-time.After(60 * time.Second):

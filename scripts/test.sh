@@ -144,6 +144,10 @@ fi
 background ui ui_ready
 background tools eval 'ensure_temporal && ensure_stripe_mock'
 background postgres pg_start "$WORK/pg" "$PG_PORT" fast
+# ./api's tests are the longest step: compiled now (into Go's build cache),
+# they start with the steps instead of after a few minutes of compiling
+# beside everything else.
+if wanted go; then background api-test go test -race -c -o "$WORK/api.test" ./api; fi
 prepared
 # The binary embeds ui/dist, so it is built after the UI; Temporal starts meanwhile.
 background kudos go build -o bin/kudos ./cmd/kudos
