@@ -87,10 +87,8 @@ func TestRenewalReminderThenRenewal(t *testing.T) {
 // the renewal, keeping its date, without a second charge.
 func TestAuthenticationRequiredCompletedOnTheProvidersPage(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	const email = "secure@example.com"
-	token, account := h.paidWith(email, "STARTER", "4000002500003155")
-	sub := h.inDunning(token, account)
+	h, token, account, sub := inAuthenticationDunning(t, email)
 	if sub["show_status"] != "active" {
 		t.Fatalf("while authentication is asked for the plan shows %v", sub["show_status"])
 	}

@@ -17,6 +17,17 @@ import (
 // must then agree with the money taken: applied when the renewal is still
 // owed, refunded when it is not, never left as money taken for nothing.
 
+// inAuthenticationDunning signs email up on Starter with a card whose
+// later charges need authentication (Stripe's 4000002500003155), on a
+// harness whose renewal comes after 6 s with retries after 20 and 40 s,
+// and waits until the renewal is retried; it returns the subscription then.
+func inAuthenticationDunning(t *testing.T, email string) (h *harness, token, account string, sub map[string]any) {
+	t.Helper()
+	h = newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
+	token, account = h.paidWith(email, "STARTER", "4000002500003155")
+	return h, token, account, h.inDunning(token, account)
+}
+
 // authenticateWaitingCharges completes, as the customer would, the
 // account's charges waiting on authentication, and returns how many.
 func (h *harness) authenticateWaitingCharges(account string) float64 {
@@ -45,9 +56,7 @@ func (h *harness) waitingRenewalCharge(account string) string {
 // nothing refunded.
 func TestAChargeAuthenticatedDuringDunningPaysTheRenewal(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
-	token, account := h.paidWith("late-3ds@example.com", "STARTER", "4000002500003155")
-	sub := h.inDunning(token, account)
+	h, token, account, sub := inAuthenticationDunning(t, "late-3ds@example.com")
 	renewal := sub["plan_renewal_at"]
 	charge := h.waitingRenewalCharge(account)
 	eventually(t, "the renewal checkout", func() bool { return h.count("checkouts", account, "purpose = 'renewal' AND status = 'open'") == 1 })
@@ -77,10 +86,8 @@ func TestAChargeAuthenticatedDuringDunningPaysTheRenewal(t *testing.T) {
 // receipt), and the renewal stays paid by its checkout.
 func TestAChargeAuthenticatedAfterTheRenewalWasPaidIsRefunded(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
 	const email = "paid-twice@example.com"
-	token, account := h.paidWith(email, "STARTER", "4000002500003155")
-	sub := h.inDunning(token, account)
+	h, token, account, sub := inAuthenticationDunning(t, email)
 	renewal := sub["plan_renewal_at"]
 	charge := h.waitingRenewalCharge(account)
 	var href, checkout string
@@ -131,9 +138,7 @@ func TestAChargeAuthenticatedAfterTheRenewalWasPaidIsRefunded(t *testing.T) {
 // provider: it can no longer be completed for a period that never starts.
 func TestStoppingRenewalDuringDunningCancelsTheChargeWaitingOnTheCustomer(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning(20*time.Second, 40*time.Second).withTemporal(6 * time.Second)
-	token, account := h.paidWith("stop-in-dunning@example.com", "STARTER", "4000002500003155")
-	h.inDunning(token, account)
+	h, token, account, _ := inAuthenticationDunning(t, "stop-in-dunning@example.com")
 	h.waitingRenewalCharge(account)
 	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
 	eventually(t, "the plan ended", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })

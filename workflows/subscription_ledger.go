@@ -107,11 +107,14 @@ func (s *subscription) strayCharge(ctx workflow.Context, ev kudos.PaymentEvent) 
 		if d := s.st.Dunning; d != nil {
 			in := RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: d.InvoiceID, ChargeID: ev.ChargeID}
 			var res RenewalResult
-			if err := s.run(ctx, ActivityChargeRenewal, in, &res); err != nil || !res.Paid {
-				// Asked under its own key (never a second charge), the
-				// provider does not say paid: the event was stale.
-				s.log.Info("a charge event says paid, the provider does not: nothing done", "event", ev.EventID, "charge", ev.ChargeID,
-					"err", err)
+			if err := s.run(ctx, ActivityChargeRenewal, in, &res); err != nil {
+				// The provider reconciliation reports it (payment_missing).
+				s.log.Error("a renewal charge completed by the customer could not be applied: needs an operator", "event", ev.EventID,
+					"charge", ev.ChargeID, "err", err)
+				return
+			}
+			if !res.Paid { // asked under its own key (never a second charge): the event was stale
+				s.log.Info("a charge event says paid, the provider does not: nothing done", "event", ev.EventID, "charge", ev.ChargeID)
 				return
 			}
 			s.log.Info("a renewal charge completed by the customer paid the renewal being retried", "charge", ev.ChargeID)
