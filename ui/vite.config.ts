@@ -36,7 +36,14 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     // Every supported browser has <link rel=modulepreload>; skip the polyfill.
-    modulePreload: { polyfill: false },
+    // index.html preloads the entry's own chunks (and the api sends them as
+    // its Link header). A lazy chunk's dependencies are not preloaded from
+    // script: Vite's helper would add a <link> per dependency at each
+    // import(), and on the team page that was 35 links in one task of about
+    // 250 ms at Lighthouse's 4× slowdown, after the first paint (blocking
+    // time). The browser fetches a chunk's imports itself once the chunk
+    // arrives (issue 37 item 9, docs/performance.md round 5).
+    modulePreload: { polyfill: false, resolveDependencies: (_file, deps, { hostType }) => (hostType === 'html' ? deps : []) },
     rolldownOptions: {
       output: {
         codeSplitting: {
