@@ -1,9 +1,18 @@
+import { lazy, Suspense } from 'react'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Card, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import { BillingAddressCard } from './billing-address-card'
-import { PaymentMethodsCard } from './payment-methods-card'
+import { PaymentDetailsPending } from './payment-details-pending'
+
+/**
+ * Fetches the payment details' cards (payment-details-cards.tsx): the route's
+ * loader calls it once it knows the plan is not a trial, so the chunk comes
+ * with the page's data, not after it.
+ */
+export const loadPaymentDetailsCards = () => import('./payment-details-cards')
+
+const PaymentDetailsCards = lazy(loadPaymentDetailsCards)
 
 /** Payment methods and the billing address; hidden during the trial (SPEC §6). */
 export function PaymentDetailsTab({ accountId }: { accountId: string }) {
@@ -20,9 +29,8 @@ export function PaymentDetailsTab({ accountId }: { accountId: string }) {
     )
   }
   return (
-    <div className="grid gap-4">
-      <PaymentMethodsCard accountId={accountId} deletionAt={data.account.deletion_at} />
-      <BillingAddressCard accountId={accountId} organizationName={data.account.name} />
-    </div>
+    <Suspense fallback={<PaymentDetailsPending />}>
+      <PaymentDetailsCards accountId={accountId} deletionAt={data.account.deletion_at} organizationName={data.account.name} />
+    </Suspense>
   )
 }

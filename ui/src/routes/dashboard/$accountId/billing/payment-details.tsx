@@ -2,7 +2,7 @@ import { createFileRoute } from '@tanstack/react-router'
 import { useRouteRetry } from '@/components/route-retry'
 import { accountQueryOptions } from '@/lib/api/get-account'
 import { billingQueryOptions } from '@/features/billing/api/get-billing'
-import { PaymentDetailsTab } from '@/features/billing/components/payment-details-tab'
+import { loadPaymentDetailsCards, PaymentDetailsTab } from '@/features/billing/components/payment-details-tab'
 import { PaymentDetailsFailed, PaymentDetailsPending } from '@/features/billing/components/payment-details-pending'
 
 export const Route = createFileRoute('/dashboard/$accountId/billing/payment-details')({
@@ -10,7 +10,10 @@ export const Route = createFileRoute('/dashboard/$accountId/billing/payment-deta
     billingRefused
       ? undefined
       : Promise.all([
-          queryClient.ensureQueryData(accountQueryOptions(accountId)),
+          // A plan's payment details draw cards of their own chunk: fetched
+          // with the data, once the account says it is not a trial.
+          queryClient.ensureQueryData(accountQueryOptions(accountId)).then((data) =>
+            data.account.subscription.plan === 'TRIAL' ? undefined : loadPaymentDetailsCards()),
           queryClient.ensureQueryData(billingQueryOptions(accountId)),
         ]),
   pendingComponent: PaymentDetailsPending,
