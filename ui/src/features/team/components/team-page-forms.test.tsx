@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { accountBody, json, mockApi, withRole } from '@/test/mock-api'
-import { TeamPage, TeamPagePending } from './team-page'
+import { TeamPage } from './team-page'
+import { TeamPagePending } from './team-page-states'
 
 // Counts react-hook-form's useForm calls, passing them on.
 const forms = vi.hoisted(() => ({ calls: 0 }))

@@ -4,7 +4,8 @@ import userEvent from '@testing-library/user-event'
 import { describe, expect, it } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { accountBody, calls, json, mockApi, withRole } from '@/test/mock-api'
-import { TeamPage, TeamPageFailed, TeamPagePending } from './team-page'
+import { TeamPage } from './team-page'
+import { TeamPageFailed, TeamPagePending } from './team-page-states'
 
 // jane@example.com is the signed-in user (accountBody).
 const member = (user_id: string, email: string, role: string, firstname = '', lastname = '') => ({

@@ -6,7 +6,8 @@ import { membersQueryOptions } from '@/lib/api/get-members'
 import { i18n } from '@/lib/i18n'
 import { billingTimelineQueryOptions } from '@/features/billing/api/get-billing-timeline'
 import { ActivityTab } from '@/features/billing/components/activity-tab'
-import { TeamPage, TeamPageFailed, TeamPagePending } from '@/features/team/components/team-page'
+import { TeamPage } from '@/features/team/components/team-page'
+import { TeamPageFailed, TeamPagePending } from '@/features/team/components/team-page-states'
 
 // The team page, and for the owner and admins the team's part of the
 // timeline (who was invited, joined, changed role, left): admins see no
