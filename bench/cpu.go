@@ -183,3 +183,28 @@ func machineBusy() time.Duration {
 	}
 	return time.Duration(busy) * time.Second / 100
 }
+
+// settled waits until process pid uses less than busy of one CPU over a
+// window (it is done with what it does once per start), or timeout has
+// passed: an error says which. cpu reads the process's CPU time (CPUTime in
+// the benchmark; a stand-in in tests).
+func settled(pid int, cpu func(int) (time.Duration, error), window time.Duration, busy float64, timeout time.Duration) error {
+	deadline := time.Now().Add(timeout)
+	last, err := cpu(pid)
+	if err != nil {
+		return err
+	}
+	for {
+		time.Sleep(window)
+		now, err := cpu(pid)
+		if err != nil {
+			return err
+		}
+		if used := float64(now-last) / float64(window); used < busy {
+			return nil
+		} else if time.Now().After(deadline) {
+			return fmt.Errorf("process %d still used %.0f %% of a CPU after %s", pid, 100*used, timeout)
+		}
+		last = now
+	}
+}
