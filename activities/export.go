@@ -156,10 +156,13 @@ func (a *Activities) ExpireExport(ctx context.Context, in workflows.ExportExpiry
 
 // keepAlive heartbeats every interval until the returned stop is called or
 // the activity's context ends (its worker stopping): the heartbeat says
-// that the process lives, however long one step (a large upload) takes.
+// that the process lives, however long one step (a large upload, a logo
+// waiting for a decode slot) takes. stop returns once the heartbeats have
+// stopped.
 func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
-	done := make(chan struct{})
+	done, ended := make(chan struct{}), make(chan struct{})
 	go func() {
+		defer close(ended)
 		t := time.NewTicker(interval)
 		defer t.Stop()
 		for {
@@ -169,9 +172,16 @@ func keepAlive(ctx context.Context, interval time.Duration) (stop func()) {
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				activity.RecordHeartbeat(ctx)
+				recordHeartbeat(ctx)
 			}
 		}
 	}()
-	return func() { close(done) }
+	return func() {
+		close(done)
+		<-ended
+	}
 }
+
+// recordHeartbeat is activity.RecordHeartbeat (a test counts the calls; the
+// SDK sends them to the server at most every 0.8 × the heartbeat timeout).
+var recordHeartbeat = activity.RecordHeartbeat

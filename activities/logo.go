@@ -21,6 +21,11 @@ import (
 // may hold up to 4 × kudos.LogoMaxPixels bytes.
 var decodeSlots = make(chan struct{}, max(1, runtime.NumCPU()/2))
 
+// logoKeepAlive is how often an attempt heartbeats while it waits for a
+// decode slot and decodes: well inside workflows.LogoHeartbeat, so that only
+// a worker that died loses its attempt to another.
+var logoKeepAlive = workflows.LogoHeartbeat / 3
+
 // PublicLogoKey is the public object of the temporary upload tempKey in
 // format f: the same upload id under the public prefix.
 func PublicLogoKey(tempKey string, f logoimage.Format) string {
@@ -62,7 +67,12 @@ func (a *Activities) ProcessLogo(ctx context.Context, in workflows.LogoInput) (w
 }
 
 // decodeLogo reads and processes the upload while holding a decode slot.
+// It heartbeats all along: a slot may be busy with other uploads, and a large
+// image on a busy worker may take longer than workflows.LogoHeartbeat, and
+// neither is a dead worker. (With a heartbeat at each step only, such an
+// attempt was timed out by the server and tried again while it still ran.)
 func (a *Activities) decodeLogo(ctx context.Context, key string) (logoimage.Result, error) {
+	defer keepAlive(ctx, logoKeepAlive)()
 	select {
 	case decodeSlots <- struct{}{}:
 		defer func() { <-decodeSlots }()
