@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 
-	"go.temporal.io/sdk/activity"
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
@@ -37,8 +36,14 @@ func PublicLogoKey(tempKey string, f logoimage.Format) string {
 // before decoding), decodes, scales and re-encodes it, and writes it under
 // the public prefix. A refused upload is a result, not an error. Output
 // bytes and key derive from the upload only, so a retry after a crash
-// overwrites the same object with the same bytes.
+// overwrites the same object with the same bytes. The attempt heartbeats
+// all along (keepAlive): waiting for a decode slot busy with other uploads,
+// decoding a large image or writing it on a busy worker may each take longer
+// than workflows.LogoHeartbeat, and none of them is a dead worker. (With a
+// heartbeat after each step only, such an attempt was timed out by the
+// server and tried again while it still ran.)
 func (a *Activities) ProcessLogo(ctx context.Context, in workflows.LogoInput) (workflows.LogoProcessed, error) {
+	defer keepAlive(ctx, logoKeepAlive)()
 	if !strings.HasPrefix(in.TempKey, kudos.LogoKeyPrefix(kudos.LogoTemporaryPrefix, in.AccountID)) {
 		return workflows.LogoProcessed{}, temporal.NewNonRetryableApplicationError(
 			fmt.Sprintf("%q is not a temporary logo of account %s", in.TempKey, in.AccountID), workflows.ErrTypeBadLogoKey, nil)
@@ -58,7 +63,6 @@ func (a *Activities) ProcessLogo(ctx context.Context, in workflows.LogoInput) (w
 	} else if err != nil {
 		return workflows.LogoProcessed{}, err
 	}
-	activity.RecordHeartbeat(ctx, "processed")
 	key := PublicLogoKey(in.TempKey, res.Format)
 	if err := a.Storage.Put(ctx, key, res.Data, res.Format.ContentType()); err != nil {
 		return workflows.LogoProcessed{}, err
@@ -67,12 +71,7 @@ func (a *Activities) ProcessLogo(ctx context.Context, in workflows.LogoInput) (w
 }
 
 // decodeLogo reads and processes the upload while holding a decode slot.
-// It heartbeats all along: a slot may be busy with other uploads, and a large
-// image on a busy worker may take longer than workflows.LogoHeartbeat, and
-// neither is a dead worker. (With a heartbeat at each step only, such an
-// attempt was timed out by the server and tried again while it still ran.)
 func (a *Activities) decodeLogo(ctx context.Context, key string) (logoimage.Result, error) {
-	defer keepAlive(ctx, logoKeepAlive)()
 	select {
 	case decodeSlots <- struct{}{}:
 		defer func() { <-decodeSlots }()
@@ -83,7 +82,6 @@ func (a *Activities) decodeLogo(ctx context.Context, key string) (logoimage.Resu
 	if err != nil {
 		return logoimage.Result{}, err
 	}
-	activity.RecordHeartbeat(ctx, "read")
 	return logoimage.Process(data)
 }
 
