@@ -183,6 +183,11 @@ type MailRequest struct {
 	Export *MailExport `json:"export,omitempty"`
 	// VAT carries the facts of a vat_id_checked mail.
 	VAT *MailVAT `json:"vat,omitempty"`
+	// WorkflowVersion is the version of the e-mail workflow that delivers
+	// it, set by the dispatcher when it starts that workflow: a run that is
+	// told records no version marker (issue 39). 0 in requests from
+	// before: the run asks workflow.GetVersion.
+	WorkflowVersion int `json:"workflow_version,omitempty"`
 }
 
 // MailVAT are the facts of a vat_id_checked mail: the account, the id

@@ -139,6 +139,12 @@ type SubscriptionState struct {
 	// ScheduledExtraSeats those kept from the next renewal (nil: unchanged).
 	ExtraSeats          int  `json:",omitempty"`
 	ScheduledExtraSeats *int `json:",omitempty"`
+	// LifecycleVersion is the version of the subscription workflow's
+	// billing lifecycle that the run given this state takes, set by
+	// whoever starts it (the dispatcher, or the run it continues): a run
+	// that is told records no version markers (issue 39). 0 in states
+	// from before: the run asks workflow.GetVersion.
+	LifecycleVersion int `json:",omitempty"`
 }
 
 // OpenCheckout is the account's one open hosted checkout, as the

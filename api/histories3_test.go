@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/temporal"
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
@@ -133,6 +135,25 @@ func TestTheFirstRunAfterAnOldOne(t *testing.T) {
 	token, account := h.signedUpUser("old-run@example.com")
 	wf := "subscription:" + account
 	eventually(t, "the old run", func() bool { return h.running(wf) })
+	time.Sleep(time.Second) // its first task done
+	// An api deployed before the worker started it: its state names no
+	// version (today's dispatcher names one), so the old worker's marker
+	// decides.
+	ctx := context.Background()
+	q, err := h.tc.QueryWorkflow(ctx, wf, "", workflows.QuerySubscription)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var st kudos.SubscriptionState
+	if err := q.Get(&st); err != nil {
+		t.Fatal(err)
+	}
+	st.LifecycleVersion = 0
+	h.terminate(account)
+	if _, err := h.tc.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: wf, TaskQueue: h.queue,
+		TypedSearchAttributes: temporal.NewSearchAttributes(workflows.AccountIDKey.ValueSet(account))}, workflows.Subscription, st); err != nil {
+		t.Fatal(err)
+	}
 	time.Sleep(time.Second) // its first task done
 	oldRun := h.currentRun(wf)
 	stopOld.Do(old.Stop)

@@ -68,6 +68,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		if err != nil {
 			return err
 		}
+		req.WorkflowVersion = workflows.EmailVersion // the run records no version marker
 		return d.startOnce(ctx, workflows.EmailWorkflowID(req), sa, workflows.Email, req)
 	case KindSubscriptionStart:
 		var in accountPayload
@@ -235,6 +236,7 @@ func (d *Dispatcher) startOptions(ctx context.Context, accountID uuid.UUID) (cli
 	now := time.Now()
 	state := kudos.StateFromRecord(accountID, *rec, d.Period, d.CheckoutTTL, d.Lifecycle, now)
 	workflows.StampPaymentState(&state, now)
+	state.LifecycleVersion = workflows.LifecycleVersion // the run records no version markers
 	return client.StartWorkflowOptions{
 		ID: workflows.SubscriptionWorkflowID(accountID), TaskQueue: d.TaskQueue,
 		WorkflowIDConflictPolicy: enumspb.WORKFLOW_ID_CONFLICT_POLICY_USE_EXISTING,

@@ -1,6 +1,7 @@
 package workflows
 
 import (
+	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -35,13 +36,27 @@ type EmailResult struct {
 	Skipped bool `json:",omitempty"`
 }
 
+// EmailVersion is the newest version of the e-mail workflow: 1 sends in
+// the workflow's first task (a local activity). The dispatcher starts runs
+// at it (MailRequest.WorkflowVersion), so that a mail records no version
+// marker: a marker is a TemporalChangeVersion upsert, a write to the
+// visibility store beside the run's start and close (issue 39).
+const EmailVersion = 1
+
 // Email delivers one mail: render and send through SMTP, retried with
 // backoff for up to EmailDeliveryWindow. The send activity is idempotent by
 // the request key, so a retry after a crash sends nothing twice.
 func Email(ctx workflow.Context, req kudos.MailRequest) (EmailResult, error) {
 	var res SendMailResult
 	var err error
-	if workflow.GetVersion(ctx, "send-local", workflow.DefaultVersion, 1) == 1 {
+	v := workflow.Version(req.WorkflowVersion)
+	switch {
+	case v == 0:
+		v = workflow.GetVersion(ctx, "send-local", workflow.DefaultVersion, EmailVersion)
+	case v > EmailVersion: // started by a newer deployment: its worker runs it
+		panic(fmt.Sprintf("an e-mail run of version %d on a worker that knows up to %d", v, EmailVersion))
+	}
+	if v == 1 {
 		// In the workflow's first task: a mail is one task, not three
 		// (the SDK spaces out long retries on timers).
 		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{

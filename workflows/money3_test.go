@@ -417,7 +417,7 @@ func TestRefundRefusedForNowIsRetried(t *testing.T) {
 // be retired.
 func TestAnOldRunRetiresAtItsFirstTurn(t *testing.T) {
 	e := newSubEnv(t)
-	e.OnGetVersion("billing-lifecycle", workflow.DefaultVersion, 3).Return(workflow.Version(2))
+	e.OnGetVersion("billing-lifecycle", workflow.DefaultVersion, workflows.LifecycleVersion).Return(workflow.Version(2))
 	st := trialState(-day)
 	st.Status = kudos.StatusTrialExpired
 	e.ExecuteWorkflow(workflows.Subscription, st)

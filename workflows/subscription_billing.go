@@ -16,22 +16,36 @@ import (
 // and the mails that go with them and with every payment. All of it runs on
 // the workflow's own timers; runs recorded before it replay without it.
 
-// lifecycleVersion is the newest version of the billing lifecycle, read
+// LifecycleVersion is the newest version of the billing lifecycle, read
 // once at the start of each run: 1 reminders, dunning and receipts; 2 a
 // payment settled in one local activity; 3 money round 3 (settling
 // payments followed up, payments priced for their period, checkout ids
 // derived from their update, applied events marked in Postgres, calendar
-// years, refunds retried).
-const lifecycleVersion = 3
+// years, refunds retried); 4 every change made until then (roundFourChanges)
+// taken with no version marker of its own. The dispatcher starts runs at
+// this version and every run continues as new at it (the state's
+// LifecycleVersion), so a run records no marker at all: each marker is a
+// TemporalChangeVersion upsert, a write to the visibility store, and a
+// renewal's new run made two of them in its first task (issue 39).
+const LifecycleVersion = 4
 
-// initVersion reads the run's version of the billing lifecycle. It runs
-// first, before the update handlers are registered: an update delivered
-// with the start (Update-with-Start) is handled knowing it. Version
-// markers are not matched by position on replay, so runs recorded when
-// the marker came after such a handler's commands replay unchanged.
+// initVersion reads the run's version of the billing lifecycle: the one
+// its state was started with, or, in states from before that, the
+// version marker's. It runs first, before the update handlers are
+// registered: an update delivered with the start (Update-with-Start) is
+// handled knowing it. Version markers are not matched by position on
+// replay, so runs recorded when the marker came after such a handler's
+// commands replay unchanged.
 func (s *subscription) initVersion(ctx workflow.Context) {
-	v := workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, lifecycleVersion)
+	v := workflow.Version(s.st.LifecycleVersion)
+	switch {
+	case v == 0:
+		v = workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, LifecycleVersion)
+	case v > LifecycleVersion: // started by a newer deployment: its worker runs it
+		panic(fmt.Sprintf("a run of billing lifecycle version %d on a worker that knows up to %d", v, LifecycleVersion))
+	}
 	s.version, s.billing, s.settlesInOne, s.round3 = v, v >= 1, v >= 2, v >= 3
+	s.st.LifecycleVersion = int(v) // what the subscription query shows
 }
 
 // initLifecycle gives a state from before the billing lifecycle the
@@ -48,18 +62,29 @@ func (s *subscription) initLifecycle(ctx workflow.Context) {
 
 // preLifecycleChanges are the changes made before the billing lifecycle
 // existed: a run with the lifecycle takes their newest path with no marker
-// of their own. Every later change has its own marker (or a lifecycle
-// version): newer never answers true without one.
+// of their own.
 var preLifecycleChanges = map[string]bool{
 	"timer-kept-while-deadline-holds": true, "renewal-keys-by-period": true, "invoice-pdf": true,
 	"checkout-expiry-asks-provider": true, "late-payments": true, "settle-paid-in-one": true,
 }
 
+// roundFourChanges are the changes made between lifecycle versions 1 and
+// 4: a run of version 4 takes their newest path with no marker of their
+// own. A change made after version 4 is not listed here: it has its own
+// marker (or a later lifecycle version), and newer never answers true for
+// it without one.
+var roundFourChanges = map[string]bool{
+	"continue-as-new-at-history-cap": true, "deletion-cancels-open-charges": true, "disputes-and-returns": true,
+	"dunning-end-cancels-charges": true, "ledger-movements": true, "promotion-codes": true, "refund-failures": true,
+	"refunds-recorded": true, "scheduled-changes": true, "stray-charges": true,
+}
+
 // newer reports whether the run takes the newest path of the change
 // changeID: runs with the billing lifecycle do for the changes made before
-// it (preLifecycleChanges); otherwise the version marker decides.
+// it (preLifecycleChanges), runs of version 4 for those made before that
+// (roundFourChanges); otherwise the version marker decides.
 func (s *subscription) newer(ctx workflow.Context, changeID string) bool {
-	if s.billing && preLifecycleChanges[changeID] {
+	if s.billing && preLifecycleChanges[changeID] || s.version >= 4 && roundFourChanges[changeID] {
 		return true
 	}
 	return workflow.GetVersion(ctx, changeID, workflow.DefaultVersion, 1) == 1
@@ -73,7 +98,7 @@ func (s *subscription) newer(ctx workflow.Context, changeID string) bool {
 // did; the first turn run anew records one and retires. A run with nothing
 // to wait for turns at least every idleWake (runs since version 3).
 func (s *subscription) retiring(ctx workflow.Context) bool {
-	return s.version < lifecycleVersion &&
+	return s.version < LifecycleVersion &&
 		workflow.GetVersion(ctx, fmt.Sprintf("retire-run-%d", s.turn), workflow.DefaultVersion, 1) == 1
 }
 

@@ -78,6 +78,7 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 	}
 	// Payment events come as updates (the inbox) or, from before, signals.
 	events := []workflow.ReceiveChannel{s.inbox, workflow.GetSignalChannel(ctx, SignalPaymentEvent)}
+	s.startedWith(ctx)
 	s.upsertSearchAttributes(ctx)
 	if len(s.st.Disputes) > 0 { // a dispute still open (none in any run from before disputes)
 		s.upsertDisputeOpen(ctx)
@@ -356,11 +357,33 @@ func (s *subscription) newUUID(ctx workflow.Context) uuid.UUID {
 	return id
 }
 
+// startedWith notes, in runs of version 4, the search attributes the run
+// started with (those the dispatcher gave it, or those of the run it
+// continues) as upserted, so that its first task upserts only what
+// differs: a renewal's new run then writes nothing to the visibility store
+// beyond its start (issue 39). Runs from before upserted them all at once.
+func (s *subscription) startedWith(ctx workflow.Context) {
+	if s.version < 4 {
+		return
+	}
+	sa := workflow.GetTypedSearchAttributes(ctx)
+	plan, ok1 := sa.GetKeyword(PlanKey)
+	status, ok2 := sa.GetKeyword(SubscriptionStatusKey)
+	payment, ok3 := sa.GetKeyword(PaymentStateKey)
+	since, ok4 := sa.GetTime(PaymentStateSinceKey)
+	if _, ok := sa.GetKeyword(AccountIDKey); ok && ok1 && ok2 && ok3 && ok4 {
+		s.upserted = &searchAttributes{plan: kudos.Plan(plan), status: kudos.ShowStatus(status), payment: payment, since: since}
+	}
+	if open, ok := sa.GetBool(DisputeOpenKey); ok {
+		s.disputeOpen = &open
+	}
+}
+
 func (s *subscription) upsertSearchAttributes(ctx workflow.Context) {
 	payment := s.paymentState()
 	attrs := searchAttributes{plan: s.st.Plan, status: s.st.DisplayStatus(), payment: payment,
 		since: s.paymentStateSince(ctx, payment)}
-	if s.billing && s.upserted != nil && *s.upserted == attrs {
+	if s.billing && s.upserted != nil && s.upserted.equal(attrs) {
 		return // unchanged: no command, no visibility write (runs with the lifecycle)
 	}
 	s.upserted = &attrs
@@ -379,6 +402,12 @@ type searchAttributes struct {
 	status  kudos.ShowStatus
 	payment string
 	since   time.Time
+}
+
+// equal reports whether a and b are the same values (the times as
+// instants: one read back from the visibility store has lost its zone).
+func (a searchAttributes) equal(b searchAttributes) bool {
+	return a.plan == b.plan && a.status == b.status && a.payment == b.payment && a.since.Equal(b.since)
 }
 
 // inboxSize is how many payment events may wait in the inbox before a
@@ -408,6 +437,10 @@ func (s *subscription) continueAsNew(ctx workflow.Context, events []workflow.Rec
 			continue
 		}
 		if workflow.AllHandlersFinished(ctx) {
+			// The next run takes the newest version, with no markers (a
+			// run of an older one retires into it); it starts with this
+			// run's search attributes (the SDK hands them on).
+			s.st.LifecycleVersion = LifecycleVersion
 			return workflow.NewContinueAsNewError(ctx, Subscription, s.st)
 		}
 	}
