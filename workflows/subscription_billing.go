@@ -75,7 +75,7 @@ var preLifecycleChanges = map[string]bool{
 // it without one.
 var roundFourChanges = map[string]bool{
 	"continue-as-new-at-history-cap": true, "deletion-cancels-open-charges": true, "disputes-and-returns": true,
-	"dunning-end-cancels-charges": true, "ledger-movements": true, "promotion-codes": true, "refund-failures": true,
+	"dunning-end-cancels-charges": true, "ledger-local": true, "ledger-movements": true, "promotion-codes": true, "refund-failures": true,
 	"refunds-recorded": true, "scheduled-changes": true, "stray-charges": true,
 }
 

@@ -1,0 +1,63 @@
+package workflows
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// afterFour are the subscription workflow's changes made after lifecycle
+// version 4: each keeps its own version marker, also in runs of version 4.
+// A new change goes here (or into a new lifecycle version), never into
+// roundFourChanges, which runs of version 4 take without a marker.
+var afterFour = map[string]bool{}
+
+// changeIDUse finds the change ids the subscription workflow names:
+// s.newer(ctx, "id") and s.runFolded(ctx, "id", …).
+var changeIDUse = regexp.MustCompile(`\b(?:newer|runFolded)\(ctx, "([^"]+)"`)
+
+// TestEveryChangeIsPlaced (issue 39): every change id the subscription
+// workflow names is one that runs of version 4 take without a marker
+// (preLifecycleChanges, roundFourChanges) or one made after it
+// (afterFour). A run of version 4 records no marker for the first kind, so
+// a change left out of both would silently record one again, and one
+// wrongly listed in roundFourChanges would change the path of runs
+// recorded before it.
+func TestEveryChangeIsPlaced(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range changeIDUse.FindAllStringSubmatch(string(src), -1) {
+			id := m[1]
+			seen[id] = true
+			placed := 0
+			for _, set := range []map[string]bool{preLifecycleChanges, roundFourChanges, afterFour} {
+				if set[id] {
+					placed++
+				}
+			}
+			if placed != 1 {
+				t.Errorf("%s: change %q is in %d of preLifecycleChanges, roundFourChanges and afterFour, want exactly one", f, id, placed)
+			}
+		}
+	}
+	for _, set := range []map[string]bool{preLifecycleChanges, roundFourChanges, afterFour} {
+		for id := range set {
+			if !seen[id] {
+				t.Errorf("change %q is listed but no code names it", id)
+			}
+		}
+	}
+}
