@@ -81,4 +81,10 @@ func TestRunsRecordNoVersionMarkers(t *testing.T) {
 		mails = len(res.GetExecutions())
 		return mails >= 2 // the first payment's receipt and the renewal's
 	})
+	receipt := fmt.Sprintf("%s = %q AND WorkflowType = 'Email'", workflows.SearchAccountID, account)
+	res, err := h.tc.ListWorkflow(ctx, &workflowservice.ListWorkflowExecutionsRequest{Namespace: "default", Query: receipt, PageSize: 1})
+	if err != nil || len(res.GetExecutions()) == 0 {
+		t.Fatalf("a receipt's run: %v", err)
+	}
+	h.recordHistory(res.GetExecutions()[0].GetExecution().GetWorkflowId(), res.GetExecutions()[0].GetExecution().GetRunId(), "email_told_its_version.json")
 }
