@@ -3,9 +3,6 @@ package api_test
 import (
 	"context"
 
-	enumspb "go.temporal.io/api/enums/v1"
-	historypb "go.temporal.io/api/history/v1"
-
 	"kudos/internal/testenv"
 )
 
@@ -22,19 +19,4 @@ func (h *harness) currentRun(workflowID string) string {
 		h.t.Fatal(err)
 	}
 	return d.WorkflowExecutionInfo.Execution.RunId
-}
-
-// historyOf returns the events of a run of the workflow ("": the current).
-func (h *harness) historyOf(workflowID, runID string) []*historypb.HistoryEvent {
-	h.t.Helper()
-	it := h.srv.Temporal.GetWorkflowHistory(context.Background(), workflowID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-	var events []*historypb.HistoryEvent
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			h.t.Fatal(err)
-		}
-		events = append(events, ev)
-	}
-	return events
 }

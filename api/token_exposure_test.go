@@ -9,10 +9,10 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
-	"go.temporal.io/api/enums/v1"
 	"google.golang.org/protobuf/proto"
 
 	"kudos"
+	"kudos/internal/testenv"
 	"kudos/workflows"
 )
 
@@ -56,14 +56,8 @@ func TestNoMailTokenStoredInClear(t *testing.T) {
 
 	// Every event of every e-mail workflow's history.
 	for _, m := range keys {
-		iter := h.tc.GetWorkflowHistory(ctx, workflows.EmailWorkflowID(m), "", false, enums.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
-		n := 0
-		for iter.HasNext() {
-			ev, err := iter.Next()
-			if err != nil {
-				t.Fatal(err)
-			}
-			n++
+		events := testenv.History(t, h.tc, workflows.EmailWorkflowID(m), "")
+		for _, ev := range events {
 			raw, _ := proto.Marshal(ev)
 			for _, s := range secrets {
 				if bytes.Contains(raw, []byte(s)) {
@@ -71,7 +65,7 @@ func TestNoMailTokenStoredInClear(t *testing.T) {
 				}
 			}
 		}
-		if n == 0 {
+		if len(events) == 0 {
 			t.Errorf("no history for %s", workflows.EmailWorkflowID(m))
 		}
 	}

@@ -1,7 +1,6 @@
 package workflows
 
 import (
-	"fmt"
 	"time"
 
 	"go.temporal.io/sdk/temporal"
@@ -49,14 +48,7 @@ const EmailVersion = 1
 func Email(ctx workflow.Context, req kudos.MailRequest) (EmailResult, error) {
 	var res SendMailResult
 	var err error
-	v := workflow.Version(req.WorkflowVersion)
-	switch {
-	case v == 0:
-		v = workflow.GetVersion(ctx, "send-local", workflow.DefaultVersion, EmailVersion)
-	case v > EmailVersion: // started by a newer deployment: its worker runs it
-		panic(fmt.Sprintf("an e-mail run of version %d on a worker that knows up to %d", v, EmailVersion))
-	}
-	if v == 1 {
+	if toldVersion(ctx, req.WorkflowVersion, "send-local", EmailVersion) == 1 {
 		// In the workflow's first task: a mail is one task, not three
 		// (the SDK spaces out long retries on timers).
 		ctx = workflow.WithLocalActivityOptions(ctx, workflow.LocalActivityOptions{

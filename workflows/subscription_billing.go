@@ -37,13 +37,7 @@ const LifecycleVersion = 4
 // replay, so runs recorded when the marker came after such a handler's
 // commands replay unchanged.
 func (s *subscription) initVersion(ctx workflow.Context) {
-	v := workflow.Version(s.st.LifecycleVersion)
-	switch {
-	case v == 0:
-		v = workflow.GetVersion(ctx, "billing-lifecycle", workflow.DefaultVersion, LifecycleVersion)
-	case v > LifecycleVersion: // started by a newer deployment: its worker runs it
-		panic(fmt.Sprintf("a run of billing lifecycle version %d on a worker that knows up to %d", v, LifecycleVersion))
-	}
+	v := toldVersion(ctx, s.st.LifecycleVersion, "billing-lifecycle", LifecycleVersion)
 	s.version, s.billing, s.settlesInOne, s.round3 = v, v >= 1, v >= 2, v >= 3
 	s.st.LifecycleVersion = int(v) // what the subscription query shows
 }

@@ -4,8 +4,11 @@
 package workflows
 
 import (
+	"fmt"
+
 	enumspb "go.temporal.io/api/enums/v1"
 	"go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
 
 	"kudos"
 )
@@ -60,4 +63,21 @@ var (
 // workflow, and so one mail, per request.
 func EmailWorkflowID(req kudos.MailRequest) string {
 	return "email:" + string(req.Purpose) + ":" + req.Key
+}
+
+// toldVersion is the version of the change changeID that a run takes: told,
+// the version its input names (set by whoever started the run, so that it
+// records no version marker and no TemporalChangeVersion upsert: issue 39),
+// or, for an input from before that (0), the run's marker. A version above
+// maxSupported was named by a newer deployment: the task fails, and a worker
+// that knows the version takes it.
+func toldVersion(ctx workflow.Context, told int, changeID string, maxSupported workflow.Version) workflow.Version {
+	v := workflow.Version(told)
+	switch {
+	case v == 0:
+		return workflow.GetVersion(ctx, changeID, workflow.DefaultVersion, maxSupported)
+	case v > maxSupported:
+		panic(fmt.Sprintf("%s: version %d on a worker that knows up to %d", changeID, v, maxSupported))
+	}
+	return v
 }

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"testing"
 
+	enumspb "go.temporal.io/api/enums/v1"
 	historypb "go.temporal.io/api/history/v1"
 	"go.temporal.io/sdk/client"
 	"google.golang.org/protobuf/encoding/protojson"
@@ -22,15 +23,7 @@ func RecordHistory(t testing.TB, c client.Client, workflowID, runID, name string
 	if os.Getenv("KUDOS_RECORD_HISTORIES") == "" {
 		return
 	}
-	it := c.GetWorkflowHistory(context.Background(), workflowID, runID, false, 0)
-	var hist historypb.History
-	for it.HasNext() {
-		ev, err := it.Next()
-		if err != nil {
-			t.Fatal(err)
-		}
-		hist.Events = append(hist.Events, ev)
-	}
+	hist := historypb.History{Events: History(t, c, workflowID, runID)}
 	raw, err := protojson.MarshalOptions{Multiline: true, Indent: "  "}.Marshal(&hist)
 	if err != nil {
 		t.Fatal(err)
@@ -41,4 +34,20 @@ func RecordHistory(t testing.TB, c client.Client, workflowID, runID, name string
 		t.Fatal(err)
 	}
 	t.Logf("recorded %s (%d events)", name, len(hist.Events))
+}
+
+// History returns the events of one run of a workflow (runID "" is the
+// current one), every page of them.
+func History(t testing.TB, c client.Client, workflowID, runID string) []*historypb.HistoryEvent {
+	t.Helper()
+	it := c.GetWorkflowHistory(context.Background(), workflowID, runID, false, enumspb.HISTORY_EVENT_FILTER_TYPE_ALL_EVENT)
+	var events []*historypb.HistoryEvent
+	for it.HasNext() {
+		ev, err := it.Next()
+		if err != nil {
+			t.Fatal(err)
+		}
+		events = append(events, ev)
+	}
+	return events
 }
