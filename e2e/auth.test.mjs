@@ -100,6 +100,9 @@ test('sign up, activate by mail, sign out, sign in, reset the password', async (
   // Forgot password → mail → new password → sign in with it.
   await page.getByRole('link', { name: 'Forgot your password?' }).click();
   await page.waitForURL(/\/auth\/request-password-reset/);
+  // The address changes before the page does: until the reset form is
+  // there, 'E-mail' is still the sign-in form's field (seen under load).
+  await page.getByRole('button', { name: 'Send reset link' }).waitFor();
   const sentAt = Date.now() - 1000;
   await page.getByLabel('E-mail').fill(email);
   await page.getByRole('button', { name: 'Send reset link' }).click();
