@@ -6,6 +6,7 @@ import { Brand } from '@/components/brand'
 import { accountQueryOptions, isUserNotActivated } from '@/lib/api/get-account'
 import { isLanguage, setLanguage } from '@/lib/i18n'
 import { canManageBilling } from '@/lib/roles'
+import { useRefreshWhenPaid } from '@/lib/subscription-refresh'
 import { isApiError } from '@/lib/api-client'
 import { ActivationRequiredLazy } from './activation-required-lazy'
 import { BlockingOverlay } from './blocking-overlay'
@@ -46,6 +47,8 @@ export function DashboardShell({
   useEffect(() => {
     if (isLanguage(preferred)) void setLanguage(preferred)
   }, [preferred])
+  // A payment settling while any page is open refreshes what it changed.
+  useRefreshWhenPaid(accountId, subscription)
 
   // The e-mail was changed and not confirmed yet: a refetch answers 403.
   if (isUserNotActivated(error)) return <ActivationRequiredLazy email={user.email} />
