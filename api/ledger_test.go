@@ -36,8 +36,10 @@ func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 	eventuallyWithin(t, 10*time.Second, "the renewed period, on the charge's event", func() bool {
 		return h.subscription(token, account)["plan_renewal_at"] != renewal
 	})
-	h.wantRows("payment_events", account, "movement = 'charge' AND outcome = 'paid' AND applied_at IS NOT NULL", 1,
-		"%d applied charge events, want 1")
+	// Marked applied once its application is over: just after the period's write.
+	eventually(t, "the charge event marked applied", func() bool {
+		return h.count("payment_events", account, "movement = 'charge' AND outcome = 'paid' AND applied_at IS NOT NULL") == 1
+	})
 	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d renewal charges, want 1")
 	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'PAID'", 1, "%d paid renewal invoices, want 1")
 	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_event.json")
@@ -68,8 +70,10 @@ func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
 	eventuallyWithin(t, 10*time.Second, "dunning, on the charge's event", func() bool {
 		return h.subscription(token, account)["payment_retry_at"] != nil
 	})
-	h.wantRows("payment_events", account, "movement = 'charge' AND outcome = 'failed' AND applied_at IS NOT NULL", 1,
-		"%d applied failed-charge events, want 1")
+	// Marked applied once its application is over: just after dunning's write.
+	eventually(t, "the failed-charge event marked applied", func() bool {
+		return h.count("payment_events", account, "movement = 'charge' AND outcome = 'failed' AND applied_at IS NOT NULL") == 1
+	})
 	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_failed_event.json")
 }
 

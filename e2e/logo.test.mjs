@@ -7,6 +7,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { deflateSync } from 'node:zlib';
+import { mkdtempSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { FAST, launch, openPage, apiUser, useSession, api, worker } from './lib.mjs';
 
 let browser;
@@ -60,7 +63,12 @@ test('upload a PNG: progress, processing while the worker is away, the logo from
   // Client-side checks: nothing is sent for a text file or a file over 10 MB.
   await input.setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('not an image') });
   await page.getByText(/PNG or JPEG/i).first().waitFor();
-  await input.setInputFiles({ name: 'huge.png', mimeType: 'image/png', buffer: Buffer.alloc(10 * 1024 * 1024 + 1) });
+  // Handed over by its path (a sparse file): 10 MB sent through the
+  // browser's protocol took over 30 s on a loaded machine.
+  const huge = join(mkdtempSync(join(tmpdir(), 'kudos-logo-')), 'huge.png');
+  writeFileSync(huge, '');
+  truncateSync(huge, 10 * 1024 * 1024 + 1);
+  await input.setInputFiles(huge);
   await page.getByText(/10 MB/).first().waitFor();
   assert.equal((await account()).img_url, 'placeholder:none');
 
