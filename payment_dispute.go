@@ -92,6 +92,17 @@ type DisputeApplied struct {
 	// Service is the service period of that invoice (nil: none), which
 	// tells whether the disputed payment paid the period running now.
 	Service *ServicePeriod `json:"service,omitempty"`
+	// Kind is that invoice's kind ("" : none), which tells what the
+	// disputed payment bought: the period (SUBSCRIPTION, RENEWAL,
+	// PAYMENTDUE), an upgrade or extra seats; Seats are the extra seats a
+	// SEATS invoice bought.
+	Kind  InvoiceKind `json:"kind,omitempty"`
+	Seats int         `json:"seats,omitempty"`
+	// Plan is that invoice's plan, and PlanBefore, for an UPGRADE
+	// invoice, the plan of the paid invoice before it (the plan the period
+	// was paid at before the upgrade; "" : none found).
+	Plan       Plan `json:"plan,omitempty"`
+	PlanBefore Plan `json:"plan_before,omitempty"`
 	// CreditNoteID is the credit note that reversed the sale of a lost
 	// dispute (nil: none).
 	CreditNoteID *uuid.UUID `json:"credit_note_id,omitempty"`

@@ -83,11 +83,27 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 		out.Status = status
 		if out.InvoiceID != nil {
 			var from, to *time.Time
-			if err := tx.QueryRow(ctx, `SELECT service_from, service_to FROM invoices WHERE id = $1`, *out.InvoiceID).Scan(&from, &to); err != nil {
+			var lines []byte
+			var created time.Time
+			if err := tx.QueryRow(ctx, `SELECT service_from, service_to, kind, lines, plan, created_at FROM invoices WHERE id = $1`,
+				*out.InvoiceID).Scan(&from, &to, &out.Kind, &lines, &out.Plan, &created); err != nil {
 				return wrapErr(err)
+			}
+			if out.Kind == kudos.InvoiceUpgrade {
+				err := tx.QueryRow(ctx, `SELECT plan FROM invoices WHERE account_id = $1 AND status = 'PAID' AND created_at < $2
+					AND kind IN ('SUBSCRIPTION', 'RENEWAL', 'PAYMENTDUE', 'UPGRADE') ORDER BY created_at DESC LIMIT 1`,
+					accountID, created).Scan(&out.PlanBefore)
+				if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+					return wrapErr(err)
+				}
 			}
 			if from != nil && to != nil {
 				out.Service = &kudos.ServicePeriod{From: from.UTC(), To: to.UTC()}
+			}
+			if out.Kind == kudos.InvoiceSeats {
+				if out.Seats, err = seatsOf(lines); err != nil {
+					return err
+				}
 			}
 		}
 		return markApplied(ctx, tx, accountID, appliedList(applied), at)
@@ -186,4 +202,16 @@ func (db *DB) OpenDisputes(ctx context.Context) (int, error) {
 	var n int
 	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM disputes WHERE status = 'open'`).Scan(&n)
 	return n, wrapErr(err)
+}
+
+// seatsOf is the number of extra seats an invoice of lines bought.
+func seatsOf(lines []byte) (int, error) {
+	ls, err := scanLines(lines)
+	n := 0
+	for _, l := range ls {
+		if l.Kind == kudos.LineSeats {
+			n += l.Quantity
+		}
+	}
+	return n, err
 }

@@ -189,13 +189,13 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 }
 
 // paidPeriod is the service period of an invoice of kind paid now, that
-// moved the subscription to sub: an upgrade's from now (it applies at its
-// payment) to the renewal date, any other's the period sub begins (a plan
-// started, a due invoice reactivating, a renewal paid in dunning); nil
-// when sub has no period.
+// moved the subscription to sub: an upgrade's or extra seats' from now
+// (they apply at their payment) to the renewal date, any other's the
+// period sub begins (a plan started, a due invoice reactivating, a renewal
+// paid in dunning); nil when sub has no period.
 func paidPeriod(kind kudos.InvoiceKind, sub kudos.Subscription, now time.Time) *kudos.ServicePeriod {
 	from := sub.PeriodStartedAt
-	if kind == kudos.InvoiceUpgrade {
+	if kind == kudos.InvoiceUpgrade || kind == kudos.InvoiceSeats {
 		from = &now
 	}
 	if from == nil || sub.PlanRenewalAt == nil || sub.PlanRenewalAt.Before(*from) {

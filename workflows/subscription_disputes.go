@@ -82,7 +82,60 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, ap
 		s.record(ctx)
 		return
 	}
-	s.disputeLost(ctx, d.ID)
+	switch {
+	case res.Kind == kudos.InvoiceSeats && s.newer(ctx, "disputed-extras"):
+		s.seatsLost(ctx, d.ID, res.Seats)
+	case res.Kind == kudos.InvoiceUpgrade && s.upgradeTakenBack(res) && s.newer(ctx, "disputed-extras"):
+		s.upgradeLost(ctx, d.ID, res.PlanBefore)
+	default:
+		s.disputeLost(ctx, d.ID)
+	}
+}
+
+// upgradeTakenBack reports whether the upgrade whose payment was lost
+// (res) can be taken back alone: it is the plan the account is on, the
+// plan before it was paid for the period, and nothing was bought or
+// scheduled on top of it (extra seats, a change at the renewal). Otherwise
+// the period counts as unpaid (disputeLost).
+func (s *subscription) upgradeTakenBack(res kudos.DisputeApplied) bool {
+	return res.Plan == s.st.Plan && res.PlanBefore.IsPaid() && kudos.PlanRank(res.PlanBefore) < kudos.PlanRank(res.Plan) &&
+		s.st.ExtraSeats == 0 && s.st.ScheduledPlan == "" && s.st.ScheduledExtraSeats == nil
+}
+
+// upgradeLost takes back the upgrade whose payment was lost to dispute
+// disputeID: that payment bought the move to the higher plan for the rest
+// of the period, not the period, so the account is on the plan it paid the
+// period at again (before), at once, with its renewal date and auto-renewal
+// as they were. No invoice is made due: the customer has the money back.
+// An open checkout is closed first, as for a lost period.
+func (s *subscription) upgradeLost(ctx workflow.Context, disputeID string, before kudos.Plan) {
+	if c := s.st.Checkout; c != nil && !c.Pending {
+		_ = s.expireOpenCheckout(ctx)
+	}
+	s.log.Info("upgrade taken back: its payment was lost to a dispute", "dispute", disputeID, "plan", s.st.Plan, "back_to", before)
+	s.st.Plan = before
+	s.record(ctx)
+}
+
+// seatsLost takes back the extra seats whose payment was lost to dispute
+// disputeID: that payment bought them, not the period, so the plan goes on
+// as it was paid and only they go, at once (no invoice is made due: the
+// customer has the money back and the seats are no longer given). A
+// reduction scheduled for the renewal that no longer reduces anything is
+// dropped. The members stay; invitations wait for a free seat. An open
+// checkout is closed first: one of more seats was priced from the seats
+// being taken back.
+func (s *subscription) seatsLost(ctx workflow.Context, disputeID string, seats int) {
+	if c := s.st.Checkout; c != nil && !c.Pending {
+		_ = s.expireOpenCheckout(ctx)
+	}
+	s.st.ExtraSeats = max(0, s.st.ExtraSeats-seats)
+	if n := s.st.ScheduledExtraSeats; n != nil && *n >= s.st.ExtraSeats {
+		s.st.ScheduledExtraSeats = nil
+	}
+	s.log.Info("extra seats taken back: their payment was lost to a dispute", "dispute", disputeID, "seats", seats,
+		"extra_seats", s.st.ExtraSeats)
+	s.record(ctx)
 }
 
 // disputeLost leaves the running period unpaid after its payment was lost

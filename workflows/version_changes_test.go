@@ -12,7 +12,9 @@ import (
 // version 4: each keeps its own version marker, also in runs of version 4.
 // A new change goes here (or into a new lifecycle version), never into
 // roundFourChanges, which runs of version 4 take without a marker.
-var afterFour = map[string]bool{}
+var afterFour = map[string]bool{
+	"disputed-extras": true, // a lost dispute of extra seats takes back the seats, not the plan
+}
 
 // changeIDUse finds the change ids the subscription workflow names:
 // s.newer(ctx, "id") and s.runFolded(ctx, "id", …).

@@ -1,0 +1,108 @@
+package api_test
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"time"
+
+	"kudos"
+)
+
+// TestALostDisputeOfSeatsTakesBackTheSeats: a Team plan buys three seats
+// mid-period, and the payment of those seats (not of the plan) is disputed
+// and lost. The seats invoice's service period starts when they were paid
+// for (not at the period's start), the sale is reversed by a credit note of
+// the seats' amount, and only what that payment bought is taken back: the
+// three seats go at once, the plan goes on paid, no invoice of the whole
+// plan is made due and no plan_expired mail is sent.
+func TestALostDisputeOfSeatsTakesBackTheSeats(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	const email = "disputed-seats@example.com"
+	owner, account := h.signedUpUser(email)
+	base := "/v1/accounts/" + account
+	h.buyPlan(owner, account, "TEAM")
+	time.Sleep(1100 * time.Millisecond) // the seats are bought later in the period, measurably
+	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 13}, owner), 201)
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(t, "13 seats", func() bool { _, limit := h.seats(owner, account); return limit == 13 })
+
+	var seatsInvoice string
+	var seatsTotal int64
+	var seatsFrom, planFrom time.Time
+	ctx := context.Background()
+	if err := h.db.Pool.QueryRow(ctx, `SELECT id, total_amount, service_from FROM invoices WHERE account_id = $1 AND kind = 'SEATS'
+		AND status = 'PAID'`, account).Scan(&seatsInvoice, &seatsTotal, &seatsFrom); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.db.Pool.QueryRow(ctx, `SELECT service_from FROM invoices WHERE account_id = $1 AND kind = 'SUBSCRIPTION'`,
+		account).Scan(&planFrom); err != nil {
+		t.Fatal(err)
+	}
+	if !seatsFrom.After(planFrom.Add(time.Second)) {
+		t.Fatalf("the seats invoice's service starts %v, the plan's period %v: want it from when the seats were paid", seatsFrom, planFrom)
+	}
+
+	h.expect(h.dispute(account, seatsInvoice, "open"), 200)
+	h.expect(h.dispute(account, seatsInvoice, "lost"), 200)
+	eventually(t, "the lost dispute booked", func() bool {
+		return slices.Contains(h.timelineOf(owner, account), "dispute_lost") && h.count("payment_events", account, "applied_at IS NULL") == 0
+	})
+	eventually(t, "the seats taken back", func() bool { _, limit := h.seats(owner, account); return limit == 10 })
+	s := h.subscription(owner, account)
+	if s["plan"] != "TEAM" || s["show_status"] != "active" || s["extra_seats"] != float64(0) {
+		t.Fatalf("after the lost dispute of the seats: %v", s)
+	}
+	h.wantOnlyCredited(email, account, seatsTotal)
+	h.recordHistory("subscription:"+account, "", "subscription_dispute_lost_seats.json")
+}
+
+// TestALostDisputeOfAnUpgradeGoesBackToThePlanPaid: a Starter plan is
+// upgraded to Pro mid-period, and the upgrade's payment (not the year of
+// Starter) is disputed and lost. The sale of the upgrade is reversed by a
+// credit note of its amount, and only what it bought is taken back: the
+// plan is Starter again for the rest of the period, still paid and active,
+// with no invoice of a whole year of Pro made due and no plan_expired mail.
+func TestALostDisputeOfAnUpgradeGoesBackToThePlanPaid(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	const email = "disputed-upgrade@example.com"
+	token, account := h.paidWith(email, "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	renewal := h.subscription(token, account)["plan_renewal_at"]
+	up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.sandbox(up.str("checkout_href"), "pay"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	var upgrade string
+	var total int64
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id, total_amount FROM invoices WHERE account_id = $1 AND kind = 'UPGRADE'
+		AND status = 'PAID'`, account).Scan(&upgrade, &total); err != nil {
+		t.Fatal(err)
+	}
+
+	h.expect(h.dispute(account, upgrade, "lost"), 200)
+	eventually(t, "the lost dispute booked", func() bool {
+		return slices.Contains(h.timelineOf(token, account), "dispute_lost") && h.count("payment_events", account, "applied_at IS NULL") == 0
+	})
+	eventually(t, "Starter again", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+	s := h.subscription(token, account)
+	if s["show_status"] != "active" || s["plan_renewal_at"] != renewal || s["start_next_period"] != true {
+		t.Fatalf("after the lost dispute of the upgrade: %v (renewal was %v)", s, renewal)
+	}
+	h.wantOnlyCredited(email, account, total)
+	h.recordHistory("subscription:"+account, "", "subscription_dispute_lost_upgrade.json")
+}
+
+// wantOnlyCredited fails unless the account's lost dispute of a payment of
+// total left a credit note of that amount and nothing more: no invoice
+// made due, no plan_expired mail.
+func (h *harness) wantOnlyCredited(email, account string, total int64) {
+	h.t.Helper()
+	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE' AND status = 'CREDITED' AND total_amount = "+itoa(-total), 1,
+		"%d credit notes of the disputed amount, want 1")
+	h.wantRows("invoices", account, "kind = 'PAYMENTDUE' OR status = 'DUE_PAYMENT'", 0, "%d invoices made due, want none")
+	if slices.Contains(h.sent.purposes(email), kudos.MailPlanExpired) {
+		h.t.Fatal("a plan_expired mail for a plan that goes on")
+	}
+}
