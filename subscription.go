@@ -298,6 +298,11 @@ type Dunning struct {
 	// moves the rest of the schedule on by that time, so that its retries
 	// keep their spacing instead of all falling due at once.
 	RetryBase *time.Time `json:",omitempty"`
+	// Resumes marks the retry of an invoice that bought something within
+	// the running period (extra seats, an upgrade) and whose debit came
+	// back: unpaid at the end, the plan expires with it due, and paying it
+	// later lets the period go on as it was, never starts a new one.
+	Resumes bool `json:",omitempty"`
 }
 
 // Base is what the retries are measured from.
@@ -324,6 +329,8 @@ func (l Lifecycle) NextRetry(periodStart, after time.Time) (time.Time, bool) {
 type DueInvoice struct {
 	ID   uuid.UUID
 	Plan Plan
+	// Resumes: paying it lets the period go on as it was (Dunning.Resumes).
+	Resumes bool `json:",omitempty"`
 }
 
 // CheckoutRecord is one row of the checkouts table: a hosted checkout as

@@ -106,3 +106,44 @@ func (h *harness) wantOnlyCredited(email, account string, total int64) {
 		h.t.Fatal("a plan_expired mail for a plan that goes on")
 	}
 }
+
+// TestAReturnedSeatsDebitPaidLaterKeepsThePeriod: the debit of extra seats
+// bought mid-period is returned by the bank, dunning fails to collect it
+// and the plan expires with the seats' invoice due. Paying that invoice
+// later pays the seats of the period they were bought in: the plan goes on
+// with its period as it was (renewal date unchanged, the seats kept), never
+// a new year of Team for the price of a few seats.
+func TestAReturnedSeatsDebitPaidLaterKeepsThePeriod(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Second, 2*time.Second).withTemporal(time.Hour)
+	owner, account := h.signedUpUser("returned-seats@example.com")
+	base := "/v1/accounts/" + account
+	h.buyPlan(owner, account, "TEAM")
+	renewal := h.subscription(owner, account)["plan_renewal_at"]
+	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 12}, owner), 201)
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(t, "12 seats", func() bool { _, limit := h.seats(owner, account); return limit == 12 })
+	var seatsInvoice string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = 'SEATS'`,
+		account).Scan(&seatsInvoice); err != nil {
+		t.Fatal(err)
+	}
+
+	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": seatsInvoice}, ""), 200)
+	eventually(t, "the plan expired once dunning failed", func() bool { return h.subscription(owner, account)["show_status"] == "plan_expired" })
+	if due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, owner), 200).str("invoice_id"); due != seatsInvoice {
+		t.Fatalf("the due invoice %q, want the seats' %s", due, seatsInvoice)
+	}
+
+	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": false}, ""), 204)
+	pay := h.expect(h.do("POST", base+"/invoices/"+seatsInvoice+"/payment", nil, owner), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the plan going on", func() bool { return h.subscription(owner, account)["show_status"] == "active" })
+	s := h.subscription(owner, account)
+	if s["plan"] != "TEAM" || s["plan_renewal_at"] != renewal || s["extra_seats"] != float64(2) {
+		t.Fatalf("after paying the seats' invoice: %v, want Team with its renewal on %v and the 2 seats", s, renewal)
+	}
+	h.wantRows("invoices", account, "id = '"+seatsInvoice+"' AND status = 'PAID'", 1, "%d paid seats invoices, want 1")
+	h.recordHistory("subscription:"+account, "", "subscription_returned_seats_paid_later.json")
+}

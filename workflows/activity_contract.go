@@ -504,10 +504,11 @@ type ReturnInput struct {
 }
 
 // ReturnResult is what ActivityReturnPayment booked: the invoice due again
-// (nil: the payment settled no paid invoice), its amount and service
-// period.
+// (nil: the payment settled no paid invoice), its amount, service period
+// and kind.
 type ReturnResult struct {
 	InvoiceID *uuid.UUID
 	Amount    kudos.Money
 	Service   *kudos.ServicePeriod
+	Kind      kudos.InvoiceKind `json:",omitempty"`
 }

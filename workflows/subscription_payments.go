@@ -284,6 +284,13 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 			s.renewed = true
 			return
 		}
+		if due := s.st.Due; due != nil && due.Resumes && due.ID == c.InvoiceID && s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
+			// Extra seats or an upgrade of the period, unpaid once their
+			// debit came back: paid now, the period goes on as it was (a
+			// renewal date passed meanwhile renews at once).
+			s.st.Plan, s.st.Due, s.st.Status = c.Plan, nil, kudos.StatusActive
+			return
+		}
 		s.st.Plan = c.Plan // the due invoice of an expired plan: reactivated from now
 		s.st.Due = nil
 		startPeriod()

@@ -315,8 +315,13 @@ func (s *subscription) renewalKeys(ctx workflow.Context) (uuid.UUID, string) {
 }
 
 func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
+	s.expireDue(ctx, kudos.DueInvoice{ID: dueInvoice, Plan: s.st.Plan})
+}
+
+// expireDue is expirePlan with the due invoice due.
+func (s *subscription) expireDue(ctx workflow.Context, due kudos.DueInvoice) {
 	s.st.Status = kudos.StatusPlanExpired
-	s.st.Due = &kudos.DueInvoice{ID: dueInvoice, Plan: s.st.Plan}
+	s.st.Due = &due
 	s.record(ctx)
 }
 

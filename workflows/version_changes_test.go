@@ -14,6 +14,7 @@ import (
 // roundFourChanges, which runs of version 4 take without a marker.
 var afterFour = map[string]bool{
 	"disputed-extras": true, // a lost dispute of extra seats takes back the seats, not the plan
+	"returned-extras": true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
