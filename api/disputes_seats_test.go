@@ -147,3 +147,34 @@ func TestAReturnedSeatsDebitPaidLaterKeepsThePeriod(t *testing.T) {
 	h.wantRows("invoices", account, "id = '"+seatsInvoice+"' AND status = 'PAID'", 1, "%d paid seats invoices, want 1")
 	h.recordHistory("subscription:"+account, "", "subscription_returned_seats_paid_later.json")
 }
+
+// TestALostDisputeOfATeamPlanBillsItsSeatsAgain: a Team plan with two extra
+// seats loses the dispute of the plan's own payment: the period is unpaid
+// and the plan expires with a due invoice of a year of it, which bills the
+// seats it keeps too (as a renewal does), so that paying it never gives a
+// year of extra seats for nothing.
+func TestALostDisputeOfATeamPlanBillsItsSeatsAgain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	owner, account := h.signedUpUser("disputed-team@example.com")
+	base := "/v1/accounts/" + account
+	h.buyPlan(owner, account, "TEAM")
+	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 12}, owner), 201)
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(t, "12 seats", func() bool { _, limit := h.seats(owner, account); return limit == 12 })
+	var plan string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = 'SUBSCRIPTION'`,
+		account).Scan(&plan); err != nil {
+		t.Fatal(err)
+	}
+	h.expect(h.dispute(account, plan, "lost"), 200)
+	eventually(t, "the plan expired by the lost dispute", func() bool { return h.subscription(owner, account)["show_status"] == "plan_expired" })
+	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, owner), 200).str("invoice_id")
+	var net int64
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT net_amount FROM invoices WHERE id = $1`, due).Scan(&net); err != nil {
+		t.Fatal(err)
+	}
+	if want := int64(118800 + 2*10800); net != want {
+		t.Fatalf("the due invoice's net %d, want a year of Team and its 2 extra seats, %d", net, want)
+	}
+}

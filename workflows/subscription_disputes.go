@@ -141,13 +141,16 @@ func (s *subscription) seatsLost(ctx workflow.Context, disputeID string, seats i
 // disputeLost leaves the running period unpaid after its payment was lost
 // to dispute disputeID: an open checkout is closed first (its payment, if
 // it came, is applied as the provider says), then the plan expires with a
-// new DUE_PAYMENT invoice of its plan, and the customer is told.
+// new DUE_PAYMENT invoice of a year of its plan and extra seats, and the
+// customer is told.
 func (s *subscription) disputeLost(ctx workflow.Context, disputeID string) {
 	if c := s.st.Checkout; c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 	}
 	due := uuid.NewSHA1(updateNamespace, []byte(s.st.AccountID.String()+"/dispute/"+disputeID))
-	_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: due}, nil)
+	// A year of the plan with the seats it keeps, as a renewal bills it.
+	_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: due,
+		ExtraSeats: s.st.ExtraSeats}, nil)
 	s.renderPDF(ctx, due)
 	now := workflow.Now(ctx)
 	s.expirePlan(ctx, due)
