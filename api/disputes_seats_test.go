@@ -20,13 +20,7 @@ func TestALostDisputeOfSeatsTakesBackTheSeats(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
 	const email = "disputed-seats@example.com"
-	owner, account := h.signedUpUser(email)
-	base := "/v1/accounts/" + account
-	h.buyPlan(owner, account, "TEAM")
-	time.Sleep(1100 * time.Millisecond) // the seats are bought later in the period, measurably
-	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 13}, owner), 201)
-	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
-	eventually(t, "13 seats", func() bool { _, limit := h.seats(owner, account); return limit == 13 })
+	owner, account := h.teamWithSeats(email, 13, 1100*time.Millisecond) // the seats bought later in the period, measurably
 
 	var seatsInvoice string
 	var seatsTotal int64
@@ -116,18 +110,10 @@ func (h *harness) wantOnlyCredited(email, account string, total int64) {
 func TestAReturnedSeatsDebitPaidLaterKeepsThePeriod(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Second, 2*time.Second).withTemporal(time.Hour)
-	owner, account := h.signedUpUser("returned-seats@example.com")
+	owner, account := h.teamWithSeats("returned-seats@example.com", 12, 0)
 	base := "/v1/accounts/" + account
-	h.buyPlan(owner, account, "TEAM")
 	renewal := h.subscription(owner, account)["plan_renewal_at"]
-	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 12}, owner), 201)
-	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
-	eventually(t, "12 seats", func() bool { _, limit := h.seats(owner, account); return limit == 12 })
-	var seatsInvoice string
-	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = 'SEATS'`,
-		account).Scan(&seatsInvoice); err != nil {
-		t.Fatal(err)
-	}
+	seatsInvoice := h.invoiceOfKind(account, "SEATS")
 
 	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
 	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": seatsInvoice}, ""), 200)
@@ -156,17 +142,9 @@ func TestAReturnedSeatsDebitPaidLaterKeepsThePeriod(t *testing.T) {
 func TestALostDisputeOfATeamPlanBillsItsSeatsAgain(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
-	owner, account := h.signedUpUser("disputed-team@example.com")
+	owner, account := h.teamWithSeats("disputed-team@example.com", 12, 0)
 	base := "/v1/accounts/" + account
-	h.buyPlan(owner, account, "TEAM")
-	co := h.expect(h.do("PATCH", base+"/subscription/seats", map[string]any{"seats": 12}, owner), 201)
-	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
-	eventually(t, "12 seats", func() bool { _, limit := h.seats(owner, account); return limit == 12 })
-	var plan string
-	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = 'SUBSCRIPTION'`,
-		account).Scan(&plan); err != nil {
-		t.Fatal(err)
-	}
+	plan := h.invoiceOfKind(account, "SUBSCRIPTION")
 	h.expect(h.dispute(account, plan, "lost"), 200)
 	eventually(t, "the plan expired by the lost dispute", func() bool { return h.subscription(owner, account)["show_status"] == "plan_expired" })
 	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, owner), 200).str("invoice_id")
@@ -177,4 +155,29 @@ func TestALostDisputeOfATeamPlanBillsItsSeatsAgain(t *testing.T) {
 	if want := int64(118800 + 2*10800); net != want {
 		t.Fatalf("the due invoice's net %d, want a year of Team and its 2 extra seats, %d", net, want)
 	}
+}
+
+// teamWithSeats signs email up, buys Team and then, after a pause, seats in
+// all (paid through the sandbox's checkout); it returns the owner's token
+// and the account once the seats are counted.
+func (h *harness) teamWithSeats(email string, seats int, pause time.Duration) (owner, account string) {
+	h.t.Helper()
+	owner, account = h.signedUpUser(email)
+	h.buyPlan(owner, account, "TEAM")
+	time.Sleep(pause)
+	co := h.expect(h.do("PATCH", "/v1/accounts/"+account+"/subscription/seats", map[string]any{"seats": seats}, owner), 201)
+	h.expect(h.sandbox(co.str("checkout_href"), "pay"), 200)
+	eventually(h.t, "the seats counted", func() bool { _, limit := h.seats(owner, account); return limit == seats })
+	return owner, account
+}
+
+// invoiceOfKind is the id of the account's one invoice of kind.
+func (h *harness) invoiceOfKind(account, kind string) string {
+	h.t.Helper()
+	var id string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = $2`, account, kind).
+		Scan(&id); err != nil {
+		h.t.Fatal(err)
+	}
+	return id
 }
