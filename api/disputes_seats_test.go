@@ -181,3 +181,30 @@ func (h *harness) invoiceOfKind(account, kind string) string {
 	}
 	return id
 }
+
+// TestAReturnedUpgradeDebitPaidLaterKeepsThePeriod: as for extra seats, the
+// returned debit of an upgrade that dunning could not collect leaves the
+// plan expired with the upgrade's invoice due; paying it puts the account
+// on the upgraded plan for the rest of its period, never a new year of it.
+func TestAReturnedUpgradeDebitPaidLaterKeepsThePeriod(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Second, 2*time.Second).withTemporal(time.Hour)
+	token, account := h.paidWith("returned-upgrade@example.com", "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	renewal := h.subscription(token, account)["plan_renewal_at"]
+	up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.sandbox(up.str("checkout_href"), "pay"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	upgrade := h.invoiceOfKind(account, "UPGRADE")
+
+	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": upgrade}, ""), 200)
+	eventually(t, "the plan expired once dunning failed", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": false}, ""), 204)
+	pay := h.expect(h.do("POST", base+"/invoices/"+upgrade+"/payment", nil, token), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the plan going on", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	if s := h.subscription(token, account); s["plan"] != "PRO" || s["plan_renewal_at"] != renewal {
+		t.Fatalf("after paying the upgrade's invoice: %v, want Pro with its renewal on %v", s, renewal)
+	}
+}
