@@ -21,6 +21,10 @@ const (
 	InvoiceCredited InvoiceStatus = "CREDITED"
 )
 
+// WithinPeriod reports whether an invoice of kind k buys something within
+// a period already paid (extra seats, an upgrade), not a period.
+func (k InvoiceKind) WithinPeriod() bool { return k == InvoiceSeats || k == InvoiceUpgrade }
+
 // InvoiceKind says what an invoice bills; it decides the description
 // (SPEC §4): the plan name, UPGRADE_{plan}, "Renewal {plan}" or
 // PAYMENTDUE_{plan}.

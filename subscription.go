@@ -298,11 +298,11 @@ type Dunning struct {
 	// moves the rest of the schedule on by that time, so that its retries
 	// keep their spacing instead of all falling due at once.
 	RetryBase *time.Time `json:",omitempty"`
-	// Resumes marks the retry of an invoice that bought something within
-	// the running period (extra seats, an upgrade) and whose debit came
-	// back: unpaid at the end, the plan expires with it due, and paying it
-	// later lets the period go on as it was, never starts a new one.
-	Resumes bool `json:",omitempty"`
+	// Kind is the retried invoice's kind when it bought something within
+	// the running period (extra seats, an upgrade: InvoiceKind.WithinPeriod)
+	// and its debit came back ("" otherwise): unpaid at the end, the plan
+	// expires with it due, and paying it later lets the period go on.
+	Kind InvoiceKind `json:",omitempty"`
 }
 
 // Base is what the retries are measured from.
@@ -329,8 +329,10 @@ func (l Lifecycle) NextRetry(periodStart, after time.Time) (time.Time, bool) {
 type DueInvoice struct {
 	ID   uuid.UUID
 	Plan Plan
-	// Resumes: paying it lets the period go on as it was (Dunning.Resumes).
-	Resumes bool `json:",omitempty"`
+	// Kind is its kind ("" when not known: an invoice of a whole period).
+	// One bought within the period (InvoiceKind.WithinPeriod), paid, lets
+	// the period go on as it was, never starts a new one.
+	Kind InvoiceKind `json:",omitempty"`
 }
 
 // CheckoutRecord is one row of the checkouts table: a hosted checkout as
@@ -396,8 +398,10 @@ func (s *SubscriptionState) Record() Subscription {
 // workflow's state exactly (StateFromRecord).
 type SubscriptionReadModel struct {
 	Subscription
-	Due      *DueInvoice
-	Checkout *CheckoutRecord
+	Due *DueInvoice
+	// FailedKind is the kind of the invoice of FailedPayment ("" : none).
+	FailedKind InvoiceKind `json:",omitempty"`
+	Checkout   *CheckoutRecord
 	// Unapplied are the payment events stored and not yet applied by any
 	// run (in the order they came), which a rebuilt run applies first.
 	Unapplied []PaymentEvent
@@ -432,6 +436,9 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 		// Dunning: the renewal at RenewalAt is being retried; the attempts
 		// made are those of the schedule before the next one.
 		d := &Dunning{PeriodStart: *s.RenewalAt, InvoiceID: f.InvoiceID, Amount: f.Amount, RetryAt: *r.PaymentRetryAt, Attempts: 1}
+		if r.FailedKind.WithinPeriod() {
+			d.Kind = r.FailedKind
+		}
 		for _, off := range lifecycle.DunningSchedule {
 			if s.RenewalAt.Add(off).Before(d.RetryAt) {
 				d.Attempts++

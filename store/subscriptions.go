@@ -96,13 +96,23 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 			return notFound(err)
 		}
 		var due kudos.DueInvoice
-		err := tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND status = 'DUE_PAYMENT'
-			ORDER BY created_at DESC LIMIT 1`, accountID).Scan(&due.ID, &due.Plan)
+		var kind kudos.InvoiceKind
+		err := tx.QueryRow(ctx, `SELECT id, plan, kind FROM invoices WHERE account_id = $1 AND status = 'DUE_PAYMENT'
+			ORDER BY created_at DESC LIMIT 1`, accountID).Scan(&due.ID, &due.Plan, &kind)
 		switch {
 		case err == nil:
+			if kind.WithinPeriod() {
+				due.Kind = kind
+			}
 			rm.Due = &due
 		case !errors.Is(err, pgx.ErrNoRows):
 			return wrapErr(err)
+		}
+		if f := rm.FailedPayment; f != nil {
+			err := tx.QueryRow(ctx, `SELECT kind FROM invoices WHERE id = $1`, f.InvoiceID).Scan(&rm.FailedKind)
+			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
+				return wrapErr(err)
+			}
 		}
 		// The workflow owns every checkout but those that add a payment
 		// method (the api opens them): the newest open one of its own is

@@ -289,7 +289,7 @@ func (s *subscription) endDunningUnpaid(ctx workflow.Context) {
 	}
 	d := s.st.Dunning
 	s.st.Dunning = nil
-	s.expireDue(ctx, kudos.DueInvoice{ID: d.InvoiceID, Plan: s.st.Plan, Resumes: d.Resumes})
+	s.expireDue(ctx, kudos.DueInvoice{ID: d.InvoiceID, Plan: s.st.Plan, Kind: d.Kind})
 	s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(d.PeriodStart),
 		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Date: &d.PeriodStart})
 	if s.newer(ctx, "dunning-end-cancels-charges") {

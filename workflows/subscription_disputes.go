@@ -183,9 +183,9 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 	}
 	now := workflow.Now(ctx)
 	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: *res.InvoiceID, Amount: res.Amount, RetryBase: &now}
-	if (res.Kind == kudos.InvoiceSeats || res.Kind == kudos.InvoiceUpgrade) && s.newer(ctx, "returned-extras") {
+	if res.Kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
 		// What it bought is part of the period: paid later, the period goes on.
-		s.st.Dunning.Resumes = true
+		s.st.Dunning.Kind = res.Kind
 	}
 	reason := r.Reason
 	if reason == "" {

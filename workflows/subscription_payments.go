@@ -284,7 +284,7 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 			s.renewed = true
 			return
 		}
-		if due := s.st.Due; due != nil && due.Resumes && due.ID == c.InvoiceID && s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
+		if due := s.st.Due; due != nil && due.Kind.WithinPeriod() && due.ID == c.InvoiceID && s.st.PeriodStartedAt != nil && s.st.RenewalAt != nil {
 			// Extra seats or an upgrade of the period, unpaid once their
 			// debit came back: paid now, the period goes on as it was (a
 			// renewal date passed meanwhile renews at once).
