@@ -313,6 +313,21 @@ func (d Dunning) Base() time.Time {
 	return d.PeriodStart
 }
 
+// scheduleBase is what a dunning schedule that placed a retry at retryAt
+// was measured from, when it began near near: of retryAt less each slot's
+// offset, the instant nearest to near (near itself without a schedule).
+// The run measured it from its own clock, which the stored time of the
+// event that began it (near) only approaches.
+func (l Lifecycle) scheduleBase(retryAt, near time.Time) time.Time {
+	base := near
+	for i, off := range l.DunningSchedule {
+		if b := retryAt.Add(-off); i == 0 || b.Sub(near).Abs() < base.Sub(near).Abs() {
+			base = b
+		}
+	}
+	return base
+}
+
 // NextRetry is the first retry of the renewal at periodStart that the
 // schedule places after after, or false when the schedule is used up. An
 // extra attempt (a new card) uses no slot of the schedule.
@@ -401,7 +416,11 @@ type SubscriptionReadModel struct {
 	Due *DueInvoice
 	// FailedKind is the kind of the invoice of FailedPayment ("" : none).
 	FailedKind InvoiceKind `json:",omitempty"`
-	Checkout   *CheckoutRecord
+	// FailedReturnedAt is when the payment of FailedPayment's invoice came
+	// back (a returned debit: the period running now is being retried, on
+	// the schedule measured from the return); nil for a renewal's charge.
+	FailedReturnedAt *time.Time `json:",omitempty"`
+	Checkout         *CheckoutRecord
 	// Unapplied are the payment events stored and not yet applied by any
 	// run (in the order they came), which a rebuilt run applies first.
 	Unapplied []PaymentEvent
@@ -436,11 +455,18 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 		// Dunning: the renewal at RenewalAt is being retried; the attempts
 		// made are those of the schedule before the next one.
 		d := &Dunning{PeriodStart: *s.RenewalAt, InvoiceID: f.InvoiceID, Amount: f.Amount, RetryAt: *r.PaymentRetryAt, Attempts: 1}
+		if r.FailedReturnedAt != nil && s.PeriodStartedAt != nil {
+			// A returned debit: the period running now is being retried,
+			// on the schedule measured from the return (paid, it goes on
+			// as it was).
+			base := lifecycle.scheduleBase(d.RetryAt, *r.FailedReturnedAt)
+			d.PeriodStart, d.RetryBase = *s.PeriodStartedAt, &base
+		}
 		if r.FailedKind.WithinPeriod() {
 			d.Kind = r.FailedKind
 		}
 		for _, off := range lifecycle.DunningSchedule {
-			if s.RenewalAt.Add(off).Before(d.RetryAt) {
+			if d.Base().Add(off).Before(d.RetryAt) {
 				d.Attempts++
 			}
 		}

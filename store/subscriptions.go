@@ -109,7 +109,11 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 			return wrapErr(err)
 		}
 		if f := rm.FailedPayment; f != nil {
-			err := tx.QueryRow(ctx, `SELECT kind FROM invoices WHERE id = $1`, f.InvoiceID).Scan(&rm.FailedKind)
+			// Returned: the invoice was paid and its payment came back,
+			// so the period being retried is the one running now.
+			err := tx.QueryRow(ctx, `SELECT i.kind, (SELECT max(e.at) FROM billing_events e WHERE e.account_id = i.account_id
+				AND e.type = 'payment_returned' AND e.invoice_id = i.id) FROM invoices i WHERE i.id = $1`, f.InvoiceID).
+				Scan(&rm.FailedKind, &rm.FailedReturnedAt)
 			if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 				return wrapErr(err)
 			}

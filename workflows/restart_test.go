@@ -145,3 +145,44 @@ func TestARebuiltRunTriesItsDeferredRefunds(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	assertCanceled(t, e)
 }
+
+// TestARebuiltReturnedDebitKeepsItsPeriodAndSchedule: a paid period whose
+// debit came back is being retried (dunning measured from the return) when
+// its run is lost. The run rebuilt from the read model retries the same
+// period on the same schedule: its next slot after a declined retry is the
+// return's, not the renewal date's a year on, and a retry that succeeds
+// leaves the period as it was, never starting a new year at the renewal
+// date.
+func TestARebuiltReturnedDebitKeepsItsPeriodAndSchedule(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.renewalResults = []workflows.RenewalResult{{Paid: false, FailureReason: "card_declined"}}
+	schedule := []time.Duration{time.Hour, 6 * time.Hour, 24 * time.Hour}
+	e.acts.lifecycle = kudos.Lifecycle{DunningSchedule: schedule}
+	// The return happened at returned and was applied by the run at base
+	// (its clock), which its schedule is measured from.
+	began, returned := start.Add(-30*24*time.Hour), start.Add(-2*time.Hour-3*time.Second)
+	base := start.Add(-2 * time.Hour)
+	renewal, retry := began.Add(period), base.Add(6*time.Hour) // the retry an hour after the return failed
+	inv := uuid.New()
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive, PeriodStartedAt: &began,
+			PlanRenewalAt: &renewal, StartNextPeriod: true, PaymentRetryAt: &retry,
+			FailedPayment: &kudos.FailedPayment{InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}}},
+		FailedKind: kudos.InvoiceSubscription, FailedReturnedAt: &returned,
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, e.acts.lifecycle, start)
+	if d := st.Dunning; d == nil || !d.PeriodStart.Equal(began) || !d.Base().Equal(base) || d.Attempts != 2 {
+		t.Fatalf("the rebuilt dunning %+v, want the period begun %v retried from the return %v after 2 attempts", d, began, base)
+	}
+	e.at(5*time.Hour, func() {
+		if d := e.state().Dunning; d == nil || !d.RetryAt.Equal(base.Add(24*time.Hour)) {
+			t.Errorf("after the declined retry: %+v, want the next at %v", d, base.Add(24*time.Hour))
+		}
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	next := e.nextRun() // the paid retry: the run continues as new with the period paid
+	if len(e.acts.renewals) != 2 || next.Dunning != nil || !next.PeriodStartedAt.Equal(began) || !next.RenewalAt.Equal(renewal) {
+		t.Fatalf("after the paid retry (%d charges): dunning %+v, period %v–%v, want %v–%v", len(e.acts.renewals), next.Dunning,
+			next.PeriodStartedAt, next.RenewalAt, began, renewal)
+	}
+}
