@@ -103,6 +103,10 @@ type DisputeApplied struct {
 	// was paid at before the upgrade; "" : none found).
 	Plan       Plan `json:"plan,omitempty"`
 	PlanBefore Plan `json:"plan_before,omitempty"`
+	// Discount is the terms of the promotion code that discounted that
+	// invoice, for one more payment (nil: none): a year billed again after
+	// the dispute is lost is billed at the price agreed for it.
+	Discount *Discount `json:"discount,omitempty"`
 	// CreditNoteID is the credit note that reversed the sale of a lost
 	// dispute (nil: none).
 	CreditNoteID *uuid.UUID `json:"credit_note_id,omitempty"`

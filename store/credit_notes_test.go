@@ -61,6 +61,17 @@ func newAccount(t *testing.T, db *store.DB) uuid.UUID {
 	return account
 }
 
+// withPaidPlan gives account a subscription row on Pro: active with
+// auto-renewal (active true) or expired without.
+func withPaidPlan(t *testing.T, db *store.DB, account uuid.UUID, active bool) {
+	t.Helper()
+	status := map[bool]string{true: "active", false: "plan_expired"}[active]
+	if _, err := db.Pool.Exec(context.Background(), `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at,
+		start_next_period) VALUES ($1, 'PRO', $2, now(), $3)`, account, status, active); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // TestARefundMakesOneCreditNote records the refund of a paid invoice's
 // checkout twice (a retried activity) and once more as the manual fix: one
 // credit note, correcting the invoice, with negative amounts, CREDITED, its

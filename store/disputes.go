@@ -85,9 +85,17 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 			var from, to *time.Time
 			var lines []byte
 			var created time.Time
-			if err := tx.QueryRow(ctx, `SELECT service_from, service_to, kind, lines, plan, created_at FROM invoices WHERE id = $1`,
-				*out.InvoiceID).Scan(&from, &to, &out.Kind, &lines, &out.Plan, &created); err != nil {
+			var code, currency *string
+			var off *int64
+			if err := tx.QueryRow(ctx, `SELECT service_from, service_to, kind, lines, plan, created_at, discount_code, discount_amount,
+				currency FROM invoices WHERE id = $1`, *out.InvoiceID).Scan(&from, &to, &out.Kind, &lines, &out.Plan, &created,
+				&code, &off, &currency); err != nil {
 				return wrapErr(err)
+			}
+			if code != nil && off != nil {
+				if out.Discount, err = invoiceDiscountTerms(ctx, tx, *code, *off, *currency); err != nil {
+					return err
+				}
 			}
 			if out.Kind == kudos.InvoiceUpgrade {
 				err := tx.QueryRow(ctx, `SELECT plan FROM invoices WHERE account_id = $1 AND status = 'PAID' AND created_at < $2
@@ -109,6 +117,24 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 		return markApplied(ctx, tx, accountID, appliedList(applied), at)
 	})
 	return out, err
+}
+
+// invoiceDiscountTerms are the terms of the promotion code that took off
+// an invoice's discount line (its code, the amount off in currency), for
+// one more payment at the price that invoice agreed: the code's own (a
+// percentage of the new net, the plans it covers), or, for a code no
+// longer stored, the same amount off.
+func invoiceDiscountTerms(ctx context.Context, tx pgx.Tx, code string, off int64, currency string) (*kudos.Discount, error) {
+	p, err := scanPromotion(tx.QueryRow(ctx, `SELECT `+promotionColumns+` FROM promotion_codes WHERE code = $1`, code))
+	switch {
+	case err == nil:
+		d := p.Discount()
+		d.RenewalsLeft = 0
+		return &d, nil
+	case kudos.ErrorCode(notFound(err)) == kudos.ENotFound:
+		return &kudos.Discount{Code: code, AmountOff: off, Currency: currency, Duration: kudos.PromotionOnce}, nil
+	}
+	return nil, wrapErr(err)
 }
 
 // disputeEvent appends the timeline event typ of dispute d (its amount:

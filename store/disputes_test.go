@@ -22,10 +22,7 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
 	account := newAccount(t, db)
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
-		VALUES ($1, 'PRO', 'active', now(), true)`, account); err != nil {
-		t.Fatal(err)
-	}
+	withPaidPlan(t, db, account, true)
 	invoiceID := uuid.New()
 	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
 		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
@@ -82,5 +79,45 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 	}
 	if _, err := db.RecordDispute(ctx, account, kudos.DisputeEvent{ID: "dp_2", Status: "maybe", Payment: payment}, at, ""); kudos.ErrorCode(err) != kudos.EInvalid {
 		t.Fatalf("an unknown status: %v", err)
+	}
+}
+
+// TestALostDisputeCarriesItsInvoicesDiscountTerms: the disputed invoice's
+// promotion comes back with the dispute, as terms for one more payment
+// (so that a year billed again costs what was agreed): a stored code's own
+// terms, and for a code no longer stored the same amount off.
+func TestALostDisputeCarriesItsInvoicesDiscountTerms(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	withPaidPlan(t, db, account, true)
+	if err := db.CreatePromotion(ctx, kudos.Promotion{Code: "LOYAL10", PercentOff: 10, Duration: kudos.PromotionForever}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct {
+		code string
+		want kudos.Discount
+	}{
+		{"LOYAL10", kudos.Discount{Code: "LOYAL10", PercentOff: 10, Duration: kudos.PromotionForever}},
+		{"GONE", kudos.Discount{Code: "GONE", AmountOff: 100, Currency: "EUR", Duration: kudos.PromotionOnce}},
+	} {
+		invoiceID, payment := uuid.New(), "co_"+tt.code
+		if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoiceSubscription, Plan: kudos.PlanPro,
+			Net: 900, VAT: 189, VATRate: 21, Total: 1089, Currency: "EUR", Status: kudos.InvoiceProcessing,
+			Discount: &kudos.InvoiceDiscount{Code: tt.code, Amount: 100}}); err != nil {
+			t.Fatal(err)
+		}
+		if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
+			t.Fatal(err)
+		}
+		d := kudos.DisputeEvent{ID: "dp_" + tt.code, Status: kudos.DisputeLost, Amount: kudos.Money{Amount: 1089, Currency: "EUR"}, Payment: payment}
+		res, err := db.RecordDispute(ctx, account, d, time.Now(), "")
+		if err != nil || res.Discount == nil {
+			t.Fatalf("%s: %+v (%v), want its discount", tt.code, res, err)
+		}
+		if got := *res.Discount; got.Code != tt.want.Code || got.PercentOff != tt.want.PercentOff || got.AmountOff != tt.want.AmountOff ||
+			got.Currency != tt.want.Currency || got.Duration != tt.want.Duration || got.RenewalsLeft != 0 {
+			t.Fatalf("%s: the discount %+v, want %+v for one payment", tt.code, got, tt.want)
+		}
 	}
 }

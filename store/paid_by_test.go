@@ -21,10 +21,7 @@ func TestOnlyTheRefundOfThePaymentThatPaidCreditsTheInvoice(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
 	account := newAccount(t, db)
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
-		VALUES ($1, 'PRO', 'plan_expired', now(), false)`, account); err != nil {
-		t.Fatal(err)
-	}
+	withPaidPlan(t, db, account, false)
 	invoiceID := uuid.New()
 	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
 		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {

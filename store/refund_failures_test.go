@@ -98,10 +98,7 @@ func paidByCheckout(t *testing.T, db *store.DB) (account, invoiceID uuid.UUID) {
 		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Pool.Exec(ctx, `INSERT INTO subscriptions (account_id, plan, show_status, trial_expires_at, start_next_period)
-		VALUES ($1, 'PRO', 'plan_expired', now(), false)`, account); err != nil {
-		t.Fatal(err)
-	}
+	withPaidPlan(t, db, account, false)
 	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_1", AccountID: account, Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro,
 		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)

@@ -88,7 +88,7 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, ap
 	case res.Kind == kudos.InvoiceUpgrade && s.upgradeTakenBack(res) && s.newer(ctx, "disputed-extras"):
 		s.upgradeLost(ctx, d.ID, res.PlanBefore)
 	default:
-		s.disputeLost(ctx, d.ID)
+		s.disputeLost(ctx, d.ID, res.Discount)
 	}
 }
 
@@ -141,16 +141,18 @@ func (s *subscription) seatsLost(ctx workflow.Context, disputeID string, seats i
 // disputeLost leaves the running period unpaid after its payment was lost
 // to dispute disputeID: an open checkout is closed first (its payment, if
 // it came, is applied as the provider says), then the plan expires with a
-// new DUE_PAYMENT invoice of a year of its plan and extra seats, and the
-// customer is told.
-func (s *subscription) disputeLost(ctx workflow.Context, disputeID string) {
+// new DUE_PAYMENT invoice of a year of its plan and extra seats, less
+// discount (the disputed invoice's promotion: nil, none), and the customer
+// is told.
+func (s *subscription) disputeLost(ctx workflow.Context, disputeID string, discount *kudos.Discount) {
 	if c := s.st.Checkout; c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 	}
 	due := uuid.NewSHA1(updateNamespace, []byte(s.st.AccountID.String()+"/dispute/"+disputeID))
-	// A year of the plan with the seats it keeps, as a renewal bills it.
+	// A year of the plan with the seats it keeps, as a renewal bills it, at
+	// the price agreed for the year lost (the disputed invoice's discount).
 	_ = s.run(ctx, ActivityCreateDueInvoice, DueInvoiceInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: due,
-		ExtraSeats: s.st.ExtraSeats}, nil)
+		ExtraSeats: s.st.ExtraSeats, Discount: discount}, nil)
 	s.renderPDF(ctx, due)
 	now := workflow.Now(ctx)
 	s.expirePlan(ctx, due)
