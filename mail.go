@@ -145,6 +145,11 @@ type MailBilling struct {
 	// issue 36), which the mail does not call a payment nothing was owed
 	// for.
 	RefundRequested bool `json:"refund_requested,omitempty"`
+	// Returned is, on a payment_failed mail, set when the payment of
+	// InvoiceID came back after it succeeded (a returned debit) and nothing
+	// retries it (its period has ended): no Date, and the customer pays the
+	// invoice from the billing page.
+	Returned bool `json:"returned,omitempty"`
 }
 
 // IsBilling reports whether purpose is a billing mail.

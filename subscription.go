@@ -93,6 +93,9 @@ type SubscriptionState struct {
 	CheckoutTTL time.Duration
 	Checkout    *OpenCheckout
 	Due         *DueInvoice
+	// Owed are invoices due again since their debit came back when no
+	// dunning could retry them (OwedInvoice), oldest first.
+	Owed []OwedInvoice `json:",omitempty"`
 	// Dunning is the renewal being retried after its charge failed (nil
 	// when none); the plan stays active meanwhile.
 	Dunning *Dunning
@@ -350,6 +353,18 @@ type DueInvoice struct {
 	Kind InvoiceKind `json:",omitempty"`
 }
 
+// OwedInvoice is an invoice whose paid debit came back (a returned debit)
+// when nothing retries it: the period it paid had ended, or another payment
+// was already being retried or settling. It is due again and the customer
+// pays it from the billing page; paying it settles it and changes nothing
+// of the plan.
+type OwedInvoice struct {
+	ID   uuid.UUID
+	Plan Plan
+	// Service is the period it paid (nil: not known), which its receipt names.
+	Service *ServicePeriod `json:",omitempty"`
+}
+
 // CheckoutRecord is one row of the checkouts table: a hosted checkout as
 // ops see it, with the price it was opened at (its invoice, which a payment
 // that arrives after the checkout closed is billed on).
@@ -420,7 +435,11 @@ type SubscriptionReadModel struct {
 	// back (a returned debit: the period running now is being retried, on
 	// the schedule measured from the return); nil for a renewal's charge.
 	FailedReturnedAt *time.Time `json:",omitempty"`
-	Checkout         *CheckoutRecord
+	// Returned are the DUE_PAYMENT invoices whose debit came back, oldest
+	// first: the one being retried and an expired plan's due invoice among
+	// them, which StateFromRecord leaves out of the state's Owed.
+	Returned []OwedInvoice `json:",omitempty"`
+	Checkout *CheckoutRecord
 	// Unapplied are the payment events stored and not yet applied by any
 	// run (in the order they came), which a rebuilt run applies first.
 	Unapplied []PaymentEvent
@@ -473,6 +492,20 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 		s.Dunning = d
 		if s.Due != nil && s.Due.ID == f.InvoiceID { // the invoice being retried is not yet the one to reactivate
 			s.Due = nil
+		}
+	}
+	returned := map[uuid.UUID]bool{}
+	for _, o := range r.Returned {
+		returned[o.ID] = true
+	}
+	if s.Due != nil && returned[s.Due.ID] && s.Status != StatusPlanExpired && s.Status != StatusProcessing {
+		// A plan that has not expired has no due invoice of its own: a
+		// returned one of an ended period is owed.
+		s.Due = nil
+	}
+	for _, o := range r.Returned {
+		if (s.Due == nil || o.ID != s.Due.ID) && (s.Dunning == nil || o.ID != s.Dunning.InvoiceID) {
+			s.Owed = append(s.Owed, o)
 		}
 	}
 	if s.Status == StatusProcessing { // the status beneath the open checkout

@@ -23,5 +23,5 @@ func (a *Activities) ReturnPayment(ctx context.Context, in workflows.ReturnInput
 		return workflows.ReturnResult{}, refused(err)
 	}
 	return workflows.ReturnResult{InvoiceID: &inv.ID, Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency},
-		Service: inv.Service, Kind: inv.Kind}, nil
+		Service: inv.Service, Kind: inv.Kind, Plan: inv.Plan, Number: inv.Number}, nil
 }

@@ -110,13 +110,7 @@ func (h *harness) wantOnlyCredited(email, account string, total int64) {
 // a new year of Team for the price of a few seats.
 func TestAReturnedSeatsDebitPaidLaterKeepsThePeriod(t *testing.T) {
 	t.Parallel()
-	for _, rebuilt := range []bool{false, true} {
-		name := map[bool]string{false: "same run", true: "run rebuilt from the read model"}[rebuilt]
-		t.Run(name, func(t *testing.T) {
-			t.Parallel()
-			returnedSeatsPaidLater(t, rebuilt)
-		})
-	}
+	inBothRuns(t, returnedSeatsPaidLater)
 }
 
 // returnedSeatsPaidLater plays TestAReturnedSeatsDebitPaidLaterKeepsThePeriod;

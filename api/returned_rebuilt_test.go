@@ -1,8 +1,12 @@
 package api_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 	"time"
+
+	"kudos"
 )
 
 // TestAReturnedDebitPaidAfterARebuildKeepsThePeriod: the debit of a paid
@@ -29,4 +33,92 @@ func TestAReturnedDebitPaidAfterARebuildKeepsThePeriod(t *testing.T) {
 		t.Fatalf("after paying the returned invoice (retry was due at %v): %v, want Starter active, renewing on %v", retry, s, renewal)
 	}
 	h.wantRows("invoices", account, "id = '"+plan+"' AND status = 'PAID'", 1, "%d paid plan invoices, want 1")
+}
+
+// TestADebitReturnedAfterItsPeriodIsOwedAndPayable: the bank takes back
+// the debit of a period that has already ended (the plan renewed since).
+// Nothing retries it and the plan goes on, but the invoice is due again:
+// the customer is told (payment_failed, saying the payment came back, with
+// no next attempt) and can pay it from the billing page (POST
+// …/invoices/{id}/payment), which settles that invoice and changes nothing
+// of the plan: no plan is started, the period runs on. The same through a
+// run rebuilt from the read model, which must neither take the owed invoice
+// for an expired plan's due invoice nor forget it.
+func TestADebitReturnedAfterItsPeriodIsOwedAndPayable(t *testing.T) {
+	t.Parallel()
+	inBothRuns(t, returnedAfterItsPeriod)
+}
+
+// inBothRuns plays play as two parallel subtests: in the account's own run,
+// and in a run rebuilt from the read model (rebuilt: play terminates the
+// run where it matters).
+func inBothRuns(t *testing.T, play func(t *testing.T, rebuilt bool)) {
+	for _, rebuilt := range []bool{false, true} {
+		name := map[bool]string{false: "same run", true: "run rebuilt from the read model"}[rebuilt]
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			play(t, rebuilt)
+		})
+	}
+}
+
+// returnedAfterItsPeriod plays TestADebitReturnedAfterItsPeriodIsOwedAndPayable.
+func returnedAfterItsPeriod(t *testing.T, rebuilt bool) {
+	h := newHarness(t).withTemporal(8 * time.Second)
+	email := fmt.Sprintf("returned-owed-%v@example.com", rebuilt)
+	token, account := h.paidWith(email, "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	first := h.invoiceOfKind(account, "SUBSCRIPTION")
+	eventually(t, "the first renewal", func() bool { return h.count("invoices", account, "kind = 'RENEWAL' AND status = 'PAID'") > 0 })
+
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": first}, ""), 200)
+	eventually(t, "the returned invoice due", func() bool {
+		return h.count("invoices", account, "id = '"+first+"' AND status = 'DUE_PAYMENT'") == 1
+	})
+	eventually(t, "the customer told", func() bool {
+		return h.countWhere("outbox", "kind = 'mail' AND payload->>'to' = $1 AND payload->>'purpose' = 'payment_failed'", email) > 0
+	})
+	if m := h.lastMailOf(email, kudos.MailPaymentFailed); m.Billing == nil || !m.Billing.Returned || m.Billing.InvoiceID == nil ||
+		m.Billing.InvoiceID.String() != first || m.Billing.Date != nil {
+		t.Fatalf("the mail of the returned payment: %+v, want it returned, naming the invoice, with no next attempt", m.Billing)
+	}
+	if rebuilt {
+		h.terminate(account)
+	}
+
+	pay := h.expect(h.do("POST", base+"/invoices/"+first+"/payment", nil, token), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the returned invoice paid", func() bool {
+		return h.count("invoices", account, "id = '"+first+"' AND status = 'PAID'") == 1
+	})
+	if s := h.subscription(token, account); s["plan"] != "STARTER" || s["show_status"] != "active" {
+		t.Fatalf("after paying the returned invoice: %v, want Starter active", s)
+	}
+	h.wantRows("billing_events", account, "type = 'plan_started'", 1, "%d plans started, want the first only: paying an old period's invoice starts none")
+	var serviceTo time.Time
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT service_to FROM invoices WHERE id = $1`, first).Scan(&serviceTo); err != nil {
+		t.Fatal(err)
+	}
+	// Its own receipt, naming the period it paid (the first receipt of the
+	// invoice was sent when it was first paid).
+	receipts := func() []time.Time {
+		var ends []time.Time
+		rows, err := h.db.Pool.Query(context.Background(), `SELECT (payload->'billing'->>'period_end')::timestamptz FROM outbox
+			WHERE kind = 'mail' AND payload->>'purpose' = 'payment_receipt' AND payload->'billing'->>'invoice_id' = $1 ORDER BY id`, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var end time.Time
+			if err := rows.Scan(&end); err != nil {
+				t.Fatal(err)
+			}
+			ends = append(ends, end)
+		}
+		return ends
+	}
+	eventually(t, "its receipt", func() bool { return len(receipts()) == 2 })
+	if ends := receipts(); !ends[1].Equal(serviceTo) {
+		t.Fatalf("the receipt of the returned invoice paid names the period to %v, want the one it paid, to %v", ends[1], serviceTo)
+	}
 }

@@ -127,7 +127,11 @@ func billingLink(root string, req kudos.MailRequest) (string, error) {
 		}
 		return b.PayURL, nil
 	}
-	return root + "/dashboard/" + b.AccountID.String() + billingLinks[req.Purpose], nil
+	page := billingLinks[req.Purpose]
+	if req.Purpose == kudos.MailPaymentFailed && b.Returned { // nothing retries it: the invoice is paid from the invoices
+		page = billingLinks[kudos.MailPaymentReceipt]
+	}
+	return root + "/dashboard/" + b.AccountID.String() + page, nil
 }
 
 // teamPages are, per team mail without a token, the page of the account's

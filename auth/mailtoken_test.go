@@ -97,6 +97,9 @@ func TestMailLinks(t *testing.T) {
 		{billing(kudos.MailRenewalReminder, ""), dash + "/account-settings/plan"},
 		{billing(kudos.MailPaymentReceipt, ""), dash + "/billing/invoices"},
 		{billing(kudos.MailPaymentFailed, ""), dash + "/billing/payment-details"},
+		// A returned debit that nothing retries: the invoice is paid from the invoices.
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailPaymentFailed, Billing: &kudos.MailBilling{AccountID: account, Returned: true}},
+			dash + "/billing/invoices"},
 		{billing(kudos.MailPlanExpired, ""), dash + "/plans?for=plan_expired"},
 		// The provider's page, as the provider gave it (a billing mail's
 		// PayURL is a checkout URL: it carries no token of ours).

@@ -27,6 +27,9 @@ type billingView struct {
 	// NextPlan is, on a renewal reminder, the lower plan the renewal
 	// starts (issue 38; "" when none).
 	NextPlan string
+	// Returned: on payment_failed, a debit that came back and that nothing
+	// retries (the customer pays the invoice).
+	Returned bool
 }
 
 // billingFacts checks that req carries every fact its billing purpose must
@@ -66,7 +69,7 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 		need(b.PeriodEnd != nil, "period_end")
 	case kudos.MailPaymentFailed:
 		need(hasAmount, "amount")
-		need(b.Date != nil, "date")
+		need(b.Date != nil || b.Returned, "date (the next attempt, unless the payment was returned)")
 		need(b.InvoiceID != nil, "invoice_id")
 	case kudos.MailPaymentActionRequired:
 		need(hasAmount, "amount")
@@ -82,7 +85,7 @@ func billingFacts(req kudos.MailRequest, lang string) (*billingView, error) {
 		return nil, kudos.Errorf(kudos.EInvalid, "mail: %s mail without %s", req.Purpose, strings.Join(missing, ", "))
 	}
 	v := &billingView{Plan: planName(b.Plan), NextPlan: planName(b.NextPlan), InvoiceNumber: strings.TrimSpace(b.InvoiceNumber), AutoRenew: b.AutoRenew,
-		RefundRequested:  b.RefundRequested,
+		RefundRequested: b.RefundRequested, Returned: b.Returned,
 		CreditNoteNumber: strings.TrimSpace(b.CreditNoteNumber)}
 	if hasAmount {
 		v.Amount = formatMoney(*b.Amount, lang)

@@ -47,6 +47,9 @@ func billingCases() []billingCase {
 				InvoiceNumber: "KUD-2027-000042", PeriodStart: &march5, PeriodEnd: &march5Next}},
 		{"payment_failed", kudos.MailPaymentFailed, app + "/billing/payment-details",
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv, Date: &march8}},
+		{"payment_failed.returned", kudos.MailPaymentFailed, app + "/billing/invoices",
+			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv,
+				InvoiceNumber: "KUD-2027-000042", Returned: true}},
 		{"payment_action_required", kudos.MailPaymentActionRequired, payURL,
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv, Date: &march8, PayURL: payURL}},
 		{"payment_action_required.no_retry", kudos.MailPaymentActionRequired, payURL,
@@ -100,6 +103,8 @@ func TestRenderBillingMails(t *testing.T) {
 					want = []string{f.amount, f.retry}
 				case "payment_action_required.no_retry":
 					want = []string{f.amount}
+				case "payment_failed.returned":
+					want = []string{f.amount, "KUD-2027-000042"}
 				}
 				for _, w := range want {
 					if !strings.Contains(msg.Text, w) || !strings.Contains(msg.HTML, w) {

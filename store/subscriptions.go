@@ -118,6 +118,9 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 				return wrapErr(err)
 			}
 		}
+		if rm.Returned, err = returnedDue(ctx, tx, accountID); err != nil {
+			return err
+		}
 		// The workflow owns every checkout but those that add a payment
 		// method (the api opens them): the newest open one of its own is
 		// the one it continues.
@@ -182,5 +185,30 @@ func (db *DB) SubscriptionStatusPage(ctx context.Context, after uuid.UUID, limit
 		return nil, wrapErr(err)
 	}
 	out, err := pgx.CollectRows(rows, pgx.RowToStructByPos[SubscriptionStatus])
+	return out, wrapErr(err)
+}
+
+// returnedDue are the account's DUE_PAYMENT invoices whose debit came back
+// (a payment_returned event names them), oldest first, with the period
+// each paid.
+func returnedDue(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) ([]kudos.OwedInvoice, error) {
+	rows, err := tx.Query(ctx, `SELECT i.id, i.plan, i.service_from, i.service_to FROM invoices i
+		WHERE i.account_id = $1 AND i.status = 'DUE_PAYMENT' AND EXISTS (SELECT 1 FROM billing_events e
+			WHERE e.account_id = i.account_id AND e.type = 'payment_returned' AND e.invoice_id = i.id)
+		ORDER BY i.created_at, i.id`, accountID)
+	if err != nil {
+		return nil, wrapErr(err)
+	}
+	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.OwedInvoice, error) {
+		var o kudos.OwedInvoice
+		var from, to *time.Time
+		if err := row.Scan(&o.ID, &o.Plan, &from, &to); err != nil {
+			return o, err
+		}
+		if from != nil && to != nil {
+			o.Service = &kudos.ServicePeriod{From: from.UTC(), To: to.UTC()}
+		}
+		return o, nil
+	})
 	return out, wrapErr(err)
 }

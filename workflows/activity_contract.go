@@ -504,11 +504,13 @@ type ReturnInput struct {
 }
 
 // ReturnResult is what ActivityReturnPayment booked: the invoice due again
-// (nil: the payment settled no paid invoice), its amount, service period
-// and kind.
+// (nil: the payment settled no paid invoice), its amount, service period,
+// kind, plan and number.
 type ReturnResult struct {
 	InvoiceID *uuid.UUID
 	Amount    kudos.Money
 	Service   *kudos.ServicePeriod
 	Kind      kudos.InvoiceKind `json:",omitempty"`
+	Plan      kudos.Plan        `json:",omitempty"`
+	Number    string            `json:",omitempty"`
 }

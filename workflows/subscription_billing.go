@@ -347,6 +347,15 @@ func (s *subscription) renewalCheckoutID(ctx workflow.Context, until time.Time) 
 // on by it), or nil: none in runs from before the lifecycle, nor without a
 // period.
 func (s *subscription) receipt(ctx workflow.Context, c *kudos.OpenCheckout) *BillingMailInput {
+	if o := s.paidOwed; o != nil && o.ID == c.InvoiceID { // the period it paid, which ended; a receipt of its own
+		s.paidOwed = nil
+		if o.Service == nil {
+			return nil
+		}
+		in := s.billingMail(kudos.MailPaymentReceipt, "receipt:"+o.ID.String()+":"+c.ID,
+			kudos.MailBilling{Plan: o.Plan, InvoiceID: &o.ID, PeriodStart: &o.Service.From, PeriodEnd: &o.Service.To})
+		return &in
+	}
 	if !s.billing || s.st.PeriodStartedAt == nil || s.st.RenewalAt == nil {
 		return nil
 	}

@@ -177,6 +177,9 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 	}
 	s.log.Info("payment returned: its invoice is due again", "invoice", *res.InvoiceID, "reason", r.Reason)
 	if !s.paysRunningPeriod(ctx, res.Service) || s.st.Dunning != nil || s.st.PendingRenewal != nil {
+		if s.newer(ctx, "returned-owed") {
+			s.owe(ctx, r, res)
+		}
 		s.record(ctx)
 		return
 	}
@@ -195,6 +198,32 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 	}
 	s.attemptFailed(ctx, "returned:"+stamp(now), now, RenewalResult{FailureReason: reason, Amount: res.Amount})
 	s.wake.SendAsync(true)
+}
+
+// owe holds the invoice of returned debit r (res) as owed when no dunning
+// retries it: the customer is told it came back and pays the invoice from
+// the billing page (payable); the plan is not touched.
+func (s *subscription) owe(ctx workflow.Context, r kudos.ReturnEvent, res ReturnResult) {
+	id := *res.InvoiceID
+	if slices.ContainsFunc(s.st.Owed, func(o kudos.OwedInvoice) bool { return o.ID == id }) {
+		return
+	}
+	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: id, Plan: res.Plan, Service: res.Service})
+	amount := res.Amount
+	s.mail(ctx, kudos.MailPaymentFailed, "returned:"+id.String()+":"+r.Payment,
+		kudos.MailBilling{Plan: res.Plan, InvoiceID: &id, InvoiceNumber: res.Number, Amount: &amount, Returned: true})
+}
+
+// takeOwed removes owed invoice id from the state and returns it, or false
+// when it is not owed.
+func (s *subscription) takeOwed(id uuid.UUID) (kudos.OwedInvoice, bool) {
+	i := slices.IndexFunc(s.st.Owed, func(o kudos.OwedInvoice) bool { return o.ID == id })
+	if i < 0 {
+		return kudos.OwedInvoice{}, false
+	}
+	o := s.st.Owed[i]
+	s.st.Owed = slices.Delete(slices.Clone(s.st.Owed), i, i+1)
+	return o, true
 }
 
 // paysRunningPeriod reports whether an invoice of service period p pays

@@ -123,13 +123,19 @@ func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequ
 }
 
 // payable returns the plan an unpaid invoice of the account pays for: the
-// due invoice of an expired plan, or the renewal being retried.
+// due invoice of an expired plan, the renewal being retried, or an invoice
+// owed since its debit came back.
 func (s *subscription) payable(invoiceID uuid.UUID) (kudos.Plan, bool) {
 	switch {
 	case s.st.Due != nil && s.st.Due.ID == invoiceID:
 		return s.st.Due.Plan, true
 	case s.st.Dunning != nil && s.st.Dunning.InvoiceID == invoiceID:
 		return s.st.Plan, true
+	}
+	for _, o := range s.st.Owed {
+		if o.ID == invoiceID {
+			return o.Plan, true
+		}
 	}
 	return "", false
 }
@@ -140,7 +146,7 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 		return CheckoutResponse{}, err
 	}
 	plan, _ := s.payable(req.InvoiceID)
-	return s.checkout(ctx, kudos.CheckoutInvoice, plan, func() (OpenCheckoutInput, error) {
+	return s.checkoutOf(ctx, kudos.CheckoutInvoice, plan, req.InvoiceID, func() (OpenCheckoutInput, error) {
 		if err := s.validatePayInvoice(ctx, req); err != nil {
 			return OpenCheckoutInput{}, err
 		}
@@ -148,11 +154,13 @@ func (s *subscription) payInvoice(ctx workflow.Context, req PayInvoiceRequest) (
 	})
 }
 
-// checkout returns the open checkout for (purpose, plan) if there is one, or
-// replaces any other open checkout with a new one built by input.
-func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan,
+// checkoutOf returns the open checkout for (purpose, plan) that pays
+// invoice if there is one, or replaces any other open checkout with a new
+// one built by input (two invoices of one plan may be payable at once: an
+// expired plan's and one owed).
+func (s *subscription) checkoutOf(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, invoice uuid.UUID,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
-	return s.checkoutWith(ctx, purpose, plan, "", 0, input)
+	return s.checkoutFor(ctx, purpose, plan, "", 0, invoice, input)
 }
 
 // checkoutWith is checkout priced with the promotion code code ("" none)
@@ -161,11 +169,20 @@ func (s *subscription) checkout(ctx workflow.Context, purpose kudos.CheckoutPurp
 // and seats.
 func (s *subscription) checkoutWith(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, code string, extraSeats int,
 	input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
+	return s.checkoutFor(ctx, purpose, plan, code, extraSeats, uuid.Nil, input)
+}
+
+// checkoutFor is checkoutWith for a checkout that pays an existing invoice
+// (uuid.Nil: one of its own, priced when it opens): the open checkout is
+// the same one only when it pays that invoice.
+func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutPurpose, plan kudos.Plan, code string, extraSeats int,
+	invoice uuid.UUID, input func() (OpenCheckoutInput, error)) (resp CheckoutResponse, err error) {
 	s.withLock(ctx, func() {
 		s.inUpdate = true
 		defer func() { s.inUpdate = false }()
 		if c := s.st.Checkout; c != nil {
-			if c.Purpose == purpose && c.Plan == plan && discountCode(c.Promotion) == code && c.ExtraSeats == extraSeats {
+			if c.Purpose == purpose && c.Plan == plan && discountCode(c.Promotion) == code && c.ExtraSeats == extraSeats &&
+				(invoice == uuid.Nil || c.InvoiceID == invoice) {
 				resp.CheckoutHref = c.URL
 				return
 			}

@@ -277,6 +277,10 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	case kudos.CheckoutSeats:
 		s.seatsPaid(c)
 	case kudos.CheckoutInvoice, kudos.CheckoutRenewal:
+		if o, ok := s.takeOwed(c.InvoiceID); ok { // owed since its debit came back: settled, the plan is as it was
+			s.paidOwed = &o
+			return
+		}
 		if d := s.st.Dunning; d != nil && d.InvoiceID == c.InvoiceID { // the renewal being retried: the period keeps its date
 			end := s.periodEnd(d.PeriodStart)
 			s.st.PeriodStartedAt, s.st.RenewalAt = &d.PeriodStart, &end

@@ -60,6 +60,9 @@ type subscription struct {
 	// disputeOpen is the DisputeOpen search attribute last upserted by
 	// this run (nil: none).
 	disputeOpen *bool
+	// paidOwed is the owed invoice the payment being settled pays (nil:
+	// none), which its receipt names.
+	paidOwed *kudos.OwedInvoice
 }
 
 // Subscription is the entity workflow of one account's subscription

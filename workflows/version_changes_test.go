@@ -15,6 +15,7 @@ import (
 var afterFour = map[string]bool{
 	"disputed-extras": true, // a lost dispute of extra seats takes back the seats, not the plan
 	"returned-extras": true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
+	"returned-owed":   true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
