@@ -146,9 +146,9 @@ type MailBilling struct {
 	// for.
 	RefundRequested bool `json:"refund_requested,omitempty"`
 	// Returned is, on a payment_failed mail, set when the payment of
-	// InvoiceID came back after it succeeded (a returned debit) and nothing
-	// retries it (its period has ended): no Date, and the customer pays the
-	// invoice from the billing page.
+	// InvoiceID came back after it succeeded (a returned debit): with Date,
+	// dunning retries it then; without, nothing retries it (its period has
+	// ended) and the customer pays the invoice from the billing page.
 	Returned bool `json:"returned,omitempty"`
 }
 

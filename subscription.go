@@ -306,6 +306,9 @@ type Dunning struct {
 	// and its debit came back ("" otherwise): unpaid at the end, the plan
 	// expires with it due, and paying it later lets the period go on.
 	Kind InvoiceKind `json:",omitempty"`
+	// Returned is set when the retried invoice was paid and its debit came
+	// back (not a renewal's charge): the mails say so.
+	Returned bool `json:",omitempty"`
 }
 
 // Base is what the retries are measured from.
@@ -479,7 +482,7 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			// on the schedule measured from the return (paid, it goes on
 			// as it was).
 			base := lifecycle.scheduleBase(d.RetryAt, *r.FailedReturnedAt)
-			d.PeriodStart, d.RetryBase = *s.PeriodStartedAt, &base
+			d.PeriodStart, d.RetryBase, d.Returned = *s.PeriodStartedAt, &base, true
 		}
 		if r.FailedKind.WithinPeriod() {
 			d.Kind = r.FailedKind

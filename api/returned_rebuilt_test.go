@@ -24,6 +24,9 @@ func TestAReturnedDebitPaidAfterARebuildKeepsThePeriod(t *testing.T) {
 
 	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": plan}, ""), 200)
 	retry := h.inDunning(token, account)["payment_retry_at"]
+	if m := h.lastMailOf("returned-rebuilt@example.com", kudos.MailPaymentFailed); m.Billing == nil || !m.Billing.Returned || m.Billing.Date == nil {
+		t.Fatalf("the mail of the returned payment: %+v, want it saying the payment came back and when it is tried again", m.Billing)
+	}
 	h.terminate(account)
 
 	pay := h.expect(h.do("POST", base+"/invoices/"+plan+"/payment", nil, token), 201)

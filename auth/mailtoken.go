@@ -128,7 +128,7 @@ func billingLink(root string, req kudos.MailRequest) (string, error) {
 		return b.PayURL, nil
 	}
 	page := billingLinks[req.Purpose]
-	if req.Purpose == kudos.MailPaymentFailed && b.Returned { // nothing retries it: the invoice is paid from the invoices
+	if req.Purpose == kudos.MailPaymentFailed && b.Returned && b.Date == nil { // nothing retries it: the invoice is paid from the invoices
 		page = billingLinks[kudos.MailPaymentReceipt]
 	}
 	return root + "/dashboard/" + b.AccountID.String() + page, nil

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -100,6 +101,9 @@ func TestMailLinks(t *testing.T) {
 		// A returned debit that nothing retries: the invoice is paid from the invoices.
 		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailPaymentFailed, Billing: &kudos.MailBilling{AccountID: account, Returned: true}},
 			dash + "/billing/invoices"},
+		// One that dunning retries: the payment details, for the next attempt.
+		{kudos.MailRequest{Key: "k1", Purpose: kudos.MailPaymentFailed, Billing: &kudos.MailBilling{AccountID: account, Returned: true,
+			Date: &time.Time{}}}, dash + "/billing/payment-details"},
 		{billing(kudos.MailPlanExpired, ""), dash + "/plans?for=plan_expired"},
 		// The provider's page, as the provider gave it (a billing mail's
 		// PayURL is a checkout URL: it carries no token of ours).

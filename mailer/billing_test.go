@@ -50,6 +50,9 @@ func billingCases() []billingCase {
 		{"payment_failed.returned", kudos.MailPaymentFailed, app + "/billing/invoices",
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv,
 				InvoiceNumber: "KUD-2027-000042", Returned: true}},
+		{"payment_failed.returned_retried", kudos.MailPaymentFailed, app + "/billing/payment-details",
+			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv,
+				InvoiceNumber: "KUD-2027-000042", Date: &march8, Returned: true}},
 		{"payment_action_required", kudos.MailPaymentActionRequired, payURL,
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv, Date: &march8, PayURL: payURL}},
 		{"payment_action_required.no_retry", kudos.MailPaymentActionRequired, payURL,
@@ -103,6 +106,8 @@ func TestRenderBillingMails(t *testing.T) {
 					want = []string{f.amount, f.retry}
 				case "payment_action_required.no_retry":
 					want = []string{f.amount}
+				case "payment_failed.returned_retried":
+					want = []string{f.amount, f.retry, "KUD-2027-000042"}
 				case "payment_failed.returned":
 					want = []string{f.amount, "KUD-2027-000042"}
 				}

@@ -171,8 +171,8 @@ func TestARebuiltReturnedDebitKeepsItsPeriodAndSchedule(t *testing.T) {
 		FailedKind: kudos.InvoiceSubscription, FailedReturnedAt: &returned,
 	}
 	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, e.acts.lifecycle, start)
-	if d := st.Dunning; d == nil || !d.PeriodStart.Equal(began) || !d.Base().Equal(base) || d.Attempts != 2 {
-		t.Fatalf("the rebuilt dunning %+v, want the period begun %v retried from the return %v after 2 attempts", d, began, base)
+	if d := st.Dunning; d == nil || !d.PeriodStart.Equal(began) || !d.Base().Equal(base) || d.Attempts != 2 || !d.Returned {
+		t.Fatalf("the rebuilt dunning %+v, want the period begun %v retried from the return %v after 2 attempts, returned", d, began, base)
 	}
 	e.at(5*time.Hour, func() {
 		if d := e.state().Dunning; d == nil || !d.RetryAt.Equal(base.Add(24*time.Hour)) {

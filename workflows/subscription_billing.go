@@ -219,7 +219,7 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, slot 
 	}
 	d.RetryAt = next
 	occasion := stamp(d.PeriodStart) + ":" + attempt
-	b := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Amount: &d.Amount, Date: &next}
+	b := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Amount: &d.Amount, Date: &next, Returned: d.Returned}
 	if res.FailureReason == FailureAuthenticationRequired {
 		if url := s.openRenewalCheckout(ctx, next); url != "" {
 			s.record(ctx)

@@ -187,7 +187,8 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 		_ = s.expireOpenCheckout(ctx)
 	}
 	now := workflow.Now(ctx)
-	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: *res.InvoiceID, Amount: res.Amount, RetryBase: &now}
+	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: *res.InvoiceID, Amount: res.Amount, RetryBase: &now,
+		Returned: true}
 	if res.Kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
 		// What it bought is part of the period: paid later, the period goes on.
 		s.st.Dunning.Kind = res.Kind
