@@ -70,3 +70,17 @@ func TestStampPaymentStateOfARebuiltDunning(t *testing.T) {
 		t.Fatalf("rebuilt dunning: %q since %v, want retrying since the renewal date", st.PaymentState, st.PaymentStateSince)
 	}
 }
+
+// TestStampPaymentStateOfAReturnedDebit: a debit of the running period that
+// came back is retried since it came back (the schedule's base), not since
+// the period it paid began, months before: the runbook's queries for
+// payments retried too long would name it at once.
+func TestStampPaymentStateOfAReturnedDebit(t *testing.T) {
+	st := paidState(kudos.PlanPro, 200*24*time.Hour)
+	returned := start.Add(-time.Hour)
+	st.Dunning = &kudos.Dunning{PeriodStart: *st.PeriodStartedAt, RetryBase: &returned, RetryAt: start.Add(time.Hour), Returned: true}
+	workflows.StampPaymentState(&st, start)
+	if st.PaymentState != workflows.PaymentRetrying || !st.PaymentStateSince.Equal(returned) {
+		t.Fatalf("returned debit: %q since %v, want retrying since it came back, %v", st.PaymentState, st.PaymentStateSince, returned)
+	}
+}

@@ -32,7 +32,8 @@ func (s *subscription) paymentState() string {
 // if that value is new: now, or, for a state rebuilt (from the read model,
 // or by a run from before PaymentStateSince), when it began as the state
 // tells: a checkout when it was opened (its expiry less CheckoutTTL), a
-// renewal in dunning at its renewal date; so that a payment stuck since
+// payment in dunning when its schedule began (the renewal date, or when a
+// debit came back); so that a payment stuck since
 // before a restart is still found by the runbook's queries.
 func StampPaymentState(st *kudos.SubscriptionState, now time.Time) {
 	stampPaymentState(st, PaymentStateOf(st), now)
@@ -52,8 +53,8 @@ func stampPaymentState(st *kudos.SubscriptionState, state string, now time.Time)
 		began = st.PendingRenewal.Since
 	case state == PaymentPending && st.Checkout != nil && st.Checkout.PendingSince != nil:
 		began = *st.Checkout.PendingSince
-	case state == PaymentRetrying:
-		began = st.Dunning.PeriodStart
+	case state == PaymentRetrying: // since the schedule's base: the renewal date, or when a debit came back
+		began = st.Dunning.Base()
 	}
 	if !began.IsZero() && began.Before(since) {
 		since = began.UTC()
