@@ -50,6 +50,12 @@ type Subscription struct {
 	// charge (dunning; nil when none is pending). show_status stays active
 	// meanwhile.
 	PaymentRetryAt *time.Time `json:"payment_retry_at"`
+	// PaymentRetryBase is what the dunning schedule is measured from when
+	// not the renewal date (Dunning.RetryBase: a charge that settled for
+	// days, a returned debit; nil otherwise). The workflow writes it so
+	// that a run rebuilt from the read model keeps the schedule; the api's
+	// reads leave it out (nil), so it is never shown.
+	PaymentRetryBase *time.Time `json:"payment_retry_base,omitempty"`
 	// FailedPayment is the renewal payment being retried (nil when none).
 	FailedPayment *FailedPayment `json:"failed_payment"`
 	// Promotion is the promotion code discounting the coming renewals
@@ -420,6 +426,10 @@ func (s *SubscriptionState) Record() Subscription {
 		if !d.RetryAt.IsZero() {
 			at := d.RetryAt
 			r.PaymentRetryAt = &at
+			if d.RetryBase != nil {
+				base := *d.RetryBase
+				r.PaymentRetryBase = &base
+			}
 		}
 	}
 	return r
@@ -483,6 +493,10 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			// as it was).
 			base := lifecycle.scheduleBase(d.RetryAt, *r.FailedReturnedAt)
 			d.PeriodStart, d.RetryBase, d.Returned = *s.PeriodStartedAt, &base, true
+		}
+		if r.PaymentRetryBase != nil { // written by the run: exact (rows from before it was written have none)
+			base := *r.PaymentRetryBase
+			d.RetryBase = &base
 		}
 		if r.FailedKind.WithinPeriod() {
 			d.Kind = r.FailedKind

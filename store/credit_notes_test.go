@@ -21,11 +21,7 @@ import (
 func paidInvoice(t *testing.T, db *store.DB, account uuid.UUID, status kudos.InvoiceStatus) (string, uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
-	id := uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: id, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
-		t.Fatal(err)
-	}
+	id := proInvoice(t, db, account, kudos.InvoicePaymentDue, kudos.InvoiceProcessing)
 	checkout := "co_" + id.String()[:8]
 	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: checkout, AccountID: account, Purpose: kudos.CheckoutInvoice,
 		Plan: kudos.PlanPro, InvoiceID: &id, Provider: "fake", ProviderID: "cs_" + checkout, URL: "https://pay.example/" + checkout,
@@ -59,6 +55,18 @@ func newAccount(t *testing.T, db *store.DB) uuid.UUID {
 		t.Fatal(err)
 	}
 	return account
+}
+
+// proInvoice creates an invoice of kind for a year of Pro (10.00 + 21 %
+// VAT) in status on account and returns its id.
+func proInvoice(t *testing.T, db *store.DB, account uuid.UUID, kind kudos.InvoiceKind, status kudos.InvoiceStatus) uuid.UUID {
+	t.Helper()
+	id := uuid.New()
+	if err := db.CreateInvoice(context.Background(), kudos.Invoice{ID: id, AccountID: account, Kind: kind, Plan: kudos.PlanPro,
+		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: status}); err != nil {
+		t.Fatal(err)
+	}
+	return id
 }
 
 // withPaidPlan gives account a subscription row on Pro: active with

@@ -23,11 +23,7 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 	ctx := context.Background()
 	account := newAccount(t, db)
 	withPaidPlan(t, db, account, true)
-	invoiceID := uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoiceRenewal, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceProcessing}); err != nil {
-		t.Fatal(err)
-	}
+	invoiceID := proInvoice(t, db, account, kudos.InvoiceRenewal, kudos.InvoiceProcessing)
 	const payment = "renewal:x:2027-01-01T00:00:00Z"
 	if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
 		t.Fatal(err)
@@ -119,5 +115,37 @@ func TestALostDisputeCarriesItsInvoicesDiscountTerms(t *testing.T) {
 			got.Currency != tt.want.Currency || got.Duration != tt.want.Duration || got.RenewalsLeft != 0 {
 			t.Fatalf("%s: the discount %+v, want %+v for one payment", tt.code, got, tt.want)
 		}
+	}
+}
+
+// TestTheDunningBaseIsReadBackOnlyByARebuild: the base of a dunning
+// schedule the workflow writes (payment_retry_base) comes back in the read
+// model a run is rebuilt from, and never in the row the api shows; a row
+// without a payment being retried has none.
+func TestTheDunningBaseIsReadBackOnlyByARebuild(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	withPaidPlan(t, db, account, true)
+	invoiceID := proInvoice(t, db, account, kudos.InvoiceRenewal, kudos.InvoiceDue)
+	base := time.Now().UTC().Truncate(time.Second)
+	retry := base.Add(24 * time.Hour)
+	row := kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive, StartNextPeriod: true, PaymentRetryAt: &retry,
+		PaymentRetryBase: &base, FailedPayment: &kudos.FailedPayment{InvoiceID: invoiceID, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}}}
+	if err := db.WriteSubscription(ctx, account, row); err != nil {
+		t.Fatal(err)
+	}
+	if rm, err := db.SubscriptionReadModel(ctx, account); err != nil || rm.PaymentRetryBase == nil || !rm.PaymentRetryBase.Equal(base) {
+		t.Fatalf("read model: %+v (%v), want the base %v", rm, err, base)
+	}
+	if shown, err := db.Subscription(ctx, account); err != nil || shown.PaymentRetryBase != nil {
+		t.Fatalf("the row the api shows: %+v (%v), want no base", shown, err)
+	}
+	row.PaymentRetryAt, row.PaymentRetryBase, row.FailedPayment = nil, nil, nil
+	if err := db.WriteSubscription(ctx, account, row); err != nil {
+		t.Fatal(err)
+	}
+	if rm, err := db.SubscriptionReadModel(ctx, account); err != nil || rm.PaymentRetryBase != nil {
+		t.Fatalf("read model once paid: %+v (%v), want no base", rm.PaymentRetryBase, err)
 	}
 }

@@ -22,11 +22,7 @@ func TestOnlyTheRefundOfThePaymentThatPaidCreditsTheInvoice(t *testing.T) {
 	ctx := context.Background()
 	account := newAccount(t, db)
 	withPaidPlan(t, db, account, false)
-	invoiceID := uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
-		t.Fatal(err)
-	}
+	invoiceID := proInvoice(t, db, account, kudos.InvoicePaymentDue, kudos.InvoiceDue)
 	checkout := func(id string) {
 		if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: id, AccountID: account, Purpose: kudos.CheckoutInvoice,
 			Plan: kudos.PlanPro, InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_" + id, URL: "https://pay.example/" + id,

@@ -93,11 +93,8 @@ func TestRefundFailureThenRefundAgain(t *testing.T) {
 func paidByCheckout(t *testing.T, db *store.DB) (account, invoiceID uuid.UUID) {
 	t.Helper()
 	ctx := context.Background()
-	account, invoiceID = newAccount(t, db), uuid.New()
-	if err := db.CreateInvoice(ctx, kudos.Invoice{ID: invoiceID, AccountID: account, Kind: kudos.InvoicePaymentDue, Plan: kudos.PlanPro,
-		Net: 1000, VAT: 210, VATRate: 21, Total: 1210, Currency: "EUR", Status: kudos.InvoiceDue}); err != nil {
-		t.Fatal(err)
-	}
+	account = newAccount(t, db)
+	invoiceID = proInvoice(t, db, account, kudos.InvoicePaymentDue, kudos.InvoiceDue)
 	withPaidPlan(t, db, account, false)
 	if err := db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: "co_1", AccountID: account, Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro,
 		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {

@@ -186,3 +186,38 @@ func TestARebuiltReturnedDebitKeepsItsPeriodAndSchedule(t *testing.T) {
 			next.PeriodStartedAt, next.RenewalAt, began, renewal)
 	}
 }
+
+// TestARebuiltDunningKeepsItsShiftedSchedule: a renewal's charge settled
+// for days before it failed (a SEPA debit), so its retries are measured
+// from then (Dunning.RetryBase), when its run is lost. The run rebuilt from
+// the read model (payment_retry_base) keeps that schedule: after a declined
+// retry the next comes at the shifted slot, not at the renewal date's,
+// which had passed (the schedule would have ended at once, the plan
+// expiring two retries early).
+func TestARebuiltDunningKeepsItsShiftedSchedule(t *testing.T) {
+	e := newSubEnv(t)
+	e.acts.declineRenewal = true
+	schedule := []time.Duration{24 * time.Hour, 72 * time.Hour, 120 * time.Hour}
+	e.acts.lifecycle = kudos.Lifecycle{DunningSchedule: schedule}
+	renewal := start.Add(-6 * 24 * time.Hour)
+	began, base := renewal.Add(-period), renewal.Add(5*24*time.Hour) // settled five days, then failed
+	retry := base.Add(72 * time.Hour)                                // the first retry, a day after, failed too
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive, PeriodStartedAt: &began,
+			PlanRenewalAt: &renewal, StartNextPeriod: true, PaymentRetryAt: &retry, PaymentRetryBase: &base,
+			FailedPayment: &kudos.FailedPayment{InvoiceID: uuid.New(), Amount: kudos.Money{Amount: 21780, Currency: "EUR"}}},
+		FailedKind: kudos.InvoiceRenewal,
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, e.acts.lifecycle, start)
+	if d := st.Dunning; d == nil || !d.PeriodStart.Equal(renewal) || !d.Base().Equal(base) || d.Attempts != 2 {
+		t.Fatalf("the rebuilt dunning %+v, want the renewal of %v retried from %v after 2 attempts", d, renewal, base)
+	}
+	e.at(retry.Sub(start)+time.Hour, func() {
+		if d := e.state().Dunning; d == nil || !d.RetryAt.Equal(base.Add(120*time.Hour)) || e.state().Status != kudos.StatusActive {
+			t.Errorf("after the declined retry: %+v (%s), want the next at %v", d, e.state().Status, base.Add(120*time.Hour))
+		}
+		e.CancelWorkflow()
+	})
+	e.ExecuteWorkflow(workflows.Subscription, st)
+	assertCanceled(t, e)
+}
