@@ -90,6 +90,9 @@ func WriteText(out io.Writer, r *Report) error {
 		if d := st.Due; d != nil {
 			p("  due invoice %s (%s)", d.ID, d.Plan)
 		}
+		for _, o := range st.Owed {
+			p("  owed invoice %s (%s): its debit came back, nothing retries it; the customer pays it from the invoices", o.ID, o.Plan)
+		}
 		if d := st.Promotion; d != nil {
 			p("  promotion %s", promotionLine(*d))
 		}

@@ -92,7 +92,7 @@ func TestTextReportOfABlockedUserDeletion(t *testing.T) {
 func TestTextReportOfADispute(t *testing.T) {
 	opened := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	closed := opened.Add(48 * time.Hour)
-	inv, cn := uuid.New(), uuid.New()
+	inv, cn, owed := uuid.New(), uuid.New(), uuid.New()
 	open := true
 	r := &ops.Report{
 		Account: &store.OpsAccount{ID: uuid.New(), Name: "Disputed",
@@ -101,14 +101,16 @@ func TestTextReportOfADispute(t *testing.T) {
 			Events: []store.OpsPaymentEvent{{EventID: "evt_1", Provider: "stripe", Ledger: "dispute open dp_1", OccurredAt: opened, ReceivedAt: opened}}},
 		Subscription: &ops.Workflow{ID: "subscription:x", Status: "Running", DisputeOpen: &open},
 		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Status: kudos.StatusActive,
-			Disputes: []kudos.OpenDispute{{ID: "dp_1", InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, OpenedAt: opened}}},
+			Disputes: []kudos.OpenDispute{{ID: "dp_1", InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, OpenedAt: opened}},
+			Owed:     []kudos.OwedInvoice{{ID: owed, Plan: kudos.PlanStarter}}},
 	}
 	var out bytes.Buffer
 	if err := ops.WriteText(&out, r); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"DisputeOpen true", "dispute open: dp_1 of invoice " + inv.String() + " (217.80 EUR) since 2026-12-01 09:00:00Z",
-		"DISPUTES", "dp_2", "payment co_2", "LOST", "closed 2026-12-03 09:00:00Z", "credit note " + cn.String(), "dispute open dp_1"} {
+		"DISPUTES", "dp_2", "payment co_2", "LOST", "closed 2026-12-03 09:00:00Z", "credit note " + cn.String(), "dispute open dp_1",
+		"owed invoice " + owed.String() + " (STARTER): its debit came back"} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
