@@ -142,6 +142,7 @@ func returnedSeatsPaidLater(t *testing.T, rebuilt bool) {
 		t.Fatalf("after paying the seats' invoice: %v, want Team with its renewal on %v and the 2 seats", s, renewal)
 	}
 	h.wantRows("invoices", account, "id = '"+seatsInvoice+"' AND status = 'PAID'", 1, "%d paid seats invoices, want 1")
+	eventually(t, "a receipt of each payment of the seats", func() bool { return len(h.receiptEnds(seatsInvoice)) == 2 })
 	if !rebuilt {
 		h.recordHistory("subscription:"+account, "", "subscription_returned_seats_paid_later.json")
 	}

@@ -270,11 +270,16 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 // In runs from before the lifecycle it is what renewals always did (no
 // dunning, no receipt).
 func (s *subscription) renewPaid(ctx workflow.Context, periodStart time.Time, invoiceID uuid.UUID) {
+	again := s.st.Dunning != nil && s.st.Dunning.Returned
 	end := s.periodEnd(periodStart)
 	s.st.PeriodStartedAt, s.st.RenewalAt = &periodStart, &end
 	s.st.Dunning = nil
 	s.record(ctx)
-	s.queueMail(ctx, s.receiptMail(invoiceID, periodStart, end))
+	r := s.receiptMail(invoiceID, periodStart, end)
+	if again { // its debit came back: this payment is a second one, with a receipt of its own
+		r.Key += ":" + stamp(workflow.Now(ctx))
+	}
+	s.queueMail(ctx, r)
 	s.renewed = true
 }
 
@@ -364,6 +369,9 @@ func (s *subscription) receipt(ctx workflow.Context, c *kudos.OpenCheckout) *Bil
 		from = workflow.Now(ctx)
 	}
 	in := s.receiptMail(c.InvoiceID, from, *s.st.RenewalAt)
+	if c.Purpose.PaysExistingInvoice() { // an invoice paid again (its debit came back) gets a receipt of each payment
+		in.Key += ":" + c.ID
+	}
 	return &in
 }
 
