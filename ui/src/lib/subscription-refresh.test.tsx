@@ -12,10 +12,10 @@ import { useRefreshWhenPaid } from './subscription-refresh'
 const subscription = (fields: Record<string, unknown>) =>
   v.parse(subscriptionSchema, accountBody({ plan: 'TEAM', plan_renewal_at: '2027-03-12T10:00:00Z', ...fields }).account.subscription)
 
-function setUp() {
+function setUp(account = 'a') {
   const client = createQueryClient()
-  client.setQueryData(queryKeys.members('a'), { members: [], seats: { used: 1, limit: 10 } })
-  client.setQueryData(queryKeys.billing('a'), { invoices: [] })
+  client.setQueryData(queryKeys.members(account), { members: [], seats: { used: 1, limit: 10 } })
+  client.setQueryData(queryKeys.billing(account), { invoices: [] })
   const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>
   const stale = (key: readonly unknown[]) => client.getQueryState(key)?.isInvalidated
   return { wrapper, stale }
@@ -43,5 +43,29 @@ describe('the data a payment changes', () => {
     rerender({ sub: subscription({ extra_seats: 2, trials_left: 1 }) })
     expect(stale(queryKeys.members('a'))).toBe(false)
     expect(stale(queryKeys.billing('a'))).toBe(false)
+  })
+
+  it('is re-read when the payment settled between two pages: the tab remembers what the last page saw', () => {
+    const first = setUp('r')
+    const left = renderHook(({ sub }) => useRefreshWhenPaid('r', sub), {
+      wrapper: first.wrapper,
+      initialProps: { sub: subscription({ show_status: 'processing', extra_seats: 0 }) },
+    })
+    left.unmount() // a full page load: the next page starts with fresh data
+    const next = setUp('r')
+    renderHook(({ sub }) => useRefreshWhenPaid('r', sub), {
+      wrapper: next.wrapper,
+      initialProps: { sub: subscription({ show_status: 'active', extra_seats: 2 }) },
+    })
+    expect(next.stale(queryKeys.members('r'))).toBe(true)
+    expect(next.stale(queryKeys.billing('r'))).toBe(true)
+  })
+
+  it('is left alone on a new page when nothing paid for changed since the last', () => {
+    const first = setUp('s')
+    renderHook(() => useRefreshWhenPaid('s', subscription({ extra_seats: 2 })), { wrapper: first.wrapper }).unmount()
+    const next = setUp('s')
+    renderHook(() => useRefreshWhenPaid('s', subscription({ extra_seats: 2 })), { wrapper: next.wrapper })
+    expect(next.stale(queryKeys.members('s'))).toBe(false)
   })
 })

@@ -34,6 +34,7 @@ afterEach(async () => {
   expect(classConflicts.splice(0), 'conflicting Tailwind classes').toEqual([])
   cleanup()
   localStorage.clear()
+  sessionStorage.clear()
   vi.unstubAllGlobals() // fetch stubs (test/mock-api.ts) never leak into the next test
   // Test files share their worker's modules (vitest.config.ts): the error
   // popup's store and the language start each test as new.
