@@ -44,7 +44,7 @@ func fakeApp(t *testing.T, db api.Store) *fiber.App {
 func TestReadinessWithAFakeStore(t *testing.T) {
 	t.Parallel()
 	app := fakeApp(t, &fakeStore{pingErr: errors.New("connection refused")})
-	res, err := app.Test(httptest.NewRequest("GET", "/readyz", nil))
+	res, err := app.Test(httptest.NewRequest("GET", "/readyz", nil), inProcess)
 	if err != nil {
 		t.Fatal(err)
 	}

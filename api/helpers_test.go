@@ -36,6 +36,11 @@ import (
 	kworker "kudos/worker"
 )
 
+// inProcess bounds a request served in process (app.Test): Fiber's
+// default, a second, is too short on a machine shared with -race and
+// three browsers.
+var inProcess = fiber.TestConfig{Timeout: 30 * time.Second}
+
 // harness is an api on a fresh database, with the development OIDC provider.
 type harness struct {
 	t    *testing.T
@@ -279,7 +284,7 @@ func (h *harness) do(method, path string, body any, token string, headers ...str
 			named[k] = true
 		}
 	}
-	res, err := h.app.Test(req, fiber.TestConfig{Timeout: 30 * time.Second})
+	res, err := h.app.Test(req, inProcess)
 	if err != nil {
 		h.t.Fatalf("%s %s: %v", method, path, err)
 	}

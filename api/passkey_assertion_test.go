@@ -17,7 +17,7 @@ import (
 func assertionCall(t *testing.T, h *harness, path string, body map[string]any) response {
 	t.Helper()
 	raw, _ := json.Marshal(body)
-	res, err := api.PasskeyAssertionApp(h.srv).Test(httptest.NewRequest("POST", path, bytes.NewReader(raw)))
+	res, err := api.PasskeyAssertionApp(h.srv).Test(httptest.NewRequest("POST", path, bytes.NewReader(raw)), inProcess)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"github.com/andybalholm/brotli"
 	"github.com/gofiber/fiber/v3"
@@ -53,7 +54,7 @@ func uiGet(t *testing.T, app *fiber.App, path string, kv ...string) uiResponse {
 	for i := 0; i+1 < len(kv); i += 2 {
 		req.Header.Set(kv[i], kv[i+1])
 	}
-	res, err := app.Test(req)
+	res, err := app.Test(req, fiber.TestConfig{Timeout: 30 * time.Second}) // Fiber's second is too short under -race on a busy machine
 	if err != nil {
 		t.Fatal(err)
 	}

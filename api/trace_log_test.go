@@ -25,7 +25,7 @@ func TestRequestLogNamesTheTrace(t *testing.T) {
 	const traceID = "4bf92f3577b34da6a3ce929d0e0e4736"
 	req := httptest.NewRequest("GET", "/v1/no-such-route", nil)
 	req.Header.Set("Traceparent", "00-"+traceID+"-00f067aa0ba902b7-01")
-	if _, err := app.Test(req); err != nil {
+	if _, err := app.Test(req, inProcess); err != nil {
 		t.Fatal(err)
 	}
 	if line := logs.String(); !strings.Contains(line, "msg=request") || !strings.Contains(line, "trace_id="+traceID) {
