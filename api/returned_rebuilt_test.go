@@ -125,3 +125,30 @@ func (h *harness) receiptEnds(invoice string) []time.Time {
 	}
 	return ends
 }
+
+// TestAnOwedInvoiceOfASmallerPlanIsPayable: a Starter year's debit comes
+// back after the account renewed, moved up to Pro and took a second
+// member. Paying that owed invoice changes no plan, so the team's size
+// (too big for Starter) does not refuse it: 201, and the invoice is paid.
+func TestAnOwedInvoiceOfASmallerPlanIsPayable(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(20 * time.Second)
+	email := "owed-smaller-plan@example.com"
+	token, account := h.paidWith(email, "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	first := h.invoiceOfKind(account, "SUBSCRIPTION")
+	eventually(t, "the first renewal", func() bool { return h.count("invoices", account, "kind = 'RENEWAL' AND status = 'PAID'") > 0 })
+	up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.sandbox(up.str("checkout_href"), "pay"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	h.join(token, account, "second-member@example.com", "member")
+
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": first}, ""), 200)
+	h.waitMail(email, kudos.MailPaymentFailed)
+	pay := h.expect(h.do("POST", base+"/invoices/"+first+"/payment", nil, token), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the owed invoice paid", func() bool { return h.count("invoices", account, "id = '"+first+"' AND status = 'PAID'") == 1 })
+	if s := h.subscription(token, account); s["plan"] != "PRO" || s["show_status"] != "active" {
+		t.Fatalf("after paying the owed Starter invoice: %v, want Pro active", s)
+	}
+}

@@ -198,7 +198,19 @@ func (s *Server) payInvoice(c fiber.Ctx) error {
 	if inv.Status != kudos.InvoiceDue {
 		return kudos.Errorf(kudos.EConflict, "this invoice is not due")
 	}
-	if err := s.planFits(c, inv.Plan); err != nil {
+	sub, err := s.DB.Subscription(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	// Only an expired plan's due invoice starts a plan, which the team
+	// must fit; a renewal being retried, or an invoice owed since its debit
+	// came back, keeps the plan the team is on (an older, smaller one's
+	// invoice included).
+	check := s.notBeingDeleted
+	if sub.ShowStatus != kudos.StatusActive {
+		check = func(c fiber.Ctx) error { return s.planFits(c, inv.Plan) } // planFits checks the deletion too
+	}
+	if err := check(c); err != nil {
 		return err
 	}
 	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: inv.ID})

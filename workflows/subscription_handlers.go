@@ -122,9 +122,11 @@ func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequ
 	return nil
 }
 
-// payable returns the plan an unpaid invoice of the account pays for: the
-// due invoice of an expired plan, the renewal being retried, or an invoice
-// owed since its debit came back.
+// payable returns the plan the account is on once an unpaid invoice of it
+// is paid: the due invoice of an expired plan (its plan), the renewal
+// being retried, or an invoice owed since its debit came back (the plan it
+// is on: paying a debt changes no plan, so its checkout is checked and
+// counted against that plan's seats, never the older invoice's).
 func (s *subscription) payable(invoiceID uuid.UUID) (kudos.Plan, bool) {
 	switch {
 	case s.st.Due != nil && s.st.Due.ID == invoiceID:
@@ -134,7 +136,7 @@ func (s *subscription) payable(invoiceID uuid.UUID) (kudos.Plan, bool) {
 	}
 	for _, o := range s.st.Owed {
 		if o.ID == invoiceID {
-			return o.Plan, true
+			return s.st.Plan, true
 		}
 	}
 	return "", false
