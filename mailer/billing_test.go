@@ -55,6 +55,9 @@ func billingCases() []billingCase {
 				InvoiceNumber: "KUD-2027-000042", Date: &march8, Returned: true}},
 		{"payment_action_required", kudos.MailPaymentActionRequired, payURL,
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv, Date: &march8, PayURL: payURL}},
+		{"payment_action_required.returned", kudos.MailPaymentActionRequired, payURL,
+			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv,
+				InvoiceNumber: "KUD-2027-000042", Date: &march8, PayURL: payURL, Returned: true}},
 		{"payment_action_required.no_retry", kudos.MailPaymentActionRequired, payURL,
 			kudos.MailBilling{AccountID: billingAccount, Plan: kudos.PlanStarter, Amount: amount, InvoiceID: &inv, PayURL: payURL}},
 		{"plan_expired", kudos.MailPlanExpired, app + "/plans?for=plan_expired",
@@ -106,7 +109,7 @@ func TestRenderBillingMails(t *testing.T) {
 					want = []string{f.amount, f.retry}
 				case "payment_action_required.no_retry":
 					want = []string{f.amount}
-				case "payment_failed.returned_retried":
+				case "payment_failed.returned_retried", "payment_action_required.returned":
 					want = []string{f.amount, f.retry, "KUD-2027-000042"}
 				case "payment_failed.returned":
 					want = []string{f.amount, "KUD-2027-000042"}
@@ -123,6 +126,30 @@ func TestRenderBillingMails(t *testing.T) {
 					t.Errorf("template produced a placeholder:\n%s\n%s", msg.Text, msg.HTML)
 				}
 			})
+		}
+	}
+}
+
+// TestReturnedPaymentMailsSayItCameBack: every mail about a debit the bank
+// returned says so and never speaks of a renewal (the invoice it paid may
+// be of any kind, and the period it paid is running or over).
+func TestReturnedPaymentMailsSayItCameBack(t *testing.T) {
+	words := map[string]struct{ returned, renewal string }{
+		"en": {"returned", "renewal"}, "nl": {"teruggeboekt", "verlenging"}, "fr": {"rejeté", "renouvellement"}}
+	for _, c := range billingCases() {
+		if !c.billing.Returned {
+			continue
+		}
+		for lang, w := range words {
+			msg, err := Render(c.request(lang))
+			if err != nil {
+				t.Fatalf("%s/%s: %v", c.file, lang, err)
+			}
+			for _, body := range []string{msg.Text, msg.HTML} {
+				if !strings.Contains(body, w.returned) || strings.Contains(strings.ToLower(body), w.renewal) {
+					t.Errorf("%s/%s: want %q and no %q:\n%s", c.file, lang, w.returned, w.renewal, body)
+				}
+			}
 		}
 	}
 }
