@@ -3,6 +3,7 @@ package kudos
 import (
 	"encoding/json"
 	"math"
+	"slices"
 	"time"
 
 	"github.com/google/uuid"
@@ -184,6 +185,10 @@ type OpenCheckout struct {
 	// by (nil: none): once paid it is the account's, for the renewals its
 	// duration covers.
 	Promotion *Discount `json:",omitempty"`
+	// Owed is set on a checkout that pays an invoice owed since its debit
+	// came back (SubscriptionState.Owed): paying a debt changes no plan, so
+	// the account is not shown processing while it is open.
+	Owed bool `json:",omitempty"`
 }
 
 // PendingCharge is an off-session renewal charge that the provider
@@ -400,12 +405,18 @@ type CheckoutRecord struct {
 
 // DisplayStatus is the show_status of the read model: processing while a
 // checkout that changes the plan is open (not the one a renewal needing
-// authentication offers: the plan stays active meanwhile).
+// authentication offers, nor one paying an owed invoice: the plan stays
+// active meanwhile).
 func (s *SubscriptionState) DisplayStatus() ShowStatus {
-	if s.Checkout != nil && s.Checkout.Purpose.ChangesPlan() {
+	if c := s.Checkout; c != nil && c.Purpose.ChangesPlan() && !c.Owed {
 		return StatusProcessing
 	}
 	return s.Status
+}
+
+// Owes reports whether invoice is owed since its debit came back (Owed).
+func (s *SubscriptionState) Owes(invoice uuid.UUID) bool {
+	return slices.ContainsFunc(s.Owed, func(o OwedInvoice) bool { return o.ID == invoice })
 }
 
 // Record is the read model of the state (the workflow-owned columns).
@@ -525,7 +536,13 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			s.Owed = append(s.Owed, o)
 		}
 	}
-	if s.Status == StatusProcessing { // the status beneath the open checkout
+	if s.Checkout != nil && s.Owes(s.Checkout.InvoiceID) {
+		s.Checkout.Owed = true
+	}
+	// The status beneath an open checkout: a checkout that pays an owed
+	// invoice shows none (rows written before it did, processing, read as
+	// an expired plan's when its invoice is the due one).
+	if s.Status == StatusProcessing {
 		s.Status = StatusActive
 		switch {
 		case s.Due != nil:

@@ -47,9 +47,11 @@ func TestAReturnedDebitPaidAfterARebuildKeepsThePeriod(t *testing.T) {
 // the customer is told (payment_failed, saying the payment came back, with
 // no next attempt) and can pay it from the billing page (POST
 // …/invoices/{id}/payment), which settles that invoice and changes nothing
-// of the plan: no plan is started, the period runs on. The same through a
-// run rebuilt from the read model, which must neither take the owed invoice
-// for an expired plan's due invoice nor forget it.
+// of the plan: no plan is started, the period runs on, and the account is
+// never shown processing. The same through a run rebuilt from the read
+// model (before the payment is asked for, and again while its checkout is
+// open), which must neither take the owed invoice for an expired plan's due
+// invoice nor forget it.
 func TestADebitReturnedAfterItsPeriodIsOwedAndPayable(t *testing.T) {
 	t.Parallel()
 	inBothRuns(t, returnedAfterItsPeriod)
@@ -90,6 +92,16 @@ func returnedAfterItsPeriod(t *testing.T, rebuilt bool) {
 	}
 
 	pay := h.expect(h.do("POST", base+"/invoices/"+first+"/payment", nil, token), 201)
+	// Paying a debt changes no plan: the account is not "processing" (whose
+	// overlay would block the dashboard, every member's) while the page is
+	// open, and a run rebuilt then still knows the invoice is owed, not an
+	// expired plan's.
+	if s := h.subscription(token, account); s["show_status"] != "active" {
+		t.Fatalf("while the owed invoice's checkout is open: %v, want the plan active", s)
+	}
+	if rebuilt {
+		h.terminate(account)
+	}
 	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
 	eventually(t, "the returned invoice paid", func() bool {
 		return h.count("invoices", account, "id = '"+first+"' AND status = 'PAID'") == 1

@@ -206,7 +206,7 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 // the billing page (payable); the plan is not touched.
 func (s *subscription) owe(ctx workflow.Context, r kudos.ReturnEvent, res ReturnResult) {
 	id := *res.InvoiceID
-	if slices.ContainsFunc(s.st.Owed, func(o kudos.OwedInvoice) bool { return o.ID == id }) {
+	if s.st.Owes(id) {
 		return
 	}
 	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: id, Plan: res.Plan, Service: res.Service})

@@ -134,10 +134,8 @@ func (s *subscription) payable(invoiceID uuid.UUID) (kudos.Plan, bool) {
 	case s.st.Dunning != nil && s.st.Dunning.InvoiceID == invoiceID:
 		return s.st.Plan, true
 	}
-	for _, o := range s.st.Owed {
-		if o.ID == invoiceID {
-			return s.st.Plan, true
-		}
+	if s.st.Owes(invoiceID) {
+		return s.st.Plan, true
 	}
 	return "", false
 }
@@ -221,6 +219,9 @@ func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutP
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
 			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion, ExtraSeats: in.ExtraSeats}
+		if invoice != uuid.Nil && s.st.Owes(invoice) && s.newer(ctx, "owed-checkout-active") {
+			s.st.Checkout.Owed = true // a debt paid: the account is not processing
+		}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 		resp.CheckoutHref = res.URL
