@@ -71,6 +71,9 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	}
 	amount := kudos.Money{Amount: inv.Total, Currency: inv.Currency}
 	back := fmt.Sprintf("%s/dashboard/%s/account-settings/plan", a.UIBase, in.AccountID)
+	if in.Owed { // a debt paid: back to the invoices, where it shows paid
+		back = fmt.Sprintf("%s/dashboard/%s/billing/invoices", a.UIBase, in.AccountID)
+	}
 	co, err := a.Payments.CreateCheckout(ctx, kudos.CheckoutRequest{
 		CheckoutID: in.CheckoutID, AccountID: in.AccountID, CustomerEmail: email, Purpose: in.Purpose,
 		Description: "Kudos " + inv.Description, Amount: amount, SuccessURL: back + "?checkout=success",

@@ -3,6 +3,7 @@ package api_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -98,6 +99,16 @@ func returnedAfterItsPeriod(t *testing.T, rebuilt bool) {
 	// expired plan's.
 	if s := h.subscription(token, account); s["show_status"] != "active" {
 		t.Fatalf("while the owed invoice's checkout is open: %v, want the plan active", s)
+	}
+	// And the customer comes back to the invoices, where it shows paid, not
+	// to the plan (whose page welcomes a plan bought).
+	var back string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT success_url FROM sandbox_checkouts WHERE account_id = $1
+		ORDER BY created_at DESC LIMIT 1`, account).Scan(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(back, "/dashboard/"+account+"/billing/invoices?checkout=success") {
+		t.Fatalf("the owed invoice's checkout sends the customer back to %s, want the invoices", back)
 	}
 	if rebuilt {
 		h.terminate(account)

@@ -169,6 +169,10 @@ type OpenCheckoutInput struct {
 	// (issue 38).
 	ExtraSeats     int `json:",omitempty"`
 	FromExtraSeats int `json:",omitempty"`
+	// Owed is set when the checkout pays an invoice owed since its debit
+	// came back: the provider sends the customer back to the invoices, not
+	// to the plan (nothing of the plan changes).
+	Owed bool `json:",omitempty"`
 }
 
 // OpenCheckoutResult is the opened checkout.

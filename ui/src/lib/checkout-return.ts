@@ -1,5 +1,8 @@
-import { useEffect, useState } from 'react'
+import { useEffect, useRef, useState } from 'react'
 import { useQueryClient } from '@tanstack/react-query'
+import * as v from 'valibot'
+import { useCancelCheckout } from './api/cancel-checkout'
+import { reportError } from './error-store'
 import { queryKeys } from './query-keys'
 
 // Money moving is confirmed (SPEC §9 keeps the 2.5 s poll while processing):
@@ -32,6 +35,36 @@ export function forgetPlanCheckout(accountId: string): void {
 
 /** How the provider says the checkout ended, in the return link (?checkout=…). */
 export type CheckoutOutcome = 'success' | 'cancelled' | 'failed' | undefined
+
+/**
+ * The search of a page a checkout returns to: the provider sends the customer back with
+ * ?checkout=success or ?checkout=cancelled (the sandbox also with ?checkout=failed for a
+ * card declined at checkout).
+ */
+export const checkoutReturnSearch = v.object({
+  checkout: v.fallback(v.optional(v.picklist(['success', 'cancelled', 'failed'])), undefined),
+})
+
+/**
+ * Back from the provider's checkout without paying (?checkout=cancelled or
+ * failed): the open checkout is ended at once (with Stripe the session would
+ * otherwise stay open, and the dashboard processing, until it expires), and a
+ * declined payment raises the failure popup. Once per visit.
+ */
+export function useCheckoutEnded(accountId: string, checkout?: CheckoutOutcome) {
+  const cancel = useCancelCheckout(accountId)
+  const done = useRef(false)
+  useEffect(() => {
+    if (done.current || (checkout !== 'cancelled' && checkout !== 'failed')) return
+    done.current = true
+    // The popup comes after the cancel: a mutation's success clears popups.
+    cancel.mutate(undefined, {
+      onSettled: () => {
+        if (checkout === 'failed') reportError({ status: 402, message: 'payment failed' })
+      },
+    })
+  }, [checkout, cancel])
+}
 
 /**
  * On the page a checkout returns to: while a plan checkout is pending (noted

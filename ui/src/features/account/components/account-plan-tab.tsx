@@ -1,4 +1,3 @@
-import { useEffect, useRef } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
@@ -8,10 +7,8 @@ import { PaymentRetryMessage } from '@/components/payment-retry-message'
 import { ScheduledChangeNotice } from '@/components/scheduled-change-notice'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { useCancelCheckout } from '@/lib/api/cancel-checkout'
 import { accountQueryOptions } from '@/lib/api/get-account'
-import { reportError } from '@/lib/error-store'
-import { useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
+import { useCheckoutEnded, useCheckoutReturn, type CheckoutOutcome } from '@/lib/checkout-return'
 import { paymentRetry } from '@/lib/dunning'
 import { formatDate, formatDateTime } from '@/lib/format'
 import { canEditAccount, canManageBilling } from '@/lib/roles'
@@ -138,25 +135,4 @@ export function AccountPlanTab({ accountId, checkout }: { accountId: string; che
       {editor && <LogoCard accountId={accountId} />}
     </div>
   )
-}
-
-/**
- * Back from the provider's checkout without paying (?checkout=cancelled or
- * failed): the open checkout is ended at once (with Stripe the session would
- * otherwise stay open, and the dashboard processing, until it expires), and a
- * declined payment raises the failure popup. Once per visit.
- */
-function useCheckoutEnded(accountId: string, checkout?: CheckoutOutcome) {
-  const cancel = useCancelCheckout(accountId)
-  const done = useRef(false)
-  useEffect(() => {
-    if (done.current || (checkout !== 'cancelled' && checkout !== 'failed')) return
-    done.current = true
-    // The popup comes after the cancel: a mutation's success clears popups.
-    cancel.mutate(undefined, {
-      onSettled: () => {
-        if (checkout === 'failed') reportError({ status: 402, message: 'payment failed' })
-      },
-    })
-  }, [checkout, cancel])
 }

@@ -5,6 +5,7 @@ import i18n from 'i18next'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ErrorPopup } from '@/components/error-popup'
 import { browserLocation } from '@/lib/checkout'
+import { rememberPlanCheckout, type CheckoutOutcome } from '@/lib/checkout-return'
 import { dismissError } from '@/lib/error-store'
 import frBilling from '@/locales/fr/billing.json'
 import frCommon from '@/locales/fr/common.json'
@@ -54,12 +55,12 @@ const invoices = [
 
 const billing = (list: unknown[]) => ({ invoices: list, mandates: [], mandate_count: 0, account_billing_address: null })
 
-function render() {
+function render(checkout?: CheckoutOutcome) {
   return renderWithProviders(
     <>
       {/* As the route renders it: its pending component while GET billing runs. */}
       <Suspense fallback={<InvoicesTabPending />}>
-        <InvoicesTab accountId="a" />
+        <InvoicesTab accountId="a" checkout={checkout} />
       </Suspense>
       <ErrorPopup />
     </>,
@@ -73,6 +74,32 @@ function rowOf(text: string) {
 }
 
 describe('InvoicesTab', () => {
+  it('back from paying an owed invoice: says the payment is being applied and re-reads the invoices until it shows paid', async () => {
+    rememberPlanCheckout('a') // noted when the browser left: no plan was bought, the plan page must not welcome one
+    let reads = 0
+    const paid = invoices.map((invoice) => (invoice.id === 'inv-due' ? { ...invoice, status: 'PAID' } : invoice))
+    mockApi({ 'GET /v1/accounts/a/billing': () => json(200, billing(++reads < 2 ? invoices : paid)) })
+    await render('success')
+    expect(await screen.findByRole('status')).toHaveTextContent('Thank you: your payment is being applied.')
+    expect(rowOf('Pro plan').getByText('Payment due')).toBeInTheDocument()
+    await waitFor(() => expect(rowOf('Pro plan').getByText('Paid')).toBeInTheDocument(), { timeout: 6000 })
+    expect(sessionStorage.getItem('checkout_a')).toBeNull()
+    const settled = reads
+    await new Promise((resolve) => setTimeout(resolve, 3000)) // nothing due any more: no more reads
+    expect(reads).toBe(settled)
+  })
+
+  it('back from a payment left unpaid: ends the open checkout and says the invoice is still due', async () => {
+    const fetch = mockApi({
+      'GET /v1/accounts/a/billing': () => json(200, billing(invoices)),
+      'DELETE /v1/accounts/a/subscription/checkout': () => json(200, { status: 'cancelled' }),
+      'GET /v1/accounts/a': () => json(404, { error: 'not_found', message: 'not found' }),
+    })
+    await render('cancelled')
+    expect(await screen.findByRole('status')).toHaveTextContent('nothing was charged. The invoice is still due.')
+    await waitFor(() => expect(calls(fetch)).toContain('DELETE /v1/accounts/a/subscription/checkout'))
+  })
+
   it('shows skeleton rows, then the invoices in a table named Invoices', async () => {
     let answer: ((r: Response) => void) | undefined
     mockApi({ 'GET /v1/accounts/a/billing': () => new Promise<Response>((resolve) => (answer = resolve)) })

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react'
+import { useEffect, useState, type ReactNode } from 'react'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Download } from 'lucide-react'
@@ -6,10 +6,11 @@ import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { forgetPlanCheckout, useCheckoutEnded, type CheckoutOutcome } from '@/lib/checkout-return'
 import { formatDate } from '@/lib/format'
 import { cn } from '@/lib/utils'
 import { useDownloadInvoice } from '../api/download-invoice'
-import { billingQueryOptions, type Invoice, type InvoiceStatus } from '../api/get-billing'
+import { billingQueryOptions, type Billing, type Invoice, type InvoiceStatus } from '../api/get-billing'
 import { usePayInvoice } from '../api/pay-invoice'
 import { formatInvoiceAmount, invoiceDescriptionText } from './billing-format'
 import { LoadFailed } from '@/components/load-failed'
@@ -73,6 +74,34 @@ export function InvoicesTabFailed({ retrying, onRetry }: { retrying: boolean; on
 const ROW = 'max-sm:grid max-sm:grid-cols-[minmax(0,1fr)_auto] max-sm:gap-x-3 max-sm:gap-y-1 max-sm:py-3'
 const CELL = 'max-sm:p-0'
 
+/** How often, and for how long, the invoices are re-read after a payment (SPEC §9's 2.5 s poll). */
+const PAID_POLL_MS = 2500
+const PAID_POLL_LIMIT_MS = 2 * 60 * 1000
+
+/**
+ * Back here from an invoice's checkout (one owed after its debit came back
+ * returns to the invoices, not to the plan): a payment made is applied when
+ * the provider tells us, so the invoices are re-read every 2.5 s while one is
+ * still due, for two minutes at most; a payment left or declined ends the
+ * open checkout (useCheckoutEnded). Returns the re-read interval for the
+ * billing query and the note to show (undefined: none).
+ */
+function useInvoiceCheckoutReturn(accountId: string, checkout: CheckoutOutcome) {
+  useCheckoutEnded(accountId, checkout)
+  const [arrivedAt] = useState(() => Date.now())
+  useEffect(() => {
+    // No plan was bought: the plan page has nothing to welcome.
+    if (checkout) forgetPlanCheckout(accountId)
+  }, [checkout, accountId])
+  const refetchInterval = (data: Billing | undefined) =>
+    checkout === 'success' &&
+    Date.now() - arrivedAt < PAID_POLL_LIMIT_MS &&
+    (data?.invoices ?? []).some((invoice) => invoice.status === 'DUE_PAYMENT')
+      ? PAID_POLL_MS
+      : false
+  return { refetchInterval, note: checkout ? (`invoices.checkout_${checkout}` as const) : undefined }
+}
+
 /**
  * Invoices (SPEC §2, §4): number, date, description, amount, status and a
  * download (PAID, PROCESSING) or pay (DUE_PAYMENT, no number shown) button.
@@ -80,9 +109,13 @@ const CELL = 'max-sm:p-0'
  * Credited, the invoice they correct, downloadable like an invoice.
  * The route loader has fetched GET billing (pending and failed states above).
  */
-export function InvoicesTab({ accountId }: { accountId: string }) {
+export function InvoicesTab({ accountId, checkout }: { accountId: string; checkout?: CheckoutOutcome }) {
   const { t, i18n } = useTranslation('billing')
-  const billing = useSuspenseQuery(billingQueryOptions(accountId))
+  const back = useInvoiceCheckoutReturn(accountId, checkout)
+  const billing = useSuspenseQuery({
+    ...billingQueryOptions(accountId),
+    refetchInterval: (query) => back.refetchInterval(query.state.data),
+  })
   const download = useDownloadInvoice(accountId)
   const pay = usePayInvoice(accountId)
   // The invoice whose payment runs; it stays busy while the browser leaves.
@@ -136,6 +169,11 @@ export function InvoicesTab({ accountId }: { accountId: string }) {
 
   return (
     <InvoicesCard>
+      {back.note && (
+        <p role="status" className="mb-4 rounded-xl border bg-muted/50 p-4 text-sm">
+          {t(back.note)}
+        </p>
+      )}
       <Table aria-label={t('invoices.title')} className="max-sm:block">
         <TableHeader className="max-sm:sr-only">
           <TableRow>

@@ -1,18 +1,12 @@
 import { createFileRoute } from '@tanstack/react-router'
-import * as v from 'valibot'
 import { accountQueryOptions } from '@/lib/api/get-account'
+import { checkoutReturnSearch } from '@/lib/checkout-return'
 import { useSuspenseQuery } from '@tanstack/react-query'
 import { AccountPlanTab } from '@/features/account/components/account-plan-tab'
 import { MfaPolicyCard } from '@/features/mfa/components/mfa-policy-card'
 
-// The payment provider sends the customer back here with ?checkout=success or ?checkout=cancelled
-// (the sandbox also with ?checkout=failed for a card declined at checkout).
-const searchSchema = v.object({
-  checkout: v.fallback(v.optional(v.picklist(['success', 'cancelled', 'failed'])), undefined),
-})
-
 export const Route = createFileRoute('/dashboard/$accountId/account-settings/plan')({
-  validateSearch: searchSchema,
+  validateSearch: checkoutReturnSearch,
   loader: ({ context: { queryClient }, params: { accountId } }) =>
     queryClient.ensureQueryData(accountQueryOptions(accountId)),
   component: PlanTabRoute,
