@@ -127,13 +127,19 @@ func (s *Server) cancelDeletion(c fiber.Ctx) error {
 // the deletion and its date (issue 37): a bare 409 reads, in the UI, as an
 // edit conflict ("someone else changed this"), which it is not.
 func (s *Server) notBeingDeleted(c fiber.Ctx) error {
+	return s.notBeingDeletedTo(c, "change the plan")
+}
+
+// notBeingDeletedTo is notBeingDeleted whose refusal names what the owner
+// cancels the deletion to do ("pay an invoice").
+func (s *Server) notBeingDeletedTo(c fiber.Ctx, what string) error {
 	at, err := s.DB.AccountDeletionAt(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
 	if at != nil {
-		return kudos.Errorf(kudos.EAccountBeingDeleted, "This account is being deleted on %s: cancel the deletion to change the plan",
-			at.UTC().Format("2 Jan 2006 at 15:04 UTC"))
+		return kudos.Errorf(kudos.EAccountBeingDeleted, "This account is being deleted on %s: cancel the deletion to %s",
+			at.UTC().Format("2 Jan 2006 at 15:04 UTC"), what)
 	}
 	return nil
 }

@@ -97,6 +97,21 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 		}
 	}
 
+	// An invoice due (here made so in the books) is not paid meanwhile
+	// either, and the refusal says that, not "to change the plan".
+	paid := h.invoiceOfKind(account, "SUBSCRIPTION")
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE invoices SET status = 'DUE_PAYMENT' WHERE id = $1`, paid); err != nil {
+		t.Fatal(err)
+	}
+	r := h.expect(h.do("POST", base+"/invoices/"+paid+"/payment", nil, token), 409)
+	if msg, _ := r.Body["error"].(map[string]any)["message"].(string); r.errorCode() != "account_being_deleted" ||
+		!strings.Contains(msg, "being deleted on "+at.Format("2 Jan 2006")) || !strings.HasSuffix(msg, "cancel the deletion to pay an invoice") {
+		t.Errorf("paying an invoice while the deletion is scheduled: %s", r.Raw)
+	}
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE invoices SET status = 'PAID' WHERE id = $1`, paid); err != nil {
+		t.Fatal(err)
+	}
+
 	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, admin), 403)
 	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 200)
 	if res := h.deletionOutcome(account, at); res.Outcome != workflows.DeletionOutcomeCancelled {

@@ -202,16 +202,18 @@ func (s *Server) payInvoice(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	// Only an expired plan's due invoice starts a plan, which the team
-	// must fit; a renewal being retried, or an invoice owed since its debit
-	// came back, keeps the plan the team is on (an older, smaller one's
-	// invoice included).
-	check := s.notBeingDeleted
-	if sub.ShowStatus != kudos.StatusActive {
-		check = func(c fiber.Ctx) error { return s.planFits(c, inv.Plan) } // planFits checks the deletion too
-	}
-	if err := check(c); err != nil {
+	// Nothing is paid during the account's scheduled deletion (its open
+	// checkout was closed when it was scheduled). Only an expired plan's
+	// due invoice starts a plan, which the team must fit; a renewal being
+	// retried, or an invoice owed since its debit came back, keeps the plan
+	// the team is on (an older, smaller one's invoice included).
+	if err := s.notBeingDeletedTo(c, "pay an invoice"); err != nil {
 		return err
+	}
+	if sub.ShowStatus != kudos.StatusActive {
+		if err := s.planFits(c, inv.Plan); err != nil {
+			return err
+		}
 	}
 	return s.checkoutUpdate(c, workflows.UpdatePayInvoice, workflows.PayInvoiceRequest{InvoiceID: inv.ID})
 }

@@ -3,8 +3,8 @@ import { useTranslation } from 'react-i18next'
 import { CalendarX } from 'lucide-react'
 import { formatLongDateTime } from '@/lib/format'
 
-/** What a scheduled deletion locks: a plan (buy, upgrade, renewal) or adding a payment method. */
-export type DeletionLockPurpose = 'plan' | 'payment_method'
+/** What a scheduled deletion locks: a plan (buy, upgrade, renewal), adding a payment method or paying an invoice. */
+export type DeletionLockPurpose = 'plan' | 'payment_method' | 'invoice'
 
 /** A deletion lock: whether the buttons are disabled, the id of the reason they point to, and the reason. */
 export interface DeletionLock {

@@ -1,10 +1,11 @@
 // Across features (the plans page, the plan tab, the payment details), so
 // it lives with the test helpers: shared components may import no feature.
 import { Suspense } from 'react'
-import { act, screen, within } from '@testing-library/react'
+import { act, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ErrorPopup } from '@/components/error-popup'
 import { AccountPlanTab } from '@/features/account/components/account-plan-tab'
+import { InvoicesTab } from '@/features/billing/components/invoices-tab'
 import { PaymentDetailsTab } from '@/features/billing/components/payment-details-tab'
 import { PlansPage } from '@/features/plans/components/plans-page'
 import { ApiError } from '@/lib/api-client'
@@ -115,6 +116,24 @@ describe('during a scheduled account deletion', () => {
     const add = await screen.findByRole('button', { name: 'Add payment method' })
     expect(add).toBeDisabled()
     expect(description(add)).toContain('This account is being deleted on 27 December 2026 at 10:00 — cancel the deletion to add a payment method.')
+  })
+
+  it('the invoices tab disables paying a due invoice with the reason', async () => {
+    const due = { id: 'inv-due', invoice_url: 'KUD-2026-000125', created_at: '2026-03-05T10:00:00Z',
+      description: 'Renewal STARTER', amount: 217.8, currency: 'EUR', status: 'DUE_PAYMENT' }
+    mockApi({
+      'GET /v1/accounts/a': () => json(200, deleting({ plan: 'PRO', plan_renewal_at: '2027-03-01T12:00:00Z' })),
+      'GET /v1/accounts/a/billing': () =>
+        json(200, { invoices: [due], mandates: [], mandate_count: 0, account_billing_address: null }),
+    })
+    await renderWithProviders(
+      <Suspense fallback={null}>
+        <InvoicesTab accountId="a" />
+      </Suspense>,
+    )
+    const pay = await screen.findByRole('button', { name: 'Pay' })
+    await waitFor(() => expect(pay).toBeDisabled())
+    expect(description(pay)).toContain('This account is being deleted on 27 December 2026 at 10:00 — cancel the deletion to pay an invoice.')
   })
 
   it('a refusal that still comes names the deletion, not an edit conflict', async () => {

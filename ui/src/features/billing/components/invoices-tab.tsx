@@ -1,11 +1,13 @@
 import { useEffect, useState, type ReactNode } from 'react'
-import { useSuspenseQuery } from '@tanstack/react-query'
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
 import { Download } from 'lucide-react'
+import { useDeletionLock } from '@/components/deletion-lock'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
 import { Skeleton } from '@/components/ui/skeleton'
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table'
+import { accountQueryOptions } from '@/lib/api/get-account'
 import { forgetPlanCheckout, useCheckoutEnded, type CheckoutOutcome } from '@/lib/checkout-return'
 import { formatDate } from '@/lib/format'
 import { cn } from '@/lib/utils'
@@ -118,6 +120,9 @@ export function InvoicesTab({ accountId, checkout }: { accountId: string; checko
   })
   const download = useDownloadInvoice(accountId)
   const pay = usePayInvoice(accountId)
+  // During the account's scheduled deletion nothing is paid (issue 37): Pay is disabled, the reason above.
+  const account = useQuery(accountQueryOptions(accountId))
+  const deletion = useDeletionLock(account.data?.account.deletion_at, 'invoice')
   // The invoice whose payment runs; it stays busy while the browser leaves.
   const [paying, setPaying] = useBusyUntilLeave<string>()
   const language = i18n.resolvedLanguage ?? i18n.language ?? 'en'
@@ -141,7 +146,13 @@ export function InvoicesTab({ accountId, checkout }: { accountId: string; checko
   const action = (invoice: Invoice) => {
     if (invoice.status === 'DUE_PAYMENT') {
       return (
-        <Button size="sm" loading={paying === invoice.id} disabled={paying !== null} onClick={() => payInvoice(invoice)}>
+        <Button
+          size="sm"
+          loading={paying === invoice.id}
+          disabled={paying !== null || deletion.locked}
+          aria-describedby={deletion.describedBy}
+          onClick={() => payInvoice(invoice)}
+        >
           {t('invoices.pay')}
         </Button>
       )
@@ -174,6 +185,7 @@ export function InvoicesTab({ accountId, checkout }: { accountId: string; checko
           {t(back.note)}
         </p>
       )}
+      {invoices.some((invoice) => invoice.status === 'DUE_PAYMENT') && deletion.notice && <div className="mb-4">{deletion.notice}</div>}
       <Table aria-label={t('invoices.title')} className="max-sm:block">
         <TableHeader className="max-sm:sr-only">
           <TableRow>
