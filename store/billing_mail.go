@@ -2,7 +2,10 @@ package store
 
 import (
 	"context"
+	"errors"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"kudos"
 )
@@ -13,7 +16,9 @@ import (
 //   - renewal_reminder: on a paid plan, not expired, renewing (or ending) at
 //     Billing.Date, with auto-renewal as Billing.AutoRenew says;
 //   - payment_failed, payment_action_required: the payment of invoice
-//     Billing.InvoiceID is still the one being retried;
+//     Billing.InvoiceID is still the one being retried; a payment_failed
+//     of a returned debit that nothing retries (Returned, no Date): the
+//     invoice is still due (it is owed, and no retry is what it says);
 //   - plan_expired: the plan is still expired;
 //   - payment_receipt: always (a payment made stays made).
 //
@@ -33,6 +38,16 @@ func (db *DB) BillingMailCurrent(ctx context.Context, req kudos.MailRequest) (bo
 	}
 	if err != nil {
 		return false, err
+	}
+	if req.Purpose == kudos.MailPaymentFailed && b.Returned && b.Date == nil && b.InvoiceID != nil {
+		var due bool
+		err := db.Pool.QueryRow(ctx, `SELECT i.status = 'DUE_PAYMENT' FROM invoices i JOIN accounts a ON a.id = i.account_id
+			WHERE i.id = $1 AND i.account_id = $2 AND a.deleted_at IS NULL`,
+			*b.InvoiceID, b.AccountID).Scan(&due)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false, nil
+		}
+		return due, wrapErr(err)
 	}
 	return billingMailCurrent(req.Purpose, b, sub), nil
 }
