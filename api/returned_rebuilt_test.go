@@ -3,7 +3,6 @@ package api_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -89,11 +88,6 @@ func returnedAfterItsPeriod(t *testing.T, rebuilt bool) {
 		m.Billing.InvoiceID.String() != first || m.Billing.Date != nil {
 		t.Fatalf("the mail of the returned payment: %+v, want it returned, naming the invoice, with no next attempt", m.Billing)
 	}
-	// And it goes out: queued is not sent (a billing mail no longer true
-	// when it is due to go is dropped, and nothing is retried here).
-	eventually(t, "the mail of the returned payment delivered", func() bool {
-		return slices.Contains(h.sent.purposes(email), kudos.MailPaymentFailed)
-	})
 	if rebuilt {
 		h.terminate(account)
 	}
