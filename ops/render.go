@@ -75,6 +75,9 @@ func WriteText(out io.Writer, r *Report) error {
 			if c.Pending && c.PendingSince != nil {
 				p("    settling since %s, the provider is asked again %s", ts(c.PendingSince), ts(c.CheckAt))
 			}
+			if c.Owed {
+				p("    it pays owed invoice %s: the plan is not changing, the account is not shown processing", c.InvoiceID)
+			}
 		}
 		if pr := st.PendingRenewal; pr != nil {
 			p("  renewal charge settling: renewal of %s (invoice %s, charge %s) since %s, asked again %s",

@@ -102,7 +102,8 @@ func TestTextReportOfADispute(t *testing.T) {
 		Subscription: &ops.Workflow{ID: "subscription:x", Status: "Running", DisputeOpen: &open},
 		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Status: kudos.StatusActive,
 			Disputes: []kudos.OpenDispute{{ID: "dp_1", InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, OpenedAt: opened}},
-			Owed:     []kudos.OwedInvoice{{ID: owed, Plan: kudos.PlanStarter}}},
+			Owed:     []kudos.OwedInvoice{{ID: owed, Plan: kudos.PlanStarter}},
+			Checkout: &kudos.OpenCheckout{ID: "co_3", Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro, InvoiceID: owed, ExpiresAt: closed, Owed: true}},
 	}
 	var out bytes.Buffer
 	if err := ops.WriteText(&out, r); err != nil {
@@ -110,7 +111,7 @@ func TestTextReportOfADispute(t *testing.T) {
 	}
 	for _, want := range []string{"DisputeOpen true", "dispute open: dp_1 of invoice " + inv.String() + " (217.80 EUR) since 2026-12-01 09:00:00Z",
 		"DISPUTES", "dp_2", "payment co_2", "LOST", "closed 2026-12-03 09:00:00Z", "credit note " + cn.String(), "dispute open dp_1",
-		"owed invoice " + owed.String() + " (STARTER): its debit came back"} {
+		"owed invoice " + owed.String() + " (STARTER): its debit came back", "it pays owed invoice " + owed.String()} {
 		if !strings.Contains(out.String(), want) {
 			t.Errorf("report lacks %q:\n%s", want, out.String())
 		}
