@@ -185,10 +185,6 @@ type OpenCheckout struct {
 	// by (nil: none): once paid it is the account's, for the renewals its
 	// duration covers.
 	Promotion *Discount `json:",omitempty"`
-	// Owed is set on a checkout that pays an invoice owed since its debit
-	// came back (SubscriptionState.Owed): paying a debt changes no plan, so
-	// the account is not shown processing while it is open.
-	Owed bool `json:",omitempty"`
 }
 
 // PendingCharge is an off-session renewal charge that the provider
@@ -406,9 +402,9 @@ type CheckoutRecord struct {
 // DisplayStatus is the show_status of the read model: processing while a
 // checkout that changes the plan is open (not the one a renewal needing
 // authentication offers, nor one paying an owed invoice: the plan stays
-// active meanwhile).
+// active meanwhile, a debt paid changes no plan).
 func (s *SubscriptionState) DisplayStatus() ShowStatus {
-	if c := s.Checkout; c != nil && c.Purpose.ChangesPlan() && !c.Owed {
+	if c := s.Checkout; c != nil && c.Purpose.ChangesPlan() && !s.Owes(c.InvoiceID) {
 		return StatusProcessing
 	}
 	return s.Status
@@ -536,12 +532,9 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			s.Owed = append(s.Owed, o)
 		}
 	}
-	if s.Checkout != nil && s.Owes(s.Checkout.InvoiceID) {
-		s.Checkout.Owed = true
-	}
-	// The status beneath an open checkout: a checkout that pays an owed
-	// invoice shows none (rows written before it did, processing, read as
-	// an expired plan's when its invoice is the due one).
+	// The status beneath an open checkout (one that pays an owed invoice
+	// shows none; rows written before it did, processing, read as an
+	// expired plan's when its invoice is the due one).
 	if s.Status == StatusProcessing {
 		s.Status = StatusActive
 		switch {

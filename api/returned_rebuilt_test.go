@@ -179,4 +179,7 @@ func TestAnOwedInvoiceOfASmallerPlanIsPayable(t *testing.T) {
 	if s := h.subscription(token, account); s["plan"] != "PRO" || s["show_status"] != "active" {
 		t.Fatalf("after paying the owed Starter invoice: %v, want Pro active", s)
 	}
+	// The run of the second year: the return held as owed (returned-owed),
+	// its checkout (the account not shown processing) and its payment.
+	h.recordHistory("subscription:"+account, "", "subscription_owed_invoice_paid.json")
 }

@@ -75,7 +75,7 @@ func WriteText(out io.Writer, r *Report) error {
 			if c.Pending && c.PendingSince != nil {
 				p("    settling since %s, the provider is asked again %s", ts(c.PendingSince), ts(c.CheckAt))
 			}
-			if c.Owed {
+			if st.Owes(c.InvoiceID) {
 				p("    it pays owed invoice %s: the plan is not changing, the account is not shown processing", c.InvoiceID)
 			}
 		}

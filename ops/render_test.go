@@ -103,7 +103,7 @@ func TestTextReportOfADispute(t *testing.T) {
 		State: &kudos.SubscriptionState{Plan: kudos.PlanPro, Status: kudos.StatusActive,
 			Disputes: []kudos.OpenDispute{{ID: "dp_1", InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}, OpenedAt: opened}},
 			Owed:     []kudos.OwedInvoice{{ID: owed, Plan: kudos.PlanStarter}},
-			Checkout: &kudos.OpenCheckout{ID: "co_3", Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro, InvoiceID: owed, ExpiresAt: closed, Owed: true}},
+			Checkout: &kudos.OpenCheckout{ID: "co_3", Purpose: kudos.CheckoutInvoice, Plan: kudos.PlanPro, InvoiceID: owed, ExpiresAt: closed}},
 	}
 	var out bytes.Buffer
 	if err := ops.WriteText(&out, r); err != nil {

@@ -205,9 +205,10 @@ func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutP
 		in.AccountID, in.Purpose, in.PromotionCode = s.st.AccountID, purpose, code
 		in.CheckoutID = "co_" + s.updateKey(ctx, "checkout").String()
 		in.ExpiresAt = workflow.Now(ctx).Add(s.st.CheckoutTTL)
-		// A debt paid changes no plan: the account is not processing, and
-		// the customer comes back to the invoices.
-		in.Owed = invoice != uuid.Nil && s.st.Owes(invoice) && s.newer(ctx, "owed-checkout-active")
+		// A debt paid changes no plan: the customer comes back to the
+		// invoices (and the account is not shown processing meanwhile:
+		// DisplayStatus).
+		in.Owed = invoice != uuid.Nil && s.st.Owes(invoice)
 		var res OpenCheckoutResult
 		if err = s.activity(ctx, updateActivityOptions, ActivityOpenCheckout, in).Get(ctx, &res); err != nil {
 			return
@@ -221,7 +222,7 @@ func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutP
 			return
 		}
 		s.st.Checkout = &kudos.OpenCheckout{ID: in.CheckoutID, ProviderID: res.ProviderID, URL: res.URL, Purpose: purpose,
-			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion, ExtraSeats: in.ExtraSeats, Owed: in.Owed}
+			Plan: plan, InvoiceID: in.InvoiceID, ExpiresAt: in.ExpiresAt, Promotion: res.Promotion, ExtraSeats: in.ExtraSeats}
 		s.record(ctx)
 		s.wake.SendAsync(true)
 		resp.CheckoutHref = res.URL

@@ -13,10 +13,9 @@ import (
 // A new change goes here (or into a new lifecycle version), never into
 // roundFourChanges, which runs of version 4 take without a marker.
 var afterFour = map[string]bool{
-	"disputed-extras":      true, // a lost dispute of extra seats takes back the seats, not the plan
-	"returned-extras":      true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
-	"returned-owed":        true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
-	"owed-checkout-active": true, // a checkout paying an owed invoice does not show the account processing
+	"disputed-extras": true, // a lost dispute of extra seats takes back the seats, not the plan
+	"returned-extras": true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
+	"returned-owed":   true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
