@@ -136,6 +136,12 @@ func (s *Server) planFits(c fiber.Ctx, plan kudos.Plan) error {
 	if err := s.notBeingDeleted(c); err != nil {
 		return err
 	}
+	return s.teamFits(c, plan)
+}
+
+// teamFits refuses plan when the account's team (members and pending
+// invitations) would not fit in it (409 seat_limit).
+func (s *Server) teamFits(c fiber.Ctx, plan kudos.Plan) error {
 	seats, err := s.DB.Seats(ctx(c), accountID(c))
 	if err != nil {
 		return err
