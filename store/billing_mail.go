@@ -32,22 +32,21 @@ func (db *DB) BillingMailCurrent(ctx context.Context, req kudos.MailRequest) (bo
 	if req.Purpose == kudos.MailPaymentReceipt {
 		return true, nil
 	}
+	if req.Purpose == kudos.MailPaymentFailed && b.Returned && b.Date == nil && b.InvoiceID != nil {
+		var due bool
+		err := db.Pool.QueryRow(ctx, `SELECT i.status = 'DUE_PAYMENT' FROM invoices i JOIN accounts a ON a.id = i.account_id
+			WHERE i.id = $1 AND i.account_id = $2 AND a.deleted_at IS NULL`, *b.InvoiceID, b.AccountID).Scan(&due)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return false, nil
+		}
+		return due, wrapErr(err)
+	}
 	sub, err := db.Subscription(ctx, b.AccountID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
 		return false, nil
 	}
 	if err != nil {
 		return false, err
-	}
-	if req.Purpose == kudos.MailPaymentFailed && b.Returned && b.Date == nil && b.InvoiceID != nil {
-		var due bool
-		err := db.Pool.QueryRow(ctx, `SELECT i.status = 'DUE_PAYMENT' FROM invoices i JOIN accounts a ON a.id = i.account_id
-			WHERE i.id = $1 AND i.account_id = $2 AND a.deleted_at IS NULL`,
-			*b.InvoiceID, b.AccountID).Scan(&due)
-		if errors.Is(err, pgx.ErrNoRows) {
-			return false, nil
-		}
-		return due, wrapErr(err)
 	}
 	return billingMailCurrent(req.Purpose, b, sub), nil
 }

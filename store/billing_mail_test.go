@@ -13,7 +13,8 @@ import (
 // TestAnOwedInvoicesMailIsCurrentWhileItIsDue: the payment_failed mail of
 // a returned debit that nothing retries (Returned, no Date) names no
 // payment being retried, so it is current while its invoice is still due,
-// and no longer once it has been paid (or is not the account's).
+// and no longer once it has been paid (nor for an erased account, nor when
+// the invoice is not the account's).
 func TestAnOwedInvoicesMailIsCurrentWhileItIsDue(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
@@ -40,6 +41,14 @@ func TestAnOwedInvoicesMailIsCurrentWhileItIsDue(t *testing.T) {
 	withPaidPlan(t, db, other, true)
 	if current(mail(other)) {
 		t.Fatal("the mail is current for an account the invoice is not of")
+	}
+	for _, erased := range []string{"now()", "NULL"} { // an erased account has no current mail
+		if _, err := db.Pool.Exec(ctx, `UPDATE accounts SET deleted_at = `+erased+` WHERE id = $1`, account); err != nil {
+			t.Fatal(err)
+		}
+		if got := current(mail(account)); got != (erased == "NULL") {
+			t.Fatalf("deleted_at %s: current %t", erased, got)
+		}
 	}
 	if err := db.SetInvoiceStatus(ctx, owed, kudos.InvoicePaid); err != nil {
 		t.Fatal(err)
