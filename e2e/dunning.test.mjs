@@ -8,7 +8,7 @@
 // keeps its renewal date, and a receipt is mailed.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAST, launch, openPage, apiUser, useSession, api, until } from './lib.mjs';
+import { FAST, launch, openPage, billedCustomer, useSession, until } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,16 +16,8 @@ after(async () => { await browser?.close(); });
 
 test('a declined renewal: banner, mail, a new card pays it, the banner goes', { timeout: 300000 }, async () => {
   const page = await openPage(browser.context);
-  const user = await apiUser('dunning', { base: FAST });
-  const call = (method, path, body) => api(method, path, body, user.token, FAST);
-  const address = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
-    city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
-  assert.equal((await call('PATCH', `/v1/accounts/${user.account_id}/billing-address`, address)).status, 200);
+  const { user, dash, subscription, invoices, purposes } = await billedCustomer('dunning', FAST);
   await useSession(page, user, FAST);
-  const dash = `${FAST}/dashboard/${user.account_id}`;
-  const subscription = async () => (await call('GET', `/v1/accounts/${user.account_id}`)).body.account.subscription;
-  const purposes = async () => (await (await fetch(`${FAST}/dev/mailbox?to=${encodeURIComponent(user.email)}`)).json())
-    .messages.map((m) => m.purpose);
 
   // Starter, paid with the card whose later charges are declined (picked on the hosted page).
   await page.goto(`${dash}/plans?for=trial_expired`);
@@ -66,7 +58,7 @@ test('a declined renewal: banner, mail, a new card pays it, the banner goes', { 
   assert.equal(after.payment_retry_at, null);
   assert.equal(after.failed_payment, null);
   assert.ok(Date.parse(after.plan_renewal_at) > Date.parse(renewal), 'the next period is paid');
-  const renewals = (await call('GET', `/v1/accounts/${user.account_id}/billing`)).body.invoices
+  const renewals = (await invoices())
     .filter((i) => i.description === 'Renewal STARTER');
   assert.ok(renewals.length >= 1 && renewals.every((i) => i.status === 'PAID'), JSON.stringify(renewals));
   await until('the receipt of the renewal', async () =>

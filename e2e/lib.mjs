@@ -146,6 +146,31 @@ export async function useSession(page, user, base = BASE) {
   }, user);
 }
 
+/** The billing address of a customer who pays: a Belgian company (21 % VAT). */
+export const BILLING_ADDRESS = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
+  city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
+
+/**
+ * A new customer of the instance at base, with BILLING_ADDRESS, and what
+ * reads their account: call (the api as them), dash (their dashboard's
+ * URL), subscription(), invoices() (newest first) and purposes() (of the
+ * mails sent to them, from the dev mailbox).
+ */
+export async function billedCustomer(prefix, base = BASE) {
+  const user = await apiUser(prefix, { base });
+  const call = (method, path, body) => api(method, path, body, user.token, base);
+  assert.equal((await call('PATCH', `/v1/accounts/${user.account_id}/billing-address`, BILLING_ADDRESS)).status, 200);
+  return {
+    user,
+    call,
+    dash: `${base}/dashboard/${user.account_id}`,
+    subscription: async () => (await call('GET', `/v1/accounts/${user.account_id}`)).body.account.subscription,
+    invoices: async () => (await call('GET', `/v1/accounts/${user.account_id}/billing`)).body.invoices,
+    purposes: async () => (await (await fetch(`${base}/dev/mailbox?to=${encodeURIComponent(user.email)}`)).json())
+      .messages.map((m) => m.purpose),
+  };
+}
+
 /** Polls cond (async) every 500 ms until it holds; fails after timeoutMs. */
 export async function until(what, cond, timeoutMs = 90000) {
   const deadline = Date.now() + timeoutMs;

@@ -8,7 +8,7 @@
 // payment is being applied and show the invoice paid by themselves.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAST, launch, openPage, apiUser, useSession, api, until } from './lib.mjs';
+import { FAST, launch, openPage, billedCustomer, useSession, until } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -16,17 +16,8 @@ after(async () => { await browser?.close(); });
 
 test('an owed invoice: mailed, paid from the invoices tab, the plan untouched', { timeout: 300000 }, async () => {
   const page = await openPage(browser.context);
-  const user = await apiUser('owed', { base: FAST });
-  const call = (method, path, body) => api(method, path, body, user.token, FAST);
-  const address = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
-    city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
-  assert.equal((await call('PATCH', `/v1/accounts/${user.account_id}/billing-address`, address)).status, 200);
+  const { user, dash, subscription, invoices, purposes } = await billedCustomer('owed', FAST);
   await useSession(page, user, FAST);
-  const dash = `${FAST}/dashboard/${user.account_id}`;
-  const subscription = async () => (await call('GET', `/v1/accounts/${user.account_id}`)).body.account.subscription;
-  const invoices = async () => (await call('GET', `/v1/accounts/${user.account_id}/billing`)).body.invoices;
-  const purposes = async () => (await (await fetch(`${FAST}/dev/mailbox?to=${encodeURIComponent(user.email)}`)).json())
-    .messages.map((m) => m.purpose);
 
   await page.goto(`${dash}/plans?for=trial_expired`);
   await page.getByRole('region', { name: 'Starter' }).getByRole('button', { name: 'Start with Starter' }).click();
