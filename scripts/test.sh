@@ -24,6 +24,9 @@
 # 2 cores. While the other lanes run, ./api's tests run one at a time; once
 # they are done, KUDOS_TEST_GO_PARALLEL (2) at once: the file
 # KUDOS_TEST_BUSY_FILE exists until then (api/busy_gate_test.go).
+# If the Temporal dev server breaks while go test runs (its SQLite
+# connection, temporal_broke below), the packages that failed run once more
+# on a new dev server, and that run decides.
 # Each step writes its own log ($WORK/steps/N.log); a failed step prints its
 # whole log when it ends, fails the run, and its log is kept.
 #
@@ -258,7 +261,35 @@ lane_go() {
   # 35 minutes: ./api alone (about 250 tests on real Temporal and Postgres,
   # under -race) took 15 minutes on 2 cores one test at a time beside the
   # browser tests; in parallel it takes a few.
-  step 06 go "go test -race (unit and integration)" go test -race -count=1 -parallel "$GO_PARALLEL" -timeout 35m ./...
+  step 06 go "go test -race (unit and integration)" go test -race -count=1 -parallel "$GO_PARALLEL" -timeout 35m ./... && return 0
+  temporal_broke "$WORK/temporal.log" || return 1
+  go_again_on_new_temporal
+}
+
+# temporal_broke LOG: whether the dev server of LOG lost its database. The
+# dev server keeps its state in one SQLite connection (go.temporal.io/server
+# 1.29's sqlite plugin, modernc.org/sqlite); a request cancelled while that
+# connection runs a statement can leave it interrupted for good, and from
+# then on every call fails with "interrupted (9)" (seen once in a clean run:
+# 51 of ./api's tests failed in 1.5 s each). It is the server's bug, not a
+# test's, and the pinned CLI is the last that go-installs.
+temporal_broke() { grep -q 'interrupted (9)' "$1" 2>/dev/null; }
+
+# go_again_on_new_temporal: after the dev server broke, the packages that
+# failed run once more on a dev server of their own (TEMPORAL+20), and that
+# run decides the step. The first run's log stays as 06.first.log.
+go_again_on_new_temporal() {
+  local pkgs port=$((TEMPORAL_PORT + 20)) rc=0
+  pkgs=$(awk '$1 == "FAIL" && $2 ~ /^kudos/ { print $2 }' "$WORK/steps/06.log" | sort -u | tr '\n' ' ')
+  [ -n "$pkgs" ] || return 1
+  mv "$WORK/steps/06.log" "$WORK/steps/06.first.log"
+  say "the Temporal dev server broke (its SQLite: \"interrupted (9)\", $WORK/temporal.log); $pkgs run again on a new one"
+  temporal_start "$port" 0 "" "$WORK/temporal-again.log"
+  # shellcheck disable=SC2086 # a list of packages
+  KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$port" step 06 go "go test -race, again on a new Temporal dev server: $pkgs" \
+    go test -race -count=1 -parallel "$GO_PARALLEL" -timeout 35m $pkgs || rc=1
+  kill -TERM "$TEMPORAL_PID" 2>/dev/null; wait "$TEMPORAL_PID" 2>/dev/null
+  return $rc
 }
 
 lane_ui() {
