@@ -63,14 +63,24 @@ func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid
 		}
 		return nil, wrapErr(err)
 	}
+	// The invoice's row is locked: its credit notes are added up and
+	// issued one at a time.
 	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
-		AND paid_by = $3`, *invoiceID, accountID, checkoutID))
+		AND paid_by = $3 FOR UPDATE`, *invoiceID, accountID, checkoutID))
 	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
 		return nil, nil
 	} else if err != nil {
 		return nil, err
 	}
-	net, vat := creditAmounts(*inv, amount.Amount)
+	var before credited
+	if err := tx.QueryRow(ctx, `SELECT COALESCE(-sum(net_amount), 0), COALESCE(-sum(vat_amount), 0) FROM invoices
+		WHERE corrects = $1 AND kind = $2`, inv.ID, kudos.InvoiceCreditNote).Scan(&before.net, &before.vat); err != nil {
+		return nil, wrapErr(err)
+	}
+	net, vat := creditAmounts(*inv, before, amount.Amount)
+	if net+vat <= 0 { // credited in full already
+		return nil, nil
+	}
 	number, err := nextNumber(ctx, tx, CreditNoteNumberPrefix, now.UTC().Year())
 	if err != nil {
 		return nil, err
@@ -99,15 +109,25 @@ func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid
 	return &id, err
 }
 
-// creditAmounts splits a refund of refunded (minor units) of inv into the
-// net and VAT it gives back: the invoice's own when all of it is refunded,
-// else the VAT in the invoice's proportion (rounded half up) and the rest
-// net.
-func creditAmounts(inv kudos.Invoice, refunded int64) (net, vat int64) {
-	if refunded == inv.Total || inv.Total == 0 {
-		return inv.Net, inv.VAT
+// credited is what an invoice's credit notes gave back so far (positive
+// minor units).
+type credited struct{ net, vat int64 }
+
+// creditAmounts splits a refund of refunded (minor units) of inv, of which
+// before was credited already, into the net and VAT it gives back: never
+// more than is left of the invoice; all that is left of its net and VAT
+// when the refund reaches its total (the parts of a refund made in pieces
+// then add up to the invoice's own amounts); else the VAT in the invoice's
+// proportion (rounded half up) and the rest net.
+func creditAmounts(inv kudos.Invoice, before credited, refunded int64) (net, vat int64) {
+	left := inv.Total - before.net - before.vat
+	if refunded >= left || inv.Total == 0 {
+		return inv.Net - before.net, inv.VAT - before.vat
 	}
 	vat = (refunded*inv.VAT*2 + inv.Total) / (2 * inv.Total)
+	// Parts rounded up many times must not give back more VAT (or net)
+	// than the invoice has left.
+	vat = max(min(vat, inv.VAT-before.vat), refunded-(inv.Net-before.net))
 	return refunded - vat, vat
 }
 

@@ -219,3 +219,64 @@ func TestCreditNoteNumbersAreGapFreeUnderConcurrency(t *testing.T) {
 		t.Fatalf("invoice numbers %v", invoiceNumbers)
 	}
 }
+
+// TestCreditNotesNeverCreditMoreThanTheirInvoice: the credit notes of one
+// invoice add up to at most its net and VAT, exactly them once all of it
+// is given back. Refunds made in parts (the provider's dashboard) end on
+// the invoice's own net and VAT (the last part takes what is left, not its
+// own rounding of the proportion), and a dispute lost after refunds
+// credits only what they left: all of it refunded, it credits nothing (the
+// provider withdraws nothing more: Stripe's Dispute object).
+func TestCreditNotesNeverCreditMoreThanTheirInvoice(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	refund := func(checkout, id string, amount int64) {
+		t.Helper()
+		m := kudos.Money{Amount: amount, Currency: "EUR"}
+		if _, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_" + id, Provider: "fake", AccountID: account,
+			CheckoutID: checkout, Outcome: kudos.PaymentPaid,
+			LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: id, Amount: &m}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lose := func(checkout, id string, amount int64) {
+		t.Helper()
+		d := kudos.DisputeEvent{ID: id, Status: kudos.DisputeLost, Amount: kudos.Money{Amount: amount, Currency: "EUR"}, Payment: checkout}
+		if _, err := db.RecordDispute(ctx, account, d, time.Now(), ""); err != nil {
+			t.Fatal(err)
+		}
+	}
+	credited := func(invoiceID uuid.UUID) (notes int, net, vat int64) {
+		t.Helper()
+		if err := db.Pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(net_amount), 0), COALESCE(sum(vat_amount), 0) FROM invoices
+			WHERE corrects = $1 AND kind = 'CREDIT_NOTE'`, invoiceID).Scan(&notes, &net, &vat); err != nil {
+			t.Fatal(err)
+		}
+		return notes, net, vat
+	}
+	// 10.00 + 2.10 VAT refunded as 1.00, 1.00 and 10.10: each part's own
+	// rounding gives 0.17 + 0.17 + 1.75 = 2.09 VAT.
+	checkout, inv := paidInvoice(t, db, account, kudos.InvoicePaid)
+	for i, amount := range []int64{100, 100, 1010} {
+		refund(checkout, fmt.Sprintf("re_part%d", i), amount)
+	}
+	if n, net, vat := credited(inv); n != 3 || net != -1000 || vat != -210 {
+		t.Fatalf("refunded in three parts: %d credit notes of net %d and VAT %d, want 3 of -1000 and -210 in all", n, net, vat)
+	}
+	// All of it refunded, then the dispute lost: nothing more to credit.
+	checkout, inv = paidInvoice(t, db, account, kudos.InvoicePaid)
+	refund(checkout, "re_all", 1210)
+	lose(checkout, "dp_after_all", 1210)
+	if n, net, vat := credited(inv); n != 1 || net != -1000 || vat != -210 {
+		t.Fatalf("refunded, then the dispute lost: %d credit notes of net %d and VAT %d, want 1 of -1000 and -210", n, net, vat)
+	}
+	// 2.00 refunded, then the whole payment disputed and lost: the dispute
+	// credits the 10.10 left, with the VAT left.
+	checkout, inv = paidInvoice(t, db, account, kudos.InvoicePaid)
+	refund(checkout, "re_some", 200)
+	lose(checkout, "dp_after_some", 1210)
+	if n, net, vat := credited(inv); n != 2 || net != -1000 || vat != -210 {
+		t.Fatalf("2.00 refunded, then the dispute lost: %d credit notes of net %d and VAT %d, want 2 of -1000 and -210 in all", n, net, vat)
+	}
+}
