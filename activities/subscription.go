@@ -371,11 +371,8 @@ func (a *Activities) queueRefundMail(ctx context.Context, accountID uuid.UUID, r
 // retry renders the same bytes to the same key; a PDF refused for good is
 // logged and the refund stands without it.
 func (a *Activities) storeCreditNotePDF(ctx context.Context, cn kudos.Invoice) error {
-	in, err := invoicepdf.InputFrom(ctx, a.Store, cn)
-	if kudos.ErrorCode(err) == kudos.ENotFound { // no owner to address it to
-		return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, cn.ID,
-			temporal.NewNonRetryableApplicationError(err.Error(), workflows.ErrTypeInvoiceNotFinal, err))
-	} else if err != nil {
+	in, err := invoicepdf.InputFrom(ctx, a.Store, cn) // an erased account's too: drawn for its buyer snapshot
+	if err != nil {
 		return err
 	}
 	return standsWithout(ctx, workflows.ActivityRenderInvoicePDF, cn.ID, a.storeInvoicePDF(ctx, in))

@@ -134,6 +134,7 @@ func TestDashboardRefundOfAnErasedAccountsPaymentGetsItsCreditNote(t *testing.T)
 		t.Fatalf("credit note total %d VAT %d reverse %v %s, want -1000, %d, %v, CREDITED", cnTotal, cnVAT, cnReverse, cnStatus, want, reverse)
 	}
 	h.wantRows("billing_events", account, "type = 'refund' AND amount = 1000", 1, "%d refund events on the timeline, want 1")
+	h.creditNotePDFStored(account, inv["id"].(string))
 	if n := h.mailCount(email); n != mails {
 		t.Fatalf("%d mails after the erasure, want none", n-mails)
 	}
@@ -190,6 +191,7 @@ func TestDisputeOfAnErasedAccountsPaymentIsBooked(t *testing.T) {
 	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE' AND dispute_id IS NOT NULL AND corrects = '"+inv["id"].(string)+"'", 1,
 		"%d credit notes of the lost dispute, want 1")
 	h.wantRows("billing_events", account, "type IN ('dispute_opened', 'dispute_lost')", 2, "%d dispute events on the timeline, want 2")
+	h.creditNotePDFStored(account, inv["id"].(string))
 	eventually(t, "the dispute events answered", func() bool {
 		return h.count("payment_events", account, "dispute IS NOT NULL AND applied_at IS NULL") == 0
 	})
@@ -203,4 +205,21 @@ func TestDisputeOfAnErasedAccountsPaymentIsBooked(t *testing.T) {
 	}
 	h.recordHistory(workflows.ErasedPaymentWorkflowID(kudos.PaymentEvent{AccountID: uuid.MustParse(account), EventID: eventID}), "",
 		"erased_payment_dispute_lost.json")
+}
+
+// creditNotePDFStored waits for the credit note correcting invoice of an
+// erased account to have its PDF stored: a numbered document is kept as a
+// document (its buyer is the invoice's snapshot; no owner is left to
+// address it to).
+func (h *harness) creditNotePDFStored(account, invoice string) {
+	h.t.Helper()
+	var key string
+	eventually(h.t, "the credit note's PDF stored", func() bool {
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT COALESCE(pdf_key, '') FROM invoices WHERE account_id = $1
+			AND kind = 'CREDIT_NOTE' AND corrects = $2`, account, invoice).Scan(&key)
+		return key != ""
+	})
+	if _, err := h.storage.Stat(context.Background(), key); err != nil {
+		h.t.Fatalf("the credit note's PDF %s: %v", key, err)
+	}
 }

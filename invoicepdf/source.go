@@ -29,13 +29,19 @@ func RenderFrom(ctx context.Context, src Source, inv kudos.Invoice) ([]byte, err
 }
 
 // InputFrom is what Render needs to draw inv: the buyer it was priced or
-// numbered for (BuyerOf) and its account's owner, read from src.
+// numbered for (BuyerOf) and its account's owner, read from src. An
+// account without an owner (erased: its members are gone, its numbered
+// invoices and credit notes are kept as documents) has inv drawn for its
+// buyer snapshot alone, with no e-mail, in English.
 func InputFrom(ctx context.Context, src Source, inv kudos.Invoice) (Input, error) {
 	addr, err := BuyerOf(ctx, src, inv)
 	if err != nil {
 		return Input{}, err
 	}
 	email, _, lang, err := src.MailRecipient(ctx, inv.AccountID)
+	if kudos.ErrorCode(err) == kudos.ENotFound && inv.Number != "" {
+		email, lang, err = "", "en", nil
+	}
 	if err != nil {
 		return Input{}, err
 	}

@@ -73,8 +73,18 @@ func ErasedPayment(ctx workflow.Context, ev kudos.PaymentEvent) (ErasedPaymentRe
 		// with no plan to change.
 		var err error
 		if ev.Dispute != nil {
+			var booked kudos.DisputeApplied
 			err = workflow.ExecuteActivity(ctx, ActivityRecordDispute, DisputeInput{AccountID: ev.AccountID, Dispute: *ev.Dispute,
-				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
+				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, &booked)
+			if err == nil && booked.CreditNoteID != nil && workflow.GetVersion(ctx, "erased-dispute-pdf", workflow.DefaultVersion, 1) == 1 {
+				// The lost sale's credit note is kept as a document, as the
+				// refunds' are (drawn for the invoice's buyer snapshot).
+				if perr := workflow.ExecuteActivity(ctx, ActivityRenderInvoicePDF, InvoicePDFInput{AccountID: ev.AccountID,
+					InvoiceID: *booked.CreditNoteID}).Get(ctx, nil); perr != nil {
+					log.Error("the credit note of an erased account's lost dispute has no PDF: needs an operator", "account", ev.AccountID,
+						"credit_note", *booked.CreditNoteID, "err", perr)
+				}
+			}
 		} else {
 			err = workflow.ExecuteActivity(ctx, ActivityReturnPayment, ReturnInput{AccountID: ev.AccountID, Return: *ev.Return,
 				At: ev.OccurredAt, AppliedEvent: ev.EventID}).Get(ctx, nil)
