@@ -37,7 +37,7 @@ type Store interface {
 	ReleasePromotion(ctx context.Context, checkoutID string) error
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error
 	Checkout(ctx context.Context, accountID uuid.UUID, id string) (*kudos.CheckoutRecord, error)
-	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, revive bool, sub kudos.Subscription,
+	SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID, how store.Settlement, sub kudos.Subscription,
 		applied ...string) (*kudos.Invoice, error)
 	RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error
 	CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error)

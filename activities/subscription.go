@@ -11,6 +11,7 @@ import (
 
 	"kudos"
 	"kudos/invoicepdf"
+	"kudos/store"
 	"kudos/workflows"
 )
 
@@ -158,8 +159,8 @@ func (a *Activities) SettlePaidCheckout(ctx context.Context, in workflows.Settle
 
 // settlePaid is SettlePaidCheckout, returning the invoice as settled.
 func (a *Activities) settlePaid(ctx context.Context, in workflows.SettlePaidInput) (*kudos.Invoice, error) {
-	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, !in.Purpose.PaysExistingInvoice(), in.Record,
-		appliedEvents(in.AppliedEvent)...)
+	how := store.Settlement{Revive: !in.Purpose.PaysExistingInvoice(), NewPeriod: in.NewPeriod}
+	return a.Store.SettlePaidCheckout(ctx, in.AccountID, in.CheckoutID, in.InvoiceID, how, in.Record, appliedEvents(in.AppliedEvent)...)
 }
 
 // SettlePayment is a payment from settlement to receipt in one activity,

@@ -36,6 +36,33 @@ func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
 	h.recordHistory("subscription:"+account, "", "subscription_restarted_plan_expired_paid.json")
 }
 
+// TestAnExpiredPlansInvoicePaidLaterCarriesTheNewPeriod: the renewal
+// invoice left due when dunning let the plan expire, paid later, starts a
+// new period from its payment; the invoice is for that period (its date of
+// supply, and what a later dispute or returned debit of it is judged by),
+// not for the renewal's that never started.
+func TestAnExpiredPlansInvoicePaidLaterCarriesTheNewPeriod(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
+	token, account, href := h.startPlan("expired-paid-later@example.com", "STARTER")
+	base := "/v1/accounts/" + account
+	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined
+	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
+	time.Sleep(2 * time.Second) // paid well after the renewal date it was billed for
+	pay := h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201)
+	h.expect(h.payWith(pay.str("checkout_href"), "4242424242424242"), 200)
+	eventually(t, "the plan to be active again", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	var from, to, started, renews time.Time
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT i.service_from, i.service_to, s.period_started_at, s.plan_renewal_at
+		FROM invoices i JOIN subscriptions s ON s.account_id = i.account_id WHERE i.id = $1`, due).Scan(&from, &to, &started, &renews); err != nil {
+		t.Fatal(err)
+	}
+	if !from.Equal(started) || !to.Equal(renews) {
+		t.Fatalf("the invoice paid later is for %s – %s, want the period it started: %s – %s", from, to, started, renews)
+	}
+}
+
 // TestOpenCheckoutSurvivesARestart: a checkout paid after its workflow was
 // lost is applied by the workflow rebuilt from Postgres.
 func TestOpenCheckoutSurvivesARestart(t *testing.T) {

@@ -205,13 +205,15 @@ func paidPeriod(kind kudos.InvoiceKind, sub kudos.Subscription, now time.Time) *
 }
 
 // setServicePeriod gives the invoice its service period p (issue 34),
-// unless it has one (a renewal's, set when it was billed) or p is nil.
-func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.ServicePeriod) error {
+// unless it has one (a renewal's, set when it was billed) or p is nil;
+// replace gives it p over the one it has (a renewal's invoice paid after
+// the plan expired: it pays the period its payment starts).
+func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.ServicePeriod, replace bool) error {
 	if p == nil {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1 AND service_from IS NULL`,
-		r.id, p.From, p.To)
+	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1 AND (service_from IS NULL OR $4)`,
+		r.id, p.From, p.To, replace)
 	return wrapErr(err)
 }
 

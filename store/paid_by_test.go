@@ -9,6 +9,7 @@ import (
 
 	"kudos"
 	"kudos/internal/testenv"
+	"kudos/store"
 )
 
 // TestOnlyTheRefundOfThePaymentThatPaidCreditsTheInvoice (issue 34 item
@@ -34,7 +35,7 @@ func TestOnlyTheRefundOfThePaymentThatPaidCreditsTheInvoice(t *testing.T) {
 	checkout("co_second")
 	sub := kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}
 	for _, id := range []string{"co_first", "co_second"} { // both paid: the second finds the invoice paid
-		if _, err := db.SettlePaidCheckout(ctx, account, id, invoiceID, false, sub); err != nil {
+		if _, err := db.SettlePaidCheckout(ctx, account, id, invoiceID, store.Settlement{}, sub); err != nil {
 			t.Fatal(err)
 		}
 	}

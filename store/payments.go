@@ -305,17 +305,28 @@ func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, custo
 	return wrapErr(err)
 }
 
+// Settlement says how SettlePaidCheckout applies a paid checkout.
+type Settlement struct {
+	// Revive: an invoice dropped (its checkout closed before the payment
+	// arrived) is billed again first, at the price the checkout was opened
+	// at.
+	Revive bool
+	// NewPeriod: the payment starts the period of the subscription row (an
+	// expired plan's due invoice, reactivating it from now), and the
+	// invoice is for that period, not for the one it was billed for (a
+	// renewal that never started).
+	NewPeriod bool
+}
+
 // SettlePaidCheckout applies a paid checkout in one transaction: the
 // checkout paid, its invoice PAID and numbered, and the workflow-owned
-// columns of the subscription row set to sub. When revive is set and the
-// invoice was dropped (its checkout closed before the payment arrived), it
-// is billed again first, at the price the checkout was opened at. It
-// returns the invoice as settled. Retried, it changes nothing twice.
+// columns of the subscription row set to sub, as how says. It returns the
+// invoice as settled. Retried, it changes nothing twice.
 //
 // applied are the payment events the settlement applies: marked applied in
 // the same transaction.
 func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, checkoutID string, invoiceID uuid.UUID,
-	revive bool, sub kudos.Subscription, applied ...string) (*kudos.Invoice, error) {
+	how Settlement, sub kudos.Subscription, applied ...string) (*kudos.Invoice, error) {
 	var settled *kudos.Invoice
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
@@ -326,7 +337,7 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 			return wrapErr(err)
 		}
 		inv, err := readInvoiceRow(ctx, tx, invoiceID, true)
-		if kudos.ErrorCode(err) == kudos.ENotFound && revive {
+		if kudos.ErrorCode(err) == kudos.ENotFound && how.Revive {
 			if inv, err = reviveInvoice(ctx, tx, accountID, checkoutID, invoiceID, now); err != nil {
 				return err
 			}
@@ -347,7 +358,7 @@ func (db *DB) SettlePaidCheckout(ctx context.Context, accountID uuid.UUID, check
 		if err := writeSubscription(ctx, tx, accountID, sub, now, &inv); err != nil {
 			return err
 		}
-		if err := inv.setServicePeriod(ctx, tx, paidPeriod(inv.kind, sub, now)); err != nil {
+		if err := inv.setServicePeriod(ctx, tx, paidPeriod(inv.kind, sub, now), how.NewPeriod); err != nil {
 			return err
 		}
 		// Numbering locks the year's invoice counter until commit, and every

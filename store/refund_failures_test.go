@@ -100,7 +100,7 @@ func paidByCheckout(t *testing.T, db *store.DB) (account, invoiceID uuid.UUID) {
 		InvoiceID: &invoiceID, Provider: "fake", ProviderID: "cs_1", URL: "https://pay.example/1", ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.SettlePaidCheckout(ctx, account, "co_1", invoiceID, false, kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
+	if _, err := db.SettlePaidCheckout(ctx, account, "co_1", invoiceID, store.Settlement{}, kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
 		t.Fatal(err)
 	}
 	return account, invoiceID

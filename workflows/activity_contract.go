@@ -377,6 +377,10 @@ type SettlePaidInput struct {
 	// AppliedEvent, when set, is the payment event the settlement applies:
 	// marked applied in the same transaction.
 	AppliedEvent string `json:",omitempty"`
+	// NewPeriod: the payment starts Record's period (an expired plan's due
+	// invoice, reactivating it): the invoice is for that period, not for
+	// the renewal it was billed for.
+	NewPeriod bool `json:",omitempty"`
 }
 
 // SettlePaymentInput is all a payment leads to, for one local activity:

@@ -237,7 +237,8 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout, a
 		s.st.Checkout = nil
 	}
 	settle := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record(),
-		AppliedEvent: applied}
+		AppliedEvent: applied, NewPeriod: s.newPeriodPaid}
+	s.newPeriodPaid = false
 	if s.settlesInOne {
 		_ = s.runLocal(ctx, ActivitySettlePayment, SettlePaymentInput{SettlePaidInput: settle, Receipt: s.receipt(ctx, c)}, nil)
 		s.upsertSearchAttributes(ctx)
@@ -298,6 +299,7 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		s.st.Plan = c.Plan // the due invoice of an expired plan: reactivated from now
 		s.st.Due = nil
 		startPeriod()
+		s.newPeriodPaid = true
 	}
 }
 
