@@ -19,14 +19,9 @@ func (h *harness) terminate(account string) {
 // workflow is gone pays its due invoice and is active again.
 func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
-	token, account, href := h.startPlan("restart-due@example.com", "STARTER")
+	h, token, account, due := expiredByADeclinedRenewal(t, "restart-due@example.com")
 	base := "/v1/accounts/" + account
-	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined
-	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
 	h.terminate(account)
-
-	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
 	pay := h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201)
 	h.expect(h.payWith(pay.str("checkout_href"), "4242424242424242"), 200)
 	eventually(t, "the plan to be active again", func() bool {
@@ -43,12 +38,8 @@ func TestExpiredPlanStaysPayableAfterARestart(t *testing.T) {
 // not for the renewal's that never started.
 func TestAnExpiredPlansInvoicePaidLaterCarriesTheNewPeriod(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
-	token, account, href := h.startPlan("expired-paid-later@example.com", "STARTER")
+	h, token, account, due := expiredByADeclinedRenewal(t, "expired-paid-later@example.com")
 	base := "/v1/accounts/" + account
-	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined
-	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
-	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
 	time.Sleep(2 * time.Second) // paid well after the renewal date it was billed for
 	pay := h.expect(h.do("POST", base+"/invoices/"+due+"/payment", nil, token), 201)
 	h.expect(h.payWith(pay.str("checkout_href"), "4242424242424242"), 200)
@@ -61,6 +52,18 @@ func TestAnExpiredPlansInvoicePaidLaterCarriesTheNewPeriod(t *testing.T) {
 	if !from.Equal(started) || !to.Equal(renews) {
 		t.Fatalf("the invoice paid later is for %s – %s, want the period it started: %s – %s", from, to, started, renews)
 	}
+}
+
+// expiredByADeclinedRenewal is a Starter plan of 3 s bought by email whose
+// renewal was declined with no retries, so the plan expired: its harness,
+// the owner's token, the account and the renewal's invoice left due.
+func expiredByADeclinedRenewal(t *testing.T, email string) (h *harness, token, account, due string) {
+	h = newHarness(t).withDunning().withTemporal(3 * time.Second) // no retries: the plan expires at the renewal
+	token, account, href := h.startPlan(email, "STARTER")
+	h.expect(h.payWith(href, "4000000000000341"), 200) // its renewal will be declined
+	eventually(t, "the plan to expire", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	due = h.expect(h.do("GET", "/v1/accounts/"+account+"/invoices/latest-unpaid", nil, token), 200).str("invoice_id")
+	return h, token, account, due
 }
 
 // TestOpenCheckoutSurvivesARestart: a checkout paid after its workflow was
