@@ -16,12 +16,17 @@ func (a *Activities) RecordDispute(ctx context.Context, in workflows.DisputeInpu
 }
 
 // ReturnPayment books a payment taken back by the bank after it succeeded
-// (store.DB.ReturnPayment): the invoice it paid is due again.
+// (store.DB.ReturnPayment): the invoice it paid is due again. It tells
+// whether the account's deletion is scheduled (read after the booking).
 func (a *Activities) ReturnPayment(ctx context.Context, in workflows.ReturnInput) (workflows.ReturnResult, error) {
 	inv, err := a.Store.ReturnPayment(ctx, in.AccountID, in.Return, in.At, in.AppliedEvent)
 	if err != nil || inv == nil {
 		return workflows.ReturnResult{}, refused(err)
 	}
+	deletion, err := a.Store.AccountDeletionAt(ctx, in.AccountID)
+	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound { // ENotFound: erased
+		return workflows.ReturnResult{}, err
+	}
 	return workflows.ReturnResult{InvoiceID: &inv.ID, Amount: kudos.Money{Amount: inv.Total, Currency: inv.Currency},
-		Service: inv.Service, Kind: inv.Kind, Plan: inv.Plan, Number: inv.Number}, nil
+		Service: inv.Service, Kind: inv.Kind, Plan: inv.Plan, Number: inv.Number, Deleting: deletion != nil}, nil
 }

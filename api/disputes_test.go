@@ -234,3 +234,30 @@ func TestAnOpsRefundOfADisputedPaymentIsRefused(t *testing.T) {
 		t.Fatalf("%d credit notes: want only the lost dispute's", n)
 	}
 }
+
+// TestADebitReturnedDuringTheDeletionGraceIsOwed: a debit the bank returns
+// while the account waits for its deletion is held as owed, as one that
+// no dunning retries: the customer is told it came back, and nothing is
+// charged again for an account whose owner asked to delete it (its
+// invoices' Pay is refused until the deletion is cancelled) — not retried
+// off-session during the grace as a renewal would be.
+func TestADebitReturnedDuringTheDeletionGraceIsOwed(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(2*time.Second, time.Minute)
+	h.srv.Config.DeletionGrace = time.Hour
+	h = h.withTemporal(time.Hour)
+	const email = "returned-while-deleting@example.com"
+	token, account := h.paidWith(email, "STARTER", "4242424242424242")
+	invoice := h.paidInvoiceID(account)
+	h.scheduleDeletion(token, account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+	eventually(t, "the payment_failed mail", func() bool { return slices.Contains(h.sent.purposes(email), kudos.MailPaymentFailed) })
+	time.Sleep(5 * time.Second) // past the first retry a renewal's dunning would make
+	if n := h.invoiceCount(account, "id = '"+invoice+"' AND status = 'DUE_PAYMENT'"); n != 1 {
+		t.Fatal("the returned invoice was charged again during the deletion's grace")
+	}
+	if sub := h.subscription(token, account); sub["payment_retry_at"] != nil || sub["failed_payment"] != nil {
+		t.Fatalf("a retry is scheduled during the deletion's grace: %v", sub)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_returned_while_deleting.json")
+}

@@ -521,4 +521,7 @@ type ReturnResult struct {
 	Kind      kudos.InvoiceKind `json:",omitempty"`
 	Plan      kudos.Plan        `json:",omitempty"`
 	Number    string            `json:",omitempty"`
+	// Deleting: the account's deletion is scheduled (its grace runs), so
+	// the invoice is owed, not collected again.
+	Deleting bool `json:",omitempty"`
 }

@@ -176,7 +176,12 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 		return
 	}
 	s.log.Info("payment returned: its invoice is due again", "invoice", *res.InvoiceID, "reason", r.Reason)
-	if !s.paysRunningPeriod(ctx, res.Service) || s.st.Dunning != nil || s.st.PendingRenewal != nil {
+	// Owed, not collected again: a payment of an ended period, one while
+	// a renewal is being collected, and any while the account waits for
+	// its deletion (its owner asked to delete it: nothing is charged
+	// off-session and no hosted page opens during the grace).
+	if !s.paysRunningPeriod(ctx, res.Service) || s.st.Dunning != nil || s.st.PendingRenewal != nil ||
+		(res.Deleting && s.newer(ctx, "returned-while-deleting")) {
 		if s.newer(ctx, "returned-owed") {
 			s.owe(ctx, r, res)
 		}

@@ -13,9 +13,10 @@ import (
 // A new change goes here (or into a new lifecycle version), never into
 // roundFourChanges, which runs of version 4 take without a marker.
 var afterFour = map[string]bool{
-	"disputed-extras": true, // a lost dispute of extra seats takes back the seats, not the plan
-	"returned-extras": true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
-	"returned-owed":   true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
+	"disputed-extras":         true, // a lost dispute of extra seats takes back the seats, not the plan
+	"returned-extras":         true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
+	"returned-owed":           true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
+	"returned-while-deleting": true, // a debit returned during a deletion's grace is owed, not collected again
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
