@@ -75,6 +75,10 @@ type ChargeRequest struct {
 	AccountID   uuid.UUID
 	Amount      Money
 	Description string
+	// CustomerEmail is the account owner's address now: the provider's
+	// customer, whom the provider mails itself (debit notices, receipts),
+	// is kept addressed to it.
+	CustomerEmail string
 }
 
 // ChargeResult is the outcome of an off-session charge.

@@ -417,8 +417,12 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	if inv.Status == kudos.InvoicePaid { // paid by an earlier attempt (or its checkout): never charged twice
 		return workflows.RenewalResult{Paid: true, Amount: amount}, nil
 	}
+	owner, err := a.Store.OwnerEmail(ctx, in.AccountID) // the provider's customer is kept addressed to them
+	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+		return workflows.RenewalResult{}, err
+	}
 	res, err := a.Payments.ChargeOffSession(ctx, kudos.ChargeRequest{ChargeID: in.ChargeID, AccountID: in.AccountID,
-		Amount: amount, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan)})
+		Amount: amount, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan), CustomerEmail: owner})
 	switch code := kudos.ErrorCode(err); {
 	case err != nil && (code == kudos.EInvalid || code == kudos.EConflict):
 		// Refused for good: an unpaid renewal, like a decline.

@@ -78,5 +78,7 @@ func paidFakeSession(t *testing.T) (*FakeStripe, *stripepay.Provider, uuid.UUID)
 // nilCustomers is a CustomerStore with no customers.
 type nilCustomers struct{}
 
-func (nilCustomers) StripeCustomer(context.Context, uuid.UUID) (string, error)   { return "", nil }
-func (nilCustomers) SaveStripeCustomer(context.Context, uuid.UUID, string) error { return nil }
+func (nilCustomers) StripeCustomer(context.Context, uuid.UUID) (string, error)           { return "", nil }
+func (nilCustomers) SaveStripeCustomer(context.Context, uuid.UUID, string, string) error { return nil }
+func (nilCustomers) StripeCustomerEmail(context.Context, uuid.UUID) (string, error)      { return "", nil }
+func (nilCustomers) SaveStripeCustomerEmail(context.Context, uuid.UUID, string) error    { return nil }

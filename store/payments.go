@@ -298,10 +298,29 @@ func (db *DB) StripeCustomer(ctx context.Context, accountID uuid.UUID) (string, 
 	return id, wrapErr(err)
 }
 
-// SaveStripeCustomer remembers the account's Stripe customer id.
-func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, customerID string) error {
-	_, err := db.Pool.Exec(ctx, `INSERT INTO payment_customers (account_id, provider, customer_id) VALUES ($1, 'stripe', $2)
-		ON CONFLICT (account_id) DO UPDATE SET customer_id = $2, provider = 'stripe'`, accountID, customerID)
+// SaveStripeCustomer remembers the account's Stripe customer id and the
+// e-mail address it was made with ("" : none).
+func (db *DB) SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, customerID, email string) error {
+	_, err := db.Pool.Exec(ctx, `INSERT INTO payment_customers (account_id, provider, customer_id, email) VALUES ($1, 'stripe', $2, NULLIF($3, ''))
+		ON CONFLICT (account_id) DO UPDATE SET customer_id = $2, provider = 'stripe', email = NULLIF($3, '')`, accountID, customerID, email)
+	return wrapErr(err)
+}
+
+// StripeCustomerEmail is the e-mail address last sent to the account's
+// Stripe customer ("" : none, or not known).
+func (db *DB) StripeCustomerEmail(ctx context.Context, accountID uuid.UUID) (string, error) {
+	var email *string
+	err := db.Pool.QueryRow(ctx, `SELECT email FROM payment_customers WHERE account_id = $1 AND provider = 'stripe'`, accountID).Scan(&email)
+	if errors.Is(err, pgx.ErrNoRows) || email == nil {
+		return "", nil
+	}
+	return *email, wrapErr(err)
+}
+
+// SaveStripeCustomerEmail records the e-mail address sent to the account's
+// Stripe customer.
+func (db *DB) SaveStripeCustomerEmail(ctx context.Context, accountID uuid.UUID, email string) error {
+	_, err := db.Pool.Exec(ctx, `UPDATE payment_customers SET email = $2 WHERE account_id = $1 AND provider = 'stripe'`, accountID, email)
 	return wrapErr(err)
 }
 

@@ -53,6 +53,7 @@ func (p *Provider) chargeOffSession(ctx context.Context, req kudos.ChargeRequest
 	if customer == "" {
 		return kudos.ChargeResult{FailureReason: reasonNoPaymentMethod}, nil
 	}
+	p.addressCustomer(ctx, req.AccountID, customer, req.CustomerEmail) // its debit notice goes to the owner now
 	if pi, err := p.findCharge(ctx, customer, req.ChargeID); isNotFound(err) {
 		return kudos.ChargeResult{}, err
 	} else if err != nil {

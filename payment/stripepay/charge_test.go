@@ -94,7 +94,7 @@ func TestChargeOffSession(t *testing.T) {
 			p, rec, store := newTestProvider(t, tc.answers)
 			account := uuid.New()
 			if !tc.noCustomer {
-				_ = store.SaveStripeCustomer(context.Background(), account, customer)
+				_ = store.SaveStripeCustomer(context.Background(), account, customer, "")
 			}
 			req := kudos.ChargeRequest{ChargeID: "chg_1", AccountID: account, Amount: kudos.Money{Amount: 56628, Currency: "EUR"}, Description: "Renewal"}
 			got, err := p.ChargeOffSession(context.Background(), req)

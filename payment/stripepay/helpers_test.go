@@ -159,9 +159,10 @@ func (r *recorder) find(method, path string) []request {
 
 // memStore is an in-memory CustomerStore that counts saves.
 type memStore struct {
-	mu    sync.Mutex
-	ids   map[uuid.UUID]string
-	saves int
+	mu     sync.Mutex
+	ids    map[uuid.UUID]string
+	emails map[uuid.UUID]string
+	saves  int
 }
 
 func (s *memStore) StripeCustomer(_ context.Context, accountID uuid.UUID) (string, error) {
@@ -170,14 +171,30 @@ func (s *memStore) StripeCustomer(_ context.Context, accountID uuid.UUID) (strin
 	return s.ids[accountID], nil
 }
 
-func (s *memStore) SaveStripeCustomer(_ context.Context, accountID uuid.UUID, customerID string) error {
+func (s *memStore) SaveStripeCustomer(_ context.Context, accountID uuid.UUID, customerID, email string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.ids == nil {
-		s.ids = map[uuid.UUID]string{}
+		s.ids, s.emails = map[uuid.UUID]string{}, map[uuid.UUID]string{}
 	}
-	s.ids[accountID] = customerID
+	s.ids[accountID], s.emails[accountID] = customerID, email
 	s.saves++
+	return nil
+}
+
+func (s *memStore) StripeCustomerEmail(_ context.Context, accountID uuid.UUID) (string, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.emails[accountID], nil
+}
+
+func (s *memStore) SaveStripeCustomerEmail(_ context.Context, accountID uuid.UUID, email string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.emails == nil {
+		s.emails = map[uuid.UUID]string{}
+	}
+	s.emails[accountID] = email
 	return nil
 }
 

@@ -50,7 +50,7 @@ func TestPaymentMethods(t *testing.T) {
 			p, _, store := newTestProvider(t, tc.answers)
 			account := uuid.New()
 			if !tc.noCustomer {
-				_ = store.SaveStripeCustomer(context.Background(), account, "cus_test")
+				_ = store.SaveStripeCustomer(context.Background(), account, "cus_test", "")
 			}
 			got, err := p.PaymentMethods(context.Background(), account)
 			if err != nil {
@@ -91,7 +91,7 @@ func TestDetachPaymentMethod(t *testing.T) {
 			p, rec, store := newTestProvider(t, tc.answers)
 			account := uuid.New()
 			if !tc.noCustomer {
-				_ = store.SaveStripeCustomer(context.Background(), account, "cus_test")
+				_ = store.SaveStripeCustomer(context.Background(), account, "cus_test", "")
 			}
 			err := p.DetachPaymentMethod(context.Background(), account, "pm_1")
 			if got := kudos.ErrorCode(err); got != tc.wantCode {

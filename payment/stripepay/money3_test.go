@@ -67,7 +67,7 @@ func TestCancelCharge(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, rec, store := newTestProvider(t, tc.answers)
 			account := uuid.New()
-			_ = store.SaveStripeCustomer(context.Background(), account, customer)
+			_ = store.SaveStripeCustomer(context.Background(), account, customer, "")
 			got, err := p.CancelCharge(context.Background(), account, "chg_1")
 			if err != nil || got != tc.want {
 				t.Fatalf("CancelCharge = %+v, %v; want %+v", got, err, tc.want)
@@ -88,7 +88,7 @@ func TestUseCheckoutMethod(t *testing.T) {
 			"customer":"cus_test","payment_intent":{"id":"pi_1","object":"payment_intent","status":"succeeded","payment_method":"pm_new"}}`},
 	})
 	account := uuid.New()
-	_ = store.SaveStripeCustomer(context.Background(), account, "cus_test")
+	_ = store.SaveStripeCustomer(context.Background(), account, "cus_test", "")
 	if err := p.UseCheckoutMethod(context.Background(), account, "cs_1"); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strings"
@@ -54,8 +55,14 @@ type Config struct {
 type CustomerStore interface {
 	// StripeCustomer returns the account's Stripe customer id, "" when none.
 	StripeCustomer(ctx context.Context, accountID uuid.UUID) (string, error)
-	// SaveStripeCustomer records the account's Stripe customer id.
-	SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, customerID string) error
+	// SaveStripeCustomer records the account's Stripe customer id and the
+	// e-mail address it was made with.
+	SaveStripeCustomer(ctx context.Context, accountID uuid.UUID, customerID, email string) error
+	// StripeCustomerEmail is the e-mail address last sent to the account's
+	// Stripe customer ("" : not known).
+	StripeCustomerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
+	// SaveStripeCustomerEmail records the address sent to it.
+	SaveStripeCustomerEmail(ctx context.Context, accountID uuid.UUID, email string) error
 }
 
 // Provider is the Stripe kudos.PaymentProvider. It is safe for concurrent use.
@@ -151,6 +158,9 @@ func (p *Provider) customerID(ctx context.Context, accountID uuid.UUID) (string,
 func (p *Provider) ensureCustomer(ctx context.Context, accountID uuid.UUID, email string) (string, error) {
 	id, err := p.customerID(ctx, accountID)
 	if err != nil || id != "" {
+		if err == nil {
+			p.addressCustomer(ctx, accountID, id, email)
+		}
 		return id, err
 	}
 	params := &stripe.CustomerCreateParams{Metadata: map[string]string{metaAccountID: accountID.String()}}
@@ -163,10 +173,37 @@ func (p *Provider) ensureCustomer(ctx context.Context, accountID uuid.UUID, emai
 	if err != nil {
 		return "", fmt.Errorf("stripepay: create customer of account %s: %w", accountID, err)
 	}
-	if err := p.customers.SaveStripeCustomer(ctx, accountID, c.ID); err != nil {
+	if err := p.customers.SaveStripeCustomer(ctx, accountID, c.ID, email); err != nil {
 		return "", fmt.Errorf("stripepay: save customer of account %s: %w", accountID, err)
 	}
 	return c.ID, nil
+}
+
+// addressCustomer keeps the account's Stripe customer addressed to email,
+// its owner's address now: Stripe mails its customer itself (SEPA mandate
+// and pre-debit notices, receipts, the hosted page's e-mail), and an
+// ownership transfer or a changed address would leave them with the one
+// the customer was made with. The customer is updated only when email
+// differs from the address last sent. A failure is logged, not returned:
+// the payment goes on, and the next one tries again.
+func (p *Provider) addressCustomer(ctx context.Context, accountID uuid.UUID, customer, email string) {
+	if email == "" {
+		return
+	}
+	sent, err := p.customers.StripeCustomerEmail(ctx, accountID)
+	if err == nil && sent == email {
+		return
+	}
+	if err == nil {
+		_, err = p.sc.V1Customers.Update(ctx, customer, &stripe.CustomerUpdateParams{Email: stripe.String(email)})
+	}
+	if err == nil {
+		err = p.customers.SaveStripeCustomerEmail(ctx, accountID, email)
+	}
+	if err != nil {
+		slog.WarnContext(ctx, "stripepay: the customer's e-mail was not updated to the owner's: tried again at the next payment",
+			"account", accountID, "customer", customer, "err", err)
+	}
 }
 
 // stripeErr returns the Stripe API error inside err, or nil.
