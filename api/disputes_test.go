@@ -261,3 +261,34 @@ func TestADebitReturnedDuringTheDeletionGraceIsOwed(t *testing.T) {
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_returned_while_deleting.json")
 }
+
+// TestADisputeLostAfterAFullRefundChangesNothing: a payment refunded in
+// full in the provider's dashboard, then disputed and lost, moved no more
+// money (Stripe withdraws nothing for a charge refunded in full): the
+// refund's credit note is the only one, and the plan, which went on after
+// the refund, is neither ended nor billed again.
+func TestADisputeLostAfterAFullRefundChangesNothing(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.paidWith("refunded-then-disputed@example.com", "STARTER", "4242424242424242")
+	invoice := h.paidInvoiceID(account)
+	var total int64
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT total_amount FROM invoices WHERE id = $1`, invoice).Scan(&total); err != nil {
+		t.Fatal(err)
+	}
+	h.expect(h.do("POST", "/dev/sandbox/provider-refund", map[string]any{"account_id": account, "invoice_id": invoice,
+		"amount": float64(total) / 100}, ""), 200)
+	eventually(t, "the refund booked", func() bool { return h.count("refunds", account, "status = 'refunded'") == 1 })
+	h.expect(h.dispute(account, invoice, "open"), 200)
+	h.expect(h.dispute(account, invoice, "lost"), 200)
+	eventually(t, "the lost dispute booked", func() bool { return h.count("disputes", account, "status = 'lost'") == 1 })
+	eventually(t, "the dispute event applied", func() bool {
+		return h.count("payment_events", account, "dispute IS NOT NULL AND applied_at IS NULL") == 0
+	})
+	h.wantRows("invoices", account, "kind = 'CREDIT_NOTE'", 1, "%d credit notes, want the refund's only")
+	if s := h.subscription(token, account); s["show_status"] != "active" || s["plan"] != "STARTER" {
+		t.Fatalf("after a dispute lost on a payment refunded in full: %v", s)
+	}
+	h.wantRows("invoices", account, "status = 'DUE_PAYMENT'", 0, "%d invoices due after a dispute that took nothing back, want 0")
+	h.recordHistory("subscription:"+account, "", "subscription_dispute_lost_after_refund.json")
+}

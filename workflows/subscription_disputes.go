@@ -78,6 +78,14 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, ap
 	if res.CreditNoteID != nil {
 		s.renderPDF(ctx, *res.CreditNoteID)
 	}
+	if res.RefundedBefore && s.newer(ctx, "disputed-after-refund") {
+		// The customer had all of it back already, by the refund: the lost
+		// dispute moved no money, so it changes nothing of the plan (which
+		// went on after the refund) and bills nothing again.
+		s.log.Info("a dispute lost on a payment refunded in full before: nothing changes", "dispute", d.ID)
+		s.record(ctx)
+		return
+	}
 	if !s.paysRunningPeriod(ctx, res.Service) {
 		s.record(ctx)
 		return

@@ -14,6 +14,7 @@ import (
 // roundFourChanges, which runs of version 4 take without a marker.
 var afterFour = map[string]bool{
 	"disputed-extras":         true, // a lost dispute of extra seats takes back the seats, not the plan
+	"disputed-after-refund":   true, // a dispute lost on a payment refunded in full before changes nothing
 	"returned-extras":         true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
 	"returned-owed":           true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
 	"returned-while-deleting": true, // a debit returned during a deletion's grace is owed, not collected again
