@@ -79,11 +79,6 @@ type Dispute struct {
 	// CreditNoteID is the credit note that reversed the sale of a lost
 	// dispute (nil: none).
 	CreditNoteID *uuid.UUID `json:"credit_note_id,omitempty"`
-	// RefundedBefore: the invoice had been refunded in full before the
-	// dispute was lost, so the provider took nothing more back (Stripe
-	// withdraws nothing for a charge refunded in full) and nothing is
-	// credited.
-	RefundedBefore bool `json:"refunded_before,omitempty"`
 }
 
 // DisputeApplied is what booking a dispute's event did: the status it

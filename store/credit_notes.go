@@ -35,7 +35,7 @@ func CreditNoteID(refundID string) uuid.UUID { return uuid.NewSHA1(creditNoteIDs
 // none: a payment-method verification).
 func issueCreditNote(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, checkoutID string, invoiceID *uuid.UUID,
 	amount kudos.Money, now time.Time) error {
-	_, err := creditSale(ctx, tx, creditSource{id: CreditNoteID(refundID), column: "refund_id", ref: refundID}, accountID, checkoutID,
+	_, _, err := creditSale(ctx, tx, creditSource{id: CreditNoteID(refundID), column: "refund_id", ref: refundID}, accountID, checkoutID,
 		invoiceID, amount, now)
 	return err
 }
@@ -49,41 +49,43 @@ type creditSource struct {
 }
 
 // creditSale is issueCreditNote for a credit note documenting src: it
-// returns the credit note's id when one exists now (made now or before).
+// returns the credit note's id when one exists now (made now or before),
+// and whether the invoice had been credited in full before (then it makes
+// none: nothing is left of the sale to undo).
 func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid.UUID, checkoutID string, invoiceID *uuid.UUID,
-	amount kudos.Money, now time.Time) (*uuid.UUID, error) {
+	amount kudos.Money, now time.Time) (_ *uuid.UUID, creditedBefore bool, _ error) {
 	if invoiceID == nil {
-		return nil, nil
+		return nil, false, nil
 	}
 	id := src.id
 	var exists bool
 	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE id = $1)`, id).Scan(&exists); err != nil || exists {
 		if exists {
-			return &id, nil
+			return &id, false, nil
 		}
-		return nil, wrapErr(err)
+		return nil, false, wrapErr(err)
 	}
 	// The invoice's row is locked: its credit notes are added up and
 	// issued one at a time.
 	inv, err := scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
 		AND paid_by = $3 FOR UPDATE`, *invoiceID, accountID, checkoutID))
 	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && (inv.Number == "" || inv.IsCreditNote())) {
-		return nil, nil
+		return nil, false, nil
 	} else if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	var before credited
 	if err := tx.QueryRow(ctx, `SELECT COALESCE(-sum(net_amount), 0), COALESCE(-sum(vat_amount), 0) FROM invoices
 		WHERE corrects = $1 AND kind = $2`, inv.ID, kudos.InvoiceCreditNote).Scan(&before.net, &before.vat); err != nil {
-		return nil, wrapErr(err)
+		return nil, false, wrapErr(err)
 	}
 	net, vat := creditAmounts(*inv, before, amount.Amount)
-	if net+vat <= 0 { // credited in full already
-		return nil, nil
+	if net+vat <= 0 {
+		return nil, inv.Total > 0, nil
 	}
 	number, err := nextNumber(ctx, tx, CreditNoteNumberPrefix, now.UTC().Year())
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
 	from, to := inv.Service.Columns()
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
@@ -93,20 +95,20 @@ func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
 		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, src.ref, inv.ReverseCharge,
 		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {
-		return nil, wrapErr(err)
+		return nil, false, wrapErr(err)
 	}
 	// The buyer is the corrected invoice's (its snapshot), never the
 	// billing address as it is now: the account may have moved or been
 	// erased since, and the credit note undoes that sale to that buyer.
 	if _, err := tx.Exec(ctx, `UPDATE invoices c SET (quoted_at, `+buyerColumns+`) = (SELECT quoted_at, `+buyerColumns+`
 		FROM invoices i WHERE i.id = c.corrects) WHERE c.id = $1`, id); err != nil {
-		return nil, wrapErr(err)
+		return nil, false, wrapErr(err)
 	}
 	credited := net + vat // the timeline's amounts are what moved, never negative
 	_, err = AppendBillingEvent(ctx, tx, kudos.BillingEvent{AccountID: accountID, At: now, Type: kudos.EventCreditNoteIssued,
 		Plan: inv.Plan, Amount: &credited, Currency: inv.Currency, InvoiceID: &id,
 		Key: string(kudos.EventCreditNoteIssued) + ":" + id.String()})
-	return &id, err
+	return &id, false, err
 }
 
 // credited is what an invoice's credit notes gave back so far (positive

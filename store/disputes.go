@@ -72,17 +72,9 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 			if err := disputeEvent(ctx, tx, accountID, d, typ, plan, out.InvoiceID, at); err != nil {
 				return err
 			}
-			if d.Status == kudos.DisputeLost && out.InvoiceID != nil {
-				// Refunded in full before: the provider took nothing more back.
-				if err := tx.QueryRow(ctx, `SELECT i.total_amount > 0 AND i.total_amount + COALESCE((SELECT sum(c.total_amount)
-					FROM invoices c WHERE c.corrects = i.id AND c.kind = 'CREDIT_NOTE'), 0) <= 0 FROM invoices i WHERE i.id = $1`,
-					*out.InvoiceID).Scan(&out.RefundedBefore); err != nil {
-					return wrapErr(err)
-				}
-			}
-			if d.Status == kudos.DisputeLost {
+			if d.Status == kudos.DisputeLost { // refunded in full before: nothing credited, the provider took nothing more back
 				src := creditSource{id: DisputeCreditNoteID(d.ID), column: "dispute_id", ref: d.ID}
-				if out.CreditNoteID, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, at); err != nil {
+				if out.CreditNoteID, out.RefundedBefore, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, at); err != nil {
 					return err
 				}
 			}

@@ -232,13 +232,12 @@ func (s *subscription) settlePaid(ctx workflow.Context, c *kudos.OpenCheckout, a
 		s.applyPaid(ctx, c)
 		return
 	}
-	s.movePaid(ctx, c)
+	newPeriod := s.movePaid(ctx, c)
 	if s.st.Checkout != nil && s.st.Checkout.ID == c.ID {
 		s.st.Checkout = nil
 	}
 	settle := SettlePaidInput{AccountID: s.st.AccountID, CheckoutID: c.ID, Purpose: c.Purpose, InvoiceID: c.InvoiceID, Record: s.st.Record(),
-		AppliedEvent: applied, NewPeriod: s.newPeriodPaid}
-	s.newPeriodPaid = false
+		AppliedEvent: applied, NewPeriod: newPeriod}
 	if s.settlesInOne {
 		_ = s.runLocal(ctx, ActivitySettlePayment, SettlePaymentInput{SettlePaidInput: settle, Receipt: s.receipt(ctx, c)}, nil)
 		s.upsertSearchAttributes(ctx)
@@ -258,8 +257,10 @@ func (s *subscription) applyPaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 	s.record(ctx)
 }
 
-// movePaid moves the state on after a paid checkout (not recorded).
-func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
+// movePaid moves the state on after a paid checkout (not recorded). It
+// reports whether the payment starts a new period with an invoice billed
+// for another: the due invoice of an expired plan, reactivating it.
+func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) (newPeriod bool) {
 	now := workflow.Now(ctx)
 	startPeriod := func() {
 		end := s.periodEnd(now)
@@ -299,8 +300,9 @@ func (s *subscription) movePaid(ctx workflow.Context, c *kudos.OpenCheckout) {
 		s.st.Plan = c.Plan // the due invoice of an expired plan: reactivated from now
 		s.st.Due = nil
 		startPeriod()
-		s.newPeriodPaid = true
+		return true
 	}
+	return false
 }
 
 // closeCheckout settles checkout c with outcome; when c is the open one it

@@ -63,9 +63,6 @@ type subscription struct {
 	// paidOwed is the owed invoice the payment being settled pays (nil:
 	// none), which its receipt names.
 	paidOwed *kudos.OwedInvoice
-	// newPeriodPaid is set while the payment being settled starts a new
-	// period from an expired plan's due invoice: the invoice is for it.
-	newPeriodPaid bool
 }
 
 // Subscription is the entity workflow of one account's subscription
