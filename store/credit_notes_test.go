@@ -280,3 +280,53 @@ func TestCreditNotesNeverCreditMoreThanTheirInvoice(t *testing.T) {
 		t.Fatalf("2.00 refunded, then the dispute lost: %d credit notes of net %d and VAT %d, want 2 of -1000 and -210 in all", n, net, vat)
 	}
 }
+
+// TestARefundBookedBeforeItsPaymentIsCreditedWhenItSettles: a refund the
+// provider reports before Kudos applied the payment it gives back (the
+// payment's own event lost and replayed later by the reconciliation, a
+// refund made in the provider's dashboard meanwhile) corrects no invoice
+// when it is booked: none is paid by that payment yet. Once the payment
+// settles the invoice (numbered, PAID), the refund gets its credit note,
+// as it would have had in the other order: a sale refunded at the provider
+// never stands uncredited in the books.
+func TestARefundBookedBeforeItsPaymentIsCreditedWhenItSettles(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	withPaidPlan(t, db, account, false)
+	checkout, inv := paidInvoice(t, db, account, kudos.InvoiceProcessing)
+	m := kudos.Money{Amount: 500, Currency: "EUR"}
+	if _, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_early", Provider: "fake", AccountID: account,
+		CheckoutID: checkout, Outcome: kudos.PaymentPaid,
+		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_early", Amount: &m}}); err != nil {
+		t.Fatal(err)
+	}
+	settled, err := db.SettlePaidCheckout(ctx, account, checkout, inv, store.Settlement{},
+		kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	var total, vat int64
+	var number string
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*), COALESCE(sum(total_amount), 0), COALESCE(sum(vat_amount), 0),
+		COALESCE(max(number), '') FROM invoices WHERE corrects = $1 AND kind = 'CREDIT_NOTE' AND refund_id IS NOT NULL`, inv).
+		Scan(&n, &total, &vat, &number); err != nil {
+		t.Fatal(err)
+	}
+	if settled.Status != kudos.InvoicePaid || n != 1 || total != -500 || vat != -87 || number == "" {
+		t.Fatalf("invoice %s; credit notes of the earlier refund: %d of %d (VAT %d) numbered %q, want one of -500 (VAT -87), numbered",
+			settled.Status, n, total, vat, number)
+	}
+	// Settled again (a retry): no second credit note.
+	if _, err := db.SettlePaidCheckout(ctx, account, checkout, inv, store.Settlement{},
+		kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM invoices WHERE corrects = $1 AND kind = 'CREDIT_NOTE'`, inv).Scan(&n); err != nil || n != 1 {
+		t.Fatalf("after a retried settlement %d credit notes (%v), want 1", n, err)
+	}
+	if cn, err := db.CreditNoteOfRefund(ctx, account, "provider:re_early"); err != nil || cn.Number != number {
+		t.Fatalf("the refund's credit note: %+v, %v", cn, err)
+	}
+}

@@ -184,8 +184,47 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	}
 	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5,
 		paid_by = COALESCE(paid_by, $6) WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, r.number, now, paidAt, paidBy))
+	if err != nil {
+		return nil, err
+	}
 	r.status = status
+	if paidBy != nil { // credits only an invoice that payment settled (creditSale checks paid_by)
+		err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now)
+	}
 	return inv, err
+}
+
+// creditEarlierRefunds gives the refunds of payment paidBy that were
+// booked before it settled invoice id (the provider reported the refund
+// first: the payment's own event was lost and replayed later) the credit
+// notes they would have had in the other order. Such a refund corrected
+// no invoice when it was booked: none was paid by that payment yet. A
+// refund that repays a failed one (its credit is that one's credit note)
+// and a refund credited already make none. One indexed look-up per
+// payment; nothing more unless the payment was refunded.
+func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
+	rows, err := tx.Query(ctx, `SELECT id, amount, currency FROM refunds WHERE checkout_id = $1 AND account_id = $2
+		AND status IN ('refunded', 'failed') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
+	if err != nil {
+		return wrapErr(err)
+	}
+	type refund struct {
+		id     string
+		amount kudos.Money
+	}
+	earlier, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (refund, error) {
+		var r refund
+		return r, row.Scan(&r.id, &r.amount.Amount, &r.amount.Currency)
+	})
+	if err != nil {
+		return wrapErr(err)
+	}
+	for _, r := range earlier {
+		if err := issueCreditNote(ctx, tx, accountID, r.id, paidBy, &id, r.amount, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // paidPeriod is the service period of an invoice of kind paid now, that
