@@ -133,6 +133,12 @@ type SubscriptionState struct {
 	// Disputes are the account's disputes still open (the DisputeOpen
 	// search attribute).
 	Disputes []OpenDispute `json:",omitempty"`
+	// Deleting is set from the account's deletion being prepared (the
+	// workflow's prepare_deletion) until it is cancelled or given up: the
+	// run refuses what would take or commit money then (a plan, an upgrade,
+	// seats, paying an invoice, auto-renewal on), even from a request that
+	// passed the api's check before the deletion was recorded.
+	Deleting bool `json:",omitempty"`
 	// PaymentState is the PaymentState search attribute last set, and
 	// PaymentStateSince when it took that value (the PaymentStateSince
 	// search attribute): kept here so that they survive continue-as-new.
@@ -468,6 +474,8 @@ type SubscriptionReadModel struct {
 	Refunds []PendingRefund `json:",omitempty"`
 	// Disputes are the account's open disputes (disputes rows open).
 	Disputes []OpenDispute `json:",omitempty"`
+	// Deleting: the account's deletion is scheduled (accounts.deletion_at).
+	Deleting bool `json:",omitempty"`
 }
 
 // StateFromRecord rebuilds the state of an account whose workflow is not
@@ -482,7 +490,7 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	s := SubscriptionState{AccountID: accountID, Plan: r.Plan, Status: r.ShowStatus, TrialExpiresAt: r.TrialExpiresAt,
 		PeriodStartedAt: r.PeriodStartedAt, RenewalAt: r.PlanRenewalAt, AutoRenew: r.StartNextPeriod, Period: period,
 		CheckoutTTL: checkoutTTL, Due: r.Due, Lifecycle: &lifecycle, Inbox: r.Unapplied, Refunds: r.Refunds,
-		Disputes: r.Disputes, Promotion: r.Promotion, ExtraSeats: r.ExtraSeats, ScheduledExtraSeats: r.ScheduledExtraSeats}
+		Disputes: r.Disputes, Promotion: r.Promotion, ExtraSeats: r.ExtraSeats, ScheduledExtraSeats: r.ScheduledExtraSeats, Deleting: r.Deleting}
 	if r.ScheduledPlan != nil {
 		s.ScheduledPlan = *r.ScheduledPlan
 	}

@@ -44,15 +44,34 @@ func (s *Server) scheduleDeletion(c fiber.Ctx) error {
 		return err
 	}
 	if err := s.closeMethodCheckouts(c); err != nil {
-		return err
+		return s.giveUpDeletion(c, renewing, err)
 	}
 	at, err := s.DB.ScheduleAccountDeletion(ctx(c), accountID(c), u.ID,
 		s.DB.Now().Add(s.Config.DeletionGrace).UTC().Truncate(time.Second), renewing, dispatch.Deletion())
 	if err != nil {
-		return err
+		return s.giveUpDeletion(c, renewing, err)
 	}
 	s.Outbox.Kick()
 	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{"deletion_at": at})
+}
+
+// giveUpDeletion undoes the preparation of a deletion that could not be
+// recorded (cause: a step after it failed), unless one is recorded (asked
+// twice: the first stands): the subscription takes money requests again,
+// and auto-renewal is back on if the preparation turned it off. Without
+// it the plan would lapse at its renewal date with no deletion scheduled.
+// It answers cause; a failure to undo is logged (the owner's retry
+// prepares and undoes again).
+func (s *Server) giveUpDeletion(c fiber.Ctx, renewing bool, cause error) error {
+	if at, err := s.DB.AccountDeletionAt(ctx(c), accountID(c)); err != nil || at != nil {
+		return cause
+	}
+	err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateDeletionCancelled, workflows.DeletionCancelRequest{AutoRenewal: renewing}, nil)
+	if err != nil {
+		s.Log.Error("a deletion given up after its preparation could not be undone: auto-renewal may be off", "account", accountID(c),
+			"err", err, "cause", cause)
+	}
+	return cause
 }
 
 // closeMethodCheckouts closes at the provider the account's open checkouts
@@ -112,11 +131,12 @@ func (s *Server) cancelDeletion(c fiber.Ctx) error {
 		return err
 	}
 	s.Outbox.Kick()
-	if req.AutoRenewal && stopped {
-		err := s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateSetAutoRenewal, workflows.AutoRenewalRequest{On: true}, nil)
-		if err != nil && kudos.ErrorCode(err) != kudos.EConflict {
-			return err
-		}
+	// The subscription takes money requests again (the outbox tells it too,
+	// should this call fail), with the auto-renewal asked back.
+	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateDeletionCancelled,
+		workflows.DeletionCancelRequest{AutoRenewal: req.AutoRenewal && stopped}, nil)
+	if err != nil {
+		return err
 	}
 	return c.JSON(fiber.Map{})
 }

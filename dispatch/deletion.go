@@ -25,6 +25,9 @@ const (
 	// KindUserDeletionCancel tells a user deletion's workflow that it was
 	// cancelled.
 	KindUserDeletionCancel = "user_deletion_cancel"
+	// KindDeletionUnlock tells the account's subscription workflow that
+	// its deletion was cancelled: money requests are taken again.
+	KindDeletionUnlock = "deletion_unlock"
 )
 
 // deletionPayload is the payload of a KindDeletionCancel entry (AccountID)
@@ -65,6 +68,10 @@ func Deletion() store.DeletionOutbox {
 			return store.OutboxEntry{Key: "cancel:" + id, Kind: KindDeletionCancel, WorkflowID: id,
 				Payload: deletionPayload{AccountID: accountID, At: at}}
 		},
+		Unlock: func(accountID uuid.UUID, at time.Time) store.OutboxEntry {
+			return store.OutboxEntry{Key: "unlock:" + workflows.AccountDeletionWorkflowID(accountID, at), Kind: KindDeletionUnlock,
+				WorkflowID: workflows.SubscriptionWorkflowID(accountID), Payload: deletionPayload{AccountID: accountID, At: at}}
+		},
 		Mail: func(accountID uuid.UUID, accountName string, at time.Time, to store.DeletionRecipient) store.OutboxEntry {
 			t := at.UTC()
 			return Mail(kudos.MailRequest{Key: fmt.Sprintf("deletion:%s:%d:%s", accountID, at.Unix(), to.UserID),
@@ -92,6 +99,8 @@ func (d *Dispatcher) deliverDeletion(ctx context.Context, row store.OutboxRow) e
 			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
 		}
 		return d.startOnce(ctx, workflows.UserDeletionWorkflowID(in.UserID, in.At), temporal.SearchAttributes{}, workflows.UserDeletion, in)
+	case KindDeletionUnlock: // a subscription workflow that does not run is rebuilt from Postgres, which says no deletion
+		return d.tell(ctx, row.WorkflowID, row.Key, workflows.UpdateDeletionCancelled, workflows.DeletionCancelRequest{})
 	}
 	var p deletionPayload
 	if err := json.Unmarshal(row.Payload, &p); err != nil {

@@ -134,7 +134,7 @@ func (d *Dispatcher) Deliver(ctx context.Context, row store.OutboxRow) error {
 		return d.tell(ctx, row.WorkflowID, key, workflows.UpdateQuoteChanged)
 	case KindInvitationStart, KindInvitationUpdate:
 		return d.deliverInvitation(ctx, row)
-	case KindDeletionStart, KindDeletionCancel, KindUserDeletionStart, KindUserDeletionCancel:
+	case KindDeletionStart, KindDeletionCancel, KindUserDeletionStart, KindUserDeletionCancel, KindDeletionUnlock:
 		return d.deliverDeletion(ctx, row)
 	case KindExportStart:
 		var in workflows.ExportInput
@@ -331,6 +331,8 @@ func updateError(err error) error {
 			return &kudos.Error{Code: kudos.EInvalid, Message: app.Message(), Fields: map[string]string{"seats": kudos.FInvalidValue}}
 		case workflows.ErrTypeInvalidTransition:
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
+		case workflows.ErrTypeAccountBeingDeleted:
+			return kudos.Errorf(kudos.EAccountBeingDeleted, "%s", app.Message())
 		case workflows.ErrTypeProviderRefused:
 			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
 		case workflows.ErrTypeSeatLimit:

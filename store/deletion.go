@@ -27,6 +27,10 @@ type DeletionOutbox struct {
 	Start  func(accountID uuid.UUID, at time.Time) OutboxEntry
 	Mail   func(accountID uuid.UUID, accountName string, at time.Time, to DeletionRecipient) OutboxEntry
 	Cancel func(accountID uuid.UUID, at time.Time) OutboxEntry
+	// Unlock tells the account's subscription workflow that the deletion
+	// was cancelled (it refuses money requests while one is under way);
+	// nil: no entry.
+	Unlock func(accountID uuid.UUID, at time.Time) OutboxEntry
 }
 
 // errNoDeletion answers a cancel when no deletion is scheduled.
@@ -108,7 +112,11 @@ func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid
 			Key: "deletion_cancelled:" + at.Format(time.RFC3339Nano), ActorEmail: actor}); err != nil {
 			return err
 		}
-		return insertOutbox(ctx, tx, out.Cancel(accountID, *at))
+		entries := []OutboxEntry{out.Cancel(accountID, *at)}
+		if out.Unlock != nil {
+			entries = append(entries, out.Unlock(accountID, *at))
+		}
+		return insertOutbox(ctx, tx, entries...)
 	})
 	return stoppedRenewal, err
 }

@@ -91,9 +91,9 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 	var rm kudos.SubscriptionReadModel
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		// payment_retry_base is the rebuilt run's alone (never shown).
-		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+`, s.payment_retry_base FROM subscriptions s
+		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+`, s.payment_retry_base, a.deletion_at IS NOT NULL FROM subscriptions s
 			JOIN accounts a ON a.id = s.account_id WHERE s.account_id = $1 AND a.deleted_at IS NULL`, accountID).
-			Scan(append(subscriptionFields(&rm.Subscription), &rm.PaymentRetryBase)...); err != nil {
+			Scan(append(subscriptionFields(&rm.Subscription), &rm.PaymentRetryBase, &rm.Deleting)...); err != nil {
 			return notFound(err)
 		}
 		var due kudos.DueInvoice

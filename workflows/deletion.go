@@ -10,7 +10,9 @@ import (
 )
 
 // UpdateDeletionCancelled tells an account deletion's workflow that the
-// owner cancelled it (Postgres already says so): the workflow ends.
+// owner cancelled it (Postgres already says so): the workflow ends. The
+// account's subscription workflow takes the same update (with a
+// DeletionCancelRequest): it lifts the refusals of a deletion under way.
 const UpdateDeletionCancelled = "deletion_cancelled"
 
 // AccountDeletionWorkflowID is the ID of one scheduled deletion of an

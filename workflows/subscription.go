@@ -32,6 +32,9 @@ const (
 const (
 	ErrTypeInvalidPlan       = "InvalidPlan"
 	ErrTypeInvalidTransition = "InvalidTransition"
+	// ErrTypeAccountBeingDeleted refuses what would take or commit money
+	// while the account's deletion is prepared or scheduled.
+	ErrTypeAccountBeingDeleted = "AccountBeingDeleted"
 )
 
 // PaymentState values of the PaymentState search attribute.

@@ -92,6 +92,37 @@ func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletio
 		if s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{}) == nil {
 			_ = s.turnAutoRenewal(ctx, false)
 		}
+		if s.newer(ctx, "deletion-lock") {
+			// From here until the deletion is cancelled or given up, money
+			// requests are refused here too: one that passed the api's
+			// check before the deletion was recorded would otherwise open
+			// a checkout, or turn auto-renewal back on, now.
+			s.st.Deleting = true
+		}
 	})
 	return res, err
+}
+
+// DeletionCancelRequest is the argument of UpdateDeletionCancelled sent
+// to a subscription workflow: the account's deletion was cancelled, or
+// its scheduling given up after the preparation; AutoRenewal turns back
+// on the auto-renewal that the preparation turned off (a plan that no
+// longer renews leaves it off).
+type DeletionCancelRequest struct {
+	AutoRenewal bool
+}
+
+// deletionCancelled lifts the refusals of a deletion being prepared or
+// scheduled (State.Deleting), and turns auto-renewal back on when asked.
+// Sent by the api (with the owner's choice) and by the outbox (without:
+// it only lifts them, whatever happened to the api's call); a repeat
+// changes nothing.
+func (s *subscription) deletionCancelled(ctx workflow.Context, req DeletionCancelRequest) error {
+	s.withLock(ctx, func() {
+		s.st.Deleting = false
+		if req.AutoRenewal && !s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{On: true}) == nil {
+			_ = s.turnAutoRenewal(ctx, true)
+		}
+	})
+	return nil
 }

@@ -29,6 +29,7 @@ func (s *subscription) registerHandlers(ctx workflow.Context) error {
 		{UpdateCancelCheckout, s.cancelCheckout, nil},
 		{UpdateQuoteChanged, s.quoteChanged, s.validateQuoteChanged},
 		{UpdatePrepareDeletion, s.prepareDeletion, s.validatePrepareDeletion},
+		{UpdateDeletionCancelled, s.deletionCancelled, nil},
 		{UpdatePaymentEvent, s.paymentEvent, nil},
 		{UpdateScheduleDowngrade, s.scheduleDowngrade, s.validateDowngrade},
 		{UpdateCancelScheduledChange, s.cancelScheduledChange, nil},
@@ -46,10 +47,23 @@ func invalid(typ, format string, args ...any) error {
 	return temporal.NewApplicationError(fmt.Sprintf(format, args...), typ)
 }
 
+// notDeleting refuses, while the account's deletion is prepared or
+// scheduled (State.Deleting), what would take or commit money; what names
+// what the owner cancels the deletion to do.
+func (s *subscription) notDeleting(what string) error {
+	if s.st.Deleting {
+		return invalid(ErrTypeAccountBeingDeleted, "This account is being deleted: cancel the deletion to %s", what)
+	}
+	return nil
+}
+
 // validateCreate: a plan is started from the trial (running or expired).
 func (s *subscription) validateCreate(_ workflow.Context, req PlanRequest) error {
 	if !req.Plan.IsPaid() {
 		return invalid(ErrTypeInvalidPlan, "unknown plan %q", req.Plan)
+	}
+	if err := s.notDeleting("change the plan"); err != nil {
+		return err
 	}
 	if s.st.Plan != kudos.PlanTrial {
 		return invalid(ErrTypeInvalidTransition, "the account already has a plan")
@@ -75,6 +89,9 @@ func (s *subscription) validateUpgrade(_ workflow.Context, req PlanRequest) erro
 	}
 	if !s.st.Plan.IsPaid() || s.st.Status != kudos.StatusActive || s.st.RenewalAt == nil {
 		return invalid(ErrTypeInvalidTransition, "only an active plan can be upgraded")
+	}
+	if err := s.notDeleting("change the plan"); err != nil {
+		return err
 	}
 	if s.st.Dunning != nil {
 		return invalid(ErrTypeInvalidTransition, "a renewal payment is outstanding")
@@ -115,6 +132,9 @@ func (s *subscription) currentPeriod() time.Duration {
 func (s *subscription) validatePayInvoice(_ workflow.Context, req PayInvoiceRequest) error {
 	if _, ok := s.payable(req.InvoiceID); !ok {
 		return invalid(ErrTypeInvalidTransition, "this invoice is not due")
+	}
+	if err := s.notDeleting("pay an invoice"); err != nil {
+		return err
 	}
 	if p := s.st.PendingRenewal; p != nil && p.InvoiceID == req.InvoiceID { // paying it again could take the money twice
 		return invalid(ErrTypeInvalidTransition, "a payment of this invoice is being processed")
@@ -231,9 +251,12 @@ func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutP
 }
 
 // validateAutoRenewal: only a paid plan renews.
-func (s *subscription) validateAutoRenewal(_ workflow.Context, _ AutoRenewalRequest) error {
+func (s *subscription) validateAutoRenewal(_ workflow.Context, req AutoRenewalRequest) error {
 	if !s.st.Plan.IsPaid() || s.st.Status != kudos.StatusActive {
 		return invalid(ErrTypeInvalidTransition, "only an active plan renews")
+	}
+	if req.On {
+		return s.notDeleting("change the plan")
 	}
 	return nil
 }

@@ -39,6 +39,9 @@ func (s *subscription) validateChangeSeats(_ workflow.Context, req SeatsRequest)
 	if err := s.validateChangeable(); err != nil {
 		return err
 	}
+	if err := s.notDeleting("change the plan"); err != nil {
+		return err
+	}
 	if s.st.Plan != kudos.PlanTeam {
 		return invalid(ErrTypeInvalidTransition, "only the Team plan has extra seats")
 	}

@@ -18,6 +18,7 @@ var afterFour = map[string]bool{
 	"returned-extras":         true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
 	"returned-owed":           true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
 	"returned-while-deleting": true, // a debit returned during a deletion's grace is owed, not collected again
+	"deletion-lock":           true, // money requests are refused from the deletion's preparation until it is cancelled
 }
 
 // changeIDUse finds the change ids the subscription workflow names:

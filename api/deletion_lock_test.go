@@ -1,0 +1,84 @@
+package api_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/api"
+	"kudos/payment/sandbox"
+	"kudos/workflows"
+)
+
+// TestAPlanBoughtWhileTheDeletionIsPreparedIsRefused: scheduling a
+// deletion prepares the subscription first (its open checkout closed,
+// auto-renewal off) and records the deletion after. A request that passed
+// the api's check before the deletion was recorded reached the workflow
+// after its preparation and opened a checkout for an account about to be
+// erased. The workflow now refuses money requests from its preparation on,
+// and takes them again once the deletion is cancelled.
+func TestAPlanBoughtWhileTheDeletionIsPreparedIsRefused(t *testing.T) {
+	t.Parallel()
+	h := withDeletionGrace(t, time.Hour)
+	token, account := h.signedUpUser("deletion-race@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	// The preparation of a deletion being scheduled, the api's check of a
+	// racing request passed already (no deletion recorded yet).
+	if err := h.srv.Dispatcher.Update(context.Background(), uuid.MustParse(account), workflows.UpdatePrepareDeletion, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER"}, token)
+	e, _ := r.Body["error"].(map[string]any)
+	if msg, _ := e["message"].(string); r.Status != 409 || r.errorCode() != "account_being_deleted" ||
+		!strings.HasSuffix(msg, "cancel the deletion to change the plan") {
+		t.Fatalf("a plan bought after the deletion's preparation: %d %s, want 409 account_being_deleted", r.Status, r.Raw)
+	}
+	if err := checkErrorShape(r); err != nil {
+		t.Error(err)
+	}
+	h.wantRows("checkouts", account, "true", 0, "%d checkouts opened for an account being deleted, want none")
+	h.scheduleDeletion(token, account)
+	h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 200)
+	h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER"}, token), 201)
+	h.recordHistory("subscription:"+account, "", "subscription_deletion_lock.json")
+}
+
+// failingCloseProvider is the sandbox whose checkouts can't be closed (the
+// provider is down).
+type failingCloseProvider struct{ *sandbox.Provider }
+
+// ExpireCheckout fails as a provider that does not answer.
+func (failingCloseProvider) ExpireCheckout(context.Context, string) (kudos.PaymentOutcome, error) {
+	return "", kudos.Errorf(kudos.EUnavailable, "payments are unavailable right now, please try again in a moment")
+}
+
+// TestADeletionThatFailsAfterItsPreparationTakesNothingAway: when a step
+// after the preparation fails (here the provider does not answer when the
+// payment-method checkout is closed), no deletion is recorded, and the
+// owner must find the account as it was: auto-renewal back on, and the plan
+// open to changes. Before, auto-renewal stayed off with no deletion
+// scheduled, and the plan lapsed at its renewal date.
+func TestADeletionThatFailsAfterItsPreparationTakesNothingAway(t *testing.T) {
+	t.Parallel()
+	h := withDeletionGrace(t, time.Hour)
+	token, account := h.paidWith("deletion-fails@example.com", "PRO", "4242424242424242")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("POST", base+"/billing/payment-methods", nil, token), 201)
+	srv := *h.srv
+	srv.Payments, srv.Registry = failingCloseProvider{h.srv.Payments.(*sandbox.Provider)}, nil
+	h.app = api.New(&srv)
+	r := h.do("DELETE", base, map[string]any{"current_password": "Secret1!"}, token)
+	if r.Status != 503 {
+		t.Fatalf("deletion with the provider down: %d %s, want 503", r.Status, r.Raw)
+	}
+	if got := h.expect(h.do("GET", base, nil, token), 200).Body["account"].(map[string]any)["deletion_at"]; got != nil {
+		t.Fatalf("deletion_at %v after the failed deletion", got)
+	}
+	eventually(t, "auto-renewal back on", func() bool { return h.subscription(token, account)["start_next_period"] == true })
+	h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token), 201)
+}
