@@ -50,8 +50,12 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
 		return wrapErr(err)
 	}
-	if err := redeemPromotion(ctx, tx, c, c.Invoice, now); err != nil {
-		return err
+	// Paying an invoice takes no use of the code on it: the plan's
+	// purchase took it (a forever code's renewals carry its line).
+	if !c.Purpose.PaysExistingInvoice() {
+		if err := redeemPromotion(ctx, tx, c, c.Invoice, now); err != nil {
+			return err
+		}
 	}
 	ev := kudos.BillingEvent{AccountID: c.AccountID, At: now, Type: kudos.EventCheckoutOpened, Plan: c.Plan,
 		InvoiceID: c.InvoiceID, Key: string(kudos.EventCheckoutOpened) + ":" + c.ID}

@@ -11,6 +11,7 @@ import (
 
 	"kudos"
 	"kudos/internal/testenv"
+	"kudos/store"
 )
 
 // TestPromotionUsesAreCountedUnderConcurrency: a code capped at two uses,
@@ -114,4 +115,57 @@ func promotionField(err error) string {
 		return e.Fields["promotion_code"]
 	}
 	return ""
+}
+
+// TestAnInvoiceWithADiscountIsPaidThroughACheckout: a renewal discounted
+// by the code of the plan's purchase (a forever code), left due (dunning,
+// auto-renewal off, a lost dispute's year billed again), is paid through a
+// checkout of that invoice. Recording that checkout took a second use of
+// the code for the account, which the first purchase holds: refused as
+// promotion_already_redeemed, so the invoice could never be paid. Paying an
+// invoice takes no use of its code: the use was taken when the plan was
+// bought.
+func TestAnInvoiceWithADiscountIsPaidThroughACheckout(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	if err := db.CreatePromotion(ctx, kudos.Promotion{Code: "loyal", PercentOff: 20, Duration: kudos.PromotionForever}); err != nil {
+		t.Fatal(err)
+	}
+	account := newAccount(t, db)
+	withPaidPlan(t, db, account, true)
+	discounted := func(kind kudos.InvoiceKind, status kudos.InvoiceStatus) kudos.Invoice {
+		return kudos.Invoice{ID: uuid.New(), AccountID: account, Kind: kind, Plan: kudos.PlanPro, Net: 8000, VAT: 1680,
+			VATRate: 21, Total: 9680, Currency: "EUR", Status: status, Discount: &kudos.InvoiceDiscount{Code: "LOYAL", Amount: 2000}}
+	}
+	record := func(purpose kudos.CheckoutPurpose, inv kudos.Invoice) (string, error) {
+		co := "co_" + inv.ID.String()
+		return co, db.RecordCheckout(ctx, kudos.CheckoutRecord{ID: co, AccountID: account, Purpose: purpose, Plan: kudos.PlanPro,
+			InvoiceID: &inv.ID, Provider: "fake", ProviderID: "cs_" + co, URL: "https://pay.example/x",
+			ExpiresAt: time.Now().Add(time.Hour), Invoice: &inv})
+	}
+	bought := discounted(kudos.InvoiceSubscription, kudos.InvoiceProcessing)
+	co, err := record(kudos.CheckoutSubscription, bought)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.SettlePaidCheckout(ctx, account, co, bought.ID, store.Settlement{},
+		kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive}); err != nil {
+		t.Fatal(err)
+	}
+	renewal := discounted(kudos.InvoiceRenewal, kudos.InvoiceDue)
+	if err := db.CreateInvoice(ctx, renewal); err != nil {
+		t.Fatal(err)
+	}
+	for _, purpose := range []kudos.CheckoutPurpose{kudos.CheckoutRenewal, kudos.CheckoutInvoice} {
+		if _, err := record(purpose, renewal); err != nil {
+			t.Fatalf("a %s checkout of the discounted renewal: %v, want it recorded", purpose, err)
+		}
+		renewal.ID = uuid.New() // the next purpose's checkout gets an id of its own
+		if err := db.CreateInvoice(ctx, renewal); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if p, err := db.Promotion(ctx, "LOYAL"); err != nil || p.Redeemed != 1 {
+		t.Fatalf("the code's uses %+v (%v), want 1: the purchase's", p, err)
+	}
 }
