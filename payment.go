@@ -30,6 +30,16 @@ const (
 	CheckoutSeats CheckoutPurpose = "seats"
 )
 
+// TakesPayment reports whether a checkout of this purpose takes a payment
+// (every one of them but adding a payment method, which only saves one).
+func (p CheckoutPurpose) TakesPayment() bool {
+	switch p {
+	case CheckoutSubscription, CheckoutUpgrade, CheckoutInvoice, CheckoutRenewal, CheckoutSeats:
+		return true
+	}
+	return false
+}
+
 // PaysExistingInvoice reports whether a checkout of this purpose pays an
 // invoice that exists before it (a due one, or a renewal being retried)
 // rather than one priced when it opens.

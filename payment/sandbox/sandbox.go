@@ -8,6 +8,7 @@ package sandbox
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync/atomic"
 
@@ -48,6 +49,11 @@ func (p *Provider) CheckoutURL(id string) string {
 // CreateCheckout implements kudos.PaymentProvider. It is idempotent by
 // CheckoutID: a retried activity gets the same checkout.
 func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
+	// As the Stripe adapter: a purpose it would not know is an error here
+	// too, so that the tests that run on the sandbox see it.
+	if !req.Purpose.TakesPayment() && req.Purpose != kudos.CheckoutPaymentMethod {
+		return kudos.Checkout{}, fmt.Errorf("sandbox: checkout %s: unknown purpose %q", req.CheckoutID, req.Purpose)
+	}
 	c, err := p.createCheckout(ctx, Checkout{
 		ID: "cs_sandbox_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutID: req.CheckoutID, AccountID: req.AccountID,
 		Purpose: req.Purpose, Description: req.Description, Amount: req.Amount,

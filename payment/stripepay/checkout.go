@@ -52,8 +52,8 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 		params.ExpiresAt = stripe.Int64(clampExpiry(req.ExpiresAt, p.now()).Unix())
 	}
 	currency := p.currencyOf(req.Amount)
-	switch req.Purpose {
-	case kudos.CheckoutSubscription, kudos.CheckoutUpgrade, kudos.CheckoutInvoice, kudos.CheckoutRenewal:
+	switch {
+	case req.Purpose.TakesPayment():
 		if req.Amount.Amount <= 0 {
 			return kudos.Checkout{}, fmt.Errorf("stripepay: checkout %s: amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
 		}
@@ -77,7 +77,7 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 		if req.Description != "" {
 			params.PaymentIntentData.Description = stripe.String(req.Description)
 		}
-	case kudos.CheckoutPaymentMethod:
+	case req.Purpose == kudos.CheckoutPaymentMethod:
 		params.Mode = stripe.String(string(stripe.CheckoutSessionModeSetup))
 		params.Currency = stripe.String(currency)
 		params.SetupIntentData = &stripe.CheckoutSessionCreateSetupIntentDataParams{Metadata: meta}

@@ -56,6 +56,9 @@ func TestCreateCheckout(t *testing.T) {
 		{"upgrade expiring too soon", kudos.CheckoutUpgrade, 5 * time.Minute, "payment", minCheckoutTTL},
 		{"invoice expiring too late", kudos.CheckoutInvoice, 72 * time.Hour, "payment", maxCheckoutTTL},
 		{"renewal needing authentication", kudos.CheckoutRenewal, 3 * time.Hour, "payment", 3 * time.Hour},
+		// Every checkout that takes a payment is one (a purpose left out
+		// was refused as unknown: extra seats could not be sold).
+		{"extra seats", kudos.CheckoutSeats, 2 * time.Hour, "payment", 2 * time.Hour},
 		{"payment method without expiry", kudos.CheckoutPaymentMethod, 0, "setup", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
