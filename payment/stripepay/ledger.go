@@ -74,6 +74,13 @@ func (p *Provider) parseMovement(ctx context.Context, ev stripe.Event) (*kudos.P
 	}
 	out.AccountID = accountID
 	out.LedgerMovement = kudos.LedgerMovement{Movement: kudos.MovementCharge, ChargeID: chargeID, PaymentID: pi.ID}
+	if out.Outcome == kudos.PaymentPaid {
+		// What was taken: a charge no longer owed (completed after the
+		// renewal was paid otherwise, or after the account was erased) is
+		// given back in full from it.
+		m := money(pi.AmountReceived, pi.Currency)
+		out.Amount = &m
+	}
 	return out, nil
 }
 

@@ -77,8 +77,19 @@ func TestParseChargeEvents(t *testing.T) {
 			want := kudos.PaymentEvent{EventID: "evt_pi", Provider: "stripe", AccountID: account, Outcome: tc.want,
 				OccurredAt: time.Unix(created, 0).UTC(), LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementCharge,
 					ChargeID: "renewal:" + account.String() + ":2026-03-02T12:00:00Z", PaymentID: "pi_1"}}
+			var amount *kudos.Money
+			if ev != nil {
+				amount, ev.Amount = ev.Amount, nil
+			}
 			if ev == nil || *ev != want {
 				t.Fatalf("event %+v, want %+v", ev, want)
+			}
+			// A charge paid carries what was received: a charge nobody owes
+			// any more (a stray renewal charge, one of an erased account) is
+			// given back in full from it, and without it was left to an
+			// operator.
+			if tc.want == kudos.PaymentPaid && (amount == nil || *amount != (kudos.Money{Amount: 21780, Currency: "EUR"})) {
+				t.Fatalf("paid charge's amount %+v, want EUR 217.80", amount)
 			}
 		})
 	}
