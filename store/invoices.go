@@ -246,13 +246,15 @@ func paidPeriod(kind kudos.InvoiceKind, sub kudos.Subscription, now time.Time) *
 // setServicePeriod gives the invoice its service period p (issue 34),
 // unless it has one (a renewal's, set when it was billed) or p is nil;
 // replace gives it p over the one it has (a renewal's invoice paid after
-// the plan expired: it pays the period its payment starts).
+// the plan expired: it pays the period its payment starts), unless it was
+// numbered before: an issued invoice (paid once, its debit returned since)
+// is never rewritten, its document stays as the customer got it.
 func (r invoiceRow) setServicePeriod(ctx context.Context, tx pgx.Tx, p *kudos.ServicePeriod, replace bool) error {
 	if p == nil {
 		return nil
 	}
-	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1 AND (service_from IS NULL OR $4)`,
-		r.id, p.From, p.To, replace)
+	_, err := tx.Exec(ctx, `UPDATE invoices SET service_from = $2, service_to = $3 WHERE id = $1
+		AND (service_from IS NULL OR ($4 AND number IS NULL))`, r.id, p.From, p.To, replace)
 	return wrapErr(err)
 }
 
