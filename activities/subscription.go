@@ -56,6 +56,9 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 			// Too little for the provider to charge: waived, the upgrade
 			// applies at once on a paid invoice of zero (no code used).
 			inv.Net, inv.VAT, inv.Total, inv.Discount = 0, 0, 0, nil
+			for i := range inv.Lines { // what was bought stays named, at nothing: the lines add up to the net
+				inv.Lines[i].Net = 0
+			}
 			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
 				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
 			}

@@ -88,6 +88,38 @@ func TestUpgradeUnderTheMinimumChargeIsWaived(t *testing.T) {
 	}
 }
 
+// TestSeatsUnderTheMinimumChargeAreWaivedLineAndAll: a seat bought in the
+// last hours of the period costs less than the provider charges, so it is
+// waived like such an upgrade; the invoice's lines must add up to its net
+// of zero (its seat line kept the prorated price, above a subtotal of
+// nothing), while still naming the seat bought.
+func TestSeatsUnderTheMinimumChargeAreWaivedLineAndAll(t *testing.T) {
+	db := testenv.DB(t)
+	account := newAccount(t, db)
+	pay := &minimumProvider{}
+	withSeats := prices
+	withSeats.Seat = 10800
+	env := activityEnv(&activities.Activities{Store: db, Payments: pay, Prices: withSeats, UIBase: "http://127.0.0.1:8080", Now: time.Now})
+	invoice := uuid.New()
+	v, err := env.ExecuteActivity(workflows.ActivityOpenCheckout, workflows.OpenCheckoutInput{AccountID: account, CheckoutID: "co_seats",
+		Purpose: kudos.CheckoutSeats, Plan: kudos.PlanTeam, ExtraSeats: 1, Remaining: 12 * time.Hour,
+		Period: 365 * 24 * time.Hour, InvoiceID: invoice, ExpiresAt: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatalf("OpenCheckout: %v", err)
+	}
+	var res workflows.OpenCheckoutResult
+	if err := v.Get(&res); err != nil || !res.Waived || len(pay.created) != 0 {
+		t.Fatalf("result %+v (%v), %d checkouts: want waived and none opened", res, err, len(pay.created))
+	}
+	inv, err := db.Invoice(context.Background(), account, invoice)
+	if err != nil || inv.Status != kudos.InvoicePaid || inv.Total != 0 || inv.Net != 0 {
+		t.Fatalf("invoice %+v, %v", inv, err)
+	}
+	if len(inv.Lines) != 1 || inv.Lines[0].Quantity != 1 || kudos.LinesNet(inv.Lines) != inv.Net {
+		t.Fatalf("waived seats invoice lines %+v: want the one seat, adding up to the net %d", inv.Lines, inv.Net)
+	}
+}
+
 // TestProviderRefusalIsNotRetried: a checkout the provider refuses for
 // good is a non-retryable business failure, handled by the workflow, not
 // an error retried every minute forever.
