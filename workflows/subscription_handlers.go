@@ -274,7 +274,10 @@ func (s *subscription) turnAutoRenewal(ctx workflow.Context, on bool) error {
 		return err
 	}
 	s.st.AutoRenew = on
-	if s.st.Dunning != nil && s.st.PendingRenewal == nil { // the period has ended unpaid: stopping renewal ends the plan now
+	// The period has ended unpaid: stopping renewal ends the plan now.
+	// Turning it back on (stopped before a returned debit's retries began)
+	// ends nothing: the retries go on (runs since "restart-in-dunning").
+	if s.st.Dunning != nil && s.st.PendingRenewal == nil && (!on || !s.newer(ctx, "restart-in-dunning")) {
 		s.endDunningUnpaid(ctx)
 		s.wake.SendAsync(true)
 		return nil

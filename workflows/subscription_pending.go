@@ -162,6 +162,13 @@ func (s *subscription) renewalCharged(ctx workflow.Context, p kudos.PendingCharg
 			return
 		}
 		s.attemptFailed(ctx, p.Attempt, p.Slot.Add(shift), res)
+	case s.billing && !s.st.AutoRenew && s.newer(ctx, "stopped-while-settling"):
+		// Auto-renewal was turned off while the renewal's debit settled:
+		// the owner declined the year, so its failure ends the plan (the
+		// invoice due), as with a retry above; never a dunning that debits
+		// the mandate again.
+		s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.RenewalAt, InvoiceID: p.InvoiceID, Amount: res.Amount}
+		s.endDunningUnpaid(ctx)
 	case s.billing:
 		s.startDunningShifted(ctx, p.InvoiceID, res, shift)
 	default:

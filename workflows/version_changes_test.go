@@ -19,6 +19,8 @@ var afterFour = map[string]bool{
 	"returned-owed":           true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
 	"returned-while-deleting": true, // a debit returned during a deletion's grace is owed, not collected again
 	"deletion-lock":           true, // money requests are refused from the deletion's preparation until it is cancelled
+	"restart-in-dunning":      true, // auto-renewal turned back on during a returned debit's retries keeps the plan
+	"stopped-while-settling":  true, // a renewal debit that fails after auto-renewal was stopped ends the plan, no dunning
 }
 
 // changeIDUse finds the change ids the subscription workflow names:

@@ -1,0 +1,66 @@
+package api_test
+
+import (
+	"context"
+	"testing"
+	"time"
+)
+
+// TestRestartingAutoRenewalWhileAReturnedDebitIsRetriedKeepsThePlan: the
+// owner stopped auto-renewal, then the debit of the running period came
+// back and is retried (dunning: the period is owed whatever happens to the
+// next one). Turning auto-renewal back on is the opposite of giving up on
+// the plan; it ended the plan at once (plan_expired, the invoice left due)
+// because any change of auto-renewal during dunning was taken for a stop.
+func TestRestartingAutoRenewalWhileAReturnedDebitIsRetriedKeepsThePlan(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour).withTemporal(time.Hour)
+	token, account := h.paidWith("restart-in-dunning@example.com", "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200)
+	invoice := h.paidInvoiceID(account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+	h.inDunning(token, account)
+	h.expect(h.do("POST", base+"/subscription/restart", nil, token), 200)
+	sub := h.subscription(token, account)
+	if sub["show_status"] != "active" || sub["start_next_period"] != true || sub["payment_retry_at"] == nil {
+		t.Fatalf("auto-renewal restarted during the retries: %v, want active, renewing, still retried", sub)
+	}
+	h.wantRows("billing_events", account, "type = 'plan_expired'", 0, "%d plan_expired events, want none")
+	h.recordHistory("subscription:"+account, "", "subscription_restart_in_dunning.json")
+}
+
+// TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept: the owner
+// stops auto-renewal while the renewal's SEPA debit is settling; the debit
+// then fails. The owner has opted out, so the plan ends there (the invoice
+// due, as a renewal with auto-renewal off). Before, dunning started as if
+// nothing had been said: the mandate was debited again off-session and a
+// paid retry began a year the owner had declined.
+func TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
+	token, account, href := h.startPlan("stop-while-settling@example.com", "STARTER")
+	h.expect(h.payWith(href, sepaSucceeds), 200)
+	h.settleAtSandbox(account, true)
+	eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
+		account); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "the renewal charge to be processing", func() bool {
+		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
+	})
+	time.Sleep(time.Second) // the workflow has noted it processing
+	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
+	run := h.currentRun("subscription:" + account)
+	h.settleAtSandbox(account, true)
+	eventuallyWithin(t, 10*time.Second, "the plan ended, on the charge's event", func() bool {
+		return h.subscription(token, account)["show_status"] == "plan_expired"
+	})
+	if sub := h.subscription(token, account); sub["payment_retry_at"] != nil || sub["start_next_period"] != false {
+		t.Fatalf("after the failed debit: %v, want no retry and auto-renewal off", sub)
+	}
+	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'DUE_PAYMENT'", 1, "%d renewal invoices due, want 1")
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d renewal charges, want 1 (none retried)")
+	h.recordHistory("subscription:"+account, run, "subscription_renewal_stopped_while_settling.json")
+}
