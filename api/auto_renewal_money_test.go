@@ -1,7 +1,6 @@
 package api_test
 
 import (
-	"context"
 	"testing"
 	"time"
 )
@@ -39,18 +38,7 @@ func TestRestartingAutoRenewalWhileAReturnedDebitIsRetriedKeepsThePlan(t *testin
 func TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("stop-while-settling@example.com", "STARTER")
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
-	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
-		account); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
-	time.Sleep(time.Second) // the workflow has noted it processing
+	token, account := h.renewalDebitFailing("stop-while-settling@example.com")
 	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)

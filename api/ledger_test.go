@@ -52,19 +52,7 @@ func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("ledger-renewal-failed@example.com", "STARTER")
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
-	// The mandate's next debits fail (as sepaFails's do).
-	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
-		account); err != nil {
-		t.Fatal(err)
-	}
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
-	time.Sleep(time.Second) // the workflow has noted it processing
+	token, account := h.renewalDebitFailing("ledger-renewal-failed@example.com")
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)
 	eventuallyWithin(t, 10*time.Second, "dunning, on the charge's event", func() bool {
@@ -75,6 +63,27 @@ func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
 		return h.count("payment_events", account, "movement = 'charge' AND outcome = 'failed' AND applied_at IS NOT NULL") == 1
 	})
 	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_failed_event.json")
+}
+
+// renewalDebitFailing buys Starter for email by SEPA Direct Debit and
+// waits until the renewal's debit is processing at the sandbox, set to
+// fail when it settles (as sepaFails's debits do), the workflow waiting on
+// it. The harness's period must be short (withTemporal).
+func (h *harness) renewalDebitFailing(email string) (token, account string) {
+	h.t.Helper()
+	token, account, href := h.startPlan(email, "STARTER")
+	h.expect(h.payWith(href, sepaSucceeds), 200)
+	h.settleAtSandbox(account, true)
+	eventually(h.t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
+		account); err != nil {
+		h.t.Fatal(err)
+	}
+	eventually(h.t, "the renewal charge to be processing", func() bool {
+		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
+	})
+	time.Sleep(time.Second) // the workflow has noted it processing
+	return token, account
 }
 
 // creditNotes returns the account's billing read's credit notes, newest
