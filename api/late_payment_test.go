@@ -134,3 +134,33 @@ func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_late_payment_refunded.json")
 }
+
+// TestALatePaymentKeepsItsPromotion: a plan bought with a forever code
+// whose payment came after its checkout had closed (expired here; in
+// production a SEPA debit past the settling limit) is applied late. Its
+// invoice carried the discount, but the account got no running promotion:
+// every renewal charged the full price against the code's terms, and the
+// code's use, given back when the checkout closed, was not taken again.
+func TestALatePaymentKeepsItsPromotion(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
+	h.promo(kudos.Promotion{Code: "LATELOYAL", PercentOff: 20, Duration: kudos.PromotionForever})
+	token, account := h.signedUpUser("late-promotion@example.com")
+	base := "/v1/accounts/" + account
+	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
+	h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER", "promotion_code": "LATELOYAL"}, token), 201)
+	checkout := h.checkoutOf(account)
+	eventually(t, "the checkout to expire", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	h.latePaidEvent(account, checkout)
+	eventually(t, "the late payment applied", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "STARTER" && s["show_status"] == "active" && s["plan_renewal_at"] != nil
+	})
+	if p, _ := h.subscription(token, account)["promotion"].(map[string]any); p["code"] != "LATELOYAL" {
+		t.Fatalf("the account's running promotion %v, want LATELOYAL", p)
+	}
+	if p, err := h.db.Promotion(context.Background(), "LATELOYAL"); err != nil || p.Redeemed != 1 {
+		t.Fatalf("the code's uses %+v (%v), want 1: the late purchase holds it", p, err)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_late_payment_promotion.json")
+}

@@ -122,6 +122,14 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 			ReverseCharge: reverseCharge, OutsideEU: outsideEU, SellerVATID: sellerVATID, Quoted: quoted, Buyer: buyer.address(),
 			Lines: lines, Discount: d.line()}
 	}
+	if d.code != nil && !c.Purpose.PaysExistingInvoice() { // priced with a code: its terms, for the renewals after the payment
+		p, err := scanPromotion(q.QueryRow(ctx, `SELECT `+promotionColumns+` FROM promotion_codes WHERE code = $1`, *d.code))
+		if err != nil {
+			return nil, notFound(err)
+		}
+		terms := p.Discount()
+		c.Promotion = &terms
+	}
 	return &c, nil
 }
 
@@ -404,6 +412,14 @@ func reviveInvoice(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, checkout
 	}
 	if err := insertInvoice(ctx, tx, *c.Invoice, now); err != nil {
 		return invoiceRow{}, err
+	}
+	// Its promotion code's use, given back when the checkout closed, is
+	// taken again: the payment was made at that price, so it is counted even
+	// if the code's last use went meanwhile.
+	if _, err := tx.Exec(ctx, `WITH r AS (UPDATE promotion_redemptions SET released_at = NULL WHERE checkout_id = $1 AND account_id = $2
+		AND released_at IS NOT NULL RETURNING code)
+		UPDATE promotion_codes p SET redeemed = redeemed + 1 FROM r WHERE p.code = r.code`, checkoutID, accountID); err != nil {
+		return invoiceRow{}, wrapErr(err)
 	}
 	return readInvoiceRow(ctx, tx, invoiceID, true)
 }

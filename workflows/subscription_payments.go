@@ -163,6 +163,12 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	}
 	late := &kudos.OpenCheckout{ID: rec.ID, ProviderID: rec.ProviderID, URL: rec.URL, Purpose: rec.Purpose, Plan: rec.Plan,
 		InvoiceID: *rec.InvoiceID, ExpiresAt: rec.ExpiresAt}
+	if s.newer(ctx, "late-payment-terms") {
+		// What it was priced with: the promotion that discounts the
+		// renewals after it, and the seats it buys (without them a late
+		// seats payment was never owed, always refunded).
+		late.ExtraSeats, late.Promotion = rec.ExtraSeats, rec.Promotion
+	}
 	if rec.Status == "paid" && (!s.round3 || !s.owed(late)) {
 		// Applied before (a duplicate event). Unless what it paid for is
 		// still owed here: a run reset to before it, or rebuilt from the

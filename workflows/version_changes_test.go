@@ -21,6 +21,7 @@ var afterFour = map[string]bool{
 	"deletion-lock":           true, // money requests are refused from the deletion's preparation until it is cancelled
 	"restart-in-dunning":      true, // auto-renewal turned back on during a returned debit's retries keeps the plan
 	"stopped-while-settling":  true, // a renewal debit that fails after auto-renewal was stopped ends the plan, no dunning
+	"late-payment-terms":      true, // a late payment keeps its checkout's promotion and seats
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
