@@ -44,6 +44,20 @@ func (h *harness) latePaidEvent(account, checkoutID string) {
 	h.srv.Outbox.Kick()
 }
 
+// starterPaidLate lets the account's open Starter checkout expire with no
+// word from the provider, then delivers its "paid" event, and waits until
+// the plan runs from it.
+func (h *harness) starterPaidLate(token, account string) {
+	h.t.Helper()
+	checkout := h.checkoutOf(account)
+	eventually(h.t, "the checkout to expire", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	h.latePaidEvent(account, checkout)
+	eventually(h.t, "the late payment applied", func() bool {
+		s := h.subscription(token, account)
+		return s["plan"] == "STARTER" && s["show_status"] == "active" && s["plan_renewal_at"] != nil
+	})
+}
+
 // TestExpiryAsksTheProviderAndAppliesAPayment: the customer paid, but the
 // provider's event has not arrived when the checkout's deadline passes.
 // Expiry asks the provider, finds the payment, and applies it.
@@ -72,13 +86,7 @@ func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour).withShortCheckouts(3 * time.Second)
 	token, account, _ := h.startPlan("late-applied@example.com", "STARTER")
-	checkout := h.checkoutOf(account)
-	eventually(t, "the checkout to expire", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	h.latePaidEvent(account, checkout)
-	eventually(t, "the late payment applied", func() bool {
-		s := h.subscription(token, account)
-		return s["plan"] == "STARTER" && s["show_status"] == "active" && s["plan_renewal_at"] != nil
-	})
+	h.starterPaidLate(token, account)
 	if n := h.invoiceCount(account, "status = 'PAID'"); n != 1 {
 		t.Fatalf("%d paid invoices", n)
 	}
@@ -149,13 +157,7 @@ func TestALatePaymentKeepsItsPromotion(t *testing.T) {
 	base := "/v1/accounts/" + account
 	h.expect(h.do("PATCH", base+"/billing-address", validAddress(), token), 200)
 	h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "STARTER", "promotion_code": "LATELOYAL"}, token), 201)
-	checkout := h.checkoutOf(account)
-	eventually(t, "the checkout to expire", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	h.latePaidEvent(account, checkout)
-	eventually(t, "the late payment applied", func() bool {
-		s := h.subscription(token, account)
-		return s["plan"] == "STARTER" && s["show_status"] == "active" && s["plan_renewal_at"] != nil
-	})
+	h.starterPaidLate(token, account)
 	if p, _ := h.subscription(token, account)["promotion"].(map[string]any); p["code"] != "LATELOYAL" {
 		t.Fatalf("the account's running promotion %v, want LATELOYAL", p)
 	}
