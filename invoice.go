@@ -95,6 +95,10 @@ type Invoice struct {
 	Currency  string         `json:"currency"`
 	Status    InvoiceStatus  `json:"status"`
 	CreatedAt time.Time      `json:"created_at"`
+	// IssuedAt is when the document was numbered (an invoice at its
+	// payment, a credit note when made): its issue date. CreatedAt for one
+	// numbered before it was kept; zero while it has no number.
+	IssuedAt time.Time `json:"-"`
 	// Buyer is the billing address the invoice is made out to, a snapshot
 	// that later edits of the address never change: taken with the VAT
 	// decision when the invoice was priced (Quoted; a due invoice's too,

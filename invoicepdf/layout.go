@@ -2,6 +2,7 @@ package invoicepdf
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/go-pdf/fpdf"
 
@@ -62,6 +63,16 @@ func (d *doc) wrap(x, y, w float64, s, align string) float64 {
 	return y
 }
 
+// issueDate is the date inv was issued: numbered (an invoice when paid, a
+// credit note when made); a draft's (pro-forma, payment request) is when it
+// was made.
+func issueDate(inv kudos.Invoice) time.Time {
+	if !inv.IssuedAt.IsZero() {
+		return inv.IssuedAt
+	}
+	return inv.CreatedAt
+}
+
 // header draws the title and the number, date and status block.
 func (d *doc) header(inv kudos.Invoice) {
 	d.pdf.SetXY(margin, margin)
@@ -70,7 +81,7 @@ func (d *doc) header(inv kudos.Invoice) {
 
 	rows := [][2]string{
 		{d.t[lNumber], numberOrDash(inv.Number)},
-		{d.t[lIssueDate], date(inv.CreatedAt)},
+		{d.t[lIssueDate], date(issueDate(inv))},
 	}
 	if d.creditNote {
 		rows[0][0] = d.t[lCreditNoteNumber]

@@ -89,9 +89,9 @@ func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid
 	}
 	from, to := inv.Service.Columns()
 	if _, err := tx.Exec(ctx, `INSERT INTO invoices (id, account_id, number, kind, plan, description, net_amount, vat_amount,
-		vat_rate, total_amount, currency, status, created_at, finalized_at, corrects, `+src.column+`, reverse_charge, vat_outside_eu,
+		vat_rate, total_amount, currency, status, created_at, finalized_at, issued_at, corrects, `+src.column+`, reverse_charge, vat_outside_eu,
 		seller_vat_id, service_from, service_to)
-		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $14, $15, $16, NULLIF($17, ''), NULLIF($18, ''), $19, $20)`,
+		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $13, $13, $14, $15, $16, NULLIF($17, ''), NULLIF($18, ''), $19, $20)`,
 		id, accountID, number, kudos.InvoiceCreditNote, inv.Plan, kudos.InvoiceDescription(kudos.InvoiceCreditNote, inv.Plan),
 		-net, -vat, inv.VATRate, -(net + vat), inv.Currency, kudos.InvoiceCredited, now, inv.ID, src.ref, inv.ReverseCharge,
 		string(inv.OutsideEU), inv.SellerVATID, from, to); err != nil {

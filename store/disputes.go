@@ -74,7 +74,9 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 			}
 			if d.Status == kudos.DisputeLost { // refunded in full before: nothing credited, the provider took nothing more back
 				src := creditSource{id: DisputeCreditNoteID(d.ID), column: "dispute_id", ref: d.ID}
-				if out.CreditNoteID, out.RefundedBefore, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, at); err != nil {
+				// Issued now, in this year's series: never at the provider's
+				// event time (a late or replayed event would backdate it).
+				if out.CreditNoteID, out.RefundedBefore, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, db.Now()); err != nil {
 					return err
 				}
 			}

@@ -182,8 +182,10 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 			paidBy = &r.paidBy
 		}
 	}
+	// Numbered now: issued now (the right-hand sides read the row as it was).
 	inv, err := scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = $2, number = $3, finalized_at = COALESCE(finalized_at, $4), paid_at = $5,
-		paid_by = COALESCE(paid_by, $6) WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, r.number, now, paidAt, paidBy))
+		paid_by = COALESCE(paid_by, $6), issued_at = CASE WHEN number IS NULL AND $3::text IS NOT NULL THEN $4 ELSE issued_at END
+		WHERE id = $1 RETURNING `+invoiceColumns, r.id, status, r.number, now, paidAt, paidBy))
 	if err != nil {
 		return nil, err
 	}
@@ -309,7 +311,8 @@ const buyerColumns = `buyer_organization_name, buyer_street_and_number, buyer_st
 const invoiceColumns = `id, account_id, COALESCE(number, ''), kind, plan, description, net_amount, vat_amount, vat_rate::float8,
 	total_amount, currency, status, created_at, ` + buyerColumns + `, corrects,
 	COALESCE((SELECT c.number FROM invoices c WHERE c.id = invoices.corrects), ''), reverse_charge, COALESCE(vat_outside_eu, ''),
-	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL, lines, discount_code, discount_amount`
+	COALESCE(seller_vat_id, ''), service_from, service_to, quoted_at IS NOT NULL, lines, discount_code, discount_amount,
+	CASE WHEN number IS NULL THEN NULL ELSE COALESCE(issued_at, created_at) END`
 
 func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var i kudos.Invoice
@@ -317,9 +320,13 @@ func scanInvoice(row pgx.Row) (*kudos.Invoice, error) {
 	var from, to *time.Time
 	var lines []byte
 	var d discountLine
+	var issued *time.Time
 	err := row.Scan(append([]any{&i.ID, &i.AccountID, &i.Number, &i.Kind, &i.Plan, &i.Description, &i.Net, &i.VAT, &i.VATRate,
 		&i.Total, &i.Currency, &i.Status, &i.CreatedAt}, append(b.dest(), &i.Corrects, &i.CorrectsNumber, &i.ReverseCharge,
-		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted, &lines, &d.code, &d.amount)...)...)
+		&i.OutsideEU, &i.SellerVATID, &from, &to, &i.Quoted, &lines, &d.code, &d.amount, &issued)...)...)
+	if issued != nil {
+		i.IssuedAt = *issued
+	}
 	if err == nil {
 		if i.Lines, err = scanLines(lines); err != nil {
 			return nil, err
