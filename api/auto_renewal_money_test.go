@@ -52,3 +52,57 @@ func TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept(t *testing.T) {
 	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d renewal charges, want 1 (none retried)")
 	h.recordHistory("subscription:"+account, run, "subscription_renewal_stopped_while_settling.json")
 }
+
+// TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesKeepsThePayment:
+// in dunning the customer paid the renewal on its checkout by SEPA Direct
+// Debit, and while that debit settles stops auto-renewal. The renewal is
+// being paid, so the plan goes on to the debit's outcome, and it stays off.
+// Before, the stop ended the plan at once (plan_expired mailed), and when
+// the debit landed the plan was started again from that day with
+// auto-renewal back on: the customer who had declined was renewed a year
+// later.
+func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesKeepsThePayment(t *testing.T) {
+	t.Parallel()
+	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-settles@example.com", sepaSucceeds)
+	run := h.currentRun("subscription:" + account)
+	h.settleAtSandbox(account, true)
+	eventually(t, "the renewal paid", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") == 1 })
+	if sub := h.subscription(token, account); sub["start_next_period"] != false {
+		t.Fatalf("after the debit settled: %v, want auto-renewal still off", sub)
+	}
+	h.recordHistory("subscription:"+account, run, "subscription_stopped_while_checkout_settles.json")
+}
+
+// stoppedWhileTheRenewalsCheckoutSettles: in dunning (the renewal needed
+// authentication) the customer pays the renewal's checkout by SEPA with
+// iban, then stops auto-renewal while the debit settles; the plan is still
+// active then, with auto-renewal off.
+func stoppedWhileTheRenewalsCheckoutSettles(t *testing.T, email, iban string) (h *harness, token, account string) {
+	t.Helper()
+	h, token, account, _ = inAuthenticationDunning(t, email)
+	var href string
+	eventually(t, "the renewal checkout", func() bool {
+		return h.db.Pool.QueryRow(t.Context(), `SELECT url FROM checkouts WHERE account_id = $1 AND purpose = 'renewal' AND status = 'open'`,
+			account).Scan(&href) == nil
+	})
+	h.expect(h.payWith(href, iban), 200)
+	time.Sleep(time.Second) // the workflow has noted it settling
+	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
+	if sub := h.subscription(token, account); sub["show_status"] != "active" || sub["start_next_period"] != false {
+		t.Fatalf("auto-renewal stopped while the renewal's debit settles: %v, want active with auto-renewal off", sub)
+	}
+	return h, token, account
+}
+
+// TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesThenItFails: the
+// same, and the debit fails: the owner declined the year, so the plan ends
+// at the next attempt's time with the invoice due, and the card that
+// needed authentication is not charged again.
+func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesThenItFails(t *testing.T) {
+	t.Parallel()
+	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-fails@example.com", sepaFails)
+	h.settleAtSandbox(account, true)
+	eventually(t, "the plan ended", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d off-session renewal charges, want the first one only")
+	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'DUE_PAYMENT'", 1, "%d renewal invoices due, want 1")
+}

@@ -247,6 +247,12 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 		}
 	}
 	d := s.st.Dunning
+	if !s.st.AutoRenew && !d.Returned && s.newer(ctx, "stop-while-checkout-settles") {
+		// Auto-renewal was stopped while a payment of the renewal settled,
+		// and it failed: the owner declined the year, nothing is charged.
+		s.endDunningUnpaid(ctx)
+		return
+	}
 	charge := kudos.PendingCharge{PeriodStart: d.PeriodStart, InvoiceID: d.InvoiceID,
 		ChargeID: kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":" + attempt, Attempt: attempt, Slot: slot}
 	var res RenewalResult

@@ -278,6 +278,15 @@ func (s *subscription) turnAutoRenewal(ctx workflow.Context, on bool) error {
 	// Turning it back on (stopped before a returned debit's retries began)
 	// ends nothing: the retries go on (runs since "restart-in-dunning").
 	if s.st.Dunning != nil && s.st.PendingRenewal == nil && (!on || !s.newer(ctx, "restart-in-dunning")) {
+		if c := s.openForRetried(); !on && c != nil && c.Pending && s.newer(ctx, "stop-while-checkout-settles") {
+			// The customer paid the renewal on its checkout and the debit
+			// settles: its outcome decides. Paid, the period goes on (and
+			// is not renewed after); failed, the plan ends at the next
+			// attempt's time (retryRenewal), never charged again.
+			s.record(ctx)
+			s.wake.SendAsync(true)
+			return nil
+		}
 		s.endDunningUnpaid(ctx)
 		s.wake.SendAsync(true)
 		return nil

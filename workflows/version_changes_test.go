@@ -13,15 +13,16 @@ import (
 // A new change goes here (or into a new lifecycle version), never into
 // roundFourChanges, which runs of version 4 take without a marker.
 var afterFour = map[string]bool{
-	"disputed-extras":         true, // a lost dispute of extra seats takes back the seats, not the plan
-	"disputed-after-refund":   true, // a dispute lost on a payment refunded in full before changes nothing
-	"returned-extras":         true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
-	"returned-owed":           true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
-	"returned-while-deleting": true, // a debit returned during a deletion's grace is owed, not collected again
-	"deletion-lock":           true, // money requests are refused from the deletion's preparation until it is cancelled
-	"restart-in-dunning":      true, // auto-renewal turned back on during a returned debit's retries keeps the plan
-	"stopped-while-settling":  true, // a renewal debit that fails after auto-renewal was stopped ends the plan, no dunning
-	"late-payment-terms":      true, // a late payment keeps its checkout's promotion and seats
+	"disputed-extras":             true, // a lost dispute of extra seats takes back the seats, not the plan
+	"disputed-after-refund":       true, // a dispute lost on a payment refunded in full before changes nothing
+	"returned-extras":             true, // a returned debit of extra seats or an upgrade, paid later, keeps the period
+	"returned-owed":               true, // a returned debit that no dunning retries is owed: told, payable, the plan untouched
+	"returned-while-deleting":     true, // a debit returned during a deletion's grace is owed, not collected again
+	"deletion-lock":               true, // money requests are refused from the deletion's preparation until it is cancelled
+	"restart-in-dunning":          true, // auto-renewal turned back on during a returned debit's retries keeps the plan
+	"stopped-while-settling":      true, // a renewal debit that fails after auto-renewal was stopped ends the plan, no dunning
+	"late-payment-terms":          true, // a late payment keeps its checkout's promotion and seats
+	"stop-while-checkout-settles": true, // auto-renewal stopped while the renewal's checkout debit settles: its outcome decides
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
