@@ -73,6 +73,10 @@ type Subscription struct {
 	// (fewer seats take effect at the renewal; nil when unchanged).
 	ExtraSeats          int  `json:"extra_seats"`
 	ScheduledExtraSeats *int `json:"scheduled_extra_seats"`
+	// PendingRenewal is the renewal charge settling at the provider (a
+	// SEPA debit processing; nil when none), which a run rebuilt from the
+	// read model waits on instead of renewing again. Never shown.
+	PendingRenewal *PendingCharge `json:"-"`
 }
 
 // FailedPayment is a renewal payment that failed and is being retried: its
@@ -425,7 +429,7 @@ func (s *SubscriptionState) Owes(invoice uuid.UUID) bool {
 func (s *SubscriptionState) Record() Subscription {
 	r := Subscription{Plan: s.Plan, ShowStatus: s.DisplayStatus(), TrialExpiresAt: s.TrialExpiresAt,
 		PeriodStartedAt: s.PeriodStartedAt, PlanRenewalAt: s.RenewalAt, StartNextPeriod: s.AutoRenew, Promotion: s.Promotion}
-	r.ExtraSeats, r.ScheduledExtraSeats = s.ExtraSeats, s.ScheduledExtraSeats
+	r.ExtraSeats, r.ScheduledExtraSeats, r.PendingRenewal = s.ExtraSeats, s.ScheduledExtraSeats, s.PendingRenewal
 	if s.ScheduledPlan != "" {
 		p := s.ScheduledPlan
 		r.ScheduledPlan = &p
@@ -493,6 +497,14 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 		Disputes: r.Disputes, Promotion: r.Promotion, ExtraSeats: r.ExtraSeats, ScheduledExtraSeats: r.ScheduledExtraSeats, Deleting: r.Deleting}
 	if r.ScheduledPlan != nil {
 		s.ScheduledPlan = *r.ScheduledPlan
+	}
+	if p := r.PendingRenewal; p != nil && s.RenewalAt != nil && (p.Attempt == "" || r.FailedPayment != nil) &&
+		p.PeriodStart.Truncate(time.Microsecond).Equal(s.RenewalAt.Truncate(time.Microsecond)) { // Postgres keeps microseconds
+		// The renewal's charge (or a retry's) settles: waited on, asked
+		// about on its schedule, never charged again. One of a renewal
+		// paid or ended since (the period moved on) is left.
+		pending := *p
+		s.PendingRenewal = &pending
 	}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,

@@ -101,3 +101,41 @@ func TestTrialExpiresByItsTimer(t *testing.T) {
 	eventually(t, "the activation mail", func() bool { return !h.running(mailWorkflow) })
 	h.recordHistory(mailWorkflow, "", "email_delivered.json")
 }
+
+// TestARunRebuiltWhileTheRenewalDebitSettlesWaitsForIt: the renewal's SEPA
+// debit is settling (the owner has turned auto-renewal off meanwhile) when
+// the subscription's run is lost and rebuilt from Postgres. The read model
+// kept no trace of the settling charge, so the rebuilt run took the
+// renewal date as still to come: it renewed again, and with auto-renewal
+// off ended the plan, its invoice left PROCESSING, while the debit was
+// still to land. Now the rebuilt run waits for the debit, and its outcome
+// decides as in the run that started it.
+func TestARunRebuiltWhileTheRenewalDebitSettlesWaitsForIt(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
+	token, account, href := h.startPlan("rebuilt-while-settling@example.com", "STARTER")
+	base := "/v1/accounts/" + account
+	h.expect(h.payWith(href, sepaSucceeds), 200)
+	h.settleAtSandbox(account, true)
+	eventually(t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	renewal := h.subscription(token, account)["plan_renewal_at"]
+	eventually(t, "the renewal charge to be processing", func() bool {
+		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
+	})
+	time.Sleep(time.Second) // the workflow has noted it processing
+	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200)
+	h.terminate(account)
+	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200) // an update: the run is rebuilt from Postgres
+	time.Sleep(2 * time.Second)
+	if s := h.subscription(token, account); s["show_status"] != "active" || s["plan_renewal_at"] != renewal {
+		t.Fatalf("the rebuilt run while the renewal's debit settles: %v, want active, the renewal date unchanged", s)
+	}
+	h.settleAtSandbox(account, true)
+	eventually(t, "the renewed period", func() bool {
+		s := h.subscription(token, account)
+		return s["plan_renewal_at"] != renewal && s["show_status"] == "active" && s["start_next_period"] == false
+	})
+	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d renewal charges, want 1")
+	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'PAID'", 1, "%d paid renewal invoices, want 1")
+	h.recordHistory("subscription:"+account, "", "subscription_rebuilt_while_renewal_settles.json")
+}

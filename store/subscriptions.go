@@ -45,10 +45,10 @@ func writeSubscription(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, r ku
 	if _, err := tx.Exec(ctx, `UPDATE subscriptions SET plan = $2, show_status = $3, trial_expires_at = $4,
 		period_started_at = $5, plan_renewal_at = $6, start_next_period = $7, updated_at = $8, payment_retry_at = $9,
 		failed_invoice_id = $10, failed_amount = $11, failed_currency = $12, promotion = $13, scheduled_plan = $14, scheduled_at = $15,
-		extra_seats = $16, scheduled_extra_seats = $17, payment_retry_base = $18 WHERE account_id = $1`,
+		extra_seats = $16, scheduled_extra_seats = $17, payment_retry_base = $18, pending_renewal = $19 WHERE account_id = $1`,
 		accountID, r.Plan, r.ShowStatus, r.TrialExpiresAt, r.PeriodStartedAt, r.PlanRenewalAt, r.StartNextPeriod, now,
 		r.PaymentRetryAt, failedInvoice, failedAmount, failedCurrency, r.Promotion, r.ScheduledPlan, r.ScheduledAt, r.ExtraSeats,
-		r.ScheduledExtraSeats, r.PaymentRetryBase); err != nil {
+		r.ScheduledExtraSeats, r.PaymentRetryBase, r.PendingRenewal); err != nil {
 		return wrapErr(err)
 	}
 	return subscriptionEvents(ctx, tx, accountID, old, r, now, paying)
@@ -91,9 +91,9 @@ func (db *DB) SubscriptionReadModel(ctx context.Context, accountID uuid.UUID) (*
 	var rm kudos.SubscriptionReadModel
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		// payment_retry_base is the rebuilt run's alone (never shown).
-		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+`, s.payment_retry_base, a.deletion_at IS NOT NULL FROM subscriptions s
-			JOIN accounts a ON a.id = s.account_id WHERE s.account_id = $1 AND a.deleted_at IS NULL`, accountID).
-			Scan(append(subscriptionFields(&rm.Subscription), &rm.PaymentRetryBase, &rm.Deleting)...); err != nil {
+		if err := tx.QueryRow(ctx, `SELECT `+subscriptionColumns+`, s.payment_retry_base, a.deletion_at IS NOT NULL, s.pending_renewal
+			FROM subscriptions s JOIN accounts a ON a.id = s.account_id WHERE s.account_id = $1 AND a.deleted_at IS NULL`, accountID).
+			Scan(append(subscriptionFields(&rm.Subscription), &rm.PaymentRetryBase, &rm.Deleting, &rm.PendingRenewal)...); err != nil {
 			return notFound(err)
 		}
 		var due kudos.DueInvoice
