@@ -128,7 +128,9 @@ func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, re
 	if pay.IsCheckout {
 		req.ProviderID = pay.ProviderID
 	} else {
-		req.ChargeID = pay.PaymentRef
+		// The payment's own id when known: an erased account's customer,
+		// through which the provider finds a charge by our key, is gone.
+		req.ChargeID, req.PaymentID = pay.PaymentRef, pay.PaymentID
 	}
 	if res.ProviderRefundID, err = r.Payments.Refund(ctx, req); err != nil {
 		return nil, fmt.Errorf("the payment provider did not refund: %w", err)

@@ -29,7 +29,11 @@ type RefundablePayment struct {
 	// PaymentRef is a checkout (else an off-session charge).
 	ProviderID string
 	IsCheckout bool
-	Refunded   int64
+	// PaymentID is the provider's id of an off-session charge's payment,
+	// known from the charge's events ("" when none came): the provider
+	// finds it without the account's customer, which erasure deletes.
+	PaymentID string
+	Refunded  int64
 	// Disputed is the status of a dispute of the payment that bars a
 	// refund ("open" or "lost"; "" for none or one won): the card network
 	// decides a disputed payment, and Stripe refunds none (charge_disputed).
@@ -75,6 +79,11 @@ func (db *DB) RefundablePaymentOf(ctx context.Context, idOrNumber string) (*Refu
 		COALESCE((SELECT status FROM disputes WHERE invoice_id = $3 AND account_id = $2 AND status IN ('open', 'lost')
 			ORDER BY opened_at DESC LIMIT 1), '')`,
 		p.PaymentRef, accountID, p.Invoice.ID).Scan(&p.ProviderID, &p.IsCheckout, &p.Refunded, &p.Disputed)
+	if err != nil || p.IsCheckout {
+		return &p, wrapErr(err)
+	}
+	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT payment_id FROM payment_events WHERE account_id = $1 AND charge_id = $2
+		AND payment_id <> '' ORDER BY received_at DESC LIMIT 1), '')`, accountID, p.PaymentRef).Scan(&p.PaymentID)
 	return &p, wrapErr(err)
 }
 

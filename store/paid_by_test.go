@@ -73,3 +73,34 @@ func TestOnlyTheRefundOfThePaymentThatPaidCreditsTheInvoice(t *testing.T) {
 		t.Fatalf("the refund of a checkout that paid what the renewal charge had paid credited it: %+v (%v)", cn, err)
 	}
 }
+
+// TestAChargesPaymentIsFoundWithoutItsCustomer: an invoice paid by an
+// off-session renewal charge names the charge by our key; the provider
+// finds its payment through the account's customer, which erasure deletes.
+// An operator's refund of such an invoice after the erasure (the runbook's
+// "refund again" of a failed refund) found no payment and failed. The
+// payment's own id, known from the charge's event, goes with it.
+func TestAChargesPaymentIsFoundWithoutItsCustomer(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	_, inv := paidInvoice(t, db, account, kudos.InvoiceProcessing)
+	charge := "renewal:" + account.String() + ":2027-01-01T00:00:00Z"
+	if err := db.PayInvoice(ctx, inv, charge); err != nil {
+		t.Fatal(err)
+	}
+	ev := kudos.PaymentEvent{EventID: "evt_charge_paid", Provider: "stripe", AccountID: account, Outcome: kudos.PaymentPaid,
+		OccurredAt: time.Now(), LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementCharge, ChargeID: charge, PaymentID: "pi_renewal"}}
+	if _, err := db.RecordPaymentEvent(ctx, ev, func(e kudos.PaymentEvent) store.OutboxEntry {
+		return store.OutboxEntry{Key: "payment_event:" + e.EventID, Kind: "payment_event", WorkflowID: "subscription:" + account.String(), Payload: e}
+	}); err != nil {
+		t.Fatal(err)
+	}
+	p, err := db.RefundablePaymentOf(ctx, inv.String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.IsCheckout || p.PaymentRef != charge || p.PaymentID != "pi_renewal" {
+		t.Fatalf("refundable payment %+v, want the charge %s with its payment pi_renewal", p, charge)
+	}
+}
