@@ -285,3 +285,29 @@ func TestUserDeletion(t *testing.T) {
 	eventually(t, "a fresh activation mail", func() bool { return h.mailsOf(leaving, kudos.MailActivation) >= 1 })
 	h.recordHistory(id, "", "user_deletion_completed.json")
 }
+
+// TestUserDeletionErasesTheAddressesTheUserHadBefore: a member joined
+// under one address, changed it, then deleted themself. The erasure
+// scrubbed only the address they had at the end: the timeline's "invited"
+// and "joined" events and the accepted invitation kept the first one, for
+// the account's admins to read, for good.
+func TestUserDeletionErasesTheAddressesTheUserHadBefore(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.srv.Config.DeletionGrace = 3 * time.Second
+	h = h.withTemporal(time.Hour)
+	token, account := h.paidWith("keeps-the-account@example.com", "PRO", "4242424242424242")
+	const before, after = "first-address@example.com", "second-address@example.com"
+	member, memberID := h.join(token, account, before, "member")
+	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/user", map[string]any{"email": after, "current_password": "Secret1!"}, member), 200)
+	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMail(after).Link)), ""), 200)
+	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, member), 202)
+	eventually(t, "the user to be erased", func() bool {
+		var n int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, memberID).Scan(&n)
+		return n == 0
+	})
+	for _, hit := range h.rowsHolding(before, after) {
+		t.Errorf("after the deletion %s", hit)
+	}
+}

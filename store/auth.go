@@ -289,6 +289,12 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 		}
 		userID, newEmail := t.userID, t.newEmail
 		if newEmail != nil {
+			// The address it replaces is remembered for the user's erasure
+			// (the timeline and invitations name the member by it).
+			if _, err := tx.Exec(ctx, `INSERT INTO user_former_emails (user_id, email, replaced_at) SELECT id, lower(email), $3 FROM users
+				WHERE id = $1 AND lower(email) <> lower($2) ON CONFLICT DO NOTHING`, userID, *newEmail, now); err != nil {
+				return wrapErr(err)
+			}
 			_, err = tx.Exec(ctx, `UPDATE users SET email = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, *newEmail, now)
 			if isUniqueViolation(err) {
 				return kudos.Errorf(kudos.EConflict, "this e-mail address is already in use")

@@ -412,16 +412,32 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID) (ErasedUser, erro
 		if out.Objects == nil {
 			out.Objects = []string{}
 		}
+		// Every address the user had: the one now and those an e-mail
+		// change replaced (the timeline names a member by the address of
+		// the day).
+		rows, err = tx.Query(ctx, `SELECT lower($2::text) UNION SELECT email FROM user_former_emails WHERE user_id = $1`, userID, email)
+		if err != nil {
+			return wrapErr(err)
+		}
+		addresses, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return wrapErr(err)
+		}
 		for _, q := range []string{
-			`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = lower($1)`,
-			`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = lower($1)`,
-			`UPDATE invitations SET email = '' WHERE lower(email) = lower($1) AND status <> 'pending'`,
-			// Delivered mails to the address go now rather than at the next prune.
-			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(lower(payload::text), lower($1)) > 0`,
+			`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = ANY($1)`,
+			`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = ANY($1)`,
+			`UPDATE invitations SET email = '' WHERE lower(email) = ANY($1) AND status <> 'pending'`,
+			// Delivered mails to the addresses go now rather than at the next prune.
+			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($1::text[]) a
+				WHERE strpos(lower(payload::text), a) > 0)`,
 		} {
-			if _, err := tx.Exec(ctx, q, email); err != nil {
+			if _, err := tx.Exec(ctx, q, addresses); err != nil {
 				return wrapErr(err)
 			}
+		}
+		// The invitations they accepted, whatever address they bore.
+		if _, err := tx.Exec(ctx, `UPDATE invitations SET email = '' WHERE accepted_by = $1 AND status <> 'pending'`, userID); err != nil {
+			return wrapErr(err)
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID); err != nil {
 			return wrapErr(err)
