@@ -8,6 +8,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
+	"kudos"
 	"kudos/dispatch"
 )
 
@@ -77,5 +80,38 @@ func TestReconcileClosesAbandonedPaymentMethodCheckouts(t *testing.T) {
 	})
 	if rep, _ := r.Reconcile(ctx); len(rep.Closed) != 0 {
 		t.Fatalf("closed again: %+v", rep)
+	}
+}
+
+// TestAPaymentEventOfNoKnownAccountDoesNotStopTheSweep: a payment event
+// stored for an account Postgres does not have (a second deployment on the
+// same Stripe account, a database restored from before the sign-up) was
+// selected again by every sweep, whose look-up of the account then failed
+// and ended the sweep before it restarted a workflow or closed a checkout:
+// one foreign event stopped the safety net for everyone. It is set aside
+// (marked applied, logged) and the sweep goes on.
+func TestAPaymentEventOfNoKnownAccountDoesNotStopTheSweep(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	ctx := context.Background()
+	stranger := uuid.New()
+	ev := kudos.PaymentEvent{EventID: "evt_foreign", Provider: "stripe", AccountID: stranger, CheckoutID: "co_elsewhere",
+		Outcome: kudos.PaymentPaid, OccurredAt: time.Now()}
+	if _, err := h.db.RecordPaymentEvent(ctx, ev, dispatch.PaymentEvent); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE payment_events SET received_at = now() - interval '2 hours' WHERE event_id = 'evt_foreign'`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(ctx, `UPDATE outbox SET dead_at = now() - interval '1 hour' WHERE key LIKE '%evt_foreign%'`); err != nil {
+		t.Fatal(err)
+	}
+	r := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Kick: h.srv.Outbox.Kick}
+	if _, err := r.Reconcile(ctx); err != nil {
+		t.Fatalf("the sweep with a foreign event waiting: %v", err)
+	}
+	var applied bool
+	if err := h.db.Pool.QueryRow(ctx, `SELECT applied_at IS NOT NULL FROM payment_events WHERE event_id = 'evt_foreign'`).Scan(&applied); err != nil || !applied {
+		t.Fatalf("the foreign event set aside: %v (%v), want marked applied", applied, err)
 	}
 }

@@ -191,7 +191,9 @@ func (d *Dispatcher) tell(ctx context.Context, workflowID, updateID, name string
 // ErasedPayment workflow refunds it instead (issue 34).
 func (d *Dispatcher) deliverPaymentEvent(ctx context.Context, key string, ev kudos.PaymentEvent) error {
 	erased, err := d.DB.AccountErased(ctx, ev.AccountID)
-	if err != nil {
+	if kudos.ErrorCode(err) == kudos.ENotFound { // no such account here: nothing will change that, no 50 tries
+		return Permanent(err)
+	} else if err != nil {
 		return err
 	}
 	if erased {

@@ -31,6 +31,7 @@ type ReconcileStore interface {
 	PurgeExpired(ctx context.Context) (store.Purged, error)
 	DueDeferredRefunds(ctx context.Context, before time.Time, limit int) ([]store.DeferredRefund, error)
 	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
+	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
 }
 
 // Reconciler compares the read model with the running subscription
@@ -153,7 +154,18 @@ func (r *Reconciler) unapplied(ctx context.Context, rep *workflows.ReconcileRepo
 	var out []store.OutboxEntry
 	for _, ev := range events {
 		erased, err := r.DB.AccountErased(ctx, ev.AccountID)
-		if err != nil {
+		if kudos.ErrorCode(err) == kudos.ENotFound {
+			// An account Postgres never had (another deployment on the same
+			// provider account, a database restored from before it): set
+			// aside, never selected again, so that it cannot stop the sweep
+			// nor hold a place in the queue of events to deliver again.
+			r.Log.Error("reconcile: a payment event of no known account was set aside: check it in the provider's dashboard",
+				"account", ev.AccountID, "event", ev.EventID, "checkout", ev.CheckoutID, "charge", ev.ChargeID)
+			if err := r.DB.MarkPaymentEventsApplied(ctx, ev.AccountID, []string{ev.EventID}); err != nil {
+				return nil, err
+			}
+			continue
+		} else if err != nil {
 			return nil, err
 		}
 		if erased {
