@@ -73,10 +73,10 @@ func (f *FakeStripe) getIntent(w http.ResponseWriter, r *http.Request) {
 func (f *FakeStripe) listRefunds(w http.ResponseWriter, r *http.Request) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	charge := r.URL.Query().Get("charge")
+	charge, intent := r.URL.Query().Get("charge"), r.URL.Query().Get("payment_intent")
 	data := []*fakeRefund{}
 	for _, rf := range f.refunds {
-		if rf.Charge == charge {
+		if charge != "" && rf.Charge == charge || intent != "" && rf.PaymentIntent == intent {
 			data = append(data, rf)
 		}
 	}

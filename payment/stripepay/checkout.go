@@ -149,12 +149,19 @@ func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos
 
 // Refund implements kudos.PaymentProvider: the PaymentIntent of the
 // session (or, with no session, of the off-session charge req.ChargeID) is
-// refunded by req.Amount, under RefundID as the idempotency key and in the
-// refund's metadata (its events then name our refund: issue 36).
+// refunded by req.Amount, with RefundID in the refund's metadata (its
+// events then name our refund: issue 36). A refund made before under that
+// id is found there first and answered, never made twice. The idempotency
+// key is RefundID and the hour: Stripe keeps a request's answer, a refusal
+// too, for 24 hours under its key, so a refund refused for now and tried
+// again hours later must reach Stripe under a new one.
 func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string, error) {
 	piID, err := p.paymentOf(ctx, req)
 	if err != nil {
 		return "", err
+	}
+	if id, err := p.refundMade(ctx, piID, req.RefundID); err != nil || id != "" {
+		return id, err
 	}
 	params := &stripe.RefundCreateParams{
 		PaymentIntent: stripe.String(piID),
@@ -166,7 +173,7 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 		params.Metadata["reason"] = truncate(req.Reason, 500) // Stripe's limit of a metadata value
 		params.Amount = stripe.Int64(req.Amount.Amount)
 	}
-	params.IdempotencyKey = stripe.String(req.RefundID)
+	params.IdempotencyKey = stripe.String(req.RefundID + ":" + p.now().UTC().Format("2006010215"))
 	r, err := p.sc.V1Refunds.Create(ctx, params)
 	if se := stripeErr(err); se != nil && se.Code == stripe.ErrorCodeBalanceInsufficient {
 		// Refused for now: the account's balance is short until payments
@@ -176,6 +183,23 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 		return "", refusedOr(err, "stripepay: refund %s", req.RefundID)
 	}
 	return r.ID, nil
+}
+
+// refundMade is the id of the refund of PaymentIntent piID made under our
+// refund id refundID and not failed or cancelled since ("" : none).
+func (p *Provider) refundMade(ctx context.Context, piID, refundID string) (string, error) {
+	lp := &stripe.RefundListParams{PaymentIntent: stripe.String(piID)}
+	lp.Limit = stripe.Int64(100)
+	lp.Single = true
+	for r, err := range p.sc.V1Refunds.List(ctx, lp).All(ctx) {
+		if err != nil {
+			return "", fmt.Errorf("stripepay: refund %s: list refunds of %s: %w", refundID, piID, err)
+		}
+		if r.Metadata[metaRefundID] == refundID && r.Status != stripe.RefundStatusFailed && r.Status != stripe.RefundStatusCanceled {
+			return r.ID, nil
+		}
+	}
+	return "", nil
 }
 
 // truncate cuts s to at most n bytes, on a rune boundary.

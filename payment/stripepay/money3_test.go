@@ -3,7 +3,9 @@ package stripepay
 import (
 	"context"
 	"net/http"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -100,4 +102,50 @@ func TestUseCheckoutMethod(t *testing.T) {
 	if len(upd) != 1 || upd[0].Form.Get("invoice_settings[default_payment_method]") != "pm_new" {
 		t.Fatalf("customer updates %+v, want the default payment method pm_new", upd)
 	}
+}
+
+// TestARefundTriedAgainReachesStripeAgain: Stripe saves a request's answer
+// under its idempotency key, errors included, for 24 hours: a refund
+// refused for now (balance_insufficient) tried again an hour later under
+// the same key got the saved refusal back, so the tries at 1 h and 6 h
+// never reached Stripe. Each hour's try has a key of its own; a refund
+// already made under an earlier key is found first, by our refund id in
+// its metadata, and never made twice.
+func TestARefundTriedAgainReachesStripeAgain(t *testing.T) {
+	const session = "GET /v1/checkout/sessions/cs_1"
+	paid := `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"paid","payment_intent":"pi_1"}`
+	req := kudos.RefundRequest{RefundID: "refund:co_1", ProviderID: "cs_1", AccountID: uuid.New(), Amount: kudos.Money{Amount: 100, Currency: "EUR"}}
+	p, rec, _ := newTestProvider(t, map[string]canned{session: {200, paid},
+		"GET /v1/refunds":  {200, `{"object":"list","has_more":false,"data":[]}`},
+		"POST /v1/refunds": {400, stripeError("invalid_request_error", "balance_insufficient", "")}})
+	at := time.Date(2026, 3, 1, 10, 0, 0, 0, time.UTC)
+	p.now = func() time.Time { return at }
+	for range 2 {
+		if _, err := p.Refund(context.Background(), req); kudos.ErrorCode(err) != kudos.EUnavailable {
+			t.Fatalf("Refund: %v, want refused for now", err)
+		}
+		at = at.Add(time.Hour)
+	}
+	sent := rec.find(http.MethodPost, "/v1/refunds")
+	if len(sent) != 2 || sent[0].IdempotencyKey == sent[1].IdempotencyKey || !strings.HasPrefix(sent[1].IdempotencyKey, req.RefundID) {
+		t.Fatalf("two tries an hour apart sent %d requests with keys %v, want two different keys of %s", len(sent), keys(sent), req.RefundID)
+	}
+	made, rec2, _ := newTestProvider(t, map[string]canned{session: {200, paid},
+		"GET /v1/refunds": {200, `{"object":"list","has_more":false,"data":[{"id":"re_made","object":"refund","amount":100,"currency":"eur",
+			"payment_intent":"pi_1","status":"succeeded","metadata":{"refund_id":"refund:co_1"}}]}`}})
+	if id, err := made.Refund(context.Background(), req); err != nil || id != "re_made" {
+		t.Fatalf("Refund of one made before: %q, %v; want re_made", id, err)
+	}
+	if n := len(rec2.find(http.MethodPost, "/v1/refunds")); n != 0 {
+		t.Fatalf("%d refunds created for one made before, want none", n)
+	}
+}
+
+// keys are the idempotency keys of requests.
+func keys(reqs []request) []string {
+	var out []string
+	for _, r := range reqs {
+		out = append(out, r.IdempotencyKey)
+	}
+	return out
 }
