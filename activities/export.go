@@ -110,17 +110,19 @@ func (a *Activities) copyObject(ctx context.Context, write func(string, io.Reade
 // user a link to the export's page (data_export_ready; the mail's key is
 // the export's, so a retry queues it once). An account's export whose
 // requester lost the ownership while it was built is void instead: its
-// file is deleted at once and nobody is mailed (issue 35).
+// file is deleted at once and nobody is mailed (issue 35). So is one that
+// is gone: its account or user was erased while it was built, and the
+// erasure knew no file of it yet.
 func (a *Activities) PublishExport(ctx context.Context, in workflows.ExportPublish) error {
 	e, err := a.Store.Export(ctx, in.ExportID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		return nil
+		return a.Storage.Delete(ctx, in.Key)
 	} else if err != nil {
 		return err
 	}
 	status, err := a.Store.MarkExportReady(ctx, in.ExportID, in.Key, in.Size, in.ExpiresAt)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
-		return nil
+		return a.Storage.Delete(ctx, in.Key)
 	} else if err != nil {
 		return err
 	}

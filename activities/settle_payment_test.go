@@ -146,3 +146,34 @@ func TestSettlePaymentBillsADroppedInvoiceAgain(t *testing.T) {
 		t.Fatalf("%d receipts queued (%v), want 1", receipts, err)
 	}
 }
+
+// Delete forgets an object.
+func (s *flakyStorage) Delete(_ context.Context, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.objects, key)
+	return nil
+}
+
+// TestAnExportBuiltForAnErasedOwnerIsDeletedAtOnce: an export still being
+// built when its account (or user) was erased: the erasure deleted the row
+// but knew no file yet, and the ZIP written after it (billing address,
+// members, invoices) stayed in storage until the export's expiry, a week.
+// Publishing an export that is gone deletes its file at once.
+func TestAnExportBuiltForAnErasedOwnerIsDeletedAtOnce(t *testing.T) {
+	e := newTimelineEnv(t)
+	storage := &flakyStorage{}
+	acts := &activities.Activities{Store: e.db, Storage: storage, Now: time.Now}
+	const key = "exports/erased/export.zip"
+	if err := storage.Put(context.Background(), key, []byte("PK"), "application/zip"); err != nil {
+		t.Fatal(err)
+	}
+	env := activityEnv(acts)
+	if _, err := env.ExecuteActivity(acts.PublishExport, workflows.ExportPublish{ExportID: uuid.New(), Key: key, Size: 2,
+		ExpiresAt: time.Now().Add(time.Hour)}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := storage.objects[key]; ok {
+		t.Fatal("the export of an erased account is still in storage")
+	}
+}
