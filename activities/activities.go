@@ -73,7 +73,7 @@ type Store interface {
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
 	EraseAccount(ctx context.Context, accountID uuid.UUID) (store.ErasedAccount, error)
 	UserDeletionAt(ctx context.Context, userID uuid.UUID) (*time.Time, error)
-	EraseUser(ctx context.Context, userID uuid.UUID) (store.ErasedUser, error)
+	EraseUser(ctx context.Context, userID uuid.UUID, out store.TeamOutbox) (store.ErasedUser, error)
 }
 
 // Activities holds the dependencies of every activity.

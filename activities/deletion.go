@@ -6,6 +6,7 @@ import (
 	"go.temporal.io/sdk/temporal"
 
 	"kudos"
+	"kudos/dispatch"
 	"kudos/workflows"
 )
 
@@ -62,7 +63,9 @@ func (a *Activities) UserDeletionAt(ctx context.Context, in workflows.UserRef) (
 // EraseUser erases the user in Postgres (store.EraseUser) and says what is
 // left to remove, or that the user owns an account again.
 func (a *Activities) EraseUser(ctx context.Context, in workflows.UserRef) (workflows.UserErased, error) {
-	e, err := a.Store.EraseUser(ctx, in.UserID)
+	// Only the invitations' updates are written (no invitation starts
+	// here): the reminder's timing is not needed.
+	e, err := a.Store.EraseUser(ctx, in.UserID, dispatch.Team(kudos.InvitationTiming{}))
 	if kudos.ErrorCode(err) == kudos.EConflict { // cancelled or moved after the due check
 		return workflows.UserErased{NotDue: true}, nil
 	}

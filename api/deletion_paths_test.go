@@ -7,7 +7,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"kudos"
 	"kudos/activities"
+	"kudos/dispatch"
 	"kudos/store"
 	"kudos/workflows"
 )
@@ -228,7 +230,7 @@ func TestExportOfAUserErasedMeanwhile(t *testing.T) {
 		if _, err := h.db.Pool.Exec(ctx, `UPDATE users SET deletion_at = now() - interval '1 second' WHERE id = $1`, memberID); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := h.db.EraseUser(ctx, uuid.MustParse(memberID)); err != nil {
+		if _, err := h.db.EraseUser(ctx, uuid.MustParse(memberID), dispatch.Team(kudos.InvitationTiming{})); err != nil {
 			t.Fatal(err)
 		}
 	}, "export_gone_user_erased.json")

@@ -311,3 +311,29 @@ func TestUserDeletionErasesTheAddressesTheUserHadBefore(t *testing.T) {
 		t.Errorf("after the deletion %s", hit)
 	}
 }
+
+// TestAnErasedAdminsInvitationsAreRevoked: an admin invited someone, then
+// deleted themself. Removing, demoting or a member leaving revokes the
+// invitations they sent; the erasure did not: the invitation stayed
+// pending, holding a seat and reminding the invitee for up to a week,
+// though accepting it answered 404 (its inviter gone).
+func TestAnErasedAdminsInvitationsAreRevoked(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t)
+	h.srv.Config.DeletionGrace = 3 * time.Second
+	h = h.withTemporal(time.Hour)
+	token, account := h.paidWith("team-owner-stays@example.com", "TEAM", "4242424242424242")
+	admin, adminID := h.join(token, account, "leaving-admin@example.com", "admin")
+	const invitee = "invited-by-the-leaving-admin@example.com"
+	h.expect(h.invite(admin, account, invitee, "member"), 201)
+	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, admin), 202)
+	eventually(t, "the admin to be erased", func() bool {
+		var n int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, adminID).Scan(&n)
+		return n == 0
+	})
+	if s := h.invitationStatus(account, invitee); s != "revoked" {
+		t.Fatalf("the erased admin's invitation is %q, want revoked", s)
+	}
+	h.wantRows("billing_events", account, "type = 'invitation_revoked'", 1, "%d invitation_revoked events, want 1")
+}

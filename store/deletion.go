@@ -379,7 +379,11 @@ type ErasedUser struct {
 // feature requests); the address can sign up anew. A user who owns an
 // account again is Blocked (nothing changes). Not due or cancelled is
 // EConflict.
-func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID) (ErasedUser, error) {
+//
+// The invitations the user sent that are still pending are revoked first,
+// as when a member leaves (team tells their workflows): erased, they could
+// never be accepted.
+func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) (ErasedUser, error) {
 	var out ErasedUser
 	subject := "user:" + userID.String()
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
@@ -411,6 +415,19 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID) (ErasedUser, erro
 		}
 		if out.Objects == nil {
 			out.Objects = []string{}
+		}
+		rows, err = tx.Query(ctx, `SELECT DISTINCT account_id FROM invitations WHERE invited_by = $1 AND status = 'pending'`, userID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		invitedTo, err := pgx.CollectRows(rows, pgx.RowTo[uuid.UUID])
+		if err != nil {
+			return wrapErr(err)
+		}
+		for _, accountID := range invitedTo { // no actor named: the user is being erased
+			if err := revokeInvitationsBy(ctx, tx, accountID, userID, "", db.Now(), team); err != nil {
+				return err
+			}
 		}
 		// Every address the user had: the one now and those an e-mail
 		// change replaced (the timeline names a member by the address of
