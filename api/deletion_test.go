@@ -136,9 +136,7 @@ func TestAccountDeletionCancelledWithinTheGrace(t *testing.T) {
 // invoices, their numbers and the money events stay.
 func TestAccountDeletionErasesPersonalData(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	h.srv.Config.DeletionGrace = 3 * time.Second
-	h = h.withTemporal(time.Hour)
+	h := withDeletionGrace(t, 3*time.Second)
 	const owner = "erased-owner@example.com"
 	token, account := h.paidWith(owner, "PRO", "4242424242424242")
 	base := "/v1/accounts/" + account
@@ -236,9 +234,7 @@ func itoa(n int64) string { return strconv.FormatInt(n, 10) }
 // anew.
 func TestUserDeletion(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	h.srv.Config.DeletionGrace = 3 * time.Second
-	h = h.withTemporal(time.Hour)
+	h := withDeletionGrace(t, 3*time.Second)
 	token, account := h.paidWith("staying-owner@example.com", "PRO", "4242424242424242")
 	const leaving = "leaving-member@example.com"
 	member, memberID := h.join(token, account, leaving, "member")
@@ -263,11 +259,7 @@ func TestUserDeletion(t *testing.T) {
 	at := h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, again), 202).str("deletion_at")
 	when, _ := time.Parse(time.RFC3339, at)
 	id := "deletion:user:" + memberID + ":" + itoa(when.Unix())
-	eventually(t, "the user to be erased", func() bool {
-		var n int
-		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, memberID).Scan(&n)
-		return n == 0
-	})
+	h.userErased(memberID)
 	h.expect(h.do("GET", "/v1/accounts/"+account, nil, again), 401)
 	h.expect(h.do("POST", "/v1/auth/signin", signin, ""), 401) // as any unknown address
 	if r := h.members(token, account); len(r.Body["members"].([]any)) != 1 {
@@ -293,20 +285,14 @@ func TestUserDeletion(t *testing.T) {
 // the account's admins to read, for good.
 func TestUserDeletionErasesTheAddressesTheUserHadBefore(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	h.srv.Config.DeletionGrace = 3 * time.Second
-	h = h.withTemporal(time.Hour)
+	h := withDeletionGrace(t, 3*time.Second)
 	token, account := h.paidWith("keeps-the-account@example.com", "PRO", "4242424242424242")
 	const before, after = "first-address@example.com", "second-address@example.com"
 	member, memberID := h.join(token, account, before, "member")
 	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/user", map[string]any{"email": after, "current_password": "Secret1!"}, member), 200)
 	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMail(after).Link)), ""), 200)
 	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, member), 202)
-	eventually(t, "the user to be erased", func() bool {
-		var n int
-		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, memberID).Scan(&n)
-		return n == 0
-	})
+	h.userErased(memberID)
 	for _, hit := range h.rowsHolding(before, after) {
 		t.Errorf("after the deletion %s", hit)
 	}
@@ -319,21 +305,25 @@ func TestUserDeletionErasesTheAddressesTheUserHadBefore(t *testing.T) {
 // though accepting it answered 404 (its inviter gone).
 func TestAnErasedAdminsInvitationsAreRevoked(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t)
-	h.srv.Config.DeletionGrace = 3 * time.Second
-	h = h.withTemporal(time.Hour)
+	h := withDeletionGrace(t, 3*time.Second)
 	token, account := h.paidWith("team-owner-stays@example.com", "TEAM", "4242424242424242")
 	admin, adminID := h.join(token, account, "leaving-admin@example.com", "admin")
 	const invitee = "invited-by-the-leaving-admin@example.com"
 	h.expect(h.invite(admin, account, invitee, "member"), 201)
 	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, admin), 202)
-	eventually(t, "the admin to be erased", func() bool {
-		var n int
-		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, adminID).Scan(&n)
-		return n == 0
-	})
+	h.userErased(adminID)
 	if s := h.invitationStatus(account, invitee); s != "revoked" {
 		t.Fatalf("the erased admin's invitation is %q, want revoked", s)
 	}
 	h.wantRows("billing_events", account, "type = 'invitation_revoked'", 1, "%d invitation_revoked events, want 1")
+}
+
+// userErased waits until the user id is erased.
+func (h *harness) userErased(id string) {
+	h.t.Helper()
+	eventually(h.t, "the user to be erased", func() bool {
+		var n int
+		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM users WHERE id = $1`, id).Scan(&n)
+		return n == 0
+	})
 }
