@@ -112,8 +112,8 @@ func (s Services) ProviderReconciler(relayKick func()) *dispatch.ProviderReconci
 	}
 	rec := &dispatch.ProviderReconciler{Provider: ledger, Name: s.Payments.Name(), DB: s.DB,
 		Log: s.Log.With("component", "reconcile-provider"), Kick: relayKick}
-	if limit := s.Config.Lifecycle.PendingLimit; limit > 0 { // a debit settles for up to KUDOS_PENDING_LIMIT
-		rec.PaymentOverlap = limit + 24*time.Hour
+	if limit := s.Config.Lifecycle.PendingLimit; limit > 0 { // a debit settles for up to KUDOS_PENDING_LIMIT, or longer
+		rec.PaymentOverlap = dispatch.PaymentOverlapFor(limit)
 	}
 	return rec
 }

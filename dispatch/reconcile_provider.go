@@ -41,8 +41,13 @@ const (
 	// payments and refunds are listed (by the time the provider created
 	// them): a payment made before the window that Kudos booked in it (a
 	// checkout opened yesterday, a SEPA debit settling for up to
-	// kudos.DefaultPendingLimit) is found, not reported unknown.
-	ProviderPaymentOverlap = kudos.DefaultPendingLimit + 24*time.Hour
+	// ProviderSlowestDebit) is found, not reported unknown.
+	ProviderPaymentOverlap = ProviderSlowestDebit + 24*time.Hour
+	// ProviderSlowestDebit is how long a SEPA Direct Debit may take to
+	// settle: Stripe says up to 14 business days, three weeks of calendar
+	// days with holidays, longer than kudos.DefaultPendingLimit (after
+	// which Kudos tries to cancel it, and waits for one it cannot).
+	ProviderSlowestDebit = 21 * 24 * time.Hour
 	// ProviderDisputeOverlap is how far before the window the provider's
 	// disputes are listed: a dispute is decided up to months after it
 	// opened (the card networks allow 75 days and more, an arbitration
@@ -54,6 +59,13 @@ const (
 	// providerPage is how many items are compared with Postgres at once.
 	providerPage = 100
 )
+
+// PaymentOverlapFor is ProviderPaymentOverlap for a deployment whose
+// settling payments are given up on after pendingLimit: the longer of the
+// two, and a day.
+func PaymentOverlapFor(pendingLimit time.Duration) time.Duration {
+	return max(pendingLimit, ProviderSlowestDebit) + 24*time.Hour
+}
 
 // ProviderReconciler compares Kudos's ledger with the payment provider's
 // own lists (issue 36 item 4). It repairs what it can: an event the
