@@ -108,6 +108,17 @@ func TestProviderReconciliationRepairsLostEvents(t *testing.T) {
 // exports it.
 func (h *harness) ledgerDrift() float64 {
 	h.t.Helper()
+	g, ok := h.outboxGauge("kudos_ledger_drift")
+	if !ok {
+		h.t.Fatal("no kudos_ledger_drift gauge")
+	}
+	return g
+}
+
+// outboxGauge reads a gauge of the outbox collector as the metrics
+// endpoint exports it; false when it is not exported.
+func (h *harness) outboxGauge(name string) (float64, bool) {
+	h.t.Helper()
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(dispatch.NewOutboxCollector(h.db))
 	families, err := reg.Gather()
@@ -115,12 +126,11 @@ func (h *harness) ledgerDrift() float64 {
 		h.t.Fatal(err)
 	}
 	for _, f := range families {
-		if f.GetName() == "kudos_ledger_drift" {
-			return f.GetMetric()[0].GetGauge().GetValue()
+		if f.GetName() == name {
+			return f.GetMetric()[0].GetGauge().GetValue(), true
 		}
 	}
-	h.t.Fatal("no kudos_ledger_drift gauge")
-	return 0
+	return 0, false
 }
 
 // reconcileDrift runs the provider reconciliation over a window that holds
@@ -158,7 +168,15 @@ func TestProviderReconciliationReportsWhatItCannotRepair(t *testing.T) {
 		return h.subscription(refunded, refundedAccount)["show_status"] == "active" && h.subscription(other, otherAccount)["show_status"] == "active"
 	})
 
+	if age, ok := h.outboxGauge("kudos_ledger_reconciled_age_seconds"); ok {
+		t.Fatalf("kudos_ledger_reconciled_age_seconds %v before any run, want none", age)
+	}
 	agree := h.reconcileProvider("")
+	// How long since the last run finished: a net that stops finishing is
+	// seen (its drift gauge alone keeps the last run's value, 0 often).
+	if age, ok := h.outboxGauge("kudos_ledger_reconciled_age_seconds"); !ok || age < 0 || age > 60 {
+		t.Fatalf("kudos_ledger_reconciled_age_seconds %v (%v) right after a run, want a few seconds", age, ok)
+	}
 	var text strings.Builder
 	if err := ops.WriteProviderReport(&text, agree); err != nil {
 		t.Fatal(err)

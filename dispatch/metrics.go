@@ -26,6 +26,9 @@ type OutboxStatsReader interface {
 	// LedgerDrift counts the differences with the payment provider's
 	// ledger the newest provider reconciliation could not repair.
 	LedgerDrift(ctx context.Context) (int, error)
+	// LedgerReconciledAt is when the provider reconciliation last
+	// finished (nil before any run).
+	LedgerReconciledAt(ctx context.Context) (*time.Time, error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
@@ -36,7 +39,7 @@ type OutboxStatsReader interface {
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
-	disputes, drift, failed                           *prometheus.Desc
+	disputes, drift, failed, reconciled               *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -55,6 +58,8 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 			"Disputes (chargebacks) open at the payment provider: evidence to give before its due date.", nil, nil),
 		drift: prometheus.NewDesc("kudos_ledger_drift",
 			"Differences between Kudos's ledger and the payment provider's that the newest provider reconciliation could not repair (kudos ops reconcile-provider).", nil, nil),
+		reconciled: prometheus.NewDesc("kudos_ledger_reconciled_age_seconds",
+			"Seconds since the provider reconciliation last finished (absent before any run): one failing every day never finishes, and kudos_ledger_drift keeps its last value.", nil, nil),
 	}
 }
 
@@ -69,6 +74,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.disputes
 	ch <- c.drift
 	ch <- c.failed
+	ch <- c.reconciled
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -98,5 +104,8 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if n, err := c.db.LedgerDrift(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.drift, prometheus.GaugeValue, float64(n))
+	}
+	if at, err := c.db.LedgerReconciledAt(ctx); err == nil && at != nil {
+		ch <- prometheus.MustNewConstMetric(c.reconciled, prometheus.GaugeValue, time.Since(*at).Seconds())
 	}
 }

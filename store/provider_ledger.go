@@ -112,6 +112,17 @@ func (db *DB) LedgerDrift(ctx context.Context) (int, error) {
 	return n, wrapErr(err)
 }
 
+// LedgerReconciledAt is when the provider reconciliation last finished,
+// for the provider whose last finish is the oldest (nil before any run):
+// a run that fails day after day is resumed over the same window and never
+// finishes, and its drift gauge keeps the value of the last run that did.
+func (db *DB) LedgerReconciledAt(ctx context.Context) (*time.Time, error) {
+	var at *time.Time
+	err := db.Pool.QueryRow(ctx, `SELECT min(newest) FROM (SELECT max(finished_at) AS newest FROM provider_reconciliations
+		WHERE finished_at IS NOT NULL GROUP BY provider) AS runs`).Scan(&at)
+	return at, wrapErr(err)
+}
+
 // RecordedEvents returns which of the provider's event ids the intake has
 // stored (payment_events).
 func (db *DB) RecordedEvents(ctx context.Context, ids []string) (map[string]bool, error) {
