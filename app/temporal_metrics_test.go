@@ -58,6 +58,14 @@ func flakyActivity(context.Context) error {
 // Prometheus endpoint beside the outbox gauges, as the worker serves them.
 func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 	db := testenv.DB(t)
+	// A provider reconciliation that finished: its age is exported then.
+	reconciled, err := db.BeginProviderReconciliation(context.Background(), "sandbox", time.Now().UTC(), time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := db.FinishProviderReconciliation(context.Background(), reconciled.ID, 0, nil); err != nil {
+		t.Fatal(err)
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(dispatch.NewOutboxCollector(db))
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
