@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"kudos"
@@ -189,11 +190,16 @@ func paged[T any](list func(fn func(T) error) error, flush func([]T) error) erro
 }
 
 // events records, through the webhook's intake, every event of the
-// provider's list the intake never stored.
+// provider's list the intake never stored, oldest first: the outbox hands
+// an account's events to its workflow in the order they are recorded, and
+// a provider lists them newest first (Stripe), which would put a payment's
+// dispute or returned debit before the payment. Only the missing events
+// are held until the list ends (few: those the webhook lost).
 func (r *ProviderReconciler) events(ctx context.Context, since, until time.Time, rep *workflows.ProviderReconcileReport,
 	progress func(string, int)) error {
 	list := func(fn func(kudos.ProviderEvent) error) error { return r.Provider.ListEvents(ctx, since, until, fn) }
-	return paged(list, func(page []kudos.ProviderEvent) error {
+	var missing []kudos.ProviderEvent
+	err := paged(list, func(page []kudos.ProviderEvent) error {
 		ids := make([]string, len(page))
 		for i, ev := range page {
 			ids[i] = ev.ID
@@ -202,39 +208,46 @@ func (r *ProviderReconciler) events(ctx context.Context, since, until time.Time,
 		if err != nil {
 			return err
 		}
-		repaired := false
 		for _, ev := range page {
 			rep.Events++
-			if recorded[ev.ID] {
-				continue
+			if !recorded[ev.ID] {
+				missing = append(missing, ev)
 			}
-			pe, err := r.Provider.ReadEvent(ctx, ev)
-			if code := kudos.ErrorCode(err); code == kudos.EBadRequest || code == kudos.EInvalid {
-				differ(rep, workflows.LedgerDifference{Kind: "event_unreadable", Reference: ev.ID, At: ev.Created})
-				continue
-			} else if err != nil {
-				return fmt.Errorf("provider reconciliation: read event %s: %w", ev.ID, err)
-			}
-			if pe == nil {
-				continue // of no interest to Kudos, as the webhook acknowledges it
-			}
-			isNew, err := r.DB.RecordPaymentEvent(ctx, *pe, PaymentEvent)
-			if err != nil {
-				return err
-			}
-			if isNew {
-				repaired = true
-				rep.Repaired = append(rep.Repaired, pe.EventID)
-				r.Log.Warn("provider reconciliation: an event was never delivered, recorded now", "provider", r.Name,
-					"event", pe.EventID, "type", ev.Type, "account", pe.AccountID)
-			}
-		}
-		if repaired && r.Kick != nil {
-			r.Kick()
 		}
 		progress("events", rep.Events)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	slices.SortStableFunc(missing, func(a, b kudos.ProviderEvent) int { return a.Created.Compare(b.Created) })
+	repaired := false
+	for _, ev := range missing {
+		pe, err := r.Provider.ReadEvent(ctx, ev)
+		if code := kudos.ErrorCode(err); code == kudos.EBadRequest || code == kudos.EInvalid {
+			differ(rep, workflows.LedgerDifference{Kind: "event_unreadable", Reference: ev.ID, At: ev.Created})
+			continue
+		} else if err != nil {
+			return fmt.Errorf("provider reconciliation: read event %s: %w", ev.ID, err)
+		}
+		if pe == nil {
+			continue // of no interest to Kudos, as the webhook acknowledges it
+		}
+		isNew, err := r.DB.RecordPaymentEvent(ctx, *pe, PaymentEvent)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			repaired = true
+			rep.Repaired = append(rep.Repaired, pe.EventID)
+			r.Log.Warn("provider reconciliation: an event was never delivered, recorded now", "provider", r.Name,
+				"event", pe.EventID, "type", ev.Type, "account", pe.AccountID)
+		}
+	}
+	if repaired && r.Kick != nil {
+		r.Kick()
+	}
+	return nil
 }
 
 // payments compares the provider's payments with Kudos's: each one paid at
