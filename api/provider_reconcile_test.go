@@ -249,3 +249,32 @@ func TestProviderReconciliationAgreesOverRenewals(t *testing.T) {
 			rep.Drift, rep.Differences, rep.Payments, paid, rep.Repaired)
 	}
 }
+
+// TestAReturnedRenewalChargeIsNoDifference: a renewal paid by an
+// off-session charge whose debit came back stays a succeeded payment in
+// the provider's list (a SEPA return is a dispute of its own), while Kudos
+// has taken the invoice's payment off (paid_by cleared, the invoice due
+// again). The provider reconciliation took that for a payment Kudos never
+// booked and reported payment_missing every day. A payment Kudos booked as
+// returned is known.
+func TestAReturnedRenewalChargeIsNoDifference(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour).withTemporal(4 * time.Second)
+	token, account := h.paidWith("returned-renewal-charge@example.com", "STARTER", "4242424242424242")
+	eventually(t, "the renewal paid by its charge", func() bool {
+		return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID' AND paid_by LIKE 'renewal:%'") == 1
+	})
+	var renewal string
+	if err := h.db.Pool.QueryRow(context.Background(), `SELECT id FROM invoices WHERE account_id = $1 AND kind = 'RENEWAL'`, account).
+		Scan(&renewal); err != nil {
+		t.Fatal(err)
+	}
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": renewal}, ""), 200)
+	h.inDunning(token, account)
+	eventually(t, "the return applied", func() bool {
+		return h.count("payment_events", account, "returned IS NOT NULL AND applied_at IS NOT NULL") == 1
+	})
+	if _, kinds := h.reconcileDrift(); len(kinds) != 0 {
+		t.Fatalf("differences after a returned renewal charge: %+v, want none", kinds)
+	}
+}

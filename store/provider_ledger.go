@@ -153,14 +153,18 @@ func (db *DB) SeeProviderItems(ctx context.Context, runID int64, kind string, re
 // charge that paid no invoice and was given back whole (a renewal charge
 // completed when nothing was owed, or after its account was erased), the
 // amount refunded; -1 when Kudos has only its payment event so far
-// (recorded, applied shortly). A reference Kudos knows nothing of is
-// missing from the map.
+// (recorded, applied shortly); or, for a payment whose debit came back
+// (its invoice's paid_by cleared, the provider's payment still succeeded),
+// the amount its applied return names. A reference Kudos knows nothing of
+// is missing from the map.
 func (db *DB) PaymentAmounts(ctx context.Context, refs []string) (map[string]int64, error) {
 	rows, err := db.Pool.Query(ctx, `SELECT r, COALESCE(
 			(SELECT total_amount FROM invoices WHERE paid_by = r ORDER BY paid_at LIMIT 1),
 			(SELECT total_amount FROM checkouts WHERE id = r AND status IN ('paid', 'refunded')),
 			(SELECT sum(amount)::bigint FROM refunds WHERE checkout_id = r AND id = 'refund:' || r AND status = 'refunded'),
-			(SELECT -1 FROM payment_events WHERE checkout_id = r AND outcome = 'paid' LIMIT 1))
+			(SELECT -1 FROM payment_events WHERE checkout_id = r AND outcome = 'paid' LIMIT 1),
+			(SELECT (returned->'amount'->>'amount')::bigint FROM payment_events WHERE returned->>'payment' = r AND returned IS NOT NULL
+				AND applied_at IS NOT NULL ORDER BY received_at LIMIT 1))
 		FROM unnest($1::text[]) AS r`, refs)
 	if err != nil {
 		return nil, wrapErr(err)
