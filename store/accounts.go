@@ -110,10 +110,15 @@ func (db *DB) SetRequireMFA(ctx context.Context, accountID, actorID uuid.UUID, o
 func (db *DB) RenameAccount(ctx context.Context, accountID uuid.UUID, name string) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		now := db.Now()
-		if _, err := tx.Exec(ctx, `UPDATE accounts SET name = $2, updated_at = $3 WHERE id = $1`, accountID, name, now); err != nil {
+		// Never over an erased account's placeholder (a rename that raced
+		// the erasure waits for it, then finds the account gone).
+		tag, err := tx.Exec(ctx, `UPDATE accounts SET name = $2, updated_at = $3 WHERE id = $1 AND deleted_at IS NULL`, accountID, name, now)
+		if err != nil {
 			return wrapErr(err)
+		} else if tag.RowsAffected() == 0 {
+			return kudos.Errorf(kudos.ENotFound, "no account %s", accountID)
 		}
-		_, err := tx.Exec(ctx, `UPDATE subscriptions SET show_onboarding = false, updated_at = $2 WHERE account_id = $1`, accountID, now)
+		_, err = tx.Exec(ctx, `UPDATE subscriptions SET show_onboarding = false, updated_at = $2 WHERE account_id = $1`, accountID, now)
 		return wrapErr(err)
 	})
 }

@@ -46,6 +46,9 @@ func (db *DB) SaveBillingAddress(ctx context.Context, accountID uuid.UUID, a kud
 		a.VATIDStatus = kudos.VATIDNone
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := liveAccount(ctx, tx, accountID); err != nil {
+			return err
+		}
 		var current int
 		err := tx.QueryRow(ctx, `SELECT version FROM billing_addresses WHERE account_id = $1 FOR UPDATE`, accountID).Scan(&current)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {

@@ -46,8 +46,18 @@ const (
 // cannot both take the last seat. FOR NO KEY UPDATE does not hold up inserts
 // that merely reference the account.
 func lockAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) (name string, err error) {
-	err = tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1 FOR NO KEY UPDATE`, accountID).Scan(&name)
+	err = tx.QueryRow(ctx, `SELECT name FROM accounts WHERE id = $1 AND deleted_at IS NULL FOR NO KEY UPDATE`, accountID).Scan(&name)
 	return name, notFound(err)
+}
+
+// liveAccount holds the account against its erasure until tx ends
+// (ENotFound once it is erased): a write of its personal data that raced
+// the erasure waits for it, then finds the account gone, and writes
+// nothing the erasure would never see.
+func liveAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) error {
+	var one int
+	err := tx.QueryRow(ctx, `SELECT 1 FROM accounts WHERE id = $1 AND deleted_at IS NULL FOR SHARE`, accountID).Scan(&one)
+	return notFound(err)
 }
 
 // payingPlan is the plan of the open checkout that changes the plan of the
