@@ -38,7 +38,7 @@ func TestRestartingAutoRenewalWhileAReturnedDebitIsRetriedKeepsThePlan(t *testin
 func TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account := h.renewalDebitFailing("stop-while-settling@example.com")
+	token, account, _ := h.renewalDebitSettling("stop-while-settling@example.com", true)
 	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)

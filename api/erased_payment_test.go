@@ -114,14 +114,7 @@ func TestDeletionRefusedWhileARenewalSettles(t *testing.T) {
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Second, time.Hour)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("deleting-while-settling@example.com", "STARTER")
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	renewal := h.subscription(token, account)["plan_renewal_at"]
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
+	token, account, renewal := h.renewalDebitSettling("deleting-while-settling@example.com", false)
 	r := h.expect(h.do("DELETE", "/v1/accounts/"+account, map[string]any{"current_password": "Secret1!"}, token), 409)
 	if msg := r.Raw; !strings.Contains(msg, "settling") || !strings.Contains(msg, "SEPA") {
 		t.Fatalf("refusal %s", r.Raw)

@@ -22,15 +22,7 @@ import (
 func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("ledger-renewal@example.com", "STARTER")
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	renewal := h.subscription(token, account)["plan_renewal_at"]
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
-	eventually(t, "the workflow to know it processing", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	token, account, renewal := h.renewalDebitSettling("ledger-renewal@example.com", false)
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)
 	eventuallyWithin(t, 10*time.Second, "the renewed period, on the charge's event", func() bool {
@@ -52,7 +44,7 @@ func TestSettledSEPARenewalIsAppliedWithinSeconds(t *testing.T) {
 func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account := h.renewalDebitFailing("ledger-renewal-failed@example.com")
+	token, account, _ := h.renewalDebitSettling("ledger-renewal-failed@example.com", true)
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)
 	eventuallyWithin(t, 10*time.Second, "dunning, on the charge's event", func() bool {
@@ -65,25 +57,29 @@ func TestFailedSEPARenewalStartsDunningWithinSeconds(t *testing.T) {
 	h.recordHistory("subscription:"+account, run, "subscription_ledger_charge_failed_event.json")
 }
 
-// renewalDebitFailing buys Starter for email by SEPA Direct Debit and
-// waits until the renewal's debit is processing at the sandbox, set to
-// fail when it settles (as sepaFails's debits do), the workflow waiting on
-// it. The harness's period must be short (withTemporal).
-func (h *harness) renewalDebitFailing(email string) (token, account string) {
+// renewalDebitSettling buys Starter for email by SEPA Direct Debit and
+// waits until the renewal's debit is processing at the sandbox (set to
+// fail when it settles, as sepaFails's debits do, when fails), the workflow
+// waiting on it; renewal is the renewal date it pays for. The harness's
+// period must be short (withTemporal).
+func (h *harness) renewalDebitSettling(email string, fails bool) (token, account string, renewal any) {
 	h.t.Helper()
 	token, account, href := h.startPlan(email, "STARTER")
 	h.expect(h.payWith(href, sepaSucceeds), 200)
 	h.settleAtSandbox(account, true)
-	eventually(h.t, "Starter", func() bool { return h.subscription(token, account)["plan"] == "STARTER" })
-	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
-		account); err != nil {
-		h.t.Fatal(err)
+	eventually(h.t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	renewal = h.subscription(token, account)["plan_renewal_at"]
+	if fails {
+		if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_payment_methods SET off_session = 'pending_fail' WHERE account_id = $1`,
+			account); err != nil {
+			h.t.Fatal(err)
+		}
 	}
 	eventually(h.t, "the renewal charge to be processing", func() bool {
 		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
 	})
 	time.Sleep(time.Second) // the workflow has noted it processing
-	return token, account
+	return token, account, renewal
 }
 
 // creditNotes returns the account's billing read's credit notes, newest

@@ -108,16 +108,9 @@ func TestSEPACheckoutFailureFoundByTheFollowUp(t *testing.T) {
 func TestSEPARenewalProcessingIsWaitedForOnATimer(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(2*time.Second).withPending(time.Second, time.Hour).withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("sepa-renewal@example.com", "STARTER")
+	token, account, renewal := h.renewalDebitSettling("sepa-renewal@example.com", false)
 	base := "/v1/accounts/" + account
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	renewal := h.subscription(token, account)["plan_renewal_at"]
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
-	time.Sleep(2 * time.Second) // asked at least once meanwhile: still processing
+	time.Sleep(time.Second) // asked at least once more meanwhile: still processing
 	s := h.subscription(token, account)
 	if s["show_status"] != "active" || s["payment_retry_at"] != nil || s["plan_renewal_at"] != renewal {
 		t.Fatalf("while the renewal charge processes: %v", s)

@@ -113,16 +113,8 @@ func TestTrialExpiresByItsTimer(t *testing.T) {
 func TestARunRebuiltWhileTheRenewalDebitSettlesWaitsForIt(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withDunning(time.Hour).withPending(time.Hour, 24*time.Hour).withTemporal(5 * time.Second)
-	token, account, href := h.startPlan("rebuilt-while-settling@example.com", "STARTER")
+	token, account, renewal := h.renewalDebitSettling("rebuilt-while-settling@example.com", false)
 	base := "/v1/accounts/" + account
-	h.expect(h.payWith(href, sepaSucceeds), 200)
-	h.settleAtSandbox(account, true)
-	eventually(t, "Starter", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	renewal := h.subscription(token, account)["plan_renewal_at"]
-	eventually(t, "the renewal charge to be processing", func() bool {
-		return h.count("sandbox_charges", account, "settles_as IS NOT NULL") == 1
-	})
-	time.Sleep(time.Second) // the workflow has noted it processing
 	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200)
 	h.terminate(account)
 	h.expect(h.do("DELETE", base+"/subscription", nil, token), 200) // an update: the run is rebuilt from Postgres
