@@ -126,17 +126,21 @@ func (s *Server) cancelDeletion(c fiber.Ctx) error {
 	if err := s.reauthenticateWith(c, u, req.currentPasswordRequest); err != nil {
 		return err
 	}
-	stopped, err := s.DB.CancelAccountDeletion(ctx(c), accountID(c), u.ID, dispatch.Deletion())
+	at, stopped, err := s.DB.CancelAccountDeletion(ctx(c), accountID(c), u.ID, req.AutoRenewal, dispatch.Deletion())
 	if err != nil {
 		return err
 	}
 	s.Outbox.Kick()
-	// The subscription takes money requests again (the outbox tells it too,
-	// should this call fail), with the auto-renewal asked back.
-	err = s.Dispatcher.Update(ctx(c), accountID(c), workflows.UpdateDeletionCancelled,
+	// The subscription takes money requests again, with the auto-renewal
+	// asked back, before the answer (the plan tab reads it next). The
+	// outbox's entry sends the same update under the same id: should this
+	// call fail, the cancel stands and the entry carries the owner's
+	// choice; should both arrive, it applies once.
+	err = s.Dispatcher.UpdateAs(ctx(c), accountID(c), dispatch.DeletionUnlockKey(accountID(c), at), workflows.UpdateDeletionCancelled,
 		workflows.DeletionCancelRequest{AutoRenewal: req.AutoRenewal && stopped}, nil)
 	if err != nil {
-		return err
+		s.Log.Warn("a cancelled deletion's update could not reach the subscription workflow: the outbox delivers it",
+			"account", accountID(c), "err", err)
 	}
 	return c.JSON(fiber.Map{})
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+	"go.temporal.io/sdk/client"
 
 	"kudos"
 	"kudos/api"
@@ -80,5 +81,43 @@ func TestADeletionThatFailsAfterItsPreparationTakesNothingAway(t *testing.T) {
 		t.Fatalf("deletion_at %v after the failed deletion", got)
 	}
 	eventually(t, "auto-renewal back on", func() bool { return h.subscription(token, account)["start_next_period"] == true })
+	h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token), 201)
+}
+
+// TestTheAutoRenewalAskedBackOutlivesTheWorkflowBeingAway: the owner
+// cancels the deletion and asks auto-renewal back, and the api's call to
+// the subscription workflow fails after the cancel has committed (Temporal
+// away). Before, the owner was told 503 for a deletion that was cancelled
+// (asking again answered 409), and the outbox's entry only lifted the
+// money refusals: the auto-renewal asked back stayed off, and the plan
+// lapsed at its renewal date. Now the outbox's entry carries the choice
+// (the api's call and the entry are one update, by its id, so it applies
+// once), and the cancel answers 200.
+func TestTheAutoRenewalAskedBackOutlivesTheWorkflowBeingAway(t *testing.T) {
+	t.Parallel()
+	h := withDeletionGrace(t, time.Hour)
+	token, account := h.paidWith("deletion-cancel-away@example.com", "PRO", "4242424242424242")
+	base := "/v1/accounts/" + account
+	h.scheduleDeletion(token, account)
+	eventually(t, "auto-renewal to stop", func() bool { return h.subscription(token, account)["start_next_period"] == false })
+	away, err := client.NewLazyClient(client.Options{HostPort: "127.0.0.1:1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer away.Close()
+	working := h.app
+	srv, dispatcher := *h.srv, *h.srv.Dispatcher
+	dispatcher.Temporal, dispatcher.UpdateTimeout = away, 2*time.Second
+	srv.Dispatcher, srv.Registry = &dispatcher, nil
+	h.app = api.New(&srv)
+	r := h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!", "auto_renewal": true}, token)
+	h.app = working
+	if r.Status != 200 {
+		t.Fatalf("cancel with the workflow away: %d %s, want 200 (the deletion is cancelled)", r.Status, r.Raw)
+	}
+	if got := h.expect(h.do("GET", base, nil, token), 200).Body["account"].(map[string]any)["deletion_at"]; got != nil {
+		t.Fatalf("deletion_at %v after the cancel", got)
+	}
+	eventually(t, "the auto-renewal asked back", func() bool { return h.subscription(token, account)["start_next_period"] == true })
 	h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token), 201)
 }

@@ -153,7 +153,7 @@ type PrivacyStore interface {
 	CreateExport(ctx context.Context, userID uuid.UUID, accountID *uuid.UUID, start func(kudos.DataExport) store.OutboxEntry) (*kudos.DataExport, bool, error)
 	UserExport(ctx context.Context, userID, id uuid.UUID) (*kudos.DataExport, error)
 	ScheduleAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, at time.Time, stoppedRenewal bool, out store.DeletionOutbox) (time.Time, error)
-	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out store.DeletionOutbox) (bool, error)
+	CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, autoRenewal bool, out store.DeletionOutbox) (time.Time, bool, error)
 	AccountDeletionAt(ctx context.Context, accountID uuid.UUID) (*time.Time, error)
 	OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]kudos.CheckoutRecord, error)
 	SetCheckoutStatus(ctx context.Context, id, status string) error

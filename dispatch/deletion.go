@@ -36,6 +36,9 @@ type deletionPayload struct {
 	AccountID uuid.UUID `json:"account_id,omitempty"`
 	UserID    uuid.UUID `json:"user_id,omitempty"`
 	At        time.Time `json:"at"`
+	// AutoRenewal (an unlock's) turns back on the auto-renewal the
+	// deletion stopped.
+	AutoRenewal bool `json:"auto_renewal,omitempty"`
 }
 
 // UserDeletion is the outbox of a user's own deletion.
@@ -68,9 +71,9 @@ func Deletion() store.DeletionOutbox {
 			return store.OutboxEntry{Key: "cancel:" + id, Kind: KindDeletionCancel, WorkflowID: id,
 				Payload: deletionPayload{AccountID: accountID, At: at}}
 		},
-		Unlock: func(accountID uuid.UUID, at time.Time) store.OutboxEntry {
-			return store.OutboxEntry{Key: "unlock:" + workflows.AccountDeletionWorkflowID(accountID, at), Kind: KindDeletionUnlock,
-				WorkflowID: workflows.SubscriptionWorkflowID(accountID), Payload: deletionPayload{AccountID: accountID, At: at}}
+		Unlock: func(accountID uuid.UUID, at time.Time, autoRenewal bool) store.OutboxEntry {
+			return store.OutboxEntry{Key: DeletionUnlockKey(accountID, at), Kind: KindDeletionUnlock,
+				WorkflowID: workflows.SubscriptionWorkflowID(accountID), Payload: deletionPayload{AccountID: accountID, At: at, AutoRenewal: autoRenewal}}
 		},
 		Mail: func(accountID uuid.UUID, accountName string, at time.Time, to store.DeletionRecipient) store.OutboxEntry {
 			t := at.UTC()
@@ -79,6 +82,14 @@ func Deletion() store.DeletionOutbox {
 				Team: &kudos.MailTeam{AccountID: accountID, AccountName: accountName, Role: to.Role, ExpiresAt: &t}})
 		},
 	}
+}
+
+// DeletionUnlockKey is the outbox key of the unlock of the account's
+// deletion scheduled for at, and the id of the update it sends: the api's
+// own call sends the same update under the same id, so that the two apply
+// once (whichever comes second is answered from the first).
+func DeletionUnlockKey(accountID uuid.UUID, at time.Time) string {
+	return "unlock:" + workflows.AccountDeletionWorkflowID(accountID, at)
 }
 
 // deliverDeletion starts a deletion's workflow once, or tells it of its
@@ -99,12 +110,13 @@ func (d *Dispatcher) deliverDeletion(ctx context.Context, row store.OutboxRow) e
 			return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
 		}
 		return d.startOnce(ctx, workflows.UserDeletionWorkflowID(in.UserID, in.At), temporal.SearchAttributes{}, workflows.UserDeletion, in)
-	case KindDeletionUnlock: // a subscription workflow that does not run is rebuilt from Postgres, which says no deletion
-		return d.tell(ctx, row.WorkflowID, row.Key, workflows.UpdateDeletionCancelled, workflows.DeletionCancelRequest{})
 	}
 	var p deletionPayload
 	if err := json.Unmarshal(row.Payload, &p); err != nil {
 		return Permanent(fmt.Errorf("outbox %s: %w", row.Key, err))
+	}
+	if row.Kind == KindDeletionUnlock { // a subscription workflow that does not run is rebuilt from Postgres, which says no deletion
+		return d.tell(ctx, row.WorkflowID, row.Key, workflows.UpdateDeletionCancelled, workflows.DeletionCancelRequest{AutoRenewal: p.AutoRenewal})
 	}
 	id := workflows.AccountDeletionWorkflowID(p.AccountID, p.At)
 	if row.Kind == KindUserDeletionCancel {

@@ -281,13 +281,19 @@ func (d *Dispatcher) mailSearchAttributes(ctx context.Context, req kudos.MailReq
 // under the same update id, from which the workflow derives what the update
 // opens: one checkout, whichever run opens it.
 func (d *Dispatcher) Update(ctx context.Context, accountID uuid.UUID, name string, arg, result any) error {
+	return d.UpdateAs(ctx, accountID, uuid.NewString(), name, arg, result)
+}
+
+// UpdateAs is Update under update id id: an update sent under the same id
+// before (by the outbox relay) is answered from that one, not applied
+// again.
+func (d *Dispatcher) UpdateAs(ctx context.Context, accountID uuid.UUID, id, name string, arg, result any) error {
 	timeout := d.UpdateTimeout
 	if timeout <= 0 {
 		timeout = DefaultUpdateTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	id := uuid.NewString()
 	err := d.update(ctx, accountID, id, name, arg, result)
 	var app *temporal.ApplicationError
 	if errors.As(err, &app) && app.Type() == errTypeUpdateRunEnded {

@@ -28,9 +28,10 @@ type DeletionOutbox struct {
 	Mail   func(accountID uuid.UUID, accountName string, at time.Time, to DeletionRecipient) OutboxEntry
 	Cancel func(accountID uuid.UUID, at time.Time) OutboxEntry
 	// Unlock tells the account's subscription workflow that the deletion
-	// was cancelled (it refuses money requests while one is under way);
+	// was cancelled (it refuses money requests while one is under way),
+	// and whether to turn back on the auto-renewal the deletion stopped;
 	// nil: no entry.
-	Unlock func(accountID uuid.UUID, at time.Time) OutboxEntry
+	Unlock func(accountID uuid.UUID, at time.Time, autoRenewal bool) OutboxEntry
 }
 
 // errNoDeletion answers a cancel when no deletion is scheduled.
@@ -87,9 +88,14 @@ func (db *DB) ScheduleAccountDeletion(ctx context.Context, accountID, actorID uu
 // the timeline's event and the update that ends its workflow (EConflict
 // when none is scheduled). An owner whose own deletion is scheduled is
 // refused (EConflict, issue 35): the account would be theirs again and
-// block their erasure; they cancel their own first. It reports whether
-// scheduling the deletion had stopped the auto-renewal.
-func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, out DeletionOutbox) (stoppedRenewal bool, err error) {
+// block their erasure; they cancel their own first. With autoRenewal the
+// outbox's unlock also turns back on the auto-renewal that scheduling the
+// deletion stopped, so that the owner's choice is kept even if the api's
+// own call to the workflow fails after this commits. It returns the time
+// the deletion was scheduled for (which names its outbox entries) and
+// whether scheduling it had stopped the auto-renewal.
+func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid.UUID, autoRenewal bool, out DeletionOutbox) (
+	scheduled time.Time, stoppedRenewal bool, err error) {
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		var at, leaving *time.Time
 		var actor string
@@ -112,13 +118,14 @@ func (db *DB) CancelAccountDeletion(ctx context.Context, accountID, actorID uuid
 			Key: "deletion_cancelled:" + at.Format(time.RFC3339Nano), ActorEmail: actor}); err != nil {
 			return err
 		}
+		scheduled = *at
 		entries := []OutboxEntry{out.Cancel(accountID, *at)}
 		if out.Unlock != nil {
-			entries = append(entries, out.Unlock(accountID, *at))
+			entries = append(entries, out.Unlock(accountID, *at, autoRenewal && stoppedRenewal))
 		}
 		return insertOutbox(ctx, tx, entries...)
 	})
-	return stoppedRenewal, err
+	return scheduled, stoppedRenewal, err
 }
 
 // AccountDeletionAt is when the account is to be deleted (nil: no
