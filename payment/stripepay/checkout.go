@@ -149,7 +149,10 @@ func (p *Provider) ExpireCheckout(ctx context.Context, providerID string) (kudos
 
 // Refund implements kudos.PaymentProvider: the PaymentIntent of the
 // session (or, with no session, of the off-session charge req.ChargeID) is
-// refunded by req.Amount, with RefundID in the refund's metadata (its
+// refunded by req.Amount, always named (with none, Stripe refunds what is
+// left of the payment: after a partial refund made in its dashboard, less
+// than Kudos books; named, a refund over what is left is refused, for an
+// operator), with RefundID in the refund's metadata (its
 // events then name our refund: issue 36). A refund made before under that
 // id is found there first and answered, never made twice. The idempotency
 // key is RefundID and the hour: Stripe keeps a request's answer, a refusal
@@ -165,13 +168,13 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 	}
 	params := &stripe.RefundCreateParams{
 		PaymentIntent: stripe.String(piID),
+		Amount:        stripe.Int64(req.Amount.Amount),
 		Reason:        stripe.String("duplicate"),
 		Metadata:      map[string]string{metaAccountID: req.AccountID.String(), metaRefundID: req.RefundID},
 	}
 	if req.Reason != "" { // an operator's refund, of all or part of the payment
 		params.Reason = stripe.String("requested_by_customer")
 		params.Metadata["reason"] = truncate(req.Reason, 500) // Stripe's limit of a metadata value
-		params.Amount = stripe.Int64(req.Amount.Amount)
 	}
 	params.IdempotencyKey = stripe.String(req.RefundID + ":" + p.now().UTC().Format("2006010215"))
 	r, err := p.sc.V1Refunds.Create(ctx, params)

@@ -149,3 +149,33 @@ func keys(reqs []request) []string {
 	}
 	return out
 }
+
+// TestAnAutomaticRefundNamesItsAmount: a refund Kudos makes on its own (a
+// payment nothing was owed for, a stray or erased charge) was sent with no
+// amount, which Stripe reads as "what is left of the payment". After a
+// partial refund made in the dashboard meanwhile, Stripe refunded the rest
+// while Kudos booked, credited and mailed the whole payment. Now the
+// amount Kudos books is the amount asked: Stripe refunds that, or refuses
+// a refund over what is left (booked as refused, for an operator).
+func TestAnAutomaticRefundNamesItsAmount(t *testing.T) {
+	const session = "GET /v1/checkout/sessions/cs_1"
+	paid := `{"id":"cs_1","object":"checkout.session","status":"complete","payment_status":"paid","payment_intent":"pi_1"}`
+	req := kudos.RefundRequest{RefundID: "refund:co_1", ProviderID: "cs_1", AccountID: uuid.New(), Amount: kudos.Money{Amount: 21780, Currency: "EUR"}}
+	p, rec, _ := newTestProvider(t, map[string]canned{session: {200, paid},
+		"GET /v1/refunds":  {200, `{"object":"list","has_more":false,"data":[]}`},
+		"POST /v1/refunds": {200, `{"id":"re_1","object":"refund","amount":21780,"currency":"eur","payment_intent":"pi_1","status":"succeeded"}`}})
+	if _, err := p.Refund(context.Background(), req); err != nil {
+		t.Fatal(err)
+	}
+	sent := rec.find(http.MethodPost, "/v1/refunds")
+	if len(sent) != 1 || sent[0].Form.Get("amount") != "21780" {
+		t.Fatalf("the automatic refund sent amount %q, want 21780 (the amount booked)", sent[0].Form.Get("amount"))
+	}
+	over, _, _ := newTestProvider(t, map[string]canned{session: {200, paid},
+		"GET /v1/refunds": {200, `{"object":"list","has_more":false,"data":[]}`},
+		"POST /v1/refunds": {400, stripeError("invalid_request_error", "amount_too_large",
+			"Refund amount (€217.80) is greater than unrefunded amount on charge (€117.80)")}})
+	if _, err := over.Refund(context.Background(), req); kudos.ErrorCode(err) != kudos.EInvalid {
+		t.Fatalf("a refund over what is left: %v, want refused (EInvalid)", err)
+	}
+}
