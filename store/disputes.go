@@ -60,6 +60,13 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 			status, out.Changed = kudos.DisputeOpen, true
 		case err != nil:
 			return wrapErr(err)
+		case out.InvoiceID == nil && invoiceID != nil:
+			// Opened before its payment settled the invoice (its event
+			// replayed later): the invoice it disputes is known now.
+			if _, err := tx.Exec(ctx, `UPDATE disputes SET invoice_id = $2 WHERE id = $1`, d.ID, *invoiceID); err != nil {
+				return wrapErr(err)
+			}
+			out.InvoiceID = invoiceID
 		}
 		if status == kudos.DisputeOpen && d.Status.Closed() {
 			if _, err := tx.Exec(ctx, `UPDATE disputes SET status = $2, closed_at = $3 WHERE id = $1`, d.ID, d.Status, at); err != nil {

@@ -149,3 +149,50 @@ func TestTheDunningBaseIsReadBackOnlyByARebuild(t *testing.T) {
 		t.Fatalf("read model once paid: %+v (%v), want no base", rm.PaymentRetryBase, err)
 	}
 }
+
+// TestADisputeBookedBeforeItsPaymentSettledCreditsTheSale: a dispute
+// whose opening was booked before its payment settled the invoice (the
+// payment's event lost and replayed later) kept no invoice: lost weeks
+// later, in the right order, it credited nothing, and the sale and its VAT
+// stood in full while the provider had the money back. Its invoice is now
+// the one the payment settled, found when it settles or when the dispute
+// closes; and a dispute lost before the payment settled gets its credit
+// note when it does (as refunds booked first do).
+func TestADisputeBookedBeforeItsPaymentSettledCreditsTheSale(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	at := time.Now().UTC().Truncate(time.Second)
+	for _, lostFirst := range []bool{false, true} {
+		account := newAccount(t, db)
+		withPaidPlan(t, db, account, true)
+		invoiceID := proInvoice(t, db, account, kudos.InvoiceSubscription, kudos.InvoiceProcessing)
+		payment := "co_" + uuid.NewString()
+		d := kudos.DisputeEvent{ID: "dp_" + uuid.NewString(), Status: kudos.DisputeOpen, Amount: kudos.Money{Amount: 1210, Currency: "EUR"},
+			Payment: payment}
+		if lostFirst {
+			d.Status = kudos.DisputeLost
+		}
+		if res, err := db.RecordDispute(ctx, account, d, at, ""); err != nil || res.InvoiceID != nil {
+			t.Fatalf("booked before the payment: %+v (%v), want no invoice yet", res, err)
+		}
+		if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
+			t.Fatal(err)
+		}
+		var linked *uuid.UUID
+		if err := db.Pool.QueryRow(ctx, `SELECT invoice_id FROM disputes WHERE id = $1`, d.ID).Scan(&linked); err != nil ||
+			linked == nil || *linked != invoiceID {
+			t.Fatalf("lost first %v: the dispute's invoice %v (%v) once the payment settled it, want %s", lostFirst, linked, err, invoiceID)
+		}
+		if !lostFirst {
+			d.Status = kudos.DisputeLost
+			res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), "")
+			if err != nil || !res.Changed || res.InvoiceID == nil || *res.InvoiceID != invoiceID || res.CreditNoteID == nil {
+				t.Fatalf("lost after the payment settled: %+v (%v), want its invoice credited", res, err)
+			}
+		}
+		cn, err := db.Invoice(ctx, account, store.DisputeCreditNoteID(d.ID))
+		if err != nil || cn.Total != -1210 || cn.Corrects == nil || *cn.Corrects != invoiceID {
+			t.Fatalf("lost first %v: credit note %+v (%v), want -12.10 correcting the invoice", lostFirst, cn, err)
+		}
+	}
+}

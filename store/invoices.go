@@ -191,9 +191,48 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	}
 	r.status = status
 	if paidBy != nil { // credits only an invoice that payment settled (creditSale checks paid_by)
-		err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now)
+		if err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now); err == nil {
+			err = settleEarlierDisputes(ctx, tx, r.accountID, r.id, *paidBy, now)
+		}
 	}
 	return inv, err
+}
+
+// settleEarlierDisputes gives the disputes of payment paidBy booked before
+// it settled invoice id (the payment's own event lost and replayed later)
+// that invoice, as they would have had in the other order: one still open
+// is decided against it later (its credit note, the period it paid); one
+// lost already gets its credit note now, as a refund booked first does
+// (creditEarlierRefunds): the provider has the money back. One indexed
+// look-up per payment.
+func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
+	rows, err := tx.Query(ctx, `UPDATE disputes SET invoice_id = $3 WHERE account_id = $1 AND payment = $2 AND invoice_id IS NULL
+		RETURNING id, status, amount, currency`, accountID, paidBy, id)
+	if err != nil {
+		return wrapErr(err)
+	}
+	type dispute struct {
+		id     string
+		status kudos.DisputeStatus
+		amount kudos.Money
+	}
+	earlier, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (dispute, error) {
+		var d dispute
+		return d, row.Scan(&d.id, &d.status, &d.amount.Amount, &d.amount.Currency)
+	})
+	if err != nil {
+		return wrapErr(err)
+	}
+	for _, d := range earlier {
+		if d.status != kudos.DisputeLost {
+			continue
+		}
+		src := creditSource{id: DisputeCreditNoteID(d.id), column: "dispute_id", ref: d.id}
+		if _, _, err := creditSale(ctx, tx, src, accountID, paidBy, &id, d.amount, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // creditEarlierRefunds gives the refunds of payment paidBy that were
