@@ -407,6 +407,10 @@ type CheckoutRecord struct {
 	// Invoice is the priced invoice of the checkout (nil on rows written
 	// before prices were kept).
 	Invoice *Invoice
+	// TakenBack is set, on a paid checkout, when its payment was taken
+	// back after it succeeded (its debit returned, or lost to a dispute):
+	// a later "paid" event of it is never applied again.
+	TakenBack bool `json:",omitempty"`
 }
 
 // DisplayStatus is the show_status of the read model: processing while a

@@ -32,6 +32,7 @@ type Store interface {
 	SetInvoiceStatus(ctx context.Context, id uuid.UUID, status kudos.InvoiceStatus) error
 	PayInvoice(ctx context.Context, id uuid.UUID, paidBy string) error
 	InvoicePaidBy(ctx context.Context, accountID uuid.UUID, paidBy string) (bool, error)
+	PaymentTakenBack(ctx context.Context, accountID uuid.UUID, paidBy string) (bool, error)
 	DeleteDraftInvoice(ctx context.Context, id uuid.UUID) error
 	Promotion(ctx context.Context, code string) (*kudos.Promotion, error)
 	ReleasePromotion(ctx context.Context, checkoutID string) error

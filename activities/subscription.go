@@ -250,7 +250,10 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 	if err != nil {
 		return kudos.CheckoutRecord{}, err
 	}
-	return *c, nil
+	if c.Status == string(kudos.PaymentPaid) {
+		c.TakenBack, err = a.Store.PaymentTakenBack(ctx, in.AccountID, c.ID)
+	}
+	return *c, err
 }
 
 // RefundCheckout gives back the whole payment of a checkout that was paid
@@ -407,8 +410,14 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 
 // ChargeRenewal makes the renewal invoice (or takes the one a failed
 // attempt left, at its price) and charges the default payment method
-// off-session under in.ChargeID: paid → PAID; declined → DUE_PAYMENT.
+// off-session under in.ChargeID: paid → PAID; declined → DUE_PAYMENT. A
+// charge under a key whose payment was taken back since (returned, lost to
+// a dispute: asked again by a stale event of it, the provider still reads
+// it as succeeded) is not paid, and nothing is charged or written.
 func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInput) (workflows.RenewalResult, error) {
+	if taken, err := a.Store.PaymentTakenBack(ctx, in.AccountID, in.ChargeID); err != nil || taken {
+		return workflows.RenewalResult{FailureReason: "payment_returned"}, err
+	}
 	inv, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID)
 	if kudos.ErrorCode(err) == kudos.ENotFound {
 		inv, err = a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoiceRenewal, in.Plan, in.ExtraSeats, kudos.InvoiceProcessing, in.Service, in.Discount)

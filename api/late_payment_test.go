@@ -166,3 +166,37 @@ func TestALatePaymentKeepsItsPromotion(t *testing.T) {
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_late_payment_promotion.json")
 }
+
+// TestAPaymentTheBankTookBackIsNotAppliedAgain: an invoice paid through
+// its checkout after its first debit came back has that payment returned
+// too; then another "paid" event of the same checkout arrives (a delayed
+// webhook, or one the provider reconciliation replays: the session still
+// reads paid). Before, the workflow took the invoice for owed and the
+// payment for a late one, and settled it again: the invoice PAID, dunning
+// over, the period going on, on money the bank had taken back. A payment
+// taken back (returned, or lost to a dispute) is never applied again.
+func TestAPaymentTheBankTookBackIsNotAppliedAgain(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour).withTemporal(time.Hour)
+	token, account := h.paidWith("taken-back-twice@example.com", "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	invoice := h.paidInvoiceID(account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+	h.inDunning(token, account)
+	pay := h.expect(h.do("POST", base+"/invoices/"+invoice+"/payment", nil, token), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the returned invoice paid on its checkout", func() bool { return h.subscription(token, account)["payment_retry_at"] == nil })
+	checkout := h.checkoutOf(account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+	h.inDunning(token, account)
+	h.latePaidEvent(account, checkout)
+	eventually(t, "the repeated paid event answered", func() bool {
+		return h.count("payment_events", account, "event_id LIKE 'evt_late_%' AND applied_at IS NOT NULL") == 1
+	})
+	s := h.subscription(token, account)
+	h.wantRows("invoices", account, "id = '"+invoice+"' AND status = 'DUE_PAYMENT' AND paid_by IS NULL", 1,
+		"%d returned invoices still due, want 1: a payment taken back was applied again")
+	if s["payment_retry_at"] == nil {
+		t.Fatalf("the subscription %v, want the returned invoice still retried", s)
+	}
+}

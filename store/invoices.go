@@ -66,6 +66,19 @@ func (db *DB) InvoicePaidBy(ctx context.Context, accountID uuid.UUID, paidBy str
 	return paid, wrapErr(err)
 }
 
+// PaymentTakenBack reports whether the account's payment paidBy (a
+// checkout's id, or a renewal charge's key) was taken back after it
+// succeeded: a returned debit applied, or a dispute of it lost. The
+// provider still reads such a payment as succeeded, so a late or replayed
+// "paid" event of it must not settle anything again.
+func (db *DB) PaymentTakenBack(ctx context.Context, accountID uuid.UUID, paidBy string) (bool, error) {
+	var taken bool
+	err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM payment_events WHERE returned->>'payment' = $2 AND returned IS NOT NULL
+			AND account_id = $1 AND applied_at IS NOT NULL)
+		OR EXISTS (SELECT 1 FROM disputes WHERE account_id = $1 AND payment = $2 AND status = 'lost')`, accountID, paidBy).Scan(&taken)
+	return taken, wrapErr(err)
+}
+
 // PayInvoice is SetInvoiceStatus to PAID by the payment paidBy (the
 // checkout, or the renewal charge's key, that settled it): recorded on the
 // invoice (paid_by), so that only that payment's refund credits it.

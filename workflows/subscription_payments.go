@@ -169,6 +169,12 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		// seats payment was never owed, always refunded).
 		late.ExtraSeats, late.Promotion = rec.ExtraSeats, rec.Promotion
 	}
+	if rec.Status == "paid" && rec.TakenBack {
+		// The bank took it back since (returned, or lost to a dispute):
+		// what it paid for is owed again, but not by this payment.
+		s.log.Info("a paid event of a payment taken back since: nothing applied", "event", ev.EventID, "checkout", rec.ID)
+		return
+	}
 	if rec.Status == "paid" && (!s.round3 || !s.owed(late)) {
 		// Applied before (a duplicate event). Unless what it paid for is
 		// still owed here: a run reset to before it, or rebuilt from the
