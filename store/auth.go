@@ -248,6 +248,19 @@ func (db *DB) CheckToken(ctx context.Context, purpose kudos.TokenPurpose, hash [
 	return wrapErr(err)
 }
 
+// voidTokens marks every unused token of the user of these purposes used:
+// a link mailed before a change of password or address must not outlive
+// it (a reset link read later in a former mailbox takes the account over).
+func voidTokens(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, purposes ...kudos.TokenPurpose) error {
+	names := make([]string, len(purposes))
+	for i, p := range purposes {
+		names[i] = string(p)
+	}
+	_, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = ANY($3) AND used_at IS NULL`,
+		userID, now, names)
+	return wrapErr(err)
+}
+
 // SignInVia is how a new session signed in: its first factor and the
 // second factor it met, if any.
 type SignInVia struct {
@@ -311,9 +324,14 @@ func (db *DB) Activate(ctx context.Context, hash, browserHash []byte, sessionTTL
 		if err != nil {
 			return wrapErr(err)
 		}
-		// The other activation links of the user have served their purpose.
-		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'activation' AND used_at IS NULL`, userID, now); err != nil {
-			return wrapErr(err)
+		// The other activation links of the user have served their purpose;
+		// a reset link mailed to a former address dies with it.
+		purposes := []kudos.TokenPurpose{kudos.TokenActivation}
+		if newEmail != nil {
+			purposes = append(purposes, kudos.TokenPasswordReset)
+		}
+		if err := voidTokens(ctx, tx, userID, now, purposes...); err != nil {
+			return err
 		}
 		out.UserID = userID
 		if t.browserHash == nil || subtle.ConstantTimeCompare(t.browserHash, browserHash) != 1 {
@@ -412,8 +430,10 @@ func (db *DB) DevicesValidFrom(ctx context.Context, userID uuid.UUID) (time.Time
 }
 
 // ResetPassword consumes a reset token, sets the new password hash, marks
-// the address confirmed (the mail reached it) and ends every session; a
-// Google link made before the address was proved is dropped.
+// the address confirmed (the mail reached it), voids the user's other
+// reset and activation links (a pending change of address with them) and
+// ends every session; a Google link made before the address was proved is
+// dropped.
 func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
 	now := db.Now()
 	return db.inTx(ctx, func(tx pgx.Tx) error {
@@ -431,8 +451,11 @@ func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash strin
 		if _, err := tx.Exec(ctx, `UPDATE users SET password_hash = $2, activated = true, updated_at = $3 WHERE id = $1`, userID, passwordHash, now); err != nil {
 			return wrapErr(err)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE user_tokens SET used_at = $2 WHERE user_id = $1 AND purpose = 'password_reset' AND used_at IS NULL`, userID, now); err != nil {
-			return wrapErr(err)
+		// The other reset links die, and so do the activation links: the
+		// address is proved, and a pending change of address (one an
+		// intruder who had the password may have started) is dropped.
+		if err := voidTokens(ctx, tx, userID, now, kudos.TokenPasswordReset, kudos.TokenActivation); err != nil {
+			return err
 		}
 		return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
 	})

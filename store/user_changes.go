@@ -17,8 +17,9 @@ type UserChange struct {
 	UserID uuid.UUID
 	// Update holds the plain fields to set.
 	Update kudos.UserUpdate
-	// PasswordHash, when set, replaces the password and ends every session
-	// of the user but KeepSession (the one making the change).
+	// PasswordHash, when set, replaces the password, voids the user's
+	// unused reset links and ends every session of the user but
+	// KeepSession (the one making the change).
 	PasswordHash string
 	KeepSession  uuid.UUID
 	// Email, when set, starts an e-mail change (see emailChange).
@@ -51,6 +52,10 @@ func (db *DB) ChangeUser(ctx context.Context, ch UserChange) error {
 				return wrapErr(err)
 			}
 			if err := revokeUserSessions(ctx, tx, ch.UserID, ch.KeepSession, now); err != nil {
+				return err
+			}
+			// A reset link mailed before the change must not undo it.
+			if err := voidTokens(ctx, tx, ch.UserID, now, kudos.TokenPasswordReset); err != nil {
 				return err
 			}
 		}
