@@ -35,6 +35,18 @@ func LinesNet(lines []InvoiceLine) int64 {
 	return n
 }
 
+// SeatsBilled is the number of extra seats lines bill (their seats lines'
+// quantities): what paying their invoice gives a Team plan beyond its own.
+func SeatsBilled(lines []InvoiceLine) int {
+	n := 0
+	for _, l := range lines {
+		if l.Kind == LineSeats {
+			n += l.Quantity
+		}
+	}
+	return n
+}
+
 // YearLines are the lines of a year of plan with extraSeats (only Team
 // has them): the plan, and the seats on their own line when there are any.
 func (l PriceList) YearLines(plan Plan, extraSeats int) []InvoiceLine {

@@ -96,13 +96,14 @@ func teamExtras(plan Plan, extras int) int {
 }
 
 // SeatLimitWhilePaying is how many users a subscription allows while a
-// checkout for plan paying is open ("": none): the smaller of SeatLimit
-// and the plan's, so that nobody joins a team the plan being paid for
-// cannot hold (a Starter payment is never applied to a team of two).
-func SeatLimitWhilePaying(s Subscription, paying Plan) int {
+// checkout for plan paying is open ("": none), whose invoice bills
+// payingExtras extra seats: the smaller of SeatLimit and what that
+// payment buys, so that nobody joins a team the plan being paid for cannot
+// hold (a Starter payment is never applied to a team of two).
+func SeatLimitWhilePaying(s Subscription, paying Plan, payingExtras int) int {
 	limit := SeatLimit(s)
 	if n := PlanSeats(paying); n > 0 {
-		limit = min(limit, n)
+		limit = min(limit, n+teamExtras(paying, payingExtras))
 	}
 	return limit
 }
@@ -128,24 +129,30 @@ func TeamFullError(s Seats) *Error {
 	return SeatLimitError(fmt.Sprintf("all %d seats are taken (%d used): upgrade the plan or remove members first", s.Limit, s.Used))
 }
 
-// PlanTooSmallError refuses buying plan when the account uses more seats
-// than it allows: "remove N members first" (members and pending
-// invitations both take seats).
-func PlanTooSmallError(plan Plan, used int) *Error {
-	n := used - PlanSeats(plan)
+// PlanTooSmallError refuses buying plan with extraSeats when the account
+// uses more seats than they allow: "remove N members first" (members and
+// pending invitations both take seats).
+func PlanTooSmallError(plan Plan, extraSeats, used int) *Error {
+	allows := PlanSeats(plan) + teamExtras(plan, extraSeats)
+	n := used - allows
 	noun := "members"
 	if n == 1 {
 		noun = "member"
 	}
-	return SeatLimitError(fmt.Sprintf("remove %d %s first: the %s plan allows %d users and %d seats are used (members and pending invitations)",
-		n, noun, plan, PlanSeats(plan), used))
+	what := fmt.Sprintf("the %s plan", plan)
+	if teamExtras(plan, extraSeats) > 0 {
+		what = fmt.Sprintf("the %s plan with %d extra seats", plan, extraSeats)
+	}
+	return SeatLimitError(fmt.Sprintf("remove %d %s first: %s allows %d users and %d seats are used (members and pending invitations)",
+		n, noun, what, allows, used))
 }
 
-// CheckPlanFits refuses (seat_limit) buying plan for an account using used
-// seats.
-func CheckPlanFits(plan Plan, used int) error {
-	if used > PlanSeats(plan) {
-		return PlanTooSmallError(plan, used)
+// CheckPlanFits refuses (seat_limit) buying plan with extraSeats (those
+// the invoice being paid bills: a due invoice of a Team plan with its
+// seats) for an account using used seats.
+func CheckPlanFits(plan Plan, extraSeats, used int) error {
+	if used > PlanSeats(plan)+teamExtras(plan, extraSeats) {
+		return PlanTooSmallError(plan, extraSeats, used)
 	}
 	return nil
 }

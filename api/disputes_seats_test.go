@@ -222,3 +222,36 @@ func TestAReturnedUpgradeDebitPaidLaterKeepsThePeriod(t *testing.T) {
 		t.Fatalf("after paying the upgrade's invoice: %v, want Pro with its renewal on %v", s, renewal)
 	}
 }
+
+// TestATeamLargerThanTenPaysItsOwnInvoice: a Team plan with five extra
+// seats and fifteen seats used loses the dispute of its payment and
+// expires with a due invoice that bills the plan and the five seats.
+// Paying it was refused (409 seat_limit, "remove 5 members first: the TEAM
+// plan allows 10 users"): the seat check counted the plan's own seats and
+// never the invoice's extra ones, so the account had no way back (the same
+// refusal met an invoice paid during dunning). The team is held to what
+// the invoice being paid buys: the plan and its seats.
+func TestATeamLargerThanTenPaysItsOwnInvoice(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	owner, account := h.teamWithSeats("large-team@example.com", 15, 0)
+	base := "/v1/accounts/" + account
+	for i := range 14 {
+		h.expect(h.invite(owner, account, fmt.Sprintf("large-team-%d@example.com", i), "member"), 201)
+	}
+	if used, limit := h.seats(owner, account); used != 15 || limit != 15 {
+		t.Fatalf("seats %d of %d, want 15 of 15", used, limit)
+	}
+	h.expect(h.dispute(account, h.invoiceOfKind(account, "SUBSCRIPTION"), "lost"), 200)
+	eventually(t, "the plan expired by the lost dispute", func() bool { return h.subscription(owner, account)["show_status"] == "plan_expired" })
+	due := h.expect(h.do("GET", base+"/invoices/latest-unpaid", nil, owner), 200).str("invoice_id")
+	pay := h.do("POST", base+"/invoices/"+due+"/payment", nil, owner)
+	if pay.Status != 201 {
+		t.Fatalf("paying the due invoice of Team and its 5 seats with 15 seats used: %d %s, want 201", pay.Status, pay.Raw)
+	}
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the plan going on", func() bool { return h.subscription(owner, account)["show_status"] == "active" })
+	if used, limit := h.seats(owner, account); used != 15 || limit != 15 {
+		t.Fatalf("seats %d of %d once paid, want 15 of 15", used, limit)
+	}
+}

@@ -211,7 +211,7 @@ func (s *Server) payInvoice(c fiber.Ctx) error {
 		return err
 	}
 	if sub.ShowStatus != kudos.StatusActive {
-		if err := s.teamFits(c, inv.Plan); err != nil {
+		if err := s.teamFits(c, inv.Plan, kudos.SeatsBilled(inv.Lines)); err != nil { // the seats it bills come back with it
 			return err
 		}
 	}

@@ -136,15 +136,15 @@ func (s *Server) planFits(c fiber.Ctx, plan kudos.Plan) error {
 	if err := s.notBeingDeleted(c); err != nil {
 		return err
 	}
-	return s.teamFits(c, plan)
+	return s.teamFits(c, plan, 0)
 }
 
-// teamFits refuses plan when the account's team (members and pending
-// invitations) would not fit in it (409 seat_limit).
-func (s *Server) teamFits(c fiber.Ctx, plan kudos.Plan) error {
+// teamFits refuses plan with extraSeats when the account's team (members
+// and pending invitations) would not fit in them (409 seat_limit).
+func (s *Server) teamFits(c fiber.Ctx, plan kudos.Plan, extraSeats int) error {
 	seats, err := s.DB.Seats(ctx(c), accountID(c))
 	if err != nil {
 		return err
 	}
-	return kudos.CheckPlanFits(plan, seats.Used)
+	return kudos.CheckPlanFits(plan, extraSeats, seats.Used)
 }

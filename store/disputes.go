@@ -242,11 +242,6 @@ func (db *DB) OpenDisputes(ctx context.Context) (int, error) {
 // seatsOf is the number of extra seats an invoice of lines bought.
 func seatsOf(lines []byte) (int, error) {
 	ls, err := scanLines(lines)
-	n := 0
-	for _, l := range ls {
-		if l.Kind == kudos.LineSeats {
-			n += l.Quantity
-		}
-	}
+	n := kudos.SeatsBilled(ls)
 	return n, err
 }

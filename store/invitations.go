@@ -330,15 +330,16 @@ func acceptInvitation(ctx context.Context, tx pgx.Tx, tokenHash []byte, userID u
 // unless the limit dropped below the members meanwhile (a plan checkout
 // opened for fewer seats counts: kudos.SeatLimitWhilePaying).
 func join(ctx context.Context, tx pgx.Tx, inv kudos.Invitation, userID uuid.UUID, now time.Time) error {
-	var members int
+	var members, payingExtras int
 	var sub kudos.Subscription
 	var paying kudos.Plan
 	if err := tx.QueryRow(ctx, `SELECT `+seatColumns+`, `+payingPlan+`,
 		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
-		FROM subscriptions s WHERE s.account_id = $1`, inv.AccountID).Scan(append(seatFields(&sub), &paying, &members)...); err != nil {
+		FROM subscriptions s`+payingCheckout+` WHERE s.account_id = $1`, inv.AccountID).
+		Scan(append(seatFields(&sub), &paying, &payingExtras, &members)...); err != nil {
 		return notFound(err)
 	}
-	if limit := kudos.SeatLimitWhilePaying(sub, paying); members+1 > limit {
+	if limit := kudos.SeatLimitWhilePaying(sub, paying, payingExtras); members+1 > limit {
 		return kudos.TeamFullError(kudos.Seats{Used: members, Limit: limit})
 	}
 	if _, err := tx.Exec(ctx, `INSERT INTO memberships (account_id, user_id, role, created_at) VALUES ($1, $2, $3, $4)`,

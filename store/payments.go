@@ -27,7 +27,11 @@ func (db *DB) RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error 
 
 func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now time.Time) error {
 	if c.Purpose.ChangesPlan() && c.Purpose != kudos.CheckoutSeats { // more seats never outgrow the team
-		if err := planHoldsTeam(ctx, tx, c.AccountID, c.Plan, now); err != nil {
+		extras := 0
+		if c.Purpose.PaysExistingInvoice() && c.Invoice != nil { // a due invoice of a Team plan buys its seats back
+			extras = kudos.SeatsBilled(c.Invoice.Lines)
+		}
+		if err := planHoldsTeam(ctx, tx, c.AccountID, c.Plan, extras, now); err != nil {
 			return err
 		}
 	}
@@ -66,13 +70,14 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 	return err
 }
 
-// planHoldsTeam refuses (seat_limit) a checkout for plan when the
-// account's members and pending invitations outnumber the plan's seats.
+// planHoldsTeam refuses (seat_limit) a checkout for plan with extras extra
+// seats when the account's members and pending invitations outnumber
+// their seats.
 // It takes the account's team lock, which every invitation and acceptance
 // takes: one that came after the api's check and before this is seen
 // here, and once the checkout is recorded the seats are the smaller
 // plan's until it closes (payingPlan).
-func planHoldsTeam(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, plan kudos.Plan, now time.Time) error {
+func planHoldsTeam(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, plan kudos.Plan, extras int, now time.Time) error {
 	if _, err := lockAccount(ctx, tx, accountID); err != nil {
 		return err
 	}
@@ -82,7 +87,7 @@ func planHoldsTeam(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, plan kud
 		Scan(&used); err != nil {
 		return wrapErr(err)
 	}
-	return kudos.CheckPlanFits(plan, used)
+	return kudos.CheckPlanFits(plan, extras, used)
 }
 
 // Checkout returns a checkout of the account by our id.

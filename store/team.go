@@ -61,10 +61,17 @@ func liveAccount(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) error {
 }
 
 // payingPlan is the plan of the open checkout that changes the plan of the
-// account of subscriptions row s (empty when none): while it is open the seats
-// are the smaller plan's (kudos.SeatLimitWhilePaying).
-const payingPlan = `coalesce((SELECT c.plan FROM checkouts c WHERE c.account_id = s.account_id AND c.status = 'open'
-	AND c.purpose IN ('subscription', 'upgrade', 'invoice') ORDER BY c.created_at DESC LIMIT 1), '')`
+// account of subscriptions row s (empty when none), and the extra seats its
+// invoice bills (a due invoice of a Team plan with its seats): while it is
+// open the seats are what that payment buys, if fewer
+// (kudos.SeatLimitWhilePaying).
+const payingPlan = `coalesce(p.plan, ''), coalesce(p.seats, 0)`
+
+// payingCheckout is the join of payingPlan's open checkout to subscriptions
+// row s.
+const payingCheckout = ` LEFT JOIN LATERAL (SELECT c.plan, (SELECT sum((l->>'quantity')::int) FROM jsonb_array_elements(c.invoice_lines) l
+	WHERE l->>'kind' = 'seats') AS seats FROM checkouts c WHERE c.account_id = s.account_id AND c.status = 'open'
+	AND c.purpose IN ('subscription', 'upgrade', 'invoice') ORDER BY c.created_at DESC LIMIT 1) p ON true`
 
 // seatColumns are the columns of a subscriptions row s that its seat limit
 // depends on (kudos.SeatLimit), in the order of seatFields: the plan, the
@@ -83,15 +90,17 @@ func seatFields(sub *kudos.Subscription) []any {
 func seats(ctx context.Context, q querier, accountID uuid.UUID, now time.Time) (kudos.Seats, error) {
 	var sub kudos.Subscription
 	var paying kudos.Plan
+	var payingExtras int
 	var out kudos.Seats
 	err := q.QueryRow(ctx, `SELECT `+seatColumns+`, `+payingPlan+`,
 		(SELECT count(*) FROM memberships m WHERE m.account_id = s.account_id)
 		+ (SELECT count(*) FROM invitations i WHERE i.account_id = s.account_id AND i.status = 'pending' AND i.expires_at > $2)
-		FROM subscriptions s WHERE s.account_id = $1`, accountID, now).Scan(append(seatFields(&sub), &paying, &out.Used)...)
+		FROM subscriptions s`+payingCheckout+` WHERE s.account_id = $1`, accountID, now).
+		Scan(append(seatFields(&sub), &paying, &payingExtras, &out.Used)...)
 	if err != nil {
 		return kudos.Seats{}, notFound(err)
 	}
-	out.Limit = kudos.SeatLimitWhilePaying(sub, paying)
+	out.Limit = kudos.SeatLimitWhilePaying(sub, paying, payingExtras)
 	return out, nil
 }
 
