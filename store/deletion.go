@@ -225,27 +225,7 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 			Scan(&out.CustomerID); err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return wrapErr(err)
 		}
-		for _, q := range []string{
-			`DELETE FROM memberships WHERE account_id = $1`,
-			`DELETE FROM invitations WHERE account_id = $1`,
-			`DELETE FROM billing_addresses WHERE account_id = $1`,
-			// The quotes' copies of the address go with it: the checkouts'
-			// and those of invoices never issued (an issued invoice keeps
-			// its buyer: it is kept by law).
-			`UPDATE checkouts SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
-				buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
-				WHERE account_id = $1 AND buyer_organization_name IS NOT NULL`,
-			`UPDATE invoices SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
-				buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
-				WHERE account_id = $1 AND number IS NULL AND buyer_organization_name IS NOT NULL`,
-			`DELETE FROM feature_requests WHERE account_id = $1`,
-			`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
-			// Delivered outbox entries that name the account (its mails, with
-			// names and addresses) go now rather than at the next prune.
-			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(payload::text, $1::text) > 0`,
-			`UPDATE billing_events SET member_email = NULL, actor_email = NULL
-				WHERE account_id = $1 AND (member_email IS NOT NULL OR actor_email IS NOT NULL)`,
-		} {
+		for _, q := range accountErasure {
 			if _, err := tx.Exec(ctx, q, accountID); err != nil {
 				return wrapErr(err)
 			}
@@ -423,7 +403,7 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) 
 		if out.Objects == nil {
 			out.Objects = []string{}
 		}
-		rows, err = tx.Query(ctx, `SELECT DISTINCT account_id FROM invitations WHERE invited_by = $1 AND status = 'pending'`, userID)
+		rows, err = tx.Query(ctx, invitedToSQL, userID)
 		if err != nil {
 			return wrapErr(err)
 		}
@@ -447,21 +427,15 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) 
 		if err != nil {
 			return wrapErr(err)
 		}
-		for _, q := range []string{
-			`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = ANY($1)`,
-			`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = ANY($1)`,
-			`UPDATE invitations SET email = '' WHERE lower(email) = ANY($1) AND status <> 'pending'`,
-			// Delivered mails to the addresses go now rather than at the next prune.
-			`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($1::text[]) a
-				WHERE strpos(lower(payload::text), a) > 0)`,
-		} {
+		for _, q := range userAddressErasure {
 			if _, err := tx.Exec(ctx, q, addresses); err != nil {
 				return wrapErr(err)
 			}
 		}
-		// The invitations they accepted, whatever address they bore.
-		if _, err := tx.Exec(ctx, `UPDATE invitations SET email = '' WHERE accepted_by = $1 AND status <> 'pending'`, userID); err != nil {
-			return wrapErr(err)
+		for _, q := range userErasure {
+			if _, err := tx.Exec(ctx, q, userID); err != nil {
+				return wrapErr(err)
+			}
 		}
 		if _, err := tx.Exec(ctx, `DELETE FROM users WHERE id = $1`, userID); err != nil {
 			return wrapErr(err)
@@ -470,4 +444,53 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) 
 		return wrapErr(err)
 	})
 	return out, err
+}
+
+// accountErasure are EraseAccount's statements on the rows that name the
+// account ($1: its id).
+var accountErasure = []string{
+	`DELETE FROM memberships WHERE account_id = $1`,
+	`DELETE FROM invitations WHERE account_id = $1`,
+	`DELETE FROM billing_addresses WHERE account_id = $1`,
+	// The quotes' copies of the address go with it: the checkouts'
+	// and those of invoices never issued (an issued invoice keeps
+	// its buyer: it is kept by law).
+	`UPDATE checkouts SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
+		buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
+		WHERE account_id = $1 AND buyer_organization_name IS NOT NULL`,
+	`UPDATE invoices SET buyer_organization_name = NULL, buyer_street_and_number = NULL, buyer_street_additional = NULL,
+		buyer_postal_code = NULL, buyer_city = NULL, buyer_region = NULL, buyer_country = NULL, buyer_vat_id = NULL
+		WHERE account_id = $1 AND number IS NULL AND buyer_organization_name IS NOT NULL`,
+	`DELETE FROM feature_requests WHERE account_id = $1`,
+	`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
+	// Delivered outbox entries that name the account (its mails, with
+	// names and addresses) go now rather than at the next prune (read
+	// whole, as userAddressErasure's).
+	`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(payload::text, $1::text) > 0`,
+	`UPDATE billing_events SET member_email = NULL, actor_email = NULL
+		WHERE account_id = $1 AND (member_email IS NOT NULL OR actor_email IS NOT NULL)`,
+}
+
+// invitedToSQL lists the accounts where the user ($1) has invitations
+// pending.
+const invitedToSQL = `SELECT DISTINCT account_id FROM invitations WHERE invited_by = $1 AND status = 'pending'`
+
+// userAddressErasure are EraseUser's statements on the rows that name one
+// of the user's addresses ($1: every address they had, lower case).
+var userAddressErasure = []string{
+	`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = ANY($1)`,
+	`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = ANY($1)`,
+	`UPDATE invitations SET email = '' WHERE lower(email) = ANY($1) AND status <> 'pending'`,
+	// Delivered mails to the addresses go now rather than at the next
+	// prune. Their outbox is read whole (no index serves a substring of
+	// the payload; it holds the relay's Retention of deliveries).
+	`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($1::text[]) a
+		WHERE strpos(lower(payload::text), a) > 0)`,
+}
+
+// userErasure are EraseUser's statements on the rows that name the user
+// ($1: their id) before their row goes.
+var userErasure = []string{
+	// The invitations they accepted, whatever address they bore.
+	`UPDATE invitations SET email = '' WHERE accepted_by = $1 AND status <> 'pending'`,
 }

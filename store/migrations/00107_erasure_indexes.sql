@@ -1,0 +1,30 @@
+-- +goose Up
+-- Erasing an account or a user finds the rows that name them through an
+-- index (an erasure is one transaction under its activity's one-minute
+-- timeout; a scan of each table grows with every account).
+--
+-- The timeline's and the invitations' addresses, matched in lower case.
+CREATE INDEX billing_events_member_email_idx ON billing_events (lower(member_email)) WHERE member_email IS NOT NULL;
+CREATE INDEX billing_events_actor_email_idx ON billing_events (lower(actor_email)) WHERE actor_email IS NOT NULL;
+CREATE INDEX invitations_ended_email_idx ON invitations (lower(email)) WHERE status <> 'pending';
+-- An account's invitations (only the pending ones had an index), those a
+-- user sent or accepted (also what deleting the user's row sets to NULL).
+CREATE INDEX invitations_account_idx ON invitations (account_id);
+CREATE INDEX invitations_invited_by_idx ON invitations (invited_by) WHERE invited_by IS NOT NULL;
+CREATE INDEX invitations_accepted_by_idx ON invitations (accepted_by) WHERE accepted_by IS NOT NULL;
+-- An account's and a user's feature requests (the table had no index).
+CREATE INDEX feature_requests_account_idx ON feature_requests (account_id);
+CREATE INDEX feature_requests_user_idx ON feature_requests (user_id);
+-- The users who last opened the account.
+CREATE INDEX users_last_account_idx ON users (last_account_id) WHERE last_account_id IS NOT NULL;
+
+-- +goose Down
+DROP INDEX users_last_account_idx;
+DROP INDEX feature_requests_user_idx;
+DROP INDEX feature_requests_account_idx;
+DROP INDEX invitations_accepted_by_idx;
+DROP INDEX invitations_invited_by_idx;
+DROP INDEX invitations_account_idx;
+DROP INDEX invitations_ended_email_idx;
+DROP INDEX billing_events_actor_email_idx;
+DROP INDEX billing_events_member_email_idx;
