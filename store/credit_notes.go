@@ -75,8 +75,7 @@ func creditSale(ctx context.Context, tx pgx.Tx, src creditSource, accountID uuid
 		return nil, false, err
 	}
 	var before credited
-	if err := tx.QueryRow(ctx, `SELECT COALESCE(-sum(net_amount), 0), COALESCE(-sum(vat_amount), 0) FROM invoices
-		WHERE corrects = $1 AND kind = $2`, inv.ID, kudos.InvoiceCreditNote).Scan(&before.net, &before.vat); err != nil {
+	if err := tx.QueryRow(ctx, creditedSQL, inv.ID, kudos.InvoiceCreditNote).Scan(&before.net, &before.vat); err != nil {
 		return nil, false, wrapErr(err)
 	}
 	net, vat := creditAmounts(*inv, before, amount.Amount)
@@ -149,3 +148,9 @@ func (db *DB) CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refun
 	}
 	return db.Invoice(ctx, accountID, CreditNoteID(*repays))
 }
+
+// creditedSQL adds up what the credit notes ($2: their kind) of the
+// invoice $1 credited (net, VAT), while its row is locked: an index on
+// corrects finds them (migration 00107).
+const creditedSQL = `SELECT COALESCE(-sum(net_amount), 0), COALESCE(-sum(vat_amount), 0) FROM invoices
+	WHERE corrects = $1 AND kind = $2`

@@ -6,3 +6,6 @@ var (
 	UserAddressErasure = userAddressErasure
 	UserErasure        = append([]string{invitedToSQL}, userErasure...)
 )
+
+// Credited adds up an invoice's credit notes.
+const Credited = creditedSQL

@@ -115,3 +115,32 @@ func TestErasuresUseIndexes(t *testing.T) {
 		wantNoSeqScan(t, db, q, []any{user}, erasedTables...)
 	}
 }
+
+// TestCreditNotesAreAddedUpThroughAnIndex: issuing a credit note adds up
+// the invoice's earlier ones while its row is locked, and deleting a
+// dropped draft checks that no credit note corrects it; both find the
+// credit notes through an index. Before, invoices.corrects had none: each
+// read every invoice of every account.
+func TestCreditNotesAreAddedUpThroughAnIndex(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO accounts (id, name) SELECT gen_random_uuid(), 'a' || i FROM generate_series(1, 200) i`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `INSERT INTO invoices (id, account_id, kind, plan, description, net_amount, vat_amount, vat_rate,
+			total_amount, currency, status)
+		SELECT gen_random_uuid(), a.ids[1 + i % 200], 'RENEWAL', 'PRO', 'Renewal', 1000, 210, 21, 1210, 'EUR', 'PROCESSING'
+		FROM generate_series(1, $1::int) i, (SELECT array_agg(id) ids FROM accounts) a`, planRows); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Pool.Exec(ctx, `ANALYZE`); err != nil {
+		t.Fatal(err)
+	}
+	var invoice uuid.UUID
+	if err := db.Pool.QueryRow(ctx, `SELECT id FROM invoices LIMIT 1`).Scan(&invoice); err != nil {
+		t.Fatal(err)
+	}
+	wantNoSeqScan(t, db, store.Credited, []any{invoice, "CREDIT_NOTE"}, "invoices")
+	// What the foreign key of corrects checks when an invoice is deleted.
+	wantNoSeqScan(t, db, `SELECT 1 FROM ONLY invoices x WHERE $1 = corrects FOR KEY SHARE OF x`, []any{invoice}, "invoices")
+}

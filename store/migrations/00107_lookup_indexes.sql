@@ -18,7 +18,13 @@ CREATE INDEX feature_requests_user_idx ON feature_requests (user_id);
 -- The users who last opened the account.
 CREATE INDEX users_last_account_idx ON users (last_account_id) WHERE last_account_id IS NOT NULL;
 
+-- An invoice's credit notes: issuing one adds up the earlier ones while the
+-- invoice's row is locked, and deleting a dropped draft checks that none
+-- corrects it (the foreign key).
+CREATE INDEX invoices_corrects_idx ON invoices (corrects) WHERE corrects IS NOT NULL;
+
 -- +goose Down
+DROP INDEX invoices_corrects_idx;
 DROP INDEX users_last_account_idx;
 DROP INDEX feature_requests_user_idx;
 DROP INDEX feature_requests_account_idx;
