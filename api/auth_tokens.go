@@ -200,7 +200,7 @@ func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, er
 }
 
 // resetPassword sets a new password with a reset token and ends every
-// session. It is limited per client, and the token is looked up before the
+// session; the browser is given a fresh device cookie (the others are void). It is limited per client, and the token is looked up before the
 // new password is hashed, so that junk tokens cost no argon2id time.
 func (s *Server) resetPassword(c fiber.Ctx) error {
 	if err := allow(c, s.limits.resetIP, s.clientKey(c)); err != nil {
@@ -228,8 +228,12 @@ func (s *Server) resetPassword(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
-	if err := s.DB.ResetPassword(ctx(c), auth.HashToken(req.Token), hash); err != nil {
+	userID, err := s.DB.ResetPassword(ctx(c), auth.HashToken(req.Token), hash)
+	if err != nil {
 		return err
 	}
+	// The reset voided the user's device cookies; this browser proved the
+	// mailbox and keeps its exemption.
+	s.setDeviceCookie(c, userID)
 	return c.JSON(fiber.Map{})
 }

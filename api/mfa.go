@@ -167,7 +167,8 @@ func newCodes() (recoveryCodes, [][]byte) {
 
 // confirmTOTP confirms the enrolment with a first code: 200 with the ten
 // recovery codes, shown this once (only their hashes are kept). The
-// confirming session counts as having met the factor. A wrong code is 422
+// confirming session counts as having met the factor, and its browser is
+// given a fresh device cookie (the others are void). A wrong code is 422
 // on code (guesses limited per user); nothing to confirm is 409.
 func (s *Server) confirmTOTP(c fiber.Ctx) error {
 	req, err := s.factorGiven(c, false)
@@ -193,6 +194,7 @@ func (s *Server) confirmTOTP(c fiber.Ctx) error {
 	if err := s.DB.ConfirmTOTP(ctx(c), sess.UserID, sess.ID, step, hashes); err != nil {
 		return err
 	}
+	s.setDeviceCookie(c, sess.UserID) // the new factor voided the others
 	return c.JSON(codes)
 }
 

@@ -139,6 +139,7 @@ func (s *Server) addPasskey(c fiber.Ctx) error {
 	if err != nil {
 		return err
 	}
+	s.setDeviceCookie(c, userID) // the new factor voided the others
 	out := addedPasskey{passkeyView: viewPasskey(p)}
 	if issued {
 		out.RecoveryCodes = codes.RecoveryCodes

@@ -74,6 +74,7 @@ func (s *Server) endOtherSessions(c fiber.Ctx) error {
 	if err := s.DB.RevokeOtherSessions(ctx(c), sess.UserID, sess.ID); err != nil {
 		return err
 	}
+	s.setDeviceCookie(c, sess.UserID) // the others' cookies are void
 	return c.SendStatus(fiber.StatusNoContent)
 }
 

@@ -63,7 +63,7 @@ type AuthStore interface {
 	CreateToken(ctx context.Context, userID uuid.UUID, t store.NewToken) error
 	PendingEmail(ctx context.Context, userID uuid.UUID) (string, error)
 	PendingEmailTaken(ctx context.Context, userID uuid.UUID, email string) (bool, error)
-	ResetPassword(ctx context.Context, hash []byte, passwordHash string) error
+	ResetPassword(ctx context.Context, hash []byte, passwordHash string) (uuid.UUID, error)
 	UserByPendingEmail(ctx context.Context, email string) (*kudos.User, error)
 	CreateOIDCFlow(ctx context.Context, f store.OIDCFlow) error
 	TakeOIDCFlow(ctx context.Context, stateHash []byte) (*store.OIDCFlow, error)

@@ -27,7 +27,8 @@ type userUpdateRequest struct {
 // password or e-mail needs the current password (when the user has one): a
 // stolen session alone cannot take the account over. A new e-mail must be
 // confirmed by mail (the user is unactivated until then, the old address is
-// told); a new password ends the user's other sessions and is told by mail.
+// told); a new password ends the user's other sessions and device cookies
+// (this browser gets a fresh one) and is told by mail.
 func (s *Server) updateUser(c fiber.Ctx) error {
 	var req userUpdateRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -91,6 +92,9 @@ func (s *Server) updateUser(c fiber.Ctx) error {
 	}
 	if err := s.DB.ChangeUser(ctx(c), ch); err != nil {
 		return err
+	}
+	if ch.PasswordHash != "" {
+		s.setDeviceCookie(c, u.ID) // the change voided the others
 	}
 	if len(ch.Mails) > 0 || ch.Email != nil {
 		s.Outbox.Kick()

@@ -407,13 +407,23 @@ func dropUnprovedFactors(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now t
 		}
 		dropped += tag.RowsAffected()
 	}
-	if _, err := tx.Exec(ctx, `UPDATE users SET devices_valid_from = $2 WHERE id = $1`, userID, now); err != nil {
-		return wrapErr(err)
+	if err := voidDevices(ctx, tx, userID, now); err != nil {
+		return err
 	}
 	if dropped == 0 {
 		return nil
 	}
 	return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
+}
+
+// voidDevices makes every device cookie of the user issued before now
+// vouch for nothing (devices_valid_from): a change of credentials (a new
+// password, a second factor, the other devices signed out) must not leave
+// the browser of someone who had the old ones exempt from the sign-in
+// limits. The browser making the change is given a fresh cookie.
+func voidDevices(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
+	_, err := tx.Exec(ctx, `UPDATE users SET devices_valid_from = $2 WHERE id = $1`, userID, now)
+	return wrapErr(err)
 }
 
 // DevicesValidFrom is when the user's device cookies began to count: one
@@ -431,17 +441,18 @@ func (db *DB) DevicesValidFrom(ctx context.Context, userID uuid.UUID) (time.Time
 
 // ResetPassword consumes a reset token, sets the new password hash, marks
 // the address confirmed (the mail reached it), voids the user's other
-// reset and activation links (a pending change of address with them) and
-// ends every session; a Google link made before the address was proved is
-// dropped.
-func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) error {
+// reset and activation links (a pending change of address with them), the
+// device cookies issued so far (voidDevices) and ends every session; a
+// Google link made before the address was proved is dropped. It returns
+// the user.
+func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash string) (userID uuid.UUID, err error) {
 	now := db.Now()
-	return db.inTx(ctx, func(tx pgx.Tx) error {
+	err = db.inTx(ctx, func(tx pgx.Tx) error {
 		t, err := consumeToken(ctx, tx, kudos.TokenPasswordReset, hash, now)
 		if err != nil {
 			return err
 		}
-		userID := t.userID
+		userID = t.userID
 		if err := dropUnprovenLink(ctx, tx, userID, now); err != nil {
 			return err
 		}
@@ -457,8 +468,12 @@ func (db *DB) ResetPassword(ctx context.Context, hash []byte, passwordHash strin
 		if err := voidTokens(ctx, tx, userID, now, kudos.TokenPasswordReset, kudos.TokenActivation); err != nil {
 			return err
 		}
+		if err := voidDevices(ctx, tx, userID, now); err != nil {
+			return err
+		}
 		return revokeUserSessions(ctx, tx, userID, uuid.Nil, now)
 	})
+	return userID, err
 }
 
 // MailSent reports whether the mail with this request key was handed to SMTP.

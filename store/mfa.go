@@ -48,8 +48,9 @@ func (db *DB) StartTOTP(ctx context.Context, userID uuid.UUID, sealed []byte) er
 
 // ConfirmTOTP is an enrolment confirmed by its first code (of step): the
 // secret is confirmed, the recovery codes (their hashes) stored, the
-// confirming session counts as having met the factor, and every account the
-// user belongs to records second_factor_added. EConflict when it was
+// confirming session counts as having met the factor, the device cookies
+// issued so far stop vouching (voidDevices), and every account the user
+// belongs to records second_factor_added. EConflict when it was
 // confirmed already or the step is not newer than the last (a replay).
 func (db *DB) ConfirmTOTP(ctx context.Context, userID, sessionID uuid.UUID, step int64, codeHashes [][]byte) error {
 	now := db.Now()
@@ -69,6 +70,9 @@ func (db *DB) ConfirmTOTP(ctx context.Context, userID, sessionID uuid.UUID, step
 			return err
 		}
 		if err := markSecondFactor(ctx, tx, sessionID, now); err != nil {
+			return err
+		}
+		if err := voidDevices(ctx, tx, userID, now); err != nil {
 			return err
 		}
 		return secondFactorEvent(ctx, tx, userID, kudos.EventSecondFactorAdded, "totp", userID, now)

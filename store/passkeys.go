@@ -74,7 +74,8 @@ func (db *DB) PasskeyByCredentialID(ctx context.Context, credentialID []byte) (*
 // reports it, and the caller shows them once. Without them a lost passkey
 // would lock its owner out, since a password sign-in then asks for it.
 // The registering session (sessionID) has just met the new factor (the
-// attestation was user-verified), as an app's confirming session has.
+// attestation was user-verified), as an app's confirming session has; the
+// device cookies issued so far stop vouching (voidDevices).
 func (db *DB) AddPasskey(ctx context.Context, p *kudos.Passkey, sessionID uuid.UUID, codeHashes [][]byte) (issued bool, err error) {
 	p.ID, p.CreatedAt = uuid.New(), db.Now().UTC().Truncate(time.Microsecond)
 	err = db.inTx(ctx, func(tx pgx.Tx) error {
@@ -96,6 +97,9 @@ func (db *DB) AddPasskey(ctx context.Context, p *kudos.Passkey, sessionID uuid.U
 			return wrapErr(err)
 		}
 		if err := markSecondFactor(ctx, tx, sessionID, p.CreatedAt); err != nil {
+			return err
+		}
+		if err := voidDevices(ctx, tx, p.UserID, p.CreatedAt); err != nil {
 			return err
 		}
 		return secondFactorEvent(ctx, tx, p.UserID, kudos.EventSecondFactorAdded, "passkey", p.ID, p.CreatedAt)

@@ -130,7 +130,14 @@ func (db *DB) RevokeUserSession(ctx context.Context, userID, sessionID uuid.UUID
 	return wrapErr(err)
 }
 
-// RevokeOtherSessions ends every session of a user but keep.
+// RevokeOtherSessions ends every session of a user but keep, and voids
+// the device cookies issued so far (voidDevices).
 func (db *DB) RevokeOtherSessions(ctx context.Context, userID, keep uuid.UUID) error {
-	return db.inTx(ctx, func(tx pgx.Tx) error { return revokeUserSessions(ctx, tx, userID, keep, db.Now()) })
+	now := db.Now()
+	return db.inTx(ctx, func(tx pgx.Tx) error {
+		if err := voidDevices(ctx, tx, userID, now); err != nil {
+			return err
+		}
+		return revokeUserSessions(ctx, tx, userID, keep, now)
+	})
 }

@@ -18,8 +18,8 @@ type UserChange struct {
 	// Update holds the plain fields to set.
 	Update kudos.UserUpdate
 	// PasswordHash, when set, replaces the password, voids the user's
-	// unused reset links and ends every session of the user but
-	// KeepSession (the one making the change).
+	// unused reset links and device cookies (voidDevices) and ends every
+	// session of the user but KeepSession (the one making the change).
 	PasswordHash string
 	KeepSession  uuid.UUID
 	// Email, when set, starts an e-mail change (see emailChange).
@@ -56,6 +56,9 @@ func (db *DB) ChangeUser(ctx context.Context, ch UserChange) error {
 			}
 			// A reset link mailed before the change must not undo it.
 			if err := voidTokens(ctx, tx, ch.UserID, now, kudos.TokenPasswordReset); err != nil {
+				return err
+			}
+			if err := voidDevices(ctx, tx, ch.UserID, now); err != nil {
 				return err
 			}
 		}
