@@ -121,3 +121,36 @@ func TestTheAutoRenewalAskedBackOutlivesTheWorkflowBeingAway(t *testing.T) {
 	eventually(t, "the auto-renewal asked back", func() bool { return h.subscription(token, account)["start_next_period"] == true })
 	h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "TEAM"}, token), 201)
 }
+
+// TestALatePaymentDuringTheDeletionIsRefunded: a checkout closed unpaid
+// (its debit past the settling limit, or no word from the provider), the
+// owner schedules the account's deletion, and then its payment lands.
+// Before, the late payment was applied: the plan started, with auto-renewal
+// on, a numbered invoice and a receipt, for an account to be erased days
+// later (the same payment a day after the erasure is refunded in full).
+// During the deletion's grace a late payment that would start or change the
+// plan is refunded instead.
+func TestALatePaymentDuringTheDeletionIsRefunded(t *testing.T) {
+	t.Parallel()
+	h := withDeletionGrace(t, time.Hour).withShortCheckouts(3 * time.Second)
+	token, account, href := h.startPlan("late-while-deleting@example.com", "STARTER")
+	checkout := h.checkoutOf(account)
+	eventually(t, "the checkout to close unpaid", func() bool {
+		return h.count("checkouts", account, "id = '"+checkout+"' AND status <> 'open'") == 1
+	})
+	h.scheduleDeletion(token, account)
+	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE sandbox_checkouts SET status = 'paid' WHERE id = $1`, sandboxID(href)); err != nil {
+		t.Fatal(err)
+	}
+	h.latePaidEvent(account, checkout)
+	eventually(t, "the late payment refunded", func() bool {
+		return h.count("refunds", account, "checkout_id = '"+checkout+"'") == 1
+	})
+	if s := h.subscription(token, account); s["plan"] != "TRIAL" || s["start_next_period"] == true {
+		t.Fatalf("the subscription %v after a late payment during the deletion, want the trial as it was", s)
+	}
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 0 {
+		t.Fatalf("%d paid invoices, want none", n)
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_late_while_deleting.json")
+}

@@ -181,6 +181,14 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		// read model, applies it again (every write is idempotent).
 		return
 	}
+	if s.st.Deleting && !s.st.Owes(late.InvoiceID) && s.newer(ctx, "late-while-deleting") {
+		// The owner is deleting the account: nothing starts or changes
+		// during the grace (a debt owed since a return is still settled).
+		// The money goes back, as it would after the erasure.
+		s.log.Info("late payment during the account's deletion: refunded", "checkout", rec.ID)
+		s.refund(ctx, rec.ID)
+		return
+	}
 	if s.owed(late) && s.st.Checkout != nil {
 		_ = s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
 	}

@@ -23,6 +23,7 @@ var afterFour = map[string]bool{
 	"stopped-while-settling":      true, // a renewal debit that fails after auto-renewal was stopped ends the plan, no dunning
 	"late-payment-terms":          true, // a late payment keeps its checkout's promotion and seats
 	"stop-while-checkout-settles": true, // auto-renewal stopped while the renewal's checkout debit settles: its outcome decides
+	"late-while-deleting":         true, // a late payment during a deletion's grace is refunded, unless it settles an owed debt
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
