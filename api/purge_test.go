@@ -26,7 +26,9 @@ func (h *harness) expiredAndLive(table, cond string, now time.Time) (expired, li
 // TestReconcilePurgesExpiredRows: the reconciliation, which a Temporal
 // Schedule runs, deletes expired rate-limit buckets, Google sign-in flows,
 // sessions, mailed tokens and WebAuthn ceremonies, and leaves the live ones (issue 27 item 2:
-// they were kept forever), and VIES's answers past 24 h (issue 35 item 6).
+// they were kept forever), VIES's answers past 24 h (issue 35 item 6), and
+// the record of a mail sent past store.SentMailRetention (it was kept
+// forever, one row per mail, and every send looks it up).
 func TestReconcilePurgesExpiredRows(t *testing.T) {
 	t.Parallel()
 	h := trustingHarness(t)
@@ -41,6 +43,10 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 	_, account := h.signedUpUser("old@example.com")
 	if _, err := h.db.Pool.Exec(t.Context(), `INSERT INTO vat_answers (country, vat_id, valid, checked_at)
 		VALUES ('BE', 'BE0123456789', true, now() - interval '30 days')`); err != nil { // VIES's answer a month ago
+		t.Fatal(err)
+	}
+	if _, err := h.db.Pool.Exec(t.Context(), `INSERT INTO sent_mails (key, sent_at) VALUES ('old-mail', now() - interval '200 days'),
+		('recent-mail', now() - interval '100 days')`); err != nil { // mails sent long ago (each send checks the table)
 		t.Fatal(err)
 	}
 	h.expect(h.do("POST", "/v1/auth/signin", map[string]any{"email": "old@example.com", "password": "Secret1!"}, "", "X-Forwarded-For", "192.0.2.1"), 201)
@@ -61,6 +67,9 @@ func TestReconcilePurgesExpiredRows(t *testing.T) {
 		{"user_tokens", "expires_at <= $1::timestamptz"},
 		{"webauthn_ceremonies", "expires_at <= $1::timestamptz"},
 		{"vat_answers", "checked_at <= $1::timestamptz - interval '24 hours'"},
+		// Only the two rows written here: the test's own mails are sent
+		// while it runs.
+		{"(SELECT * FROM sent_mails WHERE key IN ('old-mail', 'recent-mail')) sent_mails", "sent_at <= $1::timestamptz - interval '180 days'"},
 	}
 	live := map[string]int{}
 	for _, tb := range tables {

@@ -109,7 +109,7 @@ func (r *Reconciler) Housekeep(ctx context.Context, since time.Time) (workflows.
 	if purged.Total() > 0 {
 		r.Log.Info("reconcile: expired rows purged", "rate_limits", purged.RateLimits, "oidc_flows", purged.OIDCFlows, "mfa_challenges", purged.MFAChallenges,
 			"sessions", purged.Sessions, "user_tokens", purged.UserTokens, "webauthn_ceremonies", purged.WebAuthnCeremonies,
-			"vat_answers", purged.VATAnswers)
+			"vat_answers", purged.VATAnswers, "sent_mails", purged.SentMails)
 	}
 	rep := workflows.ReconcileReport{Purged: purged.Total()}
 	now := time.Now()

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"kudos"
 )
@@ -14,19 +15,31 @@ type Purged struct {
 	MFAChallenges int64
 	// VATAnswers are VIES's answers past kudos.VATAnswerTTL (issue 35).
 	VATAnswers int64
+	// SentMails are records of mails sent before SentMailRetention.
+	SentMails int64
 }
+
+// SentMailRetention is how long the record of a mail handed to SMTP is
+// kept: it makes a retried send of the same request key send nothing. It
+// is far longer than a mail's retries (workflows.EmailDeliveryWindow, a
+// day), than the outbox keeps a delivered entry (whose key refuses the
+// same mail queued again: 7 days) and than the provider reconciliation
+// reads back (disputes: 120 days).
+const SentMailRetention = 180 * 24 * time.Hour
 
 // Total is the number of rows deleted.
 func (p Purged) Total() int64 {
-	return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens + p.WebAuthnCeremonies + p.MFAChallenges + p.VATAnswers
+	return p.RateLimits + p.OIDCFlows + p.Sessions + p.UserTokens + p.WebAuthnCeremonies + p.MFAChallenges + p.VATAnswers +
+		p.SentMails
 }
 
 // PurgeExpired deletes what is of no use any more: rate-limit buckets
 // untouched for their period (full again), Google sign-in flows past their
 // expiry, sign-in challenges past theirs, sessions that ended (expired, idled out or revoked: none of them
 // is accepted again), mailed tokens past their expiry, used or not, and
-// WebAuthn ceremonies past theirs, and VIES's answers past
-// kudos.VATAnswerTTL.
+// WebAuthn ceremonies past theirs, VIES's answers past
+// kudos.VATAnswerTTL, and the records of mails sent before
+// SentMailRetention.
 // The reconciliation runs it on the Schedule's beat. Each table is purged
 // in statements of at most PurgeBatch rows (issue 39): a backlog (a day of
 // expired sessions at a million users) is never one long transaction
@@ -46,6 +59,7 @@ func (db *DB) PurgeExpired(ctx context.Context) (Purged, error) {
 		{&p.UserTokens, batched("user_tokens", `expires_at <= $1`), []any{now}},
 		{&p.WebAuthnCeremonies, batched("webauthn_ceremonies", `expires_at <= $1`), []any{now}},
 		{&p.VATAnswers, batched("vat_answers", `checked_at <= $1`), []any{now.Add(-kudos.VATAnswerTTL)}},
+		{&p.SentMails, batched("sent_mails", `sent_at <= $1`), []any{now.Add(-SentMailRetention)}},
 	} {
 		for {
 			tag, err := db.Pool.Exec(ctx, q.sql, q.arg...)

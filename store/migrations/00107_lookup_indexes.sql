@@ -23,7 +23,11 @@ CREATE INDEX users_last_account_idx ON users (last_account_id) WHERE last_accoun
 -- corrects it (the foreign key).
 CREATE INDEX invoices_corrects_idx ON invoices (corrects) WHERE corrects IS NOT NULL;
 
+-- The purge's batches of mails sent past store.SentMailRetention.
+CREATE INDEX sent_mails_sent_at_idx ON sent_mails (sent_at);
+
 -- +goose Down
+DROP INDEX sent_mails_sent_at_idx;
 DROP INDEX invoices_corrects_idx;
 DROP INDEX users_last_account_idx;
 DROP INDEX feature_requests_user_idx;
