@@ -69,7 +69,8 @@ func (s *Server) invitationToken() (key string, hash []byte, expiresAt time.Time
 
 // invite invites an address to the account with a role (admin or member)
 // when a seat is free (409 seat_limit otherwise). The answer is the same
-// whether the address belongs to a user or not.
+// whether the address belongs to a user or not, and whether its mail goes
+// (invitationMailed).
 func (s *Server) invite(c fiber.Ctx) error {
 	var req inviteRequest
 	if err := decodeJSON(c, &req); err != nil {
@@ -88,6 +89,15 @@ func (s *Server) invite(c fiber.Ctx) error {
 		return err
 	}
 	key, hash, expires := s.invitationToken()
+	mailed, err := s.invitationMailed(c, req.Email)
+	if err != nil {
+		return err
+	}
+	if !mailed {
+		// The link stored is one whose key nobody holds: the workflow finds
+		// that its key is not the invitation's and mails nothing.
+		_, hash, _ = s.invitationToken()
+	}
 	inv, err := s.DB.CreateInvitation(ctx(c), store.NewInvitation{
 		Invitation: kudos.Invitation{AccountID: accountID(c), Email: req.Email, Role: req.Role, ExpiresAt: expires},
 		InvitedBy:  session(c).UserID, TokenHash: hash, Key: key, Outbox: s.team(),
@@ -102,7 +112,9 @@ func (s *Server) invite(c fiber.Ctx) error {
 
 // resendInvitation mails a pending invitation again with a new link (the
 // old one stops working) and a new expiry, while the account still has
-// the seat it holds (409 seat_limit otherwise).
+// the seat it holds (409 seat_limit otherwise). Beyond the address's
+// invitation mails (invitationMailed) the answer is the same, but nothing
+// is mailed and the old link keeps working until the new expiry.
 func (s *Server) resendInvitation(c fiber.Ctx) error {
 	id, err := pathUUID(c, "invitationId")
 	if err != nil {
@@ -112,6 +124,22 @@ func (s *Server) resendInvitation(c fiber.Ctx) error {
 		return err
 	}
 	key, hash, expires := s.invitationToken()
+	pending, err := s.DB.PendingInvitations(ctx(c), accountID(c))
+	if err != nil {
+		return err
+	}
+	for _, p := range pending {
+		if p.ID == id {
+			mailed, err := s.invitationMailed(c, p.Email)
+			if err != nil {
+				return err
+			}
+			if !mailed {
+				hash = nil // the old link stays; the new key's mail finds it is not the link
+			}
+			break
+		}
+	}
 	inv, err := s.DB.ResendInvitation(ctx(c), accountID(c), id, hash, key, expires, s.team())
 	if err != nil {
 		return err
@@ -120,7 +148,10 @@ func (s *Server) resendInvitation(c fiber.Ctx) error {
 	return c.JSON(viewInvitation(inv))
 }
 
-// revokeInvitation ends a pending invitation: its link stops working.
+// revokeInvitation ends a pending invitation: its link stops working. A
+// revoke takes one from the account's invitation budget when one is left,
+// so that inviting and revoking in a loop mails half as often; it is never
+// refused (a wrong invitation must always be revocable).
 func (s *Server) revokeInvitation(c fiber.Ctx) error {
 	id, err := pathUUID(c, "invitationId")
 	if err != nil {
@@ -129,8 +160,21 @@ func (s *Server) revokeInvitation(c fiber.Ctx) error {
 	if err := s.DB.RevokeInvitation(ctx(c), accountID(c), id, session(c).UserID, s.team()); err != nil {
 		return err
 	}
+	if _, _, err := s.limits.invitations.Allow(ctx(c), accountID(c).String()); err != nil {
+		return err
+	}
 	s.Outbox.Kick()
 	return c.SendStatus(fiber.StatusNoContent)
+}
+
+// invitationMailed takes one from the invitation mails of the address, from
+// every account (recipientAllowed: 5 an hour), and reports whether the
+// invitation may be mailed: beyond, its mail is dropped silently, and the
+// inviter is answered as for any other address (whether or not it belongs
+// to a user). Inviting and revoking in a loop from several accounts
+// cannot flood one mailbox.
+func (s *Server) invitationMailed(c fiber.Ctx, email string) (bool, error) {
+	return s.recipientAllowed(ctx(c), kudos.MailTeamInvitation, email)
 }
 
 // invitationHash is the hash of the path's token; a token of the wrong

@@ -32,7 +32,7 @@ type limits struct {
 	reauth            *store.Limiter // current-password checks per user
 	secondFactor      *store.Limiter // second factors tried at sign-in per user, from all clients but known devices
 	mail              *store.Limiter // mails triggered per (purpose, recipient) (silently dropped beyond)
-	invitations       *store.Limiter // invitations sent and resent per account
+	invitations       *store.Limiter // invitations sent, resent and revoked per account
 	pmCheckoutHour    *store.Limiter // payment-method checkouts opened per account, per hour
 	pmCheckoutDay     *store.Limiter // and per day
 	exports           *store.Limiter // data exports asked for per user and per account
@@ -85,7 +85,13 @@ func (s *Server) mailAllowed(ctx context.Context, m store.OutboxEntry) (bool, er
 	if !ok {
 		return false, fmt.Errorf("mail limit: outbox entry %s is no mail", m.Key)
 	}
-	ok, _, err := s.limits.mail.Allow(ctx, string(req.Purpose)+"\x00"+kudos.NormalizeEmail(req.To))
+	return s.recipientAllowed(ctx, req.Purpose, req.To)
+}
+
+// recipientAllowed takes one from the bucket of mails of purpose to the
+// address to (mailAllowed), and reports whether one was left.
+func (s *Server) recipientAllowed(ctx context.Context, purpose kudos.MailPurpose, to string) (bool, error) {
+	ok, _, err := s.limits.mail.Allow(ctx, string(purpose)+"\x00"+kudos.NormalizeEmail(to))
 	return ok, err
 }
 

@@ -128,8 +128,10 @@ func liveInvitation(ctx context.Context, tx pgx.Tx, now time.Time, where string,
 
 // ResendInvitation renews a pending invitation of the account: a new
 // token (hash, derived from key) valid until expiresAt, mailed by its
-// workflow. It needs the seat it holds to still fit the account's limit
-// (seat_limit: the plan expired or changed meanwhile).
+// workflow; a nil tokenHash keeps the link (the api drops the mail: the
+// workflow finds key is not the link's and mails nothing). It needs the
+// seat it holds to still fit the account's limit (seat_limit: the plan
+// expired or changed meanwhile).
 func (db *DB) ResendInvitation(ctx context.Context, accountID, id uuid.UUID, tokenHash []byte, key string, expiresAt time.Time,
 	out TeamOutbox) (*kudos.Invitation, error) {
 	now := db.Now()
@@ -149,7 +151,7 @@ func (db *DB) ResendInvitation(ctx context.Context, accountID, id uuid.UUID, tok
 		if s.Used > s.Limit {
 			return kudos.TeamFullError(s)
 		}
-		if _, err := tx.Exec(ctx, `UPDATE invitations SET token_hash = $2, expires_at = $3 WHERE id = $1`, id, tokenHash, expiresAt); err != nil {
+		if _, err := tx.Exec(ctx, `UPDATE invitations SET token_hash = coalesce($2, token_hash), expires_at = $3 WHERE id = $1`, id, tokenHash, expiresAt); err != nil {
 			return wrapErr(err)
 		}
 		inv.ExpiresAt = expiresAt
