@@ -429,6 +429,9 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	if inv.Status == kudos.InvoicePaid { // paid by an earlier attempt (or its checkout): never charged twice
 		return workflows.RenewalResult{Paid: true, Amount: amount}, nil
 	}
+	if inv.Total == 0 { // discounted to nothing (a 100 % code): paid, nothing to charge
+		return workflows.RenewalResult{Paid: true, Amount: amount}, a.Store.SetInvoiceStatus(ctx, in.InvoiceID, kudos.InvoicePaid)
+	}
 	owner, err := a.Store.OwnerEmail(ctx, in.AccountID) // the provider's customer is kept addressed to them
 	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
 		return workflows.RenewalResult{}, err

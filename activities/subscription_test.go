@@ -135,3 +135,51 @@ func TestProviderRefusalIsNotRetried(t *testing.T) {
 		t.Fatalf("OpenCheckout under the minimum: %v, want a non-retryable %s", err, workflows.ErrTypeProviderRefused)
 	}
 }
+
+// chargeRecorder is a payment provider that charges off-session as
+// Stripe's adapter does: an amount of nothing is an error, which Temporal
+// retries.
+type chargeRecorder struct {
+	kudos.PaymentProvider
+	charged []kudos.ChargeRequest
+}
+
+func (p *chargeRecorder) ChargeOffSession(_ context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	p.charged = append(p.charged, req)
+	if req.Amount.Amount <= 0 {
+		return kudos.ChargeResult{}, errors.New("stripepay: want a positive amount")
+	}
+	return kudos.ChargeResult{Paid: true}, nil
+}
+
+// TestARenewalDiscountedToNothingIsPaidWithoutACharge: a renewal whose
+// promotion takes its whole price off (a 100 % code for ever) asked the
+// provider to charge nothing; Stripe's adapter refused with an error that
+// was retried for ever, inside the workflow's lock, so every later request
+// of the account waited behind it. A renewal of nothing is paid without a
+// charge.
+func TestARenewalDiscountedToNothingIsPaidWithoutACharge(t *testing.T) {
+	db := testenv.DB(t)
+	account := newAccount(t, db)
+	pay := &chargeRecorder{}
+	env := activityEnv(&activities.Activities{Store: db, Payments: pay, Prices: prices, UIBase: "http://127.0.0.1:8080", Now: time.Now})
+	invoice := uuid.New()
+	if err := db.CreateInvoice(context.Background(), kudos.Invoice{ID: invoice, AccountID: account, Kind: kudos.InvoiceRenewal,
+		Plan: kudos.PlanStarter, Currency: "EUR", Status: kudos.InvoiceProcessing,
+		Discount: &kudos.InvoiceDiscount{Code: "FREE", Amount: prices.Starter}}); err != nil {
+		t.Fatal(err)
+	}
+	v, err := env.ExecuteActivity(workflows.ActivityChargeRenewal, workflows.RenewalInput{AccountID: account, Plan: kudos.PlanStarter,
+		InvoiceID: invoice, ChargeID: kudos.RenewalChargeID(account, time.Now())})
+	if err != nil {
+		t.Fatalf("ChargeRenewal of nothing: %v, want paid without a charge", err)
+	}
+	var res workflows.RenewalResult
+	if err := v.Get(&res); err != nil || !res.Paid || len(pay.charged) != 0 {
+		t.Fatalf("result %+v (%v), %d charges: want paid and none made", res, err, len(pay.charged))
+	}
+	inv, err := db.Invoice(context.Background(), account, invoice)
+	if err != nil || inv.Status != kudos.InvoicePaid || inv.Number == "" {
+		t.Fatalf("invoice %+v, %v: want PAID and numbered", inv, err)
+	}
+}

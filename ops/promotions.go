@@ -27,11 +27,11 @@ type PromoStore interface {
 var ErrPromoUsage = errors.New("usage: kudos ops promo create CODE --percent N | --amount X --duration once|forever|years:N " +
 	"[--max-redemptions N] [--expires YYYY-MM-DD] [--plans team,pro] | list | deactivate CODE")
 
-// Promo runs `kudos ops promo create|list|deactivate` (issue 38): currency
-// is the price list's, which an --amount is in (major units: 50 or 49.50).
-// An --expires date is the last day the code is accepted (it expires at
-// the end of that day, UTC).
-func Promo(ctx context.Context, db PromoStore, currency string, args []string, out io.Writer) error {
+// Promo runs `kudos ops promo create|list|deactivate` (issue 38): prices
+// are the price list, whose currency an --amount is in (major units: 50 or
+// 49.50). An --expires date is the last day the code is accepted (it
+// expires at the end of that day, UTC).
+func Promo(ctx context.Context, db PromoStore, prices kudos.PriceList, args []string, out io.Writer) error {
 	if len(args) == 0 {
 		return ErrPromoUsage
 	}
@@ -45,7 +45,10 @@ func Promo(ctx context.Context, db PromoStore, currency string, args []string, o
 		fmt.Fprintf(out, "promotion code %s deactivated: refused from now on; discounts it gives run on\n", kudos.NormalizePromotionCode(args[1]))
 		return nil
 	case args[0] == "create" && len(args) >= 2:
-		p, err := parsePromo(args[1], args[2:], currency)
+		p, err := parsePromo(args[1], args[2:], prices.Currency)
+		if err == nil {
+			err = leavesACharge(p, prices)
+		}
 		if err != nil {
 			return fmt.Errorf("%v\n%w", err, ErrPromoUsage)
 		}
@@ -119,6 +122,23 @@ func parsePromo(code string, args []string, currency string) (kudos.Promotion, e
 		}
 	}
 	return p, nil
+}
+
+// leavesACharge refuses a code that takes a plan it covers under the
+// smallest charge the provider takes (kudos.MinimumCharge): a plan of
+// nothing cannot be checked out nor renewed at the provider (a 100 % code,
+// or an amount near the price), and Kudos sells no free plans.
+func leavesACharge(p kudos.Promotion, prices kudos.PriceList) error {
+	d := p.Discount()
+	floor := kudos.MinimumCharge(prices.Currency)
+	for _, plan := range []kudos.Plan{kudos.PlanStarter, kudos.PlanPro, kudos.PlanTeam} {
+		price := prices.Yearly(plan)
+		if left := price - d.Off(plan, price); d.Covers(plan) && left < floor {
+			return fmt.Errorf("the code leaves the %s plan at %s %.2f a year, under the smallest charge (%s %.2f): "+
+				"give less off, or leave that plan out with --plans", plan, prices.Currency, float64(left)/100, prices.Currency, float64(floor)/100)
+		}
+	}
+	return nil
 }
 
 // describePromo says what a code does, as ops read it.

@@ -24,7 +24,7 @@ func TestOpsPromoCreatesListsAndDeactivatesCodes(t *testing.T) {
 	ctx := context.Background()
 	run := func(args ...string) (string, error) {
 		var out bytes.Buffer
-		err := ops.Promo(ctx, db, "EUR", args, &out)
+		err := ops.Promo(ctx, db, kudos.PriceList{Starter: 18000, Pro: 46800, Team: 118800, Currency: "EUR"}, args, &out)
 		return out.String(), err
 	}
 	if _, err := run("create", "spring20", "--percent", "20", "--duration", "years:2", "--max-redemptions", "100",
@@ -58,6 +58,8 @@ func TestOpsPromoCreatesListsAndDeactivatesCodes(t *testing.T) {
 		{"create", "DUR2", "--percent", "10", "--duration", "monthly"},                       // unknown
 		{"create", "PLAN", "--percent", "10", "--duration", "once", "--plans", "trial"},      // not paid
 		{"create", "DATE", "--percent", "10", "--duration", "once", "--expires", "31/03/27"}, // not a date
+		{"create", "FREE", "--percent", "100", "--duration", "forever"},                      // nothing left to charge
+		{"create", "STARTERGONE", "--amount", "179.80", "--duration", "once"},                // Starter under the minimum
 	} {
 		if _, err := run(bad...); !errors.Is(err, ops.ErrPromoUsage) {
 			t.Errorf("%v: %v, want a usage error", bad, err)

@@ -68,7 +68,7 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 			return err
 		}
 		defer db.Close()
-		return ops.Promo(ctx, db, cfg.Prices.Currency, args[2:], out)
+		return ops.Promo(ctx, db, cfg.Prices, args[2:], out)
 	case len(args) >= 2 && len(args) <= 3 && args[0] == "ops" && args[1] == "reconcile-provider":
 		if len(args) == 3 && args[2] != "--json" {
 			return errUsage

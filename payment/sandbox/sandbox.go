@@ -54,6 +54,9 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 	if !req.Purpose.TakesPayment() && req.Purpose != kudos.CheckoutPaymentMethod {
 		return kudos.Checkout{}, fmt.Errorf("sandbox: checkout %s: unknown purpose %q", req.CheckoutID, req.Purpose)
 	}
+	if req.Purpose.TakesPayment() && req.Amount.Amount <= 0 { // refused as the Stripe adapter refuses it
+		return kudos.Checkout{}, kudos.Errorf(kudos.EInvalid, "checkout %s: the amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
+	}
 	c, err := p.createCheckout(ctx, Checkout{
 		ID: "cs_sandbox_" + strings.ReplaceAll(uuid.NewString(), "-", ""), CheckoutID: req.CheckoutID, AccountID: req.AccountID,
 		Purpose: req.Purpose, Description: req.Description, Amount: req.Amount,
@@ -78,6 +81,9 @@ func (p *Provider) Refund(ctx context.Context, req kudos.RefundRequest) (string,
 
 // ChargeOffSession implements kudos.PaymentProvider.
 func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
+	if req.ChargeID == "" || req.Amount.Amount <= 0 { // refused as the Stripe adapter refuses it
+		return kudos.ChargeResult{}, kudos.Errorf(kudos.EInvalid, "charge %q: want an id and a positive amount, got %d", req.ChargeID, req.Amount.Amount)
+	}
 	return p.charge(ctx, req.ChargeID, req.AccountID, req.Amount)
 }
 

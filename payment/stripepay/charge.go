@@ -43,8 +43,8 @@ const reasonCustomerNotFound = "customer_not_found"
 // chargeOffSession is ChargeOffSession before a missing customer is turned
 // into a refusal.
 func (p *Provider) chargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
-	if req.ChargeID == "" || req.Amount.Amount <= 0 {
-		return kudos.ChargeResult{}, fmt.Errorf("stripepay: charge %q: want an id and a positive amount", req.ChargeID)
+	if req.ChargeID == "" || req.Amount.Amount <= 0 { // refused for good: retrying changes nothing
+		return kudos.ChargeResult{}, kudos.Errorf(kudos.EInvalid, "charge %q: want an id and a positive amount, got %d", req.ChargeID, req.Amount.Amount)
 	}
 	customer, err := p.customerID(ctx, req.AccountID)
 	if err != nil {

@@ -54,8 +54,8 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 	currency := p.currencyOf(req.Amount)
 	switch {
 	case req.Purpose.TakesPayment():
-		if req.Amount.Amount <= 0 {
-			return kudos.Checkout{}, fmt.Errorf("stripepay: checkout %s: amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
+		if req.Amount.Amount <= 0 { // refused for good, as Stripe would: retrying changes nothing
+			return kudos.Checkout{}, kudos.Errorf(kudos.EInvalid, "checkout %s: the amount must be positive, got %d", req.CheckoutID, req.Amount.Amount)
 		}
 		name := req.Description
 		if name == "" {
