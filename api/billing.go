@@ -24,12 +24,20 @@ func (s *Server) registerBillingRoutes(acc fiber.Router) {
 // InvoiceDownloadTTL is how long an invoice download link works.
 const InvoiceDownloadTTL = 5 * time.Minute
 
+// DraftPrefix is where the drafts of invoices (pro-formas, payment
+// requests) are stored: under the temporary prefix, which the bucket's
+// lifecycle expires after a day (a draft is rendered again at each
+// download; its link works InvoiceDownloadTTL).
+const DraftPrefix = "tmp/drafts/"
+
 // downloadInvoice answers a short-lived link to the invoice's PDF, saved as
 // "{invoice number}.pdf". Another account's invoice is 404. An invoice not
 // final yet (its checkout is open, SPEC §2 still shows a download icon)
 // gets a pro-forma, rendered now: marked as not yet paid, without a number;
 // a due invoice, numbered only once paid (issue 34), a payment request,
-// rendered now the same way. A credit note downloads like an invoice.
+// rendered now the same way. A draft is stored under DraftPrefix (the
+// bucket's lifecycle expires it), recorded first so that the account's
+// erasure deletes it. A credit note downloads like an invoice.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
 	inv, err := s.pathInvoice(c)
 	if err != nil {
@@ -40,7 +48,10 @@ func (s *Server) downloadInvoice(c fiber.Ctx) error {
 		if inv.Status == kudos.InvoiceDue {
 			draft = "payment-request"
 		}
-		key := fmt.Sprintf("invoices/%s/%s-%s.pdf", inv.AccountID, draft, inv.ID)
+		key := fmt.Sprintf("%s%s/%s-%s.pdf", DraftPrefix, inv.AccountID, draft, inv.ID)
+		if err := s.DB.RecordInvoiceDraft(ctx(c), inv.AccountID, key); err != nil {
+			return err
+		}
 		if err := s.renderAndStore(c, inv, key); err != nil {
 			return err
 		}

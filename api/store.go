@@ -86,6 +86,7 @@ type BillingStore interface {
 	Invoice(ctx context.Context, accountID, id uuid.UUID) (*kudos.Invoice, error)
 	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
+	RecordInvoiceDraft(ctx context.Context, accountID uuid.UUID, key string) error
 	OwnerEmail(ctx context.Context, accountID uuid.UUID) (string, error)
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	RecordCheckout(ctx context.Context, c kudos.CheckoutRecord) error

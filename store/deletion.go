@@ -162,7 +162,8 @@ func (db *DB) OpenMethodCheckouts(ctx context.Context, accountID uuid.UUID) ([]k
 
 // ErasedAccount is what EraseAccount leaves for the workflow to remove
 // outside Postgres: the provider's customer and the stored objects (the
-// logo, data exports).
+// logo, data exports, the drafts of invoices: pro-formas and payment
+// requests, which print the buyer).
 type ErasedAccount struct {
 	// Already: the account had been erased by an earlier attempt (the
 	// same customer and objects are handed out again).
@@ -172,8 +173,8 @@ type ErasedAccount struct {
 }
 
 // EraseAccount erases the account's personal data once its deletion is
-// due, in one transaction: the members lose it (memberships, invitations
-// and exports go; a member with no account left gets one of their own at
+// due, in one transaction: the members lose it (memberships, invitations,
+// exports and invoice drafts go; a member with no account left gets one of their own at
 // their next sign-in), the billing address and feature requests are
 // deleted, the name and logo are replaced, e-mail addresses leave the
 // timeline, and the account is marked deleted with the timeline's
@@ -216,7 +217,15 @@ func (db *DB) EraseAccount(ctx context.Context, accountID uuid.UUID) (ErasedAcco
 		if err != nil {
 			return wrapErr(err)
 		}
-		for _, k := range keys {
+		rows, err = tx.Query(ctx, `DELETE FROM invoice_drafts WHERE account_id = $1 RETURNING key`, accountID)
+		if err != nil {
+			return wrapErr(err)
+		}
+		drafts, err := pgx.CollectRows(rows, pgx.RowTo[string])
+		if err != nil {
+			return wrapErr(err)
+		}
+		for _, k := range append(keys, drafts...) {
 			if k != "" {
 				out.Objects = append(out.Objects, k)
 			}

@@ -26,7 +26,17 @@ CREATE INDEX invoices_corrects_idx ON invoices (corrects) WHERE corrects IS NOT 
 -- The purge's batches of mails sent past store.SentMailRetention.
 CREATE INDEX sent_mails_sent_at_idx ON sent_mails (sent_at);
 
+-- The drafts (pro-forma, payment request) stored for an account's
+-- invoices, which print the buyer: the account's erasure deletes them.
+CREATE TABLE invoice_drafts (
+    key        text PRIMARY KEY,
+    account_id uuid        NOT NULL REFERENCES accounts (id) ON DELETE CASCADE,
+    stored_at  timestamptz NOT NULL
+);
+CREATE INDEX invoice_drafts_account_idx ON invoice_drafts (account_id);
+
 -- +goose Down
+DROP TABLE invoice_drafts;
 DROP INDEX sent_mails_sent_at_idx;
 DROP INDEX invoices_corrects_idx;
 DROP INDEX users_last_account_idx;
