@@ -53,6 +53,7 @@ type Store interface {
 	SaveVATAnswer(ctx context.Context, country, vatID string, valid bool) error
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
+	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
 		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
 	RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, applied string) (kudos.DisputeApplied, error)

@@ -33,9 +33,16 @@ func (a *Activities) RenderInvoicePDF(ctx context.Context, in workflows.InvoiceP
 }
 
 // storeInvoicePDF renders a finalised invoice, stores it and records where.
+// An invoice (or credit note) stored before is never drawn again, also
+// when it is paid again after its debit came back: its document stays as
+// the customer got it, not redrawn from the account as it is now (another
+// owner, language or e-mail) under the same number.
 func (a *Activities) storeInvoicePDF(ctx context.Context, in invoicepdf.Input) error {
 	if in.Invoice.Number == "" {
 		return temporal.NewNonRetryableApplicationError("invoice is not final", workflows.ErrTypeInvoiceNotFinal, nil)
+	}
+	if key, err := a.Store.InvoicePDF(ctx, in.Invoice.AccountID, in.Invoice.ID); err != nil || key != "" {
+		return err
 	}
 	pdf, err := invoicepdf.Render(in)
 	if errors.Is(err, invoicepdf.ErrNoNumber) || errors.Is(err, invoicepdf.ErrNoDate) {
