@@ -56,65 +56,80 @@ func (s *Server) activateUser(c fiber.Ctx) error {
 	return s.signedIn(c, in)
 }
 
-// resendActivation sends a fresh activation link to an unactivated user: to
-// the new address while an e-mail change awaits confirmation (whichever of the
-// two addresses is given). The answer is 202 whether or not the address is
-// known.
+// resendActivation queues a fresh activation link for the address and
+// answers 202. Like a reset request (queueLinkRequest), the request does the
+// same work for an unknown, an activated and an unactivated address; the
+// relay does the rest (issueActivation).
 func (s *Server) resendActivation(c fiber.Ctx) error {
-	find := func(email string) (*kudos.User, error) {
-		u, err := s.DB.UserByEmail(ctx(c), email)
-		if kudos.ErrorCode(err) == kudos.ENotFound {
-			return s.DB.UserByPendingEmail(ctx(c), email)
-		}
-		return u, err
+	return s.queueLinkRequest(c, dispatch.ActivationRequest)
+}
+
+// issueActivation does a queued activation request: an unactivated user
+// gets a fresh activation link (within its mail limit), sent to the new
+// address while an e-mail change awaits confirmation (whichever of the two
+// addresses was typed); an unknown or activated address gets nothing.
+func (s *Server) issueActivation(ctx context.Context, req dispatch.ResetRequest) error {
+	u, err := s.DB.UserByEmail(ctx, req.Email)
+	if kudos.ErrorCode(err) == kudos.ENotFound {
+		u, err = s.DB.UserByPendingEmail(ctx, req.Email)
 	}
-	return s.mailToken(c, find, func(u *kudos.User, key string) (*store.NewToken, error) {
-		if u.Activated {
-			return nil, nil
+	if kudos.ErrorCode(err) == kudos.ENotFound || (err == nil && u.Activated) {
+		return nil
+	} else if err != nil {
+		return err
+	}
+	pending, err := s.DB.PendingEmail(ctx, u.ID)
+	if err != nil {
+		return err
+	}
+	to := u.Email
+	if pending != "" {
+		to = pending
+	}
+	t := s.activationToken(req.Key, to, u.PreferredLanguage, u.Firstname, pending)
+	if pending == "" {
+		// Opened in the browser that signed up, the new link signs it in.
+		if t.BrowserHash, err = s.DB.SignupBrowserHash(ctx, u.ID); err != nil {
+			return err
 		}
-		pending, err := s.DB.PendingEmail(ctx(c), u.ID)
+	} else {
+		// A pending address that belongs to someone else gets the notice,
+		// never a link (the change was answered as if it were free).
+		taken, err := s.DB.PendingEmailTaken(ctx, u.ID, pending)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		to := u.Email
-		if pending != "" {
-			to = pending
-		}
-		t := s.activationToken(key, to, u.PreferredLanguage, u.Firstname, pending)
-		if pending == "" {
-			// Opened in the browser that signed up, the new link signs it in.
-			if t.BrowserHash, err = s.DB.SignupBrowserHash(ctx(c), u.ID); err != nil {
-				return nil, err
-			}
-		}
-		if pending != "" {
-			// A pending address that belongs to someone else gets the notice,
-			// never a link (the change was answered as if it were free).
-			taken, err := s.DB.PendingEmailTaken(ctx(c), u.ID, pending)
-			if err != nil || !taken {
-				return &t, err
-			}
-			owner, err := s.DB.UserByEmail(ctx(c), pending)
+		if taken {
+			owner, err := s.DB.UserByEmail(ctx, pending)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			t.Mail = dispatch.Mail(kudos.MailRequest{Key: key, Purpose: kudos.MailSignupExisting, To: owner.Email,
+			t.Mail = dispatch.Mail(kudos.MailRequest{Key: req.Key, Purpose: kudos.MailSignupExisting, To: owner.Email,
 				Language: owner.PreferredLanguage, Name: owner.Firstname})
 		}
-		return &t, nil
-	})
+	}
+	return s.issueToken(ctx, u, t)
 }
 
 // requestPasswordReset queues a reset link for the address and answers
-// 202. The request does the same work whether or not the address is
-// registered (one outbox entry), so neither its answer nor its timing tells
-// which addresses exist; the relay does the rest (issuePasswordReset).
+// 202 (queueLinkRequest); the relay does the rest (issuePasswordReset).
 func (s *Server) requestPasswordReset(c fiber.Ctx) error {
+	return s.queueLinkRequest(c, dispatch.PasswordResetRequest)
+}
+
+// queueLinkRequest is the shared body of the "mail me a link" routes:
+// validate the address, queue the request (entry) and answer 202. The
+// request does the same work whether or not the address is registered
+// (one outbox entry of the same shape), so neither its answer nor its
+// timing tells which addresses exist; the look-up, the token and the mail
+// (rate limited silently per purpose and recipient: mailAllowed) come off
+// the request.
+func (s *Server) queueLinkRequest(c fiber.Ctx, entry func(email, key string) store.OutboxEntry) error {
 	email, err := s.mailRequestEmail(c)
 	if err != nil {
 		return err
 	}
-	if err := s.DB.Enqueue(ctx(c), dispatch.PasswordResetRequest(email, auth.NewKey())); err != nil {
+	if err := s.DB.Enqueue(ctx(c), entry(email, auth.NewKey())); err != nil {
 		return err
 	}
 	s.Outbox.Kick()
@@ -167,36 +182,6 @@ func (s *Server) mailRequestEmail(c fiber.Ctx) (string, error) {
 		return "", kudos.FieldErrors{"email": code}.Err()
 	}
 	return email, nil
-}
-
-// mailToken is the shared body of the "mail me a link" routes: validate the
-// address, find the user, let make build the token (nil: nothing to send),
-// store it with its mail, and answer 202 in every case, so the answer tells
-// nothing about which addresses exist. Mails are rate limited silently for
-// the same reason (mailAllowed: per purpose and recipient).
-func (s *Server) mailToken(c fiber.Ctx, find func(email string) (*kudos.User, error),
-	make func(u *kudos.User, key string) (*store.NewToken, error)) error {
-	email, err := s.mailRequestEmail(c)
-	if err != nil {
-		return err
-	}
-	u, err := find(email)
-	switch kudos.ErrorCode(err) {
-	case "":
-		t, err := make(u, auth.NewKey())
-		if err != nil {
-			return err
-		}
-		if t != nil {
-			if err := s.issueToken(ctx(c), u, *t); err != nil {
-				return err
-			}
-		}
-	case kudos.ENotFound:
-	default:
-		return err
-	}
-	return c.Status(fiber.StatusAccepted).JSON(fiber.Map{})
 }
 
 // resetPassword sets a new password with a reset token and ends every

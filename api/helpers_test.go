@@ -382,23 +382,26 @@ func newHarnessFrom(t *testing.T, h *harness) *harness {
 	return &harness{t: t, app: api.New(&srv), srv: &srv, db: h.db, oidc: h.oidc}
 }
 
-// deliverQueued does the api's own queued work (Server.Deliver: reset
-// requests) in a harness whose relay does not run (entries for Temporal
+// apiKinds are the outbox entries the api does itself (Server.Deliver).
+var apiKinds = []string{dispatch.KindPasswordResetRequest, dispatch.KindActivationRequest}
+
+// deliverQueued does the api's own queued work (Server.Deliver: reset and
+// activation requests) in a harness whose relay does not run (entries for Temporal
 // stay where they are), or waits for the running relay to do it.
 func (h *harness) deliverQueued() {
 	h.t.Helper()
 	ctx := context.Background()
 	if h.tc != nil {
-		eventually(h.t, "the relay to do the queued reset requests", func() bool {
+		eventually(h.t, "the relay to do the queued reset and activation requests", func() bool {
 			var n int
-			_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE kind = $1 AND delivered_at IS NULL`,
-				dispatch.KindPasswordResetRequest).Scan(&n)
+			_ = h.db.Pool.QueryRow(ctx, `SELECT count(*) FROM outbox WHERE kind = ANY($1) AND delivered_at IS NULL`,
+				apiKinds).Scan(&n)
 			return n == 0
 		})
 		return
 	}
 	rows, err := h.db.Pool.Query(ctx, `SELECT id, key, kind, workflow_id, payload, attempts FROM outbox
-		WHERE kind = $1 AND delivered_at IS NULL ORDER BY id`, dispatch.KindPasswordResetRequest)
+		WHERE kind = ANY($1) AND delivered_at IS NULL ORDER BY id`, apiKinds)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -35,6 +35,9 @@ const (
 	// api does it itself, off the request (api.Server.Deliver), so that the
 	// request does the same work for a registered and an unknown address.
 	KindPasswordResetRequest = "password_reset_request"
+	// KindActivationRequest is a new activation link asked for an
+	// address, done by the api off the request like a reset link.
+	KindActivationRequest = "activation_request"
 	// KindExportStart starts a data export's workflow.
 	KindExportStart = "export_start"
 	// KindVATCheckStart starts the check of a saved VAT id that VIES could
@@ -69,8 +72,9 @@ func VATCheckedKey(accountID uuid.UUID, version int) string {
 	return "vat_id_checked:" + accountID.String() + ":" + strconv.Itoa(version)
 }
 
-// ResetRequest is the payload of a KindPasswordResetRequest entry: the
-// address typed and the request key of the mail that answers it.
+// ResetRequest is the payload of a KindPasswordResetRequest or
+// KindActivationRequest entry: the address typed and the request key of
+// the mail that answers it.
 type ResetRequest struct {
 	Email string `json:"email"`
 	Key   string `json:"key"`
@@ -81,6 +85,14 @@ type ResetRequest struct {
 func PasswordResetRequest(email, key string) store.OutboxEntry {
 	return store.OutboxEntry{Key: "password_reset_request:" + key, Kind: KindPasswordResetRequest,
 		WorkflowID: "password_reset:" + email, Payload: ResetRequest{Email: email, Key: key}}
+}
+
+// ActivationRequest is the entry of a new activation link asked for email,
+// whose mail (if an unactivated user has that address, or awaits it as a
+// new one) gets request key key.
+func ActivationRequest(email, key string) store.OutboxEntry {
+	return store.OutboxEntry{Key: "activation_request:" + key, Kind: KindActivationRequest,
+		WorkflowID: "activation:" + email, Payload: ResetRequest{Email: email, Key: key}}
 }
 
 // accountPayload is the payload of the entries that only name an account.
