@@ -502,14 +502,6 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	if r.ScheduledPlan != nil {
 		s.ScheduledPlan = *r.ScheduledPlan
 	}
-	if p := r.PendingRenewal; p != nil && s.RenewalAt != nil && (p.Attempt == "" || r.FailedPayment != nil) &&
-		p.PeriodStart.Truncate(time.Microsecond).Equal(s.RenewalAt.Truncate(time.Microsecond)) { // Postgres keeps microseconds
-		// The renewal's charge (or a retry's) settles: waited on, asked
-		// about on its schedule, never charged again. One of a renewal
-		// paid or ended since (the period moved on) is left.
-		pending := *p
-		s.PendingRenewal = &pending
-	}
 	if c := r.Checkout; c != nil && c.InvoiceID != nil {
 		s.Checkout = &OpenCheckout{ID: c.ID, ProviderID: c.ProviderID, URL: c.URL, Purpose: c.Purpose, Plan: c.Plan,
 			InvoiceID: *c.InvoiceID, ExpiresAt: c.ExpiresAt, ExtraSeats: c.ExtraSeats, Promotion: c.Promotion}
@@ -542,6 +534,15 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			s.Due = nil
 		}
 	}
+	if p := r.PendingRenewal; p != nil && s.RenewalAt != nil && (p.Attempt == "" || r.FailedPayment != nil) &&
+		(sameInstant(p.PeriodStart, *s.RenewalAt) || (s.Dunning != nil && s.Dunning.Returned && sameInstant(p.PeriodStart, s.Dunning.PeriodStart))) {
+		// The renewal's charge (or a retry's, of a returned debit's too:
+		// the period running now) settles: waited on, asked about on its
+		// schedule, never charged again. One of a renewal paid or ended
+		// since (the period moved on) is left.
+		pending := *p
+		s.PendingRenewal = &pending
+	}
 	returned := map[uuid.UUID]bool{}
 	for _, o := range r.Returned {
 		returned[o.ID] = true
@@ -569,6 +570,12 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 		}
 	}
 	return s
+}
+
+// sameInstant reports whether a and b are the same instant to the
+// microsecond (Postgres keeps microseconds).
+func sameInstant(a, b time.Time) bool {
+	return a.Truncate(time.Microsecond).Equal(b.Truncate(time.Microsecond))
 }
 
 // periodNamespace scopes the ids derived from billing periods.

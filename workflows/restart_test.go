@@ -221,3 +221,33 @@ func TestARebuiltDunningKeepsItsShiftedSchedule(t *testing.T) {
 	e.ExecuteWorkflow(workflows.Subscription, st)
 	assertCanceled(t, e)
 }
+
+// TestARebuiltReturnedDebitKeepsItsSettlingRetry: during a returned
+// debit's retries a charge of it settles (an extra attempt after a new
+// SEPA method, or a scheduled one), when the run is lost. The rebuilt run
+// kept a settling charge only when it was for the renewal date, never for
+// the period running now that a returned debit retries: it charged again
+// under a new key at the next slot (a second debit), and a stop of
+// auto-renewal ended the plan with the valid payment refunded when it
+// landed. It is waited on like any settling charge.
+func TestARebuiltReturnedDebitKeepsItsSettlingRetry(t *testing.T) {
+	began, returned := start.Add(-30*24*time.Hour), start.Add(-2*time.Hour)
+	renewal, retry := began.Add(period), start.Add(4*time.Hour)
+	inv := uuid.New()
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanPro, ShowStatus: kudos.StatusActive, PeriodStartedAt: &began,
+			PlanRenewalAt: &renewal, StartNextPeriod: true, PaymentRetryAt: &retry,
+			FailedPayment: &kudos.FailedPayment{InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}},
+			PendingRenewal: &kudos.PendingCharge{PeriodStart: began, InvoiceID: inv, ChargeID: "renewal:x:method:co_x",
+				Attempt: "method:co_x"}},
+		FailedKind: kudos.InvoiceSubscription, FailedReturnedAt: &returned,
+	}
+	lifecycle := kudos.Lifecycle{DunningSchedule: []time.Duration{time.Hour, 6 * time.Hour, 24 * time.Hour}}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, lifecycle, start)
+	if st.Dunning == nil || !st.Dunning.Returned {
+		t.Fatalf("the rebuilt dunning %+v, want the returned debit's", st.Dunning)
+	}
+	if p := st.PendingRenewal; p == nil || p.ChargeID != "renewal:x:method:co_x" {
+		t.Fatalf("the rebuilt run's settling charge %+v, want the returned debit's retry waited on", p)
+	}
+}
