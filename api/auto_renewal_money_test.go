@@ -63,7 +63,7 @@ func TestAutoRenewalStoppedWhileTheRenewalDebitSettlesIsKept(t *testing.T) {
 // later.
 func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesKeepsThePayment(t *testing.T) {
 	t.Parallel()
-	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-settles@example.com", sepaSucceeds)
+	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-settles@example.com", sepaSucceeds, false)
 	run := h.currentRun("subscription:" + account)
 	h.settleAtSandbox(account, true)
 	eventually(t, "the renewal paid", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") == 1 })
@@ -75,9 +75,10 @@ func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesKeepsThePayment(t *tes
 
 // stoppedWhileTheRenewalsCheckoutSettles: in dunning (the renewal needed
 // authentication) the customer pays the renewal's checkout by SEPA with
-// iban, then stops auto-renewal while the debit settles; the plan is still
-// active then, with auto-renewal off.
-func stoppedWhileTheRenewalsCheckoutSettles(t *testing.T, email, iban string) (h *harness, token, account string) {
+// iban, then stops auto-renewal while the debit settles (rebuilt: after
+// the run was lost, so that the run rebuilt from Postgres does not know the
+// debit settles); the plan is still active then, with auto-renewal off.
+func stoppedWhileTheRenewalsCheckoutSettles(t *testing.T, email, iban string, rebuilt bool) (h *harness, token, account string) {
 	t.Helper()
 	h, token, account, _ = inAuthenticationDunning(t, email)
 	var href string
@@ -87,6 +88,9 @@ func stoppedWhileTheRenewalsCheckoutSettles(t *testing.T, email, iban string) (h
 	})
 	h.expect(h.payWith(href, iban), 200)
 	time.Sleep(time.Second) // the workflow has noted it settling
+	if rebuilt {
+		h.terminate(account)
+	}
 	h.expect(h.do("DELETE", "/v1/accounts/"+account+"/subscription", nil, token), 200)
 	if sub := h.subscription(token, account); sub["show_status"] != "active" || sub["start_next_period"] != false {
 		t.Fatalf("auto-renewal stopped while the renewal's debit settles: %v, want active with auto-renewal off", sub)
@@ -100,9 +104,30 @@ func stoppedWhileTheRenewalsCheckoutSettles(t *testing.T, email, iban string) (h
 // needed authentication is not charged again.
 func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesThenItFails(t *testing.T) {
 	t.Parallel()
-	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-fails@example.com", sepaFails)
+	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-fails@example.com", sepaFails, false)
 	h.settleAtSandbox(account, true)
 	eventually(t, "the plan ended", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
 	h.wantRows("sandbox_charges", account, "charge_id LIKE 'renewal:%'", 1, "%d off-session renewal charges, want the first one only")
 	h.wantRows("invoices", account, "kind = 'RENEWAL' AND status = 'DUE_PAYMENT'", 1, "%d renewal invoices due, want 1")
+}
+
+// TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesAfterARebuild: the
+// same stop, by a run rebuilt from Postgres, which does not know that the
+// renewal's checkout was paid and its debit settles. It ended the plan
+// there (the provider, asked when the checkout was closed, said the
+// payment settles, and the plan ended all the same); when the debit landed
+// it restarted the plan with auto-renewal on, a new year from then, renewed
+// again against the owner's choice. The stop asks the provider first, and
+// a debit settling on the checkout decides, as in a run that knew it.
+func TestAutoRenewalStoppedWhileTheRenewalsCheckoutSettlesAfterARebuild(t *testing.T) {
+	t.Parallel()
+	h, token, account := stoppedWhileTheRenewalsCheckoutSettles(t, "stop-while-checkout-rebuilt@example.com", sepaSucceeds, true)
+	renewal := h.subscription(token, account)["plan_renewal_at"]
+	run := h.currentRun("subscription:" + account)
+	h.settleAtSandbox(account, true)
+	eventually(t, "the renewal paid", func() bool { return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID'") == 1 })
+	if sub := h.subscription(token, account); sub["start_next_period"] != false || sub["show_status"] != "active" || sub["period_started_at"] != renewal {
+		t.Fatalf("after the debit settled: %v, want active, auto-renewal still off, the period paid from its renewal date %v", sub, renewal)
+	}
+	h.recordHistory("subscription:"+account, run, "subscription_stop_asks_the_checkout.json")
 }

@@ -278,6 +278,18 @@ func (s *subscription) turnAutoRenewal(ctx workflow.Context, on bool) error {
 	// Turning it back on (stopped before a returned debit's retries began)
 	// ends nothing: the retries go on (runs since "restart-in-dunning").
 	if s.st.Dunning != nil && s.st.PendingRenewal == nil && (!on || !s.newer(ctx, "restart-in-dunning")) {
+		if c := s.openForRetried(); !on && c != nil && !c.Pending && s.newer(ctx, "stop-asks-the-checkout") {
+			// A run rebuilt from Postgres does not know whether the
+			// customer paid the renewal on its checkout: the provider is
+			// asked first (closing it if still open), and a debit settling
+			// on it decides, as below.
+			_ = s.expireOpenCheckout(ctx)
+			if s.st.Dunning == nil { // it was paid meanwhile: the period goes on, not renewed after
+				s.record(ctx)
+				s.wake.SendAsync(true)
+				return nil
+			}
+		}
 		if c := s.openForRetried(); !on && c != nil && c.Pending && s.newer(ctx, "stop-while-checkout-settles") {
 			// The customer paid the renewal on its checkout and the debit
 			// settles: its outcome decides. Paid, the period goes on (and

@@ -24,6 +24,7 @@ var afterFour = map[string]bool{
 	"late-payment-terms":          true, // a late payment keeps its checkout's promotion and seats
 	"stop-while-checkout-settles": true, // auto-renewal stopped while the renewal's checkout debit settles: its outcome decides
 	"late-while-deleting":         true, // a late payment during a deletion's grace is refunded, unless it settles an owed debt
+	"stop-asks-the-checkout":      true, // stopping auto-renewal in dunning asks the provider about the renewal's open checkout first
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
