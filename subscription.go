@@ -547,7 +547,10 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 	for _, o := range r.Returned {
 		returned[o.ID] = true
 	}
-	if s.Due != nil && returned[s.Due.ID] && s.Status != StatusPlanExpired && s.Status != StatusProcessing {
+	// Processing beneath a checkout that pays something else (an upgrade,
+	// seats: an active plan's) is not an expired plan paying its due one.
+	processingOther := s.Status == StatusProcessing && s.Due != nil && s.Checkout != nil && s.Checkout.InvoiceID != s.Due.ID
+	if s.Due != nil && returned[s.Due.ID] && s.Status != StatusPlanExpired && (s.Status != StatusProcessing || processingOther) {
 		// A plan that has not expired has no due invoice of its own: a
 		// returned one of an ended period is owed.
 		s.Due = nil

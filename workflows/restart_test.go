@@ -251,3 +251,29 @@ func TestARebuiltReturnedDebitKeepsItsSettlingRetry(t *testing.T) {
 		t.Fatalf("the rebuilt run's settling charge %+v, want the returned debit's retry waited on", p)
 	}
 }
+
+// TestARebuiltOwedInvoiceStaysOwedBesideAnUpgrade: a debit of an ended
+// period came back (its invoice owed, the plan active), and the owner
+// opened an upgrade checkout (the row reads processing) when the run was
+// lost. The rebuilt run took the owed invoice for an expired plan's due
+// one: the plan read plan_expired, the upgrade's payment was refunded as
+// no longer owed, and no renewal was charged. The owed invoice stays owed,
+// and the plan active under its checkout.
+func TestARebuiltOwedInvoiceStaysOwedBesideAnUpgrade(t *testing.T) {
+	began := start.Add(-30 * 24 * time.Hour)
+	renewal := began.Add(period)
+	owed, upgrade := uuid.New(), uuid.New()
+	rm := kudos.SubscriptionReadModel{
+		Subscription: kudos.Subscription{Plan: kudos.PlanStarter, ShowStatus: kudos.StatusProcessing, PeriodStartedAt: &began,
+			PlanRenewalAt: &renewal, StartNextPeriod: true},
+		Due:      &kudos.DueInvoice{ID: owed, Plan: kudos.PlanStarter},
+		Returned: []kudos.OwedInvoice{{ID: owed, Plan: kudos.PlanStarter}},
+		Checkout: &kudos.CheckoutRecord{ID: "co_up", Purpose: kudos.CheckoutUpgrade, Plan: kudos.PlanPro, InvoiceID: &upgrade,
+			ExpiresAt: start.Add(time.Hour), Status: "open"},
+	}
+	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, kudos.Lifecycle{}, start)
+	if st.Status != kudos.StatusActive || st.Due != nil || !st.Owes(owed) || st.Checkout == nil {
+		t.Fatalf("rebuilt: status %s, due %+v, owed %+v, checkout %+v; want active, nothing due, the invoice owed, the upgrade open",
+			st.Status, st.Due, st.Owed, st.Checkout)
+	}
+}
