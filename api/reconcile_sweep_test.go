@@ -128,3 +128,24 @@ func TestReconcileSweepResumesAfterTheWorkerIsKilled(t *testing.T) {
 	h.recordHistory(id, firstRun, "reconcile_paged_resumed.json")
 	h.recordHistory(id, "", "reconcile_paged_last.json")
 }
+
+// TestTheSubscriptionSweepSaysWhenItLastFinished: the sweep that restarts
+// lost subscription workflows had no gauge of when it last finished (the
+// provider reconciliation has one): a sweep failing at every beat, or
+// never reaching its last page, was seen only by its failures' rate.
+// kudos_subscriptions_reconciled_age_seconds is absent before any sweep
+// and a few seconds right after one.
+func TestTheSubscriptionSweepSaysWhenItLastFinished(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	if age, ok := h.outboxGauge("kudos_subscriptions_reconciled_age_seconds"); ok {
+		t.Fatalf("kudos_subscriptions_reconciled_age_seconds %v before any sweep, want none", age)
+	}
+	sweep := &dispatch.Reconciler{Temporal: h.tc, DB: h.db, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if _, err := sweep.Reconcile(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if age, ok := h.outboxGauge("kudos_subscriptions_reconciled_age_seconds"); !ok || age < 0 || age > 60 {
+		t.Fatalf("kudos_subscriptions_reconciled_age_seconds %v (%v) right after a sweep, want a few seconds", age, ok)
+	}
+}

@@ -97,6 +97,7 @@ type BillingStore interface {
 	OpenDisputes(ctx context.Context) (int, error)
 	LedgerDrift(ctx context.Context) (int, error)
 	LedgerReconciledAt(ctx context.Context) (*time.Time, error)
+	SweepFinishedAt(ctx context.Context, name string) (*time.Time, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
 	BillingTimeline(ctx context.Context, accountID uuid.UUID, limit int, before *kudos.TimelineCursor, types ...kudos.BillingEventType) ([]kudos.BillingEvent, error)
 	RecordBillingEvent(ctx context.Context, ev kudos.BillingEvent) error

@@ -29,6 +29,9 @@ type OutboxStatsReader interface {
 	// LedgerReconciledAt is when the provider reconciliation last
 	// finished (nil before any run).
 	LedgerReconciledAt(ctx context.Context) (*time.Time, error)
+	// SweepFinishedAt is when sweep name last walked its last page (nil
+	// before it ever did).
+	SweepFinishedAt(ctx context.Context, name string) (*time.Time, error)
 }
 
 // outboxCollector exports the outbox's state at each scrape: what waits,
@@ -39,7 +42,7 @@ type OutboxStatsReader interface {
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
-	disputes, drift, failed, reconciled               *prometheus.Desc
+	disputes, drift, failed, reconciled, swept        *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -60,6 +63,8 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 			"Differences between Kudos's ledger and the payment provider's that the newest provider reconciliation could not repair (kudos ops reconcile-provider).", nil, nil),
 		reconciled: prometheus.NewDesc("kudos_ledger_reconciled_age_seconds",
 			"Seconds since the provider reconciliation last finished (absent before any run): one failing every day never finishes, and kudos_ledger_drift keeps its last value.", nil, nil),
+		swept: prometheus.NewDesc("kudos_subscriptions_reconciled_age_seconds",
+			"Seconds since the sweep that restarts lost subscription workflows last walked its last page (absent before any sweep): one failing at every beat never finishes.", nil, nil),
 	}
 }
 
@@ -75,6 +80,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.drift
 	ch <- c.failed
 	ch <- c.reconciled
+	ch <- c.swept
 }
 
 // Collect implements prometheus.Collector; a database that does not answer
@@ -107,5 +113,8 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if at, err := c.db.LedgerReconciledAt(ctx); err == nil && at != nil {
 		ch <- prometheus.MustNewConstMetric(c.reconciled, prometheus.GaugeValue, time.Since(*at).Seconds())
+	}
+	if at, err := c.db.SweepFinishedAt(ctx, store.SweepSubscriptions); err == nil && at != nil {
+		ch <- prometheus.MustNewConstMetric(c.swept, prometheus.GaugeValue, time.Since(*at).Seconds())
 	}
 }

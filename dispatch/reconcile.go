@@ -32,6 +32,9 @@ type ReconcileStore interface {
 	DueDeferredRefunds(ctx context.Context, before time.Time, limit int) ([]store.DeferredRefund, error)
 	AccountErased(ctx context.Context, accountID uuid.UUID) (bool, error)
 	MarkPaymentEventsApplied(ctx context.Context, accountID uuid.UUID, ids []string) error
+	// FinishSweep records that a sweep walked its last page (the gauge
+	// kudos_subscriptions_reconciled_age_seconds).
+	FinishSweep(ctx context.Context, name string, at time.Time) error
 }
 
 // Reconciler compares the read model with the running subscription

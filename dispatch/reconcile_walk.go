@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -51,8 +52,7 @@ func (r *Reconciler) Walk(ctx context.Context, p workflows.ReconcileProgress, he
 			return p, err
 		}
 		if len(rows) == 0 {
-			p.Done = true
-			return p, nil
+			return r.finished(ctx, p)
 		}
 		rep, err := r.page(ctx, rows, p)
 		if err != nil {
@@ -65,11 +65,17 @@ func (r *Reconciler) Walk(ctx context.Context, p workflows.ReconcileProgress, he
 			heartbeat(p)
 		}
 		if len(rows) < size {
-			p.Done = true
-			return p, nil
+			return r.finished(ctx, p)
 		}
 	}
 	return p, nil
+}
+
+// finished marks sweep p done, having walked its last page, and records
+// when (store.SweepSubscriptions): the gauge of the sweep's age reads it.
+func (r *Reconciler) finished(ctx context.Context, p workflows.ReconcileProgress) (workflows.ReconcileProgress, error) {
+	p.Done = true
+	return p, r.DB.FinishSweep(ctx, store.SweepSubscriptions, time.Now())
 }
 
 // page reconciles one page of accounts (in account order) with their
