@@ -181,9 +181,10 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		// read model, applies it again (every write is idempotent).
 		return
 	}
-	if s.st.Deleting && !s.st.Owes(late.InvoiceID) && s.newer(ctx, "late-while-deleting") {
+	if s.st.Deleting && rec.Status != "paid" && !s.st.Owes(late.InvoiceID) && s.newer(ctx, "late-while-deleting") {
 		// The owner is deleting the account: nothing starts or changes
-		// during the grace (a debt owed since a return is still settled).
+		// during the grace (a debt owed since a return is still settled;
+		// a payment applied before, met again by a reset run, stays).
 		// The money goes back, as it would after the erasure.
 		s.log.Info("late payment during the account's deletion: refunded", "checkout", rec.ID)
 		s.refund(ctx, rec.ID)
