@@ -28,6 +28,7 @@ import (
 	"kudos/dispatch"
 	"kudos/internal/testenv"
 	"kudos/ops"
+	"kudos/store"
 )
 
 var (
@@ -64,6 +65,10 @@ func TestTemporalMetricsOnTheMetricsEndpoint(t *testing.T) {
 		t.Fatal(err)
 	}
 	if err := db.FinishProviderReconciliation(context.Background(), reconciled.ID, 0, nil); err != nil {
+		t.Fatal(err)
+	}
+	// A subscription sweep that finished: its age is exported then.
+	if err := db.FinishSweep(context.Background(), store.SweepSubscriptions, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	reg := prometheus.NewRegistry()
