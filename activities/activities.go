@@ -56,8 +56,8 @@ type Store interface {
 	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
 		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
-	RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, applied string) (kudos.DisputeApplied, error)
-	ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, applied string) (*kudos.Invoice, error)
+	RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, b store.Booking) (kudos.DisputeApplied, error)
+	ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, b store.Booking) (*kudos.Invoice, error)
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)
 	RefuseLogo(ctx context.Context, accountID uuid.UUID, tempKey, reason string) (bool, error)

@@ -243,7 +243,7 @@ func TestCreditNotesNeverCreditMoreThanTheirInvoice(t *testing.T) {
 	lose := func(checkout, id string, amount int64) {
 		t.Helper()
 		d := kudos.DisputeEvent{ID: id, Status: kudos.DisputeLost, Amount: kudos.Money{Amount: amount, Currency: "EUR"}, Payment: checkout}
-		if _, err := db.RecordDispute(ctx, account, d, time.Now(), ""); err != nil {
+		if _, err := db.RecordDispute(ctx, account, d, time.Now(), store.Booking{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 
@@ -13,29 +14,92 @@ import (
 
 // Disputes and returned debits (issue 36 item 3). Each is booked by the
 // account's subscription workflow (through an activity) in one
-// transaction with its timeline event and the payment event it applies,
-// so that a repeat of the event, or a run rebuilt from the read model,
-// books nothing twice.
+// transaction with its timeline event, and kept on the payment event it
+// books (Booking), so that a repeat of the event books nothing twice, and
+// a repeat of the booking itself (the activity run again after its
+// commit, or a rebuilt run meeting the event again before the workflow
+// acted on it) reports what was booked.
+
+// Booking names the payment event a dispute's or a returned debit's
+// booking applies (Event, "" : none). Mark marks it applied in the
+// booking's transaction (runs from before the event was applied with its
+// consequence, and the erased accounts' workflow); otherwise the workflow
+// marks it with the last write of what it does about the booking, and
+// until then a booking of the same event again reports the first one.
+type Booking struct {
+	Event string
+	Mark  bool
+}
+
+// bookedBefore reads into out what the booking of b's event did, when it
+// was booked and is not applied yet (found: the booking is run again;
+// marked applied at at when b says so), locking the event's row.
+func bookedBefore(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, b Booking, at time.Time, out any) (bool, error) {
+	if b.Event == "" {
+		return false, nil
+	}
+	var booked []byte
+	err := tx.QueryRow(ctx, `SELECT booked FROM payment_events WHERE account_id = $1 AND event_id = $2 AND applied_at IS NULL
+		AND booked IS NOT NULL FOR UPDATE`, accountID, b.Event).Scan(&booked)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		return false, nil
+	case err != nil:
+		return false, wrapErr(err)
+	}
+	if err := json.Unmarshal(booked, out); err != nil {
+		return false, wrapErr(err)
+	}
+	if b.Mark {
+		return true, markApplied(ctx, tx, accountID, []string{b.Event}, at)
+	}
+	return true, nil
+}
+
+// finishBooking keeps what the booking of b's event did (booked) on the
+// event, and marks it applied when b says so.
+func finishBooking(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, b Booking, booked any, at time.Time) error {
+	if b.Event == "" {
+		return nil
+	}
+	raw, err := json.Marshal(booked)
+	if err != nil {
+		return wrapErr(err)
+	}
+	if _, err := tx.Exec(ctx, `UPDATE payment_events SET booked = $3 WHERE account_id = $1 AND event_id = $2`, accountID, b.Event,
+		raw); err != nil {
+		return wrapErr(err)
+	}
+	if !b.Mark {
+		return nil
+	}
+	return markApplied(ctx, tx, accountID, []string{b.Event}, at)
+}
 
 // DisputeCreditNoteID is the id of the credit note that reverses the sale
 // of lost dispute disputeID.
 func DisputeCreditNoteID(disputeID string) uuid.UUID { return CreditNoteID("dispute:" + disputeID) }
 
 // RecordDispute books what dispute event d says of the account's payment
-// d.Payment, at at, and marks payment event applied ("" : none) applied,
-// all in one transaction. A dispute first seen is opened (dispute_opened,
+// d.Payment, at at, as payment event b (kept on it, marked applied when b
+// says so), all in one transaction; a booking of b's event again before it
+// is applied returns what the first one did. A dispute first seen is opened (dispute_opened,
 // whatever its status: a decision seen first is an opening and its close);
 // an open one closed as won (dispute_won) or lost (dispute_lost: the
 // amount is booked as lost and the sale of the invoice the payment settled
 // is reversed by a credit note of that amount, status CREDITED). A decided
 // dispute never moves again (a late or repeated event changes nothing).
-func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, applied string) (
+func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, b Booking) (
 	kudos.DisputeApplied, error) {
 	var out kudos.DisputeApplied
 	if !d.Status.Valid() || d.ID == "" {
 		return out, kudos.Errorf(kudos.EInvalid, "dispute %q: unknown status %q", d.ID, d.Status)
 	}
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
+		out = kudos.DisputeApplied{}
+		if again, err := bookedBefore(ctx, tx, accountID, b, at, &out); err != nil || again {
+			return err
+		}
 		var invoiceID *uuid.UUID
 		var plan kudos.Plan
 		err := tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE'
@@ -123,7 +187,7 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 				}
 			}
 		}
-		return markApplied(ctx, tx, accountID, appliedList(applied), at)
+		return finishBooking(ctx, tx, accountID, b, out, at)
 	})
 	return out, err
 }
@@ -156,17 +220,40 @@ func disputeEvent(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, d kudos.D
 	return err
 }
 
+// returnBooked is what a returned debit's booking did: the invoice due
+// again (nil: none).
+type returnBooked struct {
+	InvoiceID *uuid.UUID `json:"invoice_id"`
+}
+
 // ReturnPayment books the return of the account's payment r.Payment (a
-// SEPA debit its bank took back after it succeeded) and marks payment
-// event applied ("" : none) applied, in one transaction: the invoice that
-// payment settled is due again (DUE_PAYMENT, keeping its number: the sale
-// stands, its payment is missing), with its payment_returned event. It
-// returns that invoice, or nil when the payment settles no invoice that is
-// paid (returned already, or never one of an invoice's).
-func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, applied string) (*kudos.Invoice, error) {
+// SEPA debit its bank took back after it succeeded) as payment event b
+// (kept on it, marked applied when b says so), in one transaction: the
+// invoice that payment settled is due again (DUE_PAYMENT, keeping its
+// number: the sale stands, its payment is missing), with its
+// payment_returned event. It returns that invoice, or nil when the payment
+// settles no invoice that is paid (returned already, or never one of an
+// invoice's). A booking of b's event again before it is applied returns
+// the invoice the first one made due, while it is still due.
+func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, b Booking) (*kudos.Invoice, error) {
 	var inv *kudos.Invoice
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		var err error
+		var before returnBooked
+		again, err := bookedBefore(ctx, tx, accountID, b, at, &before)
+		switch {
+		case err != nil:
+			return err
+		case again && before.InvoiceID == nil:
+			inv = nil
+			return nil
+		case again:
+			inv, err = scanInvoice(tx.QueryRow(ctx, `SELECT `+invoiceColumns+` FROM invoices WHERE id = $1 AND account_id = $2
+				AND status = 'DUE_PAYMENT'`, *before.InvoiceID, accountID))
+			if kudos.ErrorCode(err) == kudos.ENotFound { // paid meanwhile: nothing is due any more
+				inv, err = nil, nil
+			}
+			return err
+		}
 		inv, err = scanInvoice(tx.QueryRow(ctx, `UPDATE invoices SET status = 'DUE_PAYMENT', paid_at = NULL, paid_by = NULL
 			WHERE account_id = $1 AND paid_by = $2 AND status = 'PAID' AND kind <> 'CREDIT_NOTE' RETURNING `+invoiceColumns,
 			accountID, r.Payment))
@@ -183,17 +270,13 @@ func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.Re
 				return err
 			}
 		}
-		return markApplied(ctx, tx, accountID, appliedList(applied), at)
+		var booked returnBooked
+		if inv != nil {
+			booked.InvoiceID = &inv.ID
+		}
+		return finishBooking(ctx, tx, accountID, b, booked, at)
 	})
 	return inv, err
-}
-
-// appliedList is the list of an applied event id ("" : none).
-func appliedList(id string) []string {
-	if id == "" {
-		return nil
-	}
-	return []string{id}
 }
 
 // openDisputes returns the account's open disputes as a workflow's state

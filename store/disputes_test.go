@@ -31,7 +31,7 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 	at := time.Now().UTC().Truncate(time.Second)
 	d := kudos.DisputeEvent{ID: "dp_1", Status: kudos.DisputeOpen, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}, Payment: payment}
 	for i, want := range []bool{true, false} {
-		res, err := db.RecordDispute(ctx, account, d, at, "")
+		res, err := db.RecordDispute(ctx, account, d, at, store.Booking{})
 		if err != nil || res.Changed != want || res.Status != kudos.DisputeOpen || res.InvoiceID == nil || *res.InvoiceID != invoiceID {
 			t.Fatalf("open #%d: %+v (%v)", i+1, res, err)
 		}
@@ -44,7 +44,7 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 		t.Fatalf("open disputes %d (%v)", n, err)
 	}
 	d.Status = kudos.DisputeLost
-	res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), "")
+	res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), store.Booking{})
 	if err != nil || !res.Changed || res.Status != kudos.DisputeLost || res.CreditNoteID == nil || *res.CreditNoteID != store.DisputeCreditNoteID("dp_1") {
 		t.Fatalf("lost: %+v (%v)", res, err)
 	}
@@ -53,7 +53,7 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 		t.Fatalf("credit note %+v (%v)", cn, err)
 	}
 	d.Status = kudos.DisputeOpen
-	if res, err := db.RecordDispute(ctx, account, d, at.Add(2*time.Hour), ""); err != nil || res.Changed || res.Status != kudos.DisputeLost {
+	if res, err := db.RecordDispute(ctx, account, d, at.Add(2*time.Hour), store.Booking{}); err != nil || res.Changed || res.Status != kudos.DisputeLost {
 		t.Fatalf("a late open event: %+v (%v)", res, err)
 	}
 	if rm, err := db.SubscriptionReadModel(ctx, account); err != nil || len(rm.Disputes) != 0 {
@@ -66,14 +66,14 @@ func TestDisputesAreBookedOnceAndRebuildTheState(t *testing.T) {
 	}
 
 	ret := kudos.ReturnEvent{ID: "py_1", Payment: payment, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}}
-	inv, err := db.ReturnPayment(ctx, account, ret, at, "")
+	inv, err := db.ReturnPayment(ctx, account, ret, at, store.Booking{})
 	if err != nil || inv == nil || inv.ID != invoiceID || inv.Status != kudos.InvoiceDue || inv.Number == "" {
 		t.Fatalf("returned: %+v (%v), want the invoice due again with its number", inv, err)
 	}
-	if inv, err := db.ReturnPayment(ctx, account, ret, at, ""); err != nil || inv != nil {
+	if inv, err := db.ReturnPayment(ctx, account, ret, at, store.Booking{}); err != nil || inv != nil {
 		t.Fatalf("returned twice: %+v (%v)", inv, err)
 	}
-	if _, err := db.RecordDispute(ctx, account, kudos.DisputeEvent{ID: "dp_2", Status: "maybe", Payment: payment}, at, ""); kudos.ErrorCode(err) != kudos.EInvalid {
+	if _, err := db.RecordDispute(ctx, account, kudos.DisputeEvent{ID: "dp_2", Status: "maybe", Payment: payment}, at, store.Booking{}); kudos.ErrorCode(err) != kudos.EInvalid {
 		t.Fatalf("an unknown status: %v", err)
 	}
 }
@@ -107,7 +107,7 @@ func TestALostDisputeCarriesItsInvoicesDiscountTerms(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := kudos.DisputeEvent{ID: "dp_" + tt.code, Status: kudos.DisputeLost, Amount: kudos.Money{Amount: 1089, Currency: "EUR"}, Payment: payment}
-		res, err := db.RecordDispute(ctx, account, d, time.Now(), "")
+		res, err := db.RecordDispute(ctx, account, d, time.Now(), store.Booking{})
 		if err != nil || res.Discount == nil {
 			t.Fatalf("%s: %+v (%v), want its discount", tt.code, res, err)
 		}
@@ -172,7 +172,7 @@ func TestADisputeBookedBeforeItsPaymentSettledCreditsTheSale(t *testing.T) {
 		if lostFirst {
 			d.Status = kudos.DisputeLost
 		}
-		if res, err := db.RecordDispute(ctx, account, d, at, ""); err != nil || res.InvoiceID != nil {
+		if res, err := db.RecordDispute(ctx, account, d, at, store.Booking{}); err != nil || res.InvoiceID != nil {
 			t.Fatalf("booked before the payment: %+v (%v), want no invoice yet", res, err)
 		}
 		if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
@@ -185,7 +185,7 @@ func TestADisputeBookedBeforeItsPaymentSettledCreditsTheSale(t *testing.T) {
 		}
 		if !lostFirst {
 			d.Status = kudos.DisputeLost
-			res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), "")
+			res, err := db.RecordDispute(ctx, account, d, at.Add(time.Hour), store.Booking{})
 			if err != nil || !res.Changed || res.InvoiceID == nil || *res.InvoiceID != invoiceID || res.CreditNoteID == nil {
 				t.Fatalf("lost after the payment settled: %+v (%v), want its invoice credited", res, err)
 			}
@@ -194,5 +194,76 @@ func TestADisputeBookedBeforeItsPaymentSettledCreditsTheSale(t *testing.T) {
 		if err != nil || cn.Total != -1210 || cn.Corrects == nil || *cn.Corrects != invoiceID {
 			t.Fatalf("lost first %v: credit note %+v (%v), want -12.10 correcting the invoice", lostFirst, cn, err)
 		}
+	}
+}
+
+// TestABookingRunAgainReportsWhatItBooked: a dispute's or a returned
+// debit's booking keeps what it did on its payment event. Run again for
+// the same event before the event is applied (the workflow marks it with
+// the last write of what it does: a run lost in between, or a lost
+// report of the booking), it reports the first booking, not "nothing
+// changed"; once the event is applied, or for another event of the same
+// dispute, it books nothing and says so. A booking that marks its event
+// (Mark) is never reported again.
+func TestABookingRunAgainReportsWhatItBooked(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account := newAccount(t, db)
+	withPaidPlan(t, db, account, true)
+	invoiceID := proInvoice(t, db, account, kudos.InvoiceRenewal, kudos.InvoiceProcessing)
+	const payment = "renewal:booked:2027-01-01T00:00:00Z"
+	if err := db.PayInvoice(ctx, invoiceID, payment); err != nil {
+		t.Fatal(err)
+	}
+	at := time.Now().UTC().Truncate(time.Second)
+	storeEvent := func(id string, d *kudos.DisputeEvent, r *kudos.ReturnEvent) {
+		ev := kudos.PaymentEvent{EventID: id, Provider: "stripe", AccountID: account, Outcome: kudos.PaymentPaid, OccurredAt: at,
+			Dispute: d, Return: r}
+		if _, err := db.RecordPaymentEvent(ctx, ev, func(e kudos.PaymentEvent) store.OutboxEntry {
+			return store.OutboxEntry{Key: "payment_event:" + e.EventID, Kind: "payment_event", WorkflowID: "subscription:" + account.String(), Payload: e}
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lost := kudos.DisputeEvent{ID: "dp_booked", Status: kudos.DisputeLost, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}, Payment: payment}
+	storeEvent("evt_lost", &lost, nil)
+	storeEvent("evt_lost_again", &lost, nil)
+	first, err := db.RecordDispute(ctx, account, lost, at, store.Booking{Event: "evt_lost"})
+	if err != nil || !first.Changed || first.Status != kudos.DisputeLost || first.CreditNoteID == nil {
+		t.Fatalf("lost: %+v (%v)", first, err)
+	}
+	again, err := db.RecordDispute(ctx, account, lost, at, store.Booking{Event: "evt_lost"})
+	if err != nil || !again.Changed || again.Status != kudos.DisputeLost || again.CreditNoteID == nil || *again.CreditNoteID != *first.CreditNoteID ||
+		again.InvoiceID == nil || *again.InvoiceID != invoiceID || again.Kind != first.Kind || again.Plan != first.Plan {
+		t.Fatalf("booked again: %+v (%v), want the first booking %+v", again, err, first)
+	}
+	if res, err := db.RecordDispute(ctx, account, lost, at, store.Booking{Event: "evt_lost_again"}); err != nil || res.Changed {
+		t.Fatalf("another event of the decided dispute: %+v (%v), want nothing changed", res, err)
+	}
+	if err := db.MarkPaymentEventsApplied(ctx, account, []string{"evt_lost"}); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := db.RecordDispute(ctx, account, lost, at, store.Booking{Event: "evt_lost"}); err != nil || res.Changed {
+		t.Fatalf("booked again once applied: %+v (%v), want nothing changed", res, err)
+	}
+
+	other := proInvoice(t, db, account, kudos.InvoiceRenewal, kudos.InvoiceProcessing)
+	const debit = "renewal:booked:2028-01-01T00:00:00Z"
+	if err := db.PayInvoice(ctx, other, debit); err != nil {
+		t.Fatal(err)
+	}
+	ret := kudos.ReturnEvent{ID: "py_booked", Payment: debit, Amount: kudos.Money{Amount: 1210, Currency: "EUR"}}
+	storeEvent("evt_returned", nil, &ret)
+	for i := range 2 {
+		inv, err := db.ReturnPayment(ctx, account, ret, at, store.Booking{Event: "evt_returned"})
+		if err != nil || inv == nil || inv.ID != other || inv.Status != kudos.InvoiceDue {
+			t.Fatalf("returned #%d: %+v (%v), want the invoice due again", i+1, inv, err)
+		}
+	}
+	if inv, err := db.ReturnPayment(ctx, account, ret, at, store.Booking{Event: "evt_returned", Mark: true}); err != nil || inv == nil {
+		t.Fatalf("returned a third time, marking: %+v (%v)", inv, err)
+	}
+	if inv, err := db.ReturnPayment(ctx, account, ret, at, store.Booking{Event: "evt_returned"}); err != nil || inv != nil {
+		t.Fatalf("returned once the event is applied: %+v (%v), want nothing", inv, err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"kudos"
 	"kudos/internal/testenv"
+	"kudos/store"
 )
 
 // TestADocumentIsDatedWhenItIsNumbered: an invoice is numbered when it is
@@ -39,7 +40,7 @@ func TestADocumentIsDatedWhenItIsNumbered(t *testing.T) {
 	clock = time.Date(2026, 1, 5, 9, 0, 0, 0, time.UTC)
 	lostAt := time.Date(2025, 12, 31, 23, 0, 0, 0, time.UTC) // the provider's event, delivered days later
 	d := kudos.DisputeEvent{ID: "dp_late", Status: kudos.DisputeLost, Amount: kudos.Money{Amount: got.Total, Currency: "EUR"}, Payment: checkout}
-	res, err := db.RecordDispute(ctx, account, d, lostAt, "")
+	res, err := db.RecordDispute(ctx, account, d, lostAt, store.Booking{})
 	if err != nil || res.CreditNoteID == nil {
 		t.Fatalf("dispute %+v, %v", res, err)
 	}

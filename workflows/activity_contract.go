@@ -495,12 +495,17 @@ type UserErased struct {
 
 // DisputeInput is the input of ActivityRecordDispute: the dispute event of
 // the account's payment, when it happened, and the payment event that says
-// so (marked applied in the same transaction; "" : none).
+// so: AppliedEvent is marked applied in the same transaction (runs from
+// before the change "ledger-applied-last", and the erased accounts'
+// workflow); Event is left for the workflow to mark with the last write of
+// what it does, and a booking of it again until then reports the first
+// ("" : none).
 type DisputeInput struct {
 	AccountID    uuid.UUID
 	Dispute      kudos.DisputeEvent
 	At           time.Time
 	AppliedEvent string
+	Event        string `json:",omitempty"`
 }
 
 // ReturnInput is the input of ActivityReturnPayment, as DisputeInput.
@@ -509,6 +514,7 @@ type ReturnInput struct {
 	Return       kudos.ReturnEvent
 	At           time.Time
 	AppliedEvent string
+	Event        string `json:",omitempty"`
 }
 
 // ReturnResult is what ActivityReturnPayment booked: the invoice due again

@@ -33,6 +33,17 @@ var creditNote = uuid.MustParse("33333333-3333-3333-3333-333333333333")
 
 var book ledgerBook
 
+// bookedApplied notes event applied by a booking (runs from before the
+// change "ledger-applied-last"; "" : none, the workflow marks it later).
+func (f *fakeActivities) bookedApplied(event string) {
+	if event == "" {
+		return
+	}
+	f.mu.Lock()
+	f.applied = append(f.applied, event)
+	f.mu.Unlock()
+}
+
 func (f *fakeActivities) RecordDispute(_ context.Context, in workflows.DisputeInput) (kudos.DisputeApplied, error) {
 	book.mu.Lock()
 	defer book.mu.Unlock()
@@ -54,9 +65,7 @@ func (f *fakeActivities) RecordDispute(_ context.Context, in workflows.DisputeIn
 		}
 	}
 	book.disputes[in.Dispute.ID], out.Status = status, status
-	f.mu.Lock()
-	f.applied = append(f.applied, in.AppliedEvent)
-	f.mu.Unlock()
+	f.bookedApplied(in.AppliedEvent)
 	return out, nil
 }
 
@@ -66,9 +75,7 @@ func (f *fakeActivities) ReturnPayment(_ context.Context, in workflows.ReturnInp
 	if book.returned == nil {
 		book.returned = map[string]bool{}
 	}
-	f.mu.Lock()
-	f.applied = append(f.applied, in.AppliedEvent)
-	f.mu.Unlock()
+	f.bookedApplied(in.AppliedEvent)
 	if book.returned[in.Return.Payment] {
 		return workflows.ReturnResult{}, nil
 	}

@@ -222,13 +222,13 @@ func (s *subscription) attemptFailed(ctx workflow.Context, attempt string, slot 
 	b := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Amount: &d.Amount, Date: &next, Returned: d.Returned}
 	if res.FailureReason == FailureAuthenticationRequired {
 		if url := s.openRenewalCheckout(ctx, next); url != "" {
-			s.record(ctx)
+			s.recordLast(ctx)
 			b.PayURL = url
 			s.mail(ctx, kudos.MailPaymentActionRequired, "action:"+occasion, b)
 			return
 		}
 	}
-	s.record(ctx)
+	s.recordLast(ctx)
 	s.mail(ctx, kudos.MailPaymentFailed, "failed:"+occasion, b)
 }
 

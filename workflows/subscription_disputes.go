@@ -32,8 +32,11 @@ import (
 //     failed renewal.
 
 // onLedgerEvent applies a dispute's or a returned debit's event and
-// reports whether ev was one. applied is the event to mark applied with
-// the booking ("" : none).
+// reports whether ev was one. applied is the event to mark applied ("" :
+// none): with the last write of what the workflow does about the booking
+// (change "ledger-applied-last"; before it, with the booking, so a run
+// lost, or a booking's report lost, between the two lost what the event
+// does), or after it when it writes nothing.
 func (s *subscription) onLedgerEvent(ctx workflow.Context, ev kudos.PaymentEvent, applied string) bool {
 	if ev.Dispute == nil && ev.Return == nil {
 		return false
@@ -41,20 +44,35 @@ func (s *subscription) onLedgerEvent(ctx workflow.Context, ev kudos.PaymentEvent
 	if !s.newer(ctx, "disputes-and-returns") { // never true for a run that can receive one: no history before had them
 		return false
 	}
-	if ev.Dispute != nil {
-		s.onDispute(ctx, ev, applied)
+	var b ledgerBooking
+	if applied != "" && s.newer(ctx, "ledger-applied-last") {
+		b.event, s.applyLast = applied, applied
 	} else {
-		s.onReturn(ctx, ev, applied)
+		b.applied = applied
+	}
+	if ev.Dispute != nil {
+		s.onDispute(ctx, ev, b)
+	} else {
+		s.onReturn(ctx, ev, b)
+	}
+	if s.applyLast != "" { // nothing written after the booking
+		s.markApplied(ctx, s.applyLast)
+		s.applyLast = ""
 	}
 	return true
 }
 
+// ledgerBooking names the payment event a ledger booking applies: applied
+// is marked with the booking (runs from before "ledger-applied-last"),
+// event is not (it is marked with what the workflow does about it).
+type ledgerBooking struct{ applied, event string }
+
 // onDispute books dispute event ev and moves the state on as it says.
-func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, applied string) {
+func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, b ledgerBooking) {
 	d := *ev.Dispute
 	var res kudos.DisputeApplied
 	if err := s.runFolded(ctx, "ledger-local", ActivityRecordDispute, DisputeInput{AccountID: s.st.AccountID, Dispute: d, At: ev.OccurredAt,
-		AppliedEvent: applied}, &res); err != nil {
+		AppliedEvent: b.applied, Event: b.event}, &res); err != nil {
 		s.log.Error("a dispute event could not be booked: needs an operator", "event", ev.EventID, "dispute", d.ID, "err", err)
 		return
 	}
@@ -72,7 +90,7 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, ap
 	s.log.Info("dispute booked", "dispute", d.ID, "status", res.Status, "invoice", res.InvoiceID)
 	s.upsertDisputeOpen(ctx)
 	if res.Status != kudos.DisputeLost {
-		s.record(ctx)
+		s.recordLast(ctx)
 		return
 	}
 	if res.CreditNoteID != nil {
@@ -83,11 +101,11 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, ap
 		// dispute moved no money, so it changes nothing of the plan (which
 		// went on after the refund) and bills nothing again.
 		s.log.Info("a dispute lost on a payment refunded in full before: nothing changes", "dispute", d.ID)
-		s.record(ctx)
+		s.recordLast(ctx)
 		return
 	}
 	if !s.paysRunningPeriod(ctx, res.Service) {
-		s.record(ctx)
+		s.recordLast(ctx)
 		return
 	}
 	switch {
@@ -122,7 +140,7 @@ func (s *subscription) upgradeLost(ctx workflow.Context, disputeID string, befor
 	}
 	s.log.Info("upgrade taken back: its payment was lost to a dispute", "dispute", disputeID, "plan", s.st.Plan, "back_to", before)
 	s.st.Plan = before
-	s.record(ctx)
+	s.recordLast(ctx)
 }
 
 // seatsLost takes back the extra seats whose payment was lost to dispute
@@ -143,7 +161,7 @@ func (s *subscription) seatsLost(ctx workflow.Context, disputeID string, seats i
 	}
 	s.log.Info("extra seats taken back: their payment was lost to a dispute", "dispute", disputeID, "seats", seats,
 		"extra_seats", s.st.ExtraSeats)
-	s.record(ctx)
+	s.recordLast(ctx)
 }
 
 // disputeLost leaves the running period unpaid after its payment was lost
@@ -163,19 +181,28 @@ func (s *subscription) disputeLost(ctx workflow.Context, disputeID string, disco
 		ExtraSeats: s.st.ExtraSeats, Discount: discount}, nil)
 	s.renderPDF(ctx, due)
 	now := workflow.Now(ctx)
-	s.expirePlan(ctx, due)
-	s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &due, Date: &now})
+	expired := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &due, Date: &now}
+	if s.applyLast != "" {
+		// The customer is told before the last write, which marks the
+		// event applied: a run lost in between tells them again under
+		// the same key (one mail), never not at all.
+		s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, expired)
+		s.expirePlan(ctx, due)
+	} else {
+		s.expirePlan(ctx, due)
+		s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, expired)
+	}
 	s.wake.SendAsync(true)
 }
 
 // onReturn books a returned debit: the invoice it paid is due again, and
 // when that invoice paid the period running now, dunning starts on it as
 // for a failed renewal (measured from now).
-func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, applied string) {
+func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, b ledgerBooking) {
 	r := *ev.Return
 	var res ReturnResult
 	if err := s.run(ctx, ActivityReturnPayment, ReturnInput{AccountID: s.st.AccountID, Return: r, At: ev.OccurredAt,
-		AppliedEvent: applied}, &res); err != nil {
+		AppliedEvent: b.applied, Event: b.event}, &res); err != nil {
 		s.log.Error("a returned payment could not be booked: needs an operator", "event", ev.EventID, "payment", r.Payment, "err", err)
 		return
 	}
@@ -184,6 +211,12 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 		return
 	}
 	s.log.Info("payment returned: its invoice is due again", "invoice", *res.InvoiceID, "reason", r.Reason)
+	if s.applyLast != "" {
+		// Booked before and not applied (this booking run again): a run
+		// rebuilt meanwhile read the invoice, due again, as owed; what
+		// the return does is decided here, as the first time.
+		s.takeOwed(*res.InvoiceID)
+	}
 	// Owed, not collected again: a payment of an ended period, one while
 	// a renewal is being collected, and any while the account waits for
 	// its deletion (its owner asked to delete it: nothing is charged
@@ -193,7 +226,7 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, app
 		if s.newer(ctx, "returned-owed") {
 			s.owe(ctx, r, res)
 		}
-		s.record(ctx)
+		s.recordLast(ctx)
 		return
 	}
 	if c := s.st.Checkout; c != nil && !c.Pending {

@@ -60,6 +60,11 @@ type subscription struct {
 	// disputeOpen is the DisputeOpen search attribute last upserted by
 	// this run (nil: none).
 	disputeOpen *bool
+	// applyLast is the dispute's or returned debit's payment event being
+	// applied ("" : none): marked applied with the last write of what the
+	// workflow does about it (recordLast), or after it when it writes
+	// nothing (onLedgerEvent), never with its booking.
+	applyLast string
 	// paidOwed is the owed invoice the payment being settled pays (nil:
 	// none), which its receipt names.
 	paidOwed *kudos.OwedInvoice
@@ -321,11 +326,12 @@ func (s *subscription) expirePlan(ctx workflow.Context, dueInvoice uuid.UUID) {
 	s.expireDue(ctx, kudos.DueInvoice{ID: dueInvoice, Plan: s.st.Plan})
 }
 
-// expireDue is expirePlan with the due invoice due.
+// expireDue is expirePlan with the due invoice due (the last write of a
+// ledger event that ends the plan: recordLast).
 func (s *subscription) expireDue(ctx workflow.Context, due kudos.DueInvoice) {
 	s.st.Status = kudos.StatusPlanExpired
 	s.st.Due = &due
-	s.record(ctx)
+	s.recordLast(ctx)
 }
 
 // renderPDF has the PDF of a finalised invoice rendered and stored.
@@ -340,6 +346,14 @@ func (s *subscription) renderPDF(ctx workflow.Context, invoiceID uuid.UUID) {
 
 // record writes the read model and refreshes the search attributes.
 func (s *subscription) record(ctx workflow.Context) { s.recordApplied(ctx, "") }
+
+// recordLast is record for the last write of what a ledger event does:
+// the event being applied (applyLast) is marked applied with it.
+func (s *subscription) recordLast(ctx workflow.Context) {
+	applied := s.applyLast
+	s.applyLast = ""
+	s.recordApplied(ctx, applied)
+}
 
 // recordApplied is record, marking payment event applied ("" : none)
 // applied in the same transaction.

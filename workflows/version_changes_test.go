@@ -25,6 +25,7 @@ var afterFour = map[string]bool{
 	"stop-while-checkout-settles": true, // auto-renewal stopped while the renewal's checkout debit settles: its outcome decides
 	"late-while-deleting":         true, // a late payment during a deletion's grace is refunded, unless it settles an owed debt
 	"stop-asks-the-checkout":      true, // stopping auto-renewal in dunning asks the provider about the renewal's open checkout first
+	"ledger-applied-last":         true, // a dispute's or a returned debit's event is marked applied with what it does, not with its booking
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
