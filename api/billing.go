@@ -37,13 +37,19 @@ const DraftPrefix = "tmp/drafts/"
 // a due invoice, numbered only once paid (issue 34), a payment request,
 // rendered now the same way. A draft is stored under DraftPrefix (the
 // bucket's lifecycle expires it), recorded first so that the account's
-// erasure deletes it. A credit note downloads like an invoice.
+// erasure deletes it. Each draft costs a render and a write, so an
+// account renders at most 20 an hour (429 with Retry-After beyond; a
+// final invoice's link costs neither and is not limited). A credit note
+// downloads like an invoice.
 func (s *Server) downloadInvoice(c fiber.Ctx) error {
 	inv, err := s.pathInvoice(c)
 	if err != nil {
 		return err
 	}
 	if inv.Number == "" && (inv.Status == kudos.InvoiceProcessing || inv.Status == kudos.InvoiceDue) {
+		if err := allow(c, s.limits.drafts, inv.AccountID.String()); err != nil {
+			return err
+		}
 		draft := "pro-forma"
 		if inv.Status == kudos.InvoiceDue {
 			draft = "payment-request"

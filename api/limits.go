@@ -40,6 +40,7 @@ type limits struct {
 	viesClient        *store.Limiter // and per client
 	promoAccount      *store.Limiter // promotion codes tried per account
 	promoClient       *store.Limiter // and per client
+	drafts            *store.Limiter // invoice drafts (pro-formas, payment requests) rendered per account
 }
 
 func newLimits(db AuthStore) limits {
@@ -60,6 +61,7 @@ func newLimits(db AuthStore) limits {
 		viesClient:        db.NewLimiter("vies_client", 20, time.Hour),
 		promoAccount:      db.NewLimiter("promotion_account", 20, time.Hour),
 		promoClient:       db.NewLimiter("promotion_client", 40, time.Hour),
+		drafts:            db.NewLimiter("drafts", 20, time.Hour),
 	}
 }
 
