@@ -398,6 +398,13 @@ type CheckoutRecord struct {
 	// ExtraSeats are, on a seats checkout, the extra seats it buys up to
 	// (issue 38; 0 on other checkouts).
 	ExtraSeats int
+	// FromPlan and FromExtraSeats are what an upgrade or a seats checkout
+	// was priced from: the plan it upgrades, the extra seats it adds to
+	// ("" and nil on other checkouts, and on rows from before they were
+	// kept). A late payment priced from what the account no longer has is
+	// refunded (PricedFromElsewhere).
+	FromPlan       Plan `json:",omitempty"`
+	FromExtraSeats *int `json:",omitempty"`
 	// Promotion is the terms of the promotion code the checkout was priced
 	// with (nil: none): a run rebuilt while it is open keeps them, so the
 	// renewals after its payment follow the code (issue 38).
@@ -411,6 +418,20 @@ type CheckoutRecord struct {
 	// back after it succeeded (its debit returned, or lost to a dispute):
 	// a later "paid" event of it is never applied again.
 	TakenBack bool `json:",omitempty"`
+}
+
+// PricedFromElsewhere reports whether checkout c was priced from a plan or
+// extra seats other than plan and extraSeats: an upgrade from another
+// plan, seats added to another count. Unknown (rows from before they were
+// kept): false.
+func (c *CheckoutRecord) PricedFromElsewhere(plan Plan, extraSeats int) bool {
+	switch c.Purpose {
+	case CheckoutUpgrade:
+		return c.FromPlan != "" && c.FromPlan != plan
+	case CheckoutSeats:
+		return c.FromExtraSeats != nil && *c.FromExtraSeats != extraSeats
+	}
+	return false
 }
 
 // DisplayStatus is the show_status of the read model: processing while a

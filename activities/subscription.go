@@ -87,9 +87,17 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		return workflows.OpenCheckoutResult{}, refused(err)
 	}
 	invoiceID := in.InvoiceID
-	err = a.Store.RecordCheckout(ctx, kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
+	rec := kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &invoiceID, ExtraSeats: in.ExtraSeats, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
-		Invoice: inv})
+		Invoice: inv}
+	switch in.Purpose { // what it is priced from, which a late payment of it is checked against
+	case kudos.CheckoutUpgrade:
+		rec.FromPlan = in.FromPlan
+	case kudos.CheckoutSeats:
+		from := in.FromExtraSeats
+		rec.FromExtraSeats = &from
+	}
+	err = a.Store.RecordCheckout(ctx, rec)
 	if kudos.ErrorCode(err) == kudos.ESeatLimit {
 		// The team outgrew the plan while the page was being opened: the
 		// page goes (a retry would be refused as well), nothing is recorded.

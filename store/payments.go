@@ -45,12 +45,14 @@ func recordCheckout(ctx context.Context, tx pgx.Tx, c kudos.CheckoutRecord, now 
 	}
 	tag, err := tx.Exec(ctx, `INSERT INTO checkouts (id, account_id, purpose, plan, invoice_id, provider, provider_id, url, expires_at,
 		invoice_kind, net_amount, vat_amount, vat_rate, total_amount, currency, reverse_charge, vat_outside_eu, seller_vat_id,
-		quoted, extra_seats, invoice_lines, `+buyerColumns+`, discount_code, discount_amount)
+		quoted, extra_seats, invoice_lines, `+buyerColumns+`, discount_code, discount_amount, from_plan, from_extra_seats)
 		VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, NULLIF($10, ''), $11, $12, $13, $14, NULLIF($15, ''), $16, NULLIF($17, ''),
-			NULLIF($18, ''), $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31) ON CONFLICT (id) DO NOTHING`,
-		append(append([]any{c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
+			NULLIF($18, ''), $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29, $30, $31, NULLIF($32, ''), $33)
+		ON CONFLICT (id) DO NOTHING`,
+		append(append(append([]any{c.ID, c.AccountID, c.Purpose, c.Plan, c.InvoiceID, c.Provider, c.ProviderID, c.URL, c.ExpiresAt,
 			string(inv.Kind), inv.Net, inv.VAT, inv.VATRate, inv.Total, inv.Currency, inv.ReverseCharge, string(inv.OutsideEU),
-			inv.SellerVATID, inv.Quoted, c.ExtraSeats, linesValue(inv.Lines)}, buyerValues(inv.Buyer)...), discountValues(inv.Discount)...)...)
+			inv.SellerVATID, inv.Quoted, c.ExtraSeats, linesValue(inv.Lines)}, buyerValues(inv.Buyer)...), discountValues(inv.Discount)...),
+			string(c.FromPlan), c.FromExtraSeats)...)
 	if err != nil || tag.RowsAffected() == 0 || c.Purpose == kudos.CheckoutPaymentMethod {
 		return wrapErr(err)
 	}
@@ -109,11 +111,12 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 	var rawLines []byte
 	err := q.QueryRow(ctx, `SELECT id, provider, provider_id, url, account_id, purpose, coalesce(plan, ''), invoice_id, expires_at,
 		status, invoice_kind, net_amount, vat_amount, vat_rate::float8, total_amount, currency, reverse_charge,
-		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, ''), quoted, extra_seats, invoice_lines, `+buyerColumns+`, discount_code, discount_amount
+		coalesce(vat_outside_eu, ''), coalesce(seller_vat_id, ''), quoted, extra_seats, invoice_lines, `+buyerColumns+`, discount_code, discount_amount,
+		coalesce(from_plan, ''), from_extra_seats
 		FROM checkouts WHERE id = $1 AND account_id = $2`, id, accountID).
 		Scan(append([]any{&c.ID, &c.Provider, &c.ProviderID, &c.URL, &c.AccountID, &c.Purpose, &c.Plan, &c.InvoiceID, &c.ExpiresAt,
 			&c.Status, &kind, &net, &vat, &rate, &total, &currency, &reverseCharge, &outsideEU, &sellerVATID, &quoted, &c.ExtraSeats,
-			&rawLines}, append(buyer.dest(), &d.code, &d.amount)...)...)
+			&rawLines}, append(buyer.dest(), &d.code, &d.amount, &c.FromPlan, &c.FromExtraSeats)...)...)
 	if err != nil {
 		return nil, notFound(err)
 	}

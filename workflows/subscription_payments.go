@@ -175,7 +175,12 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		s.log.Info("a paid event of a payment taken back since: nothing applied", "event", ev.EventID, "checkout", rec.ID)
 		return
 	}
-	if rec.Status == "paid" && (!s.round3 || !s.owed(late)) {
+	// Priced from a plan or seats the account no longer has (it upgraded
+	// or bought seats otherwise meanwhile): applied "up to" its target,
+	// part of what it bought would be paid twice. Not owed: refunded.
+	elsewhere := rec.PricedFromElsewhere(s.st.Plan, s.st.ExtraSeats) && s.newer(ctx, "late-priced-from")
+	owed := func() bool { return !elsewhere && s.owed(late) }
+	if rec.Status == "paid" && (!s.round3 || !owed()) {
 		// Applied before (a duplicate event). Unless what it paid for is
 		// still owed here: a run reset to before it, or rebuilt from the
 		// read model, applies it again (every write is idempotent).
@@ -190,10 +195,10 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		s.refund(ctx, rec.ID)
 		return
 	}
-	if s.owed(late) && s.st.Checkout != nil {
+	if owed() && s.st.Checkout != nil {
 		_ = s.expireOpenCheckout(ctx) // the customer paid the earlier one: the newer one goes
 	}
-	if !s.owed(late) || s.st.Checkout != nil {
+	if !owed() || s.st.Checkout != nil {
 		s.log.Info("late payment for something paid otherwise: refunded", "checkout", rec.ID)
 		s.refund(ctx, rec.ID)
 		return

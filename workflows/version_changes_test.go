@@ -26,6 +26,7 @@ var afterFour = map[string]bool{
 	"late-while-deleting":         true, // a late payment during a deletion's grace is refunded, unless it settles an owed debt
 	"stop-asks-the-checkout":      true, // stopping auto-renewal in dunning asks the provider about the renewal's open checkout first
 	"ledger-applied-last":         true, // a dispute's or a returned debit's event is marked applied with what it does, not with its booking
+	"late-priced-from":            true, // a late upgrade or seats payment priced from a plan or seats the account no longer has is refunded
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
