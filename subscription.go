@@ -414,9 +414,9 @@ type CheckoutRecord struct {
 	// Invoice is the priced invoice of the checkout (nil on rows written
 	// before prices were kept).
 	Invoice *Invoice
-	// TakenBack is set, on a paid checkout, when its payment was taken
-	// back after it succeeded (its debit returned, or lost to a dispute):
-	// a later "paid" event of it is never applied again.
+	// TakenBack is set when the checkout's payment was taken back after
+	// it succeeded (its debit returned, or lost to a dispute), whether or
+	// not it was applied: a later "paid" event of it is never applied.
 	TakenBack bool `json:",omitempty"`
 }
 

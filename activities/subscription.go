@@ -258,7 +258,7 @@ func (a *Activities) LoadCheckout(ctx context.Context, in workflows.CheckoutRef)
 	if err != nil {
 		return kudos.CheckoutRecord{}, err
 	}
-	if c.Status == string(kudos.PaymentPaid) {
+	if c.Purpose != kudos.CheckoutPaymentMethod { // paid or not here: a payment lost to a dispute before its event came is taken back too
 		c.TakenBack, err = a.Store.PaymentTakenBack(ctx, in.AccountID, c.ID)
 	}
 	return *c, err

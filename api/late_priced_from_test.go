@@ -4,6 +4,11 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/google/uuid"
+
+	"kudos"
+	"kudos/dispatch"
 )
 
 // refundsOfCheckout counts the refunds of the account's checkout.
@@ -71,5 +76,42 @@ func TestALateSeatsPaymentPricedFromOtherSeatsIsRefunded(t *testing.T) {
 	eventually(t, "the late seats payment refunded", func() bool { return h.refundsOfCheckout(account, first) == 1 })
 	if _, limit := h.seats(owner, account); limit != 12 {
 		t.Fatalf("%d seats after the late payment, want the 12 paid for", limit)
+	}
+}
+
+// TestALatePaymentLostToADisputeIsNotApplied: a plan's checkout closed
+// with no word of its payment (cancelled here; a webhook lost in
+// production), the payment was disputed and the dispute lost, and only
+// then did its "paid" event come (replayed by the provider
+// reconciliation). The payment's money is back with the customer, but
+// the late payment started the plan: a year given for nothing. A payment
+// lost to a dispute, or returned, is never applied, whatever its
+// checkout's status.
+func TestALatePaymentLostToADisputeIsNotApplied(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account, href := h.startPlan("late-after-dispute@example.com", "PRO")
+	checkout := h.checkoutOf(account)
+	h.expect(h.sandbox(href, "cancel"), 200)
+	eventually(t, "the cancel", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+	for i, status := range []kudos.DisputeStatus{kudos.DisputeOpen, kudos.DisputeLost} {
+		ev := kudos.PaymentEvent{EventID: "evt_dispute_" + uuid.NewString(), Provider: "sandbox", AccountID: uuid.MustParse(account),
+			OccurredAt: time.Now().Add(time.Duration(i) * time.Second), Dispute: &kudos.DisputeEvent{ID: "dp_" + checkout, Status: status,
+				Amount: kudos.Money{Amount: 59900, Currency: "EUR"}, Payment: checkout}}
+		if _, err := h.db.RecordPaymentEvent(context.Background(), ev, dispatch.PaymentEvent); err != nil {
+			t.Fatal(err)
+		}
+		h.srv.Outbox.Kick()
+	}
+	eventually(t, "the dispute lost", func() bool { return h.count("disputes", account, "status = 'lost'") == 1 })
+	h.latePaidEvent(account, checkout)
+	eventually(t, "the late paid event answered", func() bool {
+		return h.count("payment_events", account, "event_id LIKE 'evt_late_%' AND applied_at IS NOT NULL") == 1
+	})
+	if s := h.subscription(token, account); s["plan"] != "TRIAL" {
+		t.Fatalf("after the late payment of a payment lost to a dispute: %v, want the trial still", s)
+	}
+	if n := h.invoiceCount(account, "status = 'PAID'"); n != 0 {
+		t.Fatalf("%d paid invoices, want none: the payment was taken back", n)
 	}
 }

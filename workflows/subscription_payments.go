@@ -169,9 +169,11 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 		// seats payment was never owed, always refunded).
 		late.ExtraSeats, late.Promotion = rec.ExtraSeats, rec.Promotion
 	}
-	if rec.Status == "paid" && rec.TakenBack {
-		// The bank took it back since (returned, or lost to a dispute):
-		// what it paid for is owed again, but not by this payment.
+	if rec.TakenBack {
+		// The bank took it back since (returned, or lost to a dispute),
+		// applied before or not (a dispute lost before the payment's own
+		// event came): what it paid for is owed again, or was never had,
+		// but not by this payment.
 		s.log.Info("a paid event of a payment taken back since: nothing applied", "event", ev.EventID, "checkout", rec.ID)
 		return
 	}
