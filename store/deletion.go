@@ -473,9 +473,10 @@ var accountErasure = []string{
 	`DELETE FROM feature_requests WHERE account_id = $1`,
 	`UPDATE users SET last_account_id = NULL WHERE last_account_id = $1`,
 	// Delivered outbox entries that name the account (its mails, with
-	// names and addresses) go now rather than at the next prune (read
-	// whole, as userAddressErasure's).
-	`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND strpos(payload::text, $1::text) > 0`,
+	// names and addresses) go now rather than at the next prune, found
+	// through the index of the ids each names (outbox_ids, migration
+	// 00110): the account's entries, not the week's deliveries of all.
+	`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND outbox_ids(payload) @> ARRAY[$1::text]`,
 	`UPDATE billing_events SET member_email = NULL, actor_email = NULL
 		WHERE account_id = $1 AND (member_email IS NOT NULL OR actor_email IS NOT NULL)`,
 }
