@@ -188,6 +188,12 @@ func WriteText(out io.Writer, r *Report) error {
 			switch {
 			case f.RetryAt != nil: // deferred: refused for now
 				next = "\tnext try " + ts(f.RetryAt)
+			case f.SettledBy != nil && f.Status == "settled_by_dispute": // the network gave it back
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by lost dispute " + *f.SettledBy +
+					" (the card network gave the customer the money back): nothing owed"
+			case f.SettledBy != nil:
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.SettledAmount, f.Currency) +
+					" settled by lost dispute " + *f.SettledBy + ", the rest owed to the customer: pay it back outside the provider"
 			case f.FailedAt != nil: // the money did not go back: owed, refund again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): owed to the customer, refund again (kudos ops refund)"
 			case f.Repays != nil:

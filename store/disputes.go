@@ -87,8 +87,11 @@ func DisputeCreditNoteID(disputeID string) uuid.UUID { return CreditNoteID("disp
 // whatever its status: a decision seen first is an opening and its close);
 // an open one closed as won (dispute_won) or lost (dispute_lost: the
 // amount is booked as lost and the sale of the invoice the payment settled
-// is reversed by a credit note of that amount, status CREDITED). A decided
-// dispute never moves again (a late or repeated event changes nothing).
+// is reversed by a credit note of that amount, status CREDITED, never more
+// than refunds left of it; a refund of the payment that failed at the
+// provider is settled by what the network gave back beyond that credit
+// note: settleByDisputes). A decided dispute never moves again (a late or
+// repeated event changes nothing).
 func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, b Booking) (
 	kudos.DisputeApplied, error) {
 	var out kudos.DisputeApplied
@@ -148,6 +151,11 @@ func (db *DB) RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.Di
 				// Issued now, in this year's series: never at the provider's
 				// event time (a late or replayed event would backdate it).
 				if out.CreditNoteID, out.RefundedBefore, err = creditSale(ctx, tx, src, accountID, d.Payment, out.InvoiceID, d.Amount, db.Now()); err != nil {
+					return err
+				}
+				// What the network gave back beyond that credit note repays
+				// refunds of the payment that failed (owed no more).
+				if err := settleByDisputes(ctx, tx, accountID, d.Payment); err != nil {
 					return err
 				}
 			}

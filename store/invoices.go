@@ -216,7 +216,8 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 // that invoice, as they would have had in the other order: one still open
 // is decided against it later (its credit note, the period it paid); one
 // lost already gets its credit note now, as a refund booked first does
-// (creditEarlierRefunds): the provider has the money back. One indexed
+// (creditEarlierRefunds): the provider has the money back; and settles
+// the payment's refunds that failed (settleByDisputes). One indexed
 // look-up per payment.
 func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
 	rows, err := tx.Query(ctx, `UPDATE disputes SET invoice_id = $3 WHERE account_id = $1 AND payment = $2 AND invoice_id IS NULL
@@ -244,6 +245,10 @@ func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UU
 		if _, _, err := creditSale(ctx, tx, src, accountID, paidBy, &id, d.amount, now); err != nil {
 			return err
 		}
+		// And settles the payment's failed refunds as in that order.
+		if err := settleByDisputes(ctx, tx, accountID, paidBy); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -258,7 +263,7 @@ func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UU
 // payment; nothing more unless the payment was refunded.
 func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
 	rows, err := tx.Query(ctx, `SELECT id, amount, currency FROM refunds WHERE checkout_id = $1 AND account_id = $2
-		AND status IN ('refunded', 'failed') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
+		AND status IN ('refunded', 'failed', 'settled_by_dispute') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
 	if err != nil {
 		return wrapErr(err)
 	}

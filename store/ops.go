@@ -133,8 +133,9 @@ type OpsRefund struct {
 	Currency   string `json:"currency" db:"currency"`
 	Reason     string `json:"reason" db:"reason"`
 	// Status is refunded, refused (by the provider: an operator refunds by
-	// hand), deferred (refused for now: tried again at RetryAt), or failed
-	// (at the provider, after it was made: refund again).
+	// hand), deferred (refused for now: tried again at RetryAt), failed
+	// (at the provider, after it was made: refund again), or
+	// settled_by_dispute (failed, then given back by a lost dispute).
 	Status    string    `json:"status" db:"status"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	// RetryAt is a deferred refund's next try (nil otherwise).
@@ -146,6 +147,12 @@ type OpsRefund struct {
 	FailedAt      *time.Time `json:"failed_at,omitempty" db:"failed_at"`
 	FailureReason string     `json:"failure_reason,omitempty" db:"failure_reason"`
 	Repays        *string    `json:"repays,omitempty" db:"repays"`
+	// SettledBy names the lost dispute of the payment that gave the
+	// customer back SettledAmount of a failed refund through the card
+	// network (status settled_by_dispute when that is all of it: nothing
+	// is owed any more).
+	SettledBy     *string `json:"settled_by,omitempty" db:"settled_by"`
+	SettledAmount int64   `json:"settled_amount,omitempty" db:"settled_amount"`
 }
 
 // OpsOutboxEntry is an outbox entry waiting for delivery or parked.
@@ -211,7 +218,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at, failed_at, failure_reason, repays FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

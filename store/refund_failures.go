@@ -80,20 +80,24 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 		if plan != nil {
 			tev.Plan = kudos.Plan(*plan)
 		}
-		_, err = AppendBillingEvent(ctx, tx, tev)
-		return err
+		if _, err = AppendBillingEvent(ctx, tx, tev); err != nil {
+			return err
+		}
+		// A dispute of the payment lost before (the provider had taken
+		// the refund back already) may have given the money back.
+		return settleByDisputes(ctx, tx, accountID, ref)
 	})
 	return changed, err
 }
 
 // owedAfterFailure is the refund of the payment ref that failed and whose
 // credit note stands with money still owed for it (its amount less what
-// refunds made again have repaid), the oldest first; "" and 0 when none.
+// refunds made again have repaid and lost disputes have settled), the
+// oldest first; "" and 0 when none.
 func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) (string, int64, error) {
 	var id string
 	var owed int64
-	err := tx.QueryRow(ctx, `SELECT id, owed FROM (SELECT f.id, f.failed_at, f.amount - COALESCE((SELECT sum(r.amount) FROM refunds r
-			WHERE r.account_id = f.account_id AND r.repays = f.id AND r.status = 'refunded'), 0) AS owed
+	err := tx.QueryRow(ctx, `SELECT id, owed FROM (SELECT f.id, f.failed_at, f.amount - f.settled_amount - `+repaidSQL+` AS owed
 		FROM refunds f WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'failed'
 			AND EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id)) o
 		WHERE owed > 0 ORDER BY failed_at, id LIMIT 1`, accountID, ref).Scan(&id, &owed)
@@ -104,12 +108,85 @@ func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 }
 
 // FailedRefunds counts the refunds that failed at the provider and that
-// no refund made again has repaid in full: money the customers are owed
-// (the gauge kudos_refunds_failed; its alert asks an operator to refund
-// again with `kudos ops refund`).
+// neither a refund made again nor a lost dispute of the payment has repaid
+// in full: money the customers are owed (the gauge kudos_refunds_failed;
+// its alert asks an operator to refund again with `kudos ops refund`).
 func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 	var n int
 	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds f WHERE f.status = 'failed'
-		AND f.amount > COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.repays = f.id AND r.status = 'refunded'), 0)`).Scan(&n)
+		AND f.amount > f.settled_amount + `+repaidSQL).Scan(&n)
 	return n, wrapErr(err)
+}
+
+// repaidSQL is what refunds made again have repaid of the failed refund f.
+const repaidSQL = `COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.account_id = f.account_id AND r.repays = f.id
+	AND r.status = 'refunded'), 0)`
+
+// settleByDisputes settles the failed refunds of the account's payment ref
+// by its lost disputes, in the transaction that books the dispute's loss
+// or the refund's failure (whichever comes last). The card network gave
+// the customer back what was disputed; of it, what the dispute's credit
+// note did not credit (the sale left once the refunds' credit notes were
+// issued) repays what failed refunds still owed against their credit
+// notes. So, of the payment (the invoice it paid; a payment of no invoice
+// settles nothing), what is still owed after the disputes is what the
+// customer paid less what came back (refunds made, disputes lost), never
+// more than the failed refunds owed; the rest is settled, the oldest
+// failure first: its row names the dispute (settled_by, the latest lost)
+// and how much it settled (settled_amount), and is settled_by_dispute when
+// nothing of it is owed any more (no longer counted by FailedRefunds). No
+// credit note is issued or changed: the failed refunds' stand, and the
+// dispute's was capped to what was left of the invoice. Run again, it
+// settles the same.
+func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) error {
+	var paid, refunded, disputed int64
+	var dispute *string
+	err := tx.QueryRow(ctx, `SELECT i.total_amount,
+		COALESCE((SELECT sum(amount) FROM refunds WHERE account_id = $1 AND checkout_id = $2 AND status = 'refunded'), 0),
+		COALESCE((SELECT sum(amount) FROM disputes WHERE account_id = $1 AND payment = $2 AND status = 'lost'), 0),
+		(SELECT id FROM disputes WHERE account_id = $1 AND payment = $2 AND status = 'lost' ORDER BY closed_at DESC, id DESC LIMIT 1)
+		FROM invoices i WHERE i.account_id = $1 AND i.paid_by = $2 AND i.kind <> 'CREDIT_NOTE' ORDER BY i.created_at LIMIT 1`,
+		accountID, ref).Scan(&paid, &refunded, &disputed, &dispute)
+	if errors.Is(err, pgx.ErrNoRows) || (err == nil && dispute == nil) {
+		return nil
+	} else if err != nil {
+		return wrapErr(err)
+	}
+	type failed struct {
+		id            string
+		owed, settled int64
+	}
+	rows, err := tx.Query(ctx, `SELECT f.id, f.amount - `+repaidSQL+`, f.settled_amount FROM refunds f
+		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status IN ('failed', 'settled_by_dispute')
+		ORDER BY f.failed_at, f.id FOR UPDATE`, accountID, ref)
+	if err != nil {
+		return wrapErr(err)
+	}
+	fs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (failed, error) {
+		var f failed
+		err := row.Scan(&f.id, &f.owed, &f.settled)
+		f.owed = max(f.owed, 0)
+		return f, err
+	})
+	if err != nil {
+		return wrapErr(err)
+	}
+	var owed int64
+	for _, f := range fs {
+		owed += f.owed
+	}
+	settle := owed - max(0, min(owed, paid-refunded-disputed))
+	for _, f := range fs {
+		s := min(f.owed, settle)
+		settle -= s
+		if s == f.settled {
+			continue
+		}
+		if _, err := tx.Exec(ctx, `UPDATE refunds SET settled_amount = $2::bigint, settled_by = CASE WHEN $2 > 0 THEN $3 END,
+			status = CASE WHEN $2 > 0 AND $2 = $4::bigint THEN 'settled_by_dispute' ELSE 'failed' END WHERE id = $1`,
+			f.id, s, *dispute, f.owed); err != nil {
+			return wrapErr(err)
+		}
+	}
+	return nil
 }

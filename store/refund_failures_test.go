@@ -105,3 +105,102 @@ func paidByCheckout(t *testing.T, db *store.DB) (account, invoiceID uuid.UUID) {
 	}
 	return account, invoiceID
 }
+
+// TestALostDisputeSettlesFailedRefunds: what a lost dispute gives back
+// beyond what its credit note credits (the rest of the invoice) is money
+// the customer was owed by a failed refund (its credit note stands): that
+// much of the failed refund is settled by the dispute, in the dispute's
+// transaction, whichever is booked first. All of it: the refund's row is
+// settled_by_dispute (naming the dispute) and the gauge no longer counts
+// it; part of it (a dispute of less than the payment): the rest is still
+// owed. The invoice's credit notes never add up to more than it.
+func TestALostDisputeSettlesFailedRefunds(t *testing.T) {
+	ctx := context.Background()
+	lost := func(t *testing.T, db *store.DB, account uuid.UUID, amount int64) {
+		t.Helper()
+		for _, s := range []kudos.DisputeStatus{kudos.DisputeOpen, kudos.DisputeLost} {
+			if _, err := db.RecordDispute(ctx, account, kudos.DisputeEvent{ID: "dp_1", Status: s, Payment: "co_1",
+				Amount: kudos.Money{Amount: amount, Currency: "EUR"}}, time.Now(), store.Booking{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	// movement is the refund ops-refund:a (re_a) of amount, or its
+	// failure, as the provider reports it.
+	movement := func(account uuid.UUID, m kudos.Movement, amount int64) kudos.PaymentEvent {
+		return kudos.PaymentEvent{EventID: "evt_" + string(m), Provider: "fake", AccountID: account, CheckoutID: "co_1",
+			Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: m, RefundID: "ops-refund:a",
+				ProviderRefundID: "re_a", Reason: "expired_or_canceled_card", Amount: &kudos.Money{Amount: amount, Currency: "EUR"}}}
+	}
+	refund := func(t *testing.T, db *store.DB, account uuid.UUID, amount int64) {
+		t.Helper()
+		if _, err := db.BookRefund(ctx, account, movement(account, kudos.MovementRefund, amount)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fail := func(t *testing.T, db *store.DB, account uuid.UUID, amount int64) {
+		t.Helper()
+		if _, err := db.RecordRefundFailure(ctx, account, movement(account, kudos.MovementRefundFailed, amount)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name                    string
+		refunded, disputed      int64
+		disputeFirst            bool
+		status                  string
+		settled, owed, credited int64
+	}{
+		// 10.00 of 12.10 refunded, failed; all 12.10 disputed and lost:
+		// the dispute credits the 2.10 left and settles the 10.00.
+		{name: "part refunded, all disputed", refunded: 1000, disputed: 1210, status: "settled_by_dispute", settled: 1000, credited: 1210},
+		{name: "all refunded, all disputed", refunded: 1210, disputed: 1210, status: "settled_by_dispute", settled: 1210, credited: 1210},
+		// 10.00 disputed of the 12.10 the customer had paid: 2.10 credits
+		// the rest of the sale, 7.90 settles the refund, 2.10 still owed.
+		{name: "part disputed", refunded: 1000, disputed: 1000, status: "failed", settled: 790, owed: 210, credited: 1210},
+		// The refund failed at the provider before the dispute (12.10
+		// disputed of a payment refunded 10.00: the provider had taken the
+		// refund back), its failure booked after the lost dispute.
+		{name: "failure booked after the dispute", refunded: 1000, disputed: 1210, disputeFirst: true, status: "settled_by_dispute",
+			settled: 1000, credited: 1210},
+		// A refund that fails after the dispute was lost of what was left
+		// (2.10): the network gave back only that, the 10.00 is owed.
+		{name: "failed after a dispute of the rest", refunded: 1000, disputed: 210, disputeFirst: true, status: "failed", owed: 1000,
+			credited: 1210},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			db := testenv.DB(t)
+			account, invoiceID := paidByCheckout(t, db)
+			refund(t, db, account, c.refunded)
+			if c.disputeFirst {
+				lost(t, db, account, c.disputed)
+				fail(t, db, account, c.refunded)
+			} else {
+				fail(t, db, account, c.refunded)
+				lost(t, db, account, c.disputed)
+			}
+			var status string
+			var settledBy *string
+			var settled int64
+			if err := db.Pool.QueryRow(ctx, `SELECT status, settled_by, settled_amount FROM refunds WHERE id = 'ops-refund:a'`).
+				Scan(&status, &settledBy, &settled); err != nil {
+				t.Fatal(err)
+			}
+			if status != c.status || settled != c.settled || (settled > 0) != (settledBy != nil && *settledBy == "dp_1") {
+				t.Fatalf("refund %s, %d settled by %v; want %s, %d settled by dp_1", status, settled, settledBy, c.status, c.settled)
+			}
+			owing := 0
+			if c.owed > 0 {
+				owing = 1
+			}
+			if n, err := db.FailedRefunds(ctx); err != nil || n != owing {
+				t.Fatalf("failed refunds owed %d (%v), want %d", n, err, owing)
+			}
+			var credited int64
+			if err := db.Pool.QueryRow(ctx, `SELECT COALESCE(-sum(total_amount), 0) FROM invoices WHERE corrects = $1`, invoiceID).
+				Scan(&credited); err != nil || credited != c.credited {
+				t.Fatalf("credited %d (%v), want %d", credited, err, c.credited)
+			}
+		})
+	}
+}
