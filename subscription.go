@@ -383,6 +383,11 @@ type OwedInvoice struct {
 	Plan Plan
 	// Service is the period it paid (nil: not known), which its receipt names.
 	Service *ServicePeriod `json:",omitempty"`
+	// Amount and Kind are the invoice's total and kind (nil, "": owed
+	// before they were kept), for its dunning when it is collected after
+	// all (the period it paid still running once nothing holds it owed).
+	Amount *Money      `json:",omitempty"`
+	Kind   InvoiceKind `json:",omitempty"`
 }
 
 // CheckoutRecord is one row of the checkouts table: a hosted checkout as

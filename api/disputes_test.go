@@ -246,12 +246,7 @@ func TestADebitReturnedDuringTheDeletionGraceIsOwed(t *testing.T) {
 	h := newHarness(t).withDunning(2*time.Second, time.Minute)
 	h.srv.Config.DeletionGrace = time.Hour
 	h = h.withTemporal(time.Hour)
-	const email = "returned-while-deleting@example.com"
-	token, account := h.paidWith(email, "STARTER", "4242424242424242")
-	invoice := h.paidInvoiceID(account)
-	h.scheduleDeletion(token, account)
-	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
-	eventually(t, "the payment_failed mail", func() bool { return slices.Contains(h.sent.purposes(email), kudos.MailPaymentFailed) })
+	token, account, invoice := h.returnedDuringTheDeletion("returned-while-deleting@example.com")
 	time.Sleep(5 * time.Second) // past the first retry a renewal's dunning would make
 	if n := h.invoiceCount(account, "id = '"+invoice+"' AND status = 'DUE_PAYMENT'"); n != 1 {
 		t.Fatal("the returned invoice was charged again during the deletion's grace")

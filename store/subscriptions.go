@@ -193,7 +193,7 @@ func (db *DB) SubscriptionStatusPage(ctx context.Context, after uuid.UUID, limit
 // (a payment_returned event names them), oldest first, with the period
 // each paid.
 func returnedDue(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) ([]kudos.OwedInvoice, error) {
-	rows, err := tx.Query(ctx, `SELECT i.id, i.plan, i.service_from, i.service_to FROM invoices i
+	rows, err := tx.Query(ctx, `SELECT i.id, i.plan, i.service_from, i.service_to, i.total_amount, i.currency, i.kind FROM invoices i
 		WHERE i.account_id = $1 AND i.status = 'DUE_PAYMENT' AND EXISTS (SELECT 1 FROM billing_events e
 			WHERE e.account_id = i.account_id AND e.type = 'payment_returned' AND e.invoice_id = i.id)
 		ORDER BY i.created_at, i.id`, accountID)
@@ -203,9 +203,11 @@ func returnedDue(ctx context.Context, tx pgx.Tx, accountID uuid.UUID) ([]kudos.O
 	out, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (kudos.OwedInvoice, error) {
 		var o kudos.OwedInvoice
 		var from, to *time.Time
-		if err := row.Scan(&o.ID, &o.Plan, &from, &to); err != nil {
+		var amount kudos.Money
+		if err := row.Scan(&o.ID, &o.Plan, &from, &to, &amount.Amount, &amount.Currency, &o.Kind); err != nil {
 			return o, err
 		}
+		o.Amount = &amount
 		if from != nil && to != nil {
 			o.Service = &kudos.ServicePeriod{From: from.UTC(), To: to.UTC()}
 		}

@@ -123,6 +123,7 @@ func (s *subscription) deletionCancelled(ctx workflow.Context, req DeletionCance
 		if req.AutoRenewal && !s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{On: true}) == nil {
 			_ = s.turnAutoRenewal(ctx, true)
 		}
+		s.collectOwed(ctx) // a debit returned during the grace is collected now the account goes on
 	})
 	return nil
 }

@@ -181,17 +181,10 @@ func (s *subscription) disputeLost(ctx workflow.Context, disputeID string, disco
 		ExtraSeats: s.st.ExtraSeats, Discount: discount}, nil)
 	s.renderPDF(ctx, due)
 	now := workflow.Now(ctx)
-	expired := kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &due, Date: &now}
-	if s.applyLast != "" {
-		// The customer is told before the last write, which marks the
-		// event applied: a run lost in between tells them again under
-		// the same key (one mail), never not at all.
-		s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, expired)
-		s.expirePlan(ctx, due)
-	} else {
-		s.expirePlan(ctx, due)
-		s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, expired)
-	}
+	// The mail after the write: it is delivered only while the plan is
+	// still expired (store.BillingMailCurrent).
+	s.expirePlan(ctx, due)
+	s.mail(ctx, kudos.MailPlanExpired, "expired:dispute:"+disputeID, kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &due, Date: &now})
 	s.wake.SendAsync(true)
 }
 
@@ -229,22 +222,45 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, b l
 		s.recordLast(ctx)
 		return
 	}
+	s.returnedDunning(ctx, *res.InvoiceID, res.Amount, res.Kind, r.Reason)
+}
+
+// returnedDunning starts the dunning of returned invoice id (amount, kind)
+// of the period running now, measured from now, as for a failed renewal;
+// reason is the bank's ("" : payment_returned). An open checkout is closed
+// first.
+func (s *subscription) returnedDunning(ctx workflow.Context, id uuid.UUID, amount kudos.Money, kind kudos.InvoiceKind, reason string) {
 	if c := s.st.Checkout; c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 	}
 	now := workflow.Now(ctx)
-	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: *res.InvoiceID, Amount: res.Amount, RetryBase: &now,
-		Returned: true}
-	if res.Kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
+	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: id, Amount: amount, RetryBase: &now, Returned: true}
+	if kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
 		// What it bought is part of the period: paid later, the period goes on.
-		s.st.Dunning.Kind = res.Kind
+		s.st.Dunning.Kind = kind
 	}
-	reason := r.Reason
 	if reason == "" {
 		reason = "payment_returned"
 	}
-	s.attemptFailed(ctx, "returned:"+stamp(now), now, RenewalResult{FailureReason: reason, Amount: res.Amount})
+	s.attemptFailed(ctx, "returned:"+stamp(now), now, RenewalResult{FailureReason: reason, Amount: amount})
 	s.wake.SendAsync(true)
+}
+
+// collectOwed starts the dunning of an owed invoice of the period running
+// now once nothing holds it owed any more: it was returned while another
+// dunning ran, a renewal settled or the deletion was scheduled, and that
+// has ended (the other dunning paid, the deletion cancelled). Left owed,
+// the plan ran to its renewal on money the bank took back. Not while a
+// checkout is open (the customer may be paying it), nor for one owed
+// before its amount was kept.
+func (s *subscription) collectOwed(ctx workflow.Context) {
+	i := s.owedToCollect(ctx)
+	if i < 0 || !s.newer(ctx, "owed-collected") {
+		return
+	}
+	o, _ := s.takeOwed(s.st.Owed[i].ID)
+	s.log.Info("an owed invoice of the running period is collected: nothing holds it owed any more", "invoice", o.ID)
+	s.returnedDunning(ctx, o.ID, *o.Amount, o.Kind, "")
 }
 
 // owe holds the invoice of returned debit r (res) as owed when no dunning
@@ -255,10 +271,19 @@ func (s *subscription) owe(ctx workflow.Context, r kudos.ReturnEvent, res Return
 	if s.st.Owes(id) {
 		return
 	}
-	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: id, Plan: res.Plan, Service: res.Service})
 	amount := res.Amount
+	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: id, Plan: res.Plan, Service: res.Service, Amount: &amount, Kind: res.Kind})
 	s.mail(ctx, kudos.MailPaymentFailed, "returned:"+id.String()+":"+r.Payment,
 		kudos.MailBilling{Plan: res.Plan, InvoiceID: &id, InvoiceNumber: res.Number, Amount: &amount, Returned: true})
+}
+
+// owedToCollect is the index in Owed of the invoice collectOwed collects
+// (-1: none).
+func (s *subscription) owedToCollect(ctx workflow.Context) int {
+	if s.st.Dunning != nil || s.st.PendingRenewal != nil || s.st.Deleting || s.st.Checkout != nil {
+		return -1
+	}
+	return slices.IndexFunc(s.st.Owed, func(o kudos.OwedInvoice) bool { return o.Amount != nil && s.paysRunningPeriod(ctx, o.Service) })
 }
 
 // takeOwed removes owed invoice id from the state and returns it, or false

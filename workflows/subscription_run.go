@@ -102,6 +102,11 @@ func Subscription(ctx workflow.Context, st kudos.SubscriptionState) error {
 		s.applyInbox(ctx)
 		s.mu.Unlock()
 	}
+	// An owed invoice of the running period whose dunning waited on
+	// another one (paid: this run continues that one) is collected now.
+	if s.owedToCollect(ctx) >= 0 {
+		s.withLock(ctx, func() { s.collectOwed(ctx) })
+	}
 	for {
 		if ctx.Err() != nil {
 			return ctx.Err() // cancelled (by an operator): end, nothing more to do

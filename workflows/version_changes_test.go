@@ -27,6 +27,7 @@ var afterFour = map[string]bool{
 	"stop-asks-the-checkout":      true, // stopping auto-renewal in dunning asks the provider about the renewal's open checkout first
 	"ledger-applied-last":         true, // a dispute's or a returned debit's event is marked applied with what it does, not with its booking
 	"late-priced-from":            true, // a late upgrade or seats payment priced from a plan or seats the account no longer has is refunded
+	"owed-collected":              true, // an owed invoice of the running period is collected (dunning) once nothing holds it owed
 }
 
 // changeIDUse finds the change ids the subscription workflow names:

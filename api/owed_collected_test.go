@@ -1,0 +1,74 @@
+package api_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"kudos"
+)
+
+// returnedDuringTheDeletion buys a Starter plan for email, schedules the
+// account's deletion and has the bank return the plan's debit during the
+// grace: the owner is mailed payment_failed.
+func (h *harness) returnedDuringTheDeletion(email string) (token, account, invoice string) {
+	h.t.Helper()
+	token, account = h.paidWith(email, "STARTER", "4242424242424242")
+	invoice = h.paidInvoiceID(account)
+	h.scheduleDeletion(token, account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+	eventually(h.t, "the payment_failed mail", func() bool { return slices.Contains(h.sent.purposes(email), kudos.MailPaymentFailed) })
+	return token, account, invoice
+}
+
+// TestADebitOwedDuringTheDeletionIsCollectedOnceItIsCancelled: a debit of
+// the running period returned during the deletion's grace is held as
+// owed (nothing is charged off-session for an account being deleted).
+// When the owner cancels the deletion, the account goes on, and that
+// invoice was never asked for again: the plan ran to its renewal on money
+// the bank took back (a free year, on purpose: schedule the deletion,
+// have the bank return the debit, cancel). Cancelling the deletion now
+// starts the returned invoice's dunning, as if it had come back then.
+func TestADebitOwedDuringTheDeletionIsCollectedOnceItIsCancelled(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour, 2*time.Hour)
+	h.srv.Config.DeletionGrace = time.Hour
+	h = h.withTemporal(time.Hour)
+	token, account, invoice := h.returnedDuringTheDeletion("owed-then-kept@example.com")
+	h.expect(h.do("POST", "/v1/accounts/"+account+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 200)
+	sub := h.inDunning(token, account)
+	if failed, _ := sub["failed_payment"].(map[string]any); sub["show_status"] != "active" || failed == nil || failed["invoice_id"] != invoice {
+		t.Fatalf("after the deletion was cancelled: %v, want the returned invoice retried", sub)
+	}
+}
+
+// TestAYearReturnedDuringAnotherDunningIsCollectedOnceThatIsPaid: both
+// debits of a period came back (an empty bank account): the extra seats'
+// first, so dunning retries them, then the year's, which is held as owed
+// meanwhile. Paying the seats ended the dunning and the year's invoice was
+// never asked for again: the plan ran to its renewal unpaid. Once the
+// seats are paid, the year's invoice is retried in its turn.
+func TestAYearReturnedDuringAnotherDunningIsCollectedOnceThatIsPaid(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour, 2*time.Hour).withTemporal(time.Hour)
+	owner, account := h.teamWithSeats("two-returns@example.com", 12, 0)
+	base := "/v1/accounts/" + account
+	seats, year := h.invoiceOfKind(account, "SEATS"), h.invoiceOfKind(account, "SUBSCRIPTION")
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": seats}, ""), 200)
+	h.inDunning(owner, account)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": year}, ""), 200)
+	eventually(t, "the year's return booked", func() bool {
+		return h.count("payment_events", account, "applied_at IS NULL") == 0 &&
+			h.invoiceCount(account, "id = '"+year+"' AND status = 'DUE_PAYMENT'") == 1
+	})
+	pay := h.expect(h.do("POST", base+"/invoices/"+seats+"/payment", nil, owner), 201)
+	h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+	eventually(t, "the seats paid again", func() bool { return h.invoiceCount(account, "id = '"+seats+"' AND status = 'PAID'") == 1 })
+	eventually(t, "the year's invoice retried", func() bool {
+		failed, _ := h.subscription(owner, account)["failed_payment"].(map[string]any)
+		return failed != nil && failed["invoice_id"] == year
+	})
+	if sub := h.subscription(owner, account); sub["show_status"] != "active" || sub["payment_retry_at"] == nil {
+		t.Fatalf("after the seats were paid: %v, want the year's invoice in dunning", sub)
+	}
+}
