@@ -72,3 +72,36 @@ func TestAYearReturnedDuringAnotherDunningIsCollectedOnceThatIsPaid(t *testing.T
 		t.Fatalf("after the seats were paid: %v, want the year's invoice in dunning", sub)
 	}
 }
+
+// TestALostDisputeDuringAReturnedDebitsDunningEndsTheDunning: the extra
+// seats' debit came back and dunning retried it, then the year's card
+// payment was lost to a dispute: the plan expired with a new due invoice
+// of the year. The seats' dunning ran on regardless, charging a plan that
+// had ended (a disputed card among them) and, used up, put the small
+// seats invoice in place of the year's as the one that reactivates the
+// plan. The lost period ends the dunning: the seats' invoice is held as
+// owed, the year's due invoice is the one to pay.
+func TestALostDisputeDuringAReturnedDebitsDunningEndsTheDunning(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(time.Hour, 2*time.Hour).withTemporal(time.Hour)
+	owner, account := h.teamWithSeats("lost-during-dunning@example.com", 12, 0)
+	seats, year := h.invoiceOfKind(account, "SEATS"), h.invoiceOfKind(account, "SUBSCRIPTION")
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": seats}, ""), 200)
+	h.inDunning(owner, account)
+	h.expect(h.dispute(account, year, "open"), 200)
+	h.expect(h.dispute(account, year, "lost"), 200)
+	eventually(t, "the plan expired by the lost dispute", func() bool {
+		return h.subscription(owner, account)["show_status"] == "plan_expired"
+	})
+	if sub := h.subscription(owner, account); sub["payment_retry_at"] != nil || sub["failed_payment"] != nil {
+		t.Fatalf("after the lost dispute: %v, want the seats' dunning over", sub)
+	}
+	due := h.expect(h.do("GET", "/v1/accounts/"+account+"/invoices/latest-unpaid", nil, owner), 200).str("invoice_id")
+	if due == "" || due == seats || due == year {
+		t.Fatalf("the due invoice %q: want the new one of the year", due)
+	}
+	if n := h.invoiceCount(account, "id = '"+seats+"' AND status = 'DUE_PAYMENT'"); n != 1 {
+		t.Fatal("the seats' invoice is no longer due")
+	}
+	h.recordHistory("subscription:"+account, "", "subscription_dispute_ends_dunning.json")
+}

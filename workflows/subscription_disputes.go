@@ -174,6 +174,16 @@ func (s *subscription) disputeLost(ctx workflow.Context, disputeID string, disco
 	if c := s.st.Checkout; c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 	}
+	if d := s.st.Dunning; d != nil && d.Returned && s.newer(ctx, "dispute-ends-dunning") {
+		// Another payment of the period came back before and is being
+		// retried (extra seats, an upgrade): the period it belongs to is
+		// lost now, so nothing is charged for it any more and its dunning
+		// never ends in its invoice replacing the year's due one. Its
+		// invoice stays due, held as owed (payable, the plan untouched).
+		amount := d.Amount
+		s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: d.InvoiceID, Plan: s.st.Plan, Amount: &amount, Kind: d.Kind})
+		s.st.Dunning = nil
+	}
 	due := uuid.NewSHA1(updateNamespace, []byte(s.st.AccountID.String()+"/dispute/"+disputeID))
 	// A year of the plan with the seats it keeps, as a renewal bills it, at
 	// the price agreed for the year lost (the disputed invoice's discount).

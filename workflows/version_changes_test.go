@@ -28,6 +28,7 @@ var afterFour = map[string]bool{
 	"ledger-applied-last":         true, // a dispute's or a returned debit's event is marked applied with what it does, not with its booking
 	"late-priced-from":            true, // a late upgrade or seats payment priced from a plan or seats the account no longer has is refunded
 	"owed-collected":              true, // an owed invoice of the running period is collected (dunning) once nothing holds it owed
+	"dispute-ends-dunning":        true, // a lost dispute of the period ends a returned debit's dunning of it: its invoice is held owed
 }
 
 // changeIDUse finds the change ids the subscription workflow names:
