@@ -326,6 +326,11 @@ type Dunning struct {
 	// Returned is set when the retried invoice was paid and its debit came
 	// back (not a renewal's charge): the mails say so.
 	Returned bool `json:",omitempty"`
+	// Plan is the plan the returned invoice bills ("" : the plan the
+	// account is on, and dunnings from before it was kept): unpaid at the
+	// end, the invoice is due for that plan, which paying it reactivates
+	// (not a plan upgraded to since, at the older invoice's price).
+	Plan Plan `json:",omitempty"`
 }
 
 // Base is what the retries are measured from.

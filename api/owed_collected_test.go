@@ -1,6 +1,7 @@
 package api_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 	"time"
@@ -104,4 +105,42 @@ func TestALostDisputeDuringAReturnedDebitsDunningEndsTheDunning(t *testing.T) {
 		t.Fatal("the seats' invoice is no longer due")
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_dispute_ends_dunning.json")
+}
+
+// TestAReturnedYearPaidAfterTheDunningBuysThePlanItBilled: a Starter year
+// was paid, then upgraded to Pro; the year's debit came back and its
+// dunning ran out: the plan expired with the Starter invoice due. Paying
+// that Starter invoice reactivated Pro for a new year (the plan the run
+// was on) at the Starter price — while a run rebuilt from the read model
+// reactivated Starter, the invoice's plan. Both now reactivate what the
+// invoice bills.
+func TestAReturnedYearPaidAfterTheDunningBuysThePlanItBilled(t *testing.T) {
+	t.Parallel()
+	inBothRuns(t, func(t *testing.T, rebuilt bool) {
+		h := newHarness(t).withDunning(time.Second, 2*time.Second).withTemporal(time.Hour)
+		token, account := h.paidWith(fmt.Sprintf("returned-year-upgraded-%v@example.com", rebuilt), "STARTER", "4242424242424242")
+		base := "/v1/accounts/" + account
+		year := h.invoiceOfKind(account, "SUBSCRIPTION")
+		time.Sleep(time.Second) // an upgrade priced above the provider's minimum
+		up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+		h.expect(h.payWith(up.str("checkout_href"), "4242424242424242"), 200)
+		eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+
+		h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
+		h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": year}, ""), 200)
+		eventually(t, "the plan expired once dunning failed", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+		if rebuilt {
+			h.terminate(account)
+		}
+		h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": false}, ""), 204)
+		pay := h.expect(h.do("POST", base+"/invoices/"+year+"/payment", nil, token), 201)
+		h.expect(h.sandbox(pay.str("checkout_href"), "pay"), 200)
+		eventually(t, "the plan active again", func() bool { return h.subscription(token, account)["show_status"] == "active" })
+		if s := h.subscription(token, account); s["plan"] != "STARTER" {
+			t.Fatalf("after paying the Starter invoice: %v, want the Starter year it bills", s)
+		}
+		if !rebuilt {
+			h.recordHistory("subscription:"+account, "", "subscription_returned_due_plan.json")
+		}
+	})
 }

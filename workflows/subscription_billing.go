@@ -300,7 +300,13 @@ func (s *subscription) endDunningUnpaid(ctx workflow.Context) {
 	}
 	d := s.st.Dunning
 	s.st.Dunning = nil
-	s.expireDue(ctx, kudos.DueInvoice{ID: d.InvoiceID, Plan: s.st.Plan, Kind: d.Kind})
+	plan := s.st.Plan
+	if d.Plan != "" && d.Plan != plan && s.newer(ctx, "returned-due-plan") {
+		// A returned invoice of an older plan (upgraded since): due for
+		// the plan it bills, as a run rebuilt from the read model reads it.
+		plan = d.Plan
+	}
+	s.expireDue(ctx, kudos.DueInvoice{ID: d.InvoiceID, Plan: plan, Kind: d.Kind})
 	s.mail(ctx, kudos.MailPlanExpired, "expired:"+stamp(d.PeriodStart),
 		kudos.MailBilling{Plan: s.st.Plan, InvoiceID: &d.InvoiceID, Date: &d.PeriodStart})
 	if s.newer(ctx, "dunning-end-cancels-charges") {

@@ -232,22 +232,24 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, b l
 		s.recordLast(ctx)
 		return
 	}
-	s.returnedDunning(ctx, *res.InvoiceID, res.Amount, res.Kind, r.Reason)
+	s.returnedDunning(ctx, kudos.OwedInvoice{ID: *res.InvoiceID, Plan: res.Plan, Amount: &res.Amount, Kind: res.Kind}, r.Reason)
 }
 
-// returnedDunning starts the dunning of returned invoice id (amount, kind)
-// of the period running now, measured from now, as for a failed renewal;
-// reason is the bank's ("" : payment_returned). An open checkout is closed
-// first.
-func (s *subscription) returnedDunning(ctx workflow.Context, id uuid.UUID, amount kudos.Money, kind kudos.InvoiceKind, reason string) {
+// returnedDunning starts the dunning of returned invoice o (its amount
+// set) of the period running now, measured from now, as for a failed
+// renewal; reason is the bank's ("" : payment_returned). An open checkout
+// is closed first.
+func (s *subscription) returnedDunning(ctx workflow.Context, o kudos.OwedInvoice, reason string) {
 	if c := s.st.Checkout; c != nil && !c.Pending {
 		_ = s.expireOpenCheckout(ctx)
 	}
 	now := workflow.Now(ctx)
-	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: id, Amount: amount, RetryBase: &now, Returned: true}
-	if kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
+	amount := *o.Amount
+	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: o.ID, Amount: amount, RetryBase: &now, Returned: true,
+		Plan: o.Plan}
+	if o.Kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
 		// What it bought is part of the period: paid later, the period goes on.
-		s.st.Dunning.Kind = kind
+		s.st.Dunning.Kind = o.Kind
 	}
 	if reason == "" {
 		reason = "payment_returned"
@@ -270,7 +272,7 @@ func (s *subscription) collectOwed(ctx workflow.Context) {
 	}
 	o, _ := s.takeOwed(s.st.Owed[i].ID)
 	s.log.Info("an owed invoice of the running period is collected: nothing holds it owed any more", "invoice", o.ID)
-	s.returnedDunning(ctx, o.ID, *o.Amount, o.Kind, "")
+	s.returnedDunning(ctx, o, "")
 }
 
 // owe holds the invoice of returned debit r (res) as owed when no dunning
