@@ -1,6 +1,6 @@
 import { Suspense } from 'react'
 import { screen, within } from '@testing-library/react'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 import { renderWithProviders } from '@/test/render'
 import { accountBody, dunningSubscription, json, mockApi } from '@/test/mock-api'
 import { switchLanguage } from '@/test/i18n'
@@ -74,5 +74,44 @@ describe('DashboardShell: the payment retry banner (dunning)', () => {
     expect(banner).not.toBeNull()
     expect(overlay.contains(banner)).toBe(false)
     expect(banner?.closest('[inert]')).toBeNull()
+  })
+})
+
+/** A window `width` px wide: matchMedia answers Tailwind's min-width breakpoints (rem at 16 px). */
+function windowOf(width: number) {
+  const matches = (query: string) => {
+    const rem = /\(width >= ([\d.]+)rem\)/.exec(query)
+    if (!rem) throw new Error(`unexpected media query ${query}`)
+    return width >= Number(rem[1]) * 16
+  }
+  vi.stubGlobal('matchMedia', (query: string) => ({
+    media: query,
+    matches: matches(query),
+    addEventListener: () => {},
+    removeEventListener: () => {},
+  }))
+}
+
+describe('DashboardShell: each width draws only the half it shows (issue 37 item 9)', () => {
+  it.each([
+    [390, { sidebar: false, notice: 'main' }],
+    [800, { sidebar: true, notice: 'main' }],
+    [1280, { sidebar: true, notice: 'header' }],
+  ])('at %i px: the sidebar or the phone menu, and the trial notice once', async (width, { sidebar, notice }) => {
+    windowOf(width)
+    await renderShell('/dashboard/a/testimonials', { plan: 'TRIAL', show_status: 'active', trials_left: 3 })
+    await screen.findByTestId('plan-badge')
+    const nav = screen.queryByRole('navigation', { name: 'Main navigation' })
+    const menu = screen.queryByRole('button', { name: 'Open the navigation menu' })
+    if (sidebar) {
+      expect(within(nav as HTMLElement).getByRole('link', { name: /Team/ })).toHaveAttribute('href', '/dashboard/a/team')
+      expect(menu).toBeNull()
+    } else {
+      expect(nav).toBeNull()
+      expect(menu).toBeInTheDocument()
+    }
+    const banners = screen.getAllByTestId('trial-banner')
+    expect(banners).toHaveLength(1)
+    expect(banners[0].closest(notice)).not.toBeNull()
   })
 })

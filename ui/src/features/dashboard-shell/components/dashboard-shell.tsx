@@ -8,6 +8,7 @@ import { isLanguage, setLanguage } from '@/lib/i18n'
 import { canManageBilling } from '@/lib/roles'
 import { useRefreshWhenPaid } from '@/lib/subscription-refresh'
 import { isApiError } from '@/lib/api-client'
+import { LARGE, useMediaQuery, WIDE } from '@/lib/use-media-query'
 import { ActivationRequiredLazy } from './activation-required-lazy'
 import { BlockingOverlay } from './blocking-overlay'
 import { HelpMenu } from './help-menu'
@@ -22,8 +23,9 @@ import { UserMenu } from './user-menu'
 import { isSidebarHidden, overlayFor, planLabel } from './shell-rules'
 
 /**
- * Dashboard frame: fixed h-12 header, sidebar (md+) or dropdown menu, the
- * routed page in a scrollable area, overlays per subscription status.
+ * Dashboard frame: fixed h-12 header, sidebar (md+) or dropdown menu (each
+ * drawn only at its width), the routed page in a scrollable area, overlays
+ * per subscription status.
  * `extra` renders on top of the page (the onboarding wizard).
  */
 export function DashboardShell({
@@ -39,6 +41,9 @@ export function DashboardShell({
   const { data, error } = useSuspenseQuery(accountQueryOptions(accountId))
   const pathname = useLocation({ select: (location) => location.pathname })
   const { account, user } = data
+  // What one width hides is not drawn there (undefined, unknown: both are).
+  const wide = useMediaQuery(WIDE)
+  const large = useMediaQuery(LARGE)
   const owner = canManageBilling(account.role)
   const subscription = account.subscription
   const preferred = user.preferred_language
@@ -56,12 +61,16 @@ export function DashboardShell({
   if (isApiError(error) && error.status === 404) return <NoAccessPage accountId={accountId} />
 
   const sidebarHidden = isSidebarHidden(pathname)
+  // In the header on large screens, under it on smaller ones.
+  const notice = (className: string) => (
+    <SubscriptionNotice accountId={accountId} subscription={subscription} owner={owner} className={className} />
+  )
   const overlay = overlayFor(subscription.show_status, pathname)
 
   return (
     <div className="min-h-screen">
       <header className="fixed inset-x-0 top-0 z-40 flex h-12 items-center gap-2 border-b bg-background px-2 sm:px-4">
-        <MobileNav accountId={accountId} />
+        {wide !== true && <MobileNav accountId={accountId} />}
         <Link
           to="/dashboard/$accountId/testimonials"
           params={{ accountId }}
@@ -76,19 +85,14 @@ export function DashboardShell({
         >
           {t(`common:plans.${subscription.plan}`, { defaultValue: planLabel(subscription.plan) })}
         </span>
-        <SubscriptionNotice
-          accountId={accountId}
-          subscription={subscription}
-          owner={owner}
-          className="ml-2 hidden lg:flex"
-        />
+        {large !== false && notice('ml-2 hidden lg:flex')}
         <div className="ml-auto flex items-center gap-1">
           <HelpMenu />
           <UserMenu accountId={accountId} user={user} role={account.role} />
         </div>
       </header>
 
-      {!sidebarHidden && <Sidebar accountId={accountId} />}
+      {!sidebarHidden && wide !== false && <Sidebar accountId={accountId} />}
 
       <main
         className={
@@ -97,12 +101,7 @@ export function DashboardShell({
             : 'fixed bottom-0 left-0 right-0 top-12 flex flex-col overflow-y-auto md:left-56'
         }
       >
-        <SubscriptionNotice
-          accountId={accountId}
-          subscription={subscription}
-          owner={owner}
-          className="flex flex-wrap border-b bg-accent/50 px-4 py-2 lg:hidden"
-        />
+        {large !== true && notice('flex flex-wrap border-b bg-accent/50 px-4 py-2 lg:hidden')}
         {/* A renewal payment being retried is the owner's business (billing). */}
         {owner && <PaymentRetryBanner accountId={accountId} subscription={subscription} />}
         <DeletionBanner accountId={accountId} data={data} />
