@@ -6,6 +6,7 @@ import { membersQueryOptions } from '@/lib/api/get-members'
 import { i18n } from '@/lib/i18n'
 import { billingTimelineQueryOptions } from '@/features/billing/api/get-billing-timeline'
 import { ActivityTab } from '@/features/billing/components/activity-tab'
+import { invitationsQueryOptions } from '@/features/team/api/invitations'
 import { TeamPage } from '@/features/team/components/team-page'
 import { TeamPageFailed, TeamPagePending } from '@/features/team/components/team-page-states'
 
@@ -20,7 +21,15 @@ export const Route = createFileRoute('/dashboard/$accountId/team')({
       queryClient.ensureQueryData(membersQueryOptions(accountId)),
       i18n.loadNamespaces(route.options.staticData?.texts ?? []),
     ])
-    if (data.account.role !== 'member') await queryClient.ensureInfiniteQueryData(billingTimelineQueryOptions(accountId, 'team'))
+    if (data.account.role === 'member') return
+    await Promise.all([
+      queryClient.ensureInfiniteQueryData(billingTimelineQueryOptions(accountId, 'team')),
+      // The invitations, read early (lib/early-requests.ts), are in the page's
+      // first render rather than a second render of the whole page when they
+      // arrive (issue 37 item 9). Never an error here: without retries, the
+      // card asks again and shows a failure itself, as before.
+      queryClient.prefetchQuery({ ...invitationsQueryOptions(accountId), retry: false }),
+    ])
   },
   pendingComponent: TeamPagePending,
   errorComponent: TeamFailed,
