@@ -331,6 +331,10 @@ type Dunning struct {
 	// end, the invoice is due for that plan, which paying it reactivates
 	// (not a plan upgraded to since, at the older invoice's price).
 	Plan Plan `json:",omitempty"`
+	// Service is the period the returned invoice paid (nil: a renewal's,
+	// or not known), which it keeps when its dunning stops and it is held
+	// as owed (OwedInvoice.Service).
+	Service *ServicePeriod `json:",omitempty"`
 }
 
 // Base is what the retries are measured from.

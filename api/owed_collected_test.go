@@ -144,3 +144,49 @@ func TestAReturnedYearPaidAfterTheDunningBuysThePlanItBilled(t *testing.T) {
 		}
 	})
 }
+
+// TestAReturnedDebitBeingRetriedStopsWhenTheDeletionIsScheduled: a
+// returned debit's dunning (collected whatever auto-renewal says) ran on
+// once the owner scheduled the account's deletion: the mandate or card
+// was charged off-session during the grace, and a SEPA retry settling
+// after the erasure was refunded with its invoice left due on an erased
+// account. Nothing is charged for an account being deleted: the
+// scheduling holds the invoice as owed, as a return during the grace is,
+// and cancelling the deletion resumes its dunning.
+func TestAReturnedDebitBeingRetriedStopsWhenTheDeletionIsScheduled(t *testing.T) {
+	t.Parallel()
+	for name, stopFirst := range map[string]bool{"auto-renewal on": false, "auto-renewal stopped before": true} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			h := newHarness(t).withDunning(3*time.Second, time.Minute)
+			h.srv.Config.DeletionGrace = time.Hour
+			h = h.withTemporal(time.Hour)
+			token, account := h.paidWith(fmt.Sprintf("retried-then-deleted-%v@example.com", stopFirst), "STARTER", "4242424242424242")
+			base := "/v1/accounts/" + account
+			invoice := h.paidInvoiceID(account)
+			if stopFirst {
+				h.expect(h.do("DELETE", base+"/subscription", nil, token), 200)
+			}
+			h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
+			h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+			h.inDunning(token, account)
+			h.scheduleDeletion(token, account)
+			h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": false}, ""), 204)
+			time.Sleep(5 * time.Second) // past the first retry
+			if n := h.invoiceCount(account, "id = '"+invoice+"' AND status = 'DUE_PAYMENT'"); n != 1 {
+				t.Fatal("the returned invoice was charged again during the deletion's grace")
+			}
+			if sub := h.subscription(token, account); sub["payment_retry_at"] != nil || sub["failed_payment"] != nil {
+				t.Fatalf("during the deletion's grace: %v, want no retry", sub)
+			}
+			if !stopFirst { // auto-renewal turned off by the scheduling ended the unpaid period
+				return
+			}
+			h.expect(h.do("POST", base+"/deletion/cancel", map[string]any{"current_password": "Secret1!"}, token), 200)
+			if failed, _ := h.inDunning(token, account)["failed_payment"].(map[string]any); failed == nil || failed["invoice_id"] != invoice {
+				t.Fatalf("after the deletion was cancelled: %v, want the returned invoice retried again", failed)
+			}
+			h.recordHistory("subscription:"+account, "", "subscription_deletion_holds_returned.json")
+		})
+	}
+}

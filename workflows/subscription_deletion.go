@@ -92,6 +92,16 @@ func (s *subscription) prepareDeletion(ctx workflow.Context) (res PrepareDeletio
 		if s.st.AutoRenew && s.validateAutoRenewal(ctx, AutoRenewalRequest{}) == nil {
 			_ = s.turnAutoRenewal(ctx, false)
 		}
+		if d := s.st.Dunning; d != nil && d.Returned && s.st.PendingRenewal == nil && s.newer(ctx, "deletion-holds-returned") {
+			// A returned debit is retried whatever auto-renewal says, so
+			// with auto-renewal stopped before, turning it off above ended
+			// nothing: nothing is charged off-session for an account
+			// being deleted. Its invoice is held as owed, as a return
+			// during the grace is; cancelling the deletion resumes it.
+			s.holdDunningOwed()
+			s.record(ctx)
+			s.wake.SendAsync(true)
+		}
 		if s.newer(ctx, "deletion-lock") {
 			// From here until the deletion is cancelled or given up, money
 			// requests are refused here too: one that passed the api's

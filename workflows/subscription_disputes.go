@@ -178,11 +178,8 @@ func (s *subscription) disputeLost(ctx workflow.Context, disputeID string, disco
 		// Another payment of the period came back before and is being
 		// retried (extra seats, an upgrade): the period it belongs to is
 		// lost now, so nothing is charged for it any more and its dunning
-		// never ends in its invoice replacing the year's due one. Its
-		// invoice stays due, held as owed (payable, the plan untouched).
-		amount := d.Amount
-		s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: d.InvoiceID, Plan: s.st.Plan, Amount: &amount, Kind: d.Kind})
-		s.st.Dunning = nil
+		// never ends in its invoice replacing the year's due one.
+		s.holdDunningOwed()
 	}
 	due := uuid.NewSHA1(updateNamespace, []byte(s.st.AccountID.String()+"/dispute/"+disputeID))
 	// A year of the plan with the seats it keeps, as a renewal bills it, at
@@ -232,7 +229,8 @@ func (s *subscription) onReturn(ctx workflow.Context, ev kudos.PaymentEvent, b l
 		s.recordLast(ctx)
 		return
 	}
-	s.returnedDunning(ctx, kudos.OwedInvoice{ID: *res.InvoiceID, Plan: res.Plan, Amount: &res.Amount, Kind: res.Kind}, r.Reason)
+	s.returnedDunning(ctx, kudos.OwedInvoice{ID: *res.InvoiceID, Plan: res.Plan, Service: res.Service, Amount: &res.Amount, Kind: res.Kind},
+		r.Reason)
 }
 
 // returnedDunning starts the dunning of returned invoice o (its amount
@@ -246,7 +244,7 @@ func (s *subscription) returnedDunning(ctx workflow.Context, o kudos.OwedInvoice
 	now := workflow.Now(ctx)
 	amount := *o.Amount
 	s.st.Dunning = &kudos.Dunning{PeriodStart: *s.st.PeriodStartedAt, InvoiceID: o.ID, Amount: amount, RetryBase: &now, Returned: true,
-		Plan: o.Plan}
+		Plan: o.Plan, Service: o.Service}
 	if o.Kind.WithinPeriod() && s.newer(ctx, "returned-extras") {
 		// What it bought is part of the period: paid later, the period goes on.
 		s.st.Dunning.Kind = o.Kind
@@ -287,6 +285,20 @@ func (s *subscription) owe(ctx workflow.Context, r kudos.ReturnEvent, res Return
 	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: id, Plan: res.Plan, Service: res.Service, Amount: &amount, Kind: res.Kind})
 	s.mail(ctx, kudos.MailPaymentFailed, "returned:"+id.String()+":"+r.Payment,
 		kudos.MailBilling{Plan: res.Plan, InvoiceID: &id, InvoiceNumber: res.Number, Amount: &amount, Returned: true})
+}
+
+// holdDunningOwed stops the dunning of a returned invoice without a
+// payment and without ending the plan: the invoice stays due, held as
+// owed (payable, the plan untouched; collectOwed resumes it once nothing
+// holds it owed, while its period runs).
+func (s *subscription) holdDunningOwed() {
+	d := s.st.Dunning
+	amount, plan := d.Amount, d.Plan
+	if plan == "" {
+		plan = s.st.Plan
+	}
+	s.st.Owed = append(s.st.Owed, kudos.OwedInvoice{ID: d.InvoiceID, Plan: plan, Service: d.Service, Amount: &amount, Kind: d.Kind})
+	s.st.Dunning = nil
 }
 
 // owedToCollect is the index in Owed of the invoice collectOwed collects
