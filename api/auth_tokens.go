@@ -218,7 +218,17 @@ func (s *Server) resetPassword(c fiber.Ctx) error {
 		return err
 	}
 	// The reset voided the user's device cookies; this browser proved the
-	// mailbox and keeps its exemption.
-	s.setDeviceCookie(c, userID)
+	// mailbox and keeps its exemption, unless the user has a second
+	// factor: a device cookie also lifts the per-user limit on its
+	// guesses, and the mailbox alone proves nothing of it (whoever holds
+	// the mailbox would guess codes at the per-client rate from every
+	// network they have). Such a browser gets one by the next sign-in.
+	st, err := s.DB.MFAStatus(ctx(c), userID)
+	if err != nil {
+		return err
+	}
+	if !st.Enrolled() {
+		s.setDeviceCookie(c, userID)
+	}
 	return c.JSON(fiber.Map{})
 }
