@@ -551,6 +551,11 @@ func StateFromRecord(accountID uuid.UUID, r SubscriptionReadModel, period, check
 			// as it was).
 			base := lifecycle.scheduleBase(d.RetryAt, *r.FailedReturnedAt)
 			d.PeriodStart, d.RetryBase, d.Returned = *s.PeriodStartedAt, &base, true
+			for _, o := range r.Returned { // the plan it bills and the period it paid, as the run kept them
+				if o.ID == f.InvoiceID {
+					d.Plan, d.Service = o.Plan, o.Service
+				}
+			}
 		}
 		if r.PaymentRetryBase != nil { // written by the run: exact (rows from before it was written have none)
 			base := *r.PaymentRetryBase

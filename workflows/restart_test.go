@@ -169,10 +169,17 @@ func TestARebuiltReturnedDebitKeepsItsPeriodAndSchedule(t *testing.T) {
 			PlanRenewalAt: &renewal, StartNextPeriod: true, PaymentRetryAt: &retry,
 			FailedPayment: &kudos.FailedPayment{InvoiceID: inv, Amount: kudos.Money{Amount: 21780, Currency: "EUR"}}},
 		FailedKind: kudos.InvoiceSubscription, FailedReturnedAt: &returned,
+		Returned: []kudos.OwedInvoice{{ID: inv, Plan: kudos.PlanStarter, Service: &kudos.ServicePeriod{From: began, To: renewal}}},
 	}
 	st := kudos.StateFromRecord(uuid.New(), rm, period, 24*time.Hour, e.acts.lifecycle, start)
 	if d := st.Dunning; d == nil || !d.PeriodStart.Equal(began) || !d.Base().Equal(base) || d.Attempts != 2 || !d.Returned {
 		t.Fatalf("the rebuilt dunning %+v, want the period begun %v retried from the return %v after 2 attempts, returned", d, began, base)
+	}
+	// The plan the returned invoice bills (a Starter year, upgraded since)
+	// and the period it paid, as the lost run kept them: unpaid, it is
+	// due for that plan; held as owed by a deletion, it is collected again.
+	if d := st.Dunning; d.Plan != kudos.PlanStarter || d.Service == nil || !d.Service.From.Equal(began) || len(st.Owed) != 0 {
+		t.Fatalf("the rebuilt dunning %+v (owed %+v), want the Starter invoice's plan and period, nothing else owed", d, st.Owed)
 	}
 	e.at(5*time.Hour, func() {
 		if d := e.state().Dunning; d == nil || !d.RetryAt.Equal(base.Add(24*time.Hour)) {
