@@ -31,6 +31,12 @@ var ErrVATCheckUnavailable = errors.New("the VAT-id check service is unavailable
 // (issue 35): asking about the same ids again costs VIES nothing.
 const VATAnswerTTL = 24 * time.Hour
 
+// VATRecheckAfter is how old a VAT id's verification may be when an
+// invoice is priced off-session (a renewal, a due invoice) before VIES is
+// asked again: a reverse charge relies on the id being valid at the supply,
+// not only when the address was saved.
+const VATRecheckAfter = 30 * 24 * time.Hour
+
 // VATChecker checks a VAT id against the EU's register (VIES in
 // production, a local stand-in in development and tests).
 type VATChecker interface {

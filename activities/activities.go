@@ -54,8 +54,12 @@ type Store interface {
 	MailRecipient(ctx context.Context, accountID uuid.UUID) (email, name, language string, err error)
 	SetInvoicePDF(ctx context.Context, id uuid.UUID, key string) error
 	InvoicePDF(ctx context.Context, accountID, id uuid.UUID) (string, error)
+	VerifiedBillingAddress(ctx context.Context, accountID uuid.UUID) (*kudos.BillingAddress, *time.Time, error)
 	RecordVATCheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
 		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
+	RecordVATRecheck(ctx context.Context, accountID uuid.UUID, vatID string, version int, status kudos.VATIDStatus,
+		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
+	ReverifyVATID(ctx context.Context, accountID uuid.UUID, vatID string, version int) (bool, error)
 	RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, b store.Booking) (kudos.DisputeApplied, error)
 	ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, b store.Booking) (*kudos.Invoice, error)
 

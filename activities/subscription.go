@@ -490,8 +490,12 @@ func (a *Activities) CancelRenewalCharge(ctx context.Context, in workflows.Renew
 }
 
 // CreateDueInvoice makes the PAYMENTDUE invoice that 'continue with plan'
-// pays when a plan stops at its renewal date.
+// pays when a plan stops at its renewal date. One made already (a retry)
+// keeps its price.
 func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoiceInput) error {
+	if _, err := a.Store.Invoice(ctx, in.AccountID, in.InvoiceID); kudos.ErrorCode(err) != kudos.ENotFound {
+		return err
+	}
 	_, err := a.newInvoice(ctx, in.AccountID, in.InvoiceID, kudos.InvoicePaymentDue, in.Plan, in.ExtraSeats, kudos.InvoiceDue, nil, in.Discount)
 	return err
 }
@@ -499,9 +503,14 @@ func (a *Activities) CreateDueInvoice(ctx context.Context, in workflows.DueInvoi
 // newInvoice creates (idempotently) a full-year invoice for plan with its
 // extra seats (their own line; issue 38), for the service period service
 // when it is known now (a renewal's; nil: set when it is paid), less the
-// account's promotion discount (nil: none).
+// account's promotion discount (nil: none). It is priced off-session: a
+// verified VAT id whose verification is older than kudos.VATRecheckAfter
+// is asked about again first (recheckVATID).
 func (a *Activities) newInvoice(ctx context.Context, accountID, id uuid.UUID, kind kudos.InvoiceKind, plan kudos.Plan, extraSeats int,
 	status kudos.InvoiceStatus, service *kudos.ServicePeriod, discount *kudos.Discount) (*kudos.Invoice, error) {
+	if err := a.recheckVATID(ctx, accountID); err != nil {
+		return nil, err
+	}
 	inv, err := a.priceLines(ctx, accountID, id, kind, plan, a.yearLines(plan, extraSeats), 0, discount)
 	if err != nil {
 		return nil, err

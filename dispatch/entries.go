@@ -72,6 +72,15 @@ func VATCheckedKey(accountID uuid.UUID, version int) string {
 	return "vat_id_checked:" + accountID.String() + ":" + strconv.Itoa(version)
 }
 
+// VATRecheckedKey is the request key of the answer that found the verified
+// VAT id of the address saved at version no longer valid when VIES was
+// asked again before an invoice (kudos.VATRecheckAfter): its vat_id_checked
+// event and mail. Once invalid the id is not asked about again until the
+// address is saved anew: one such answer per version.
+func VATRecheckedKey(accountID uuid.UUID, version int) string {
+	return VATCheckedKey(accountID, version) + ":recheck"
+}
+
 // ResetRequest is the payload of a KindPasswordResetRequest or
 // KindActivationRequest entry: the address typed and the request key of
 // the mail that answers it.
