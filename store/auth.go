@@ -368,13 +368,15 @@ func signIn(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time, ttl
 }
 
 // dropUnprovenLink unlinks the Google identity of a user who has not
-// proved the address yet and ends every session, as the owner proves it
+// proved an address yet (address_proved_at, as dropUnprovedFactors: one
+// confirming a change of address is unactivated meanwhile, yet keeps its
+// link) and ends every session, as the owner proves it
 // (activation of the sign-up's address, password reset): a link made
 // before then may be a stranger's (issue 27). A verified identity of the
 // owner links again at its next sign-in (LinkOIDC).
 func dropUnprovenLink(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
 	tag, err := tx.Exec(ctx, `UPDATE users SET oidc_issuer = NULL, oidc_subject = NULL, updated_at = $2
-		WHERE id = $1 AND NOT activated AND oidc_subject IS NOT NULL`, userID, now)
+		WHERE id = $1 AND address_proved_at IS NULL AND oidc_subject IS NOT NULL`, userID, now)
 	if err != nil || tag.RowsAffected() == 0 {
 		return wrapErr(err)
 	}

@@ -65,19 +65,22 @@ func (db *DB) UserByOIDC(ctx context.Context, issuer, subject string) (*kudos.Us
 }
 
 // LinkOIDC links a verified Google identity to an existing user and signs
-// them in, in one transaction. A user never activated may have been signed
-// up by someone else with this address (pre-account takeover): its password,
-// its sessions and its pending links (e-mail change, reset) die, and the
-// user is activated, since Google verified the address. A user linked to
-// another Google subject is not re-linked (EConflict).
+// them in, in one transaction. A user who never proved an address may have
+// been signed up by someone else with this address (pre-account takeover):
+// its password, its sessions and its pending links (e-mail change, reset)
+// die, and the user is activated, since Google verified the address. A
+// user who proved one (address_proved_at), though unactivated while a
+// change of address awaits confirmation, is its owner and keeps all of
+// that. A user linked to another Google subject is not re-linked
+// (EConflict).
 func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject string, ttl time.Duration) (*SignedIn, error) {
 	now := db.Now()
 	var out SignedIn
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
-		var activated bool
+		var proved bool
 		var oldIssuer, oldSubject *string
-		err := tx.QueryRow(ctx, `SELECT activated, oidc_issuer, oidc_subject FROM users WHERE id = $1 FOR UPDATE`, userID).
-			Scan(&activated, &oldIssuer, &oldSubject)
+		err := tx.QueryRow(ctx, `SELECT address_proved_at IS NOT NULL, oidc_issuer, oidc_subject FROM users WHERE id = $1 FOR UPDATE`, userID).
+			Scan(&proved, &oldIssuer, &oldSubject)
 		if errors.Is(err, pgx.ErrNoRows) {
 			return kudos.Errorf(kudos.ENotFound, "Not found")
 		} else if err != nil {
@@ -93,7 +96,7 @@ func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject st
 		} else if err != nil {
 			return wrapErr(err)
 		}
-		if !activated {
+		if !proved {
 			if err := dropStrangerAccess(ctx, tx, userID, now); err != nil {
 				return err
 			}
@@ -106,9 +109,11 @@ func (db *DB) LinkOIDC(ctx context.Context, userID uuid.UUID, issuer, subject st
 	return &out, nil
 }
 
-// dropStrangerAccess ends everything an unconfirmed sign-up may have given
-// whoever made it: the password, its second factors and device cookies
-// (dropUnprovedFactors), every session, reset and e-mail-change links. Plain activation links stay: they went to the address itself.
+// dropStrangerAccess ends everything a sign-up whose address was never
+// proved may have given whoever made it: the password, its second factors
+// and device cookies (dropUnprovedFactors), every session, reset and
+// e-mail-change links. Plain activation links stay: they went to the
+// address itself.
 func dropStrangerAccess(ctx context.Context, tx pgx.Tx, userID uuid.UUID, now time.Time) error {
 	if err := dropUnprovedFactors(ctx, tx, userID, now); err != nil {
 		return err
