@@ -285,12 +285,8 @@ func TestUserDeletion(t *testing.T) {
 // the account's admins to read, for good.
 func TestUserDeletionErasesTheAddressesTheUserHadBefore(t *testing.T) {
 	t.Parallel()
-	h := withDeletionGrace(t, 3*time.Second)
-	token, account := h.paidWith("keeps-the-account@example.com", "PRO", "4242424242424242")
 	const before, after = "first-address@example.com", "second-address@example.com"
-	member, memberID := h.join(token, account, before, "member")
-	h.expect(h.do("PATCH", "/v1/accounts/"+account+"/user", map[string]any{"email": after, "current_password": "Secret1!"}, member), 200)
-	h.expect(h.do("PUT", "/v1/auth/activate-user", activationBody(tokenFrom(h.lastMail(after).Link)), ""), 200)
+	h, _, _, member, memberID := memberWhoMoved(t, "PRO", "keeps-the-account@example.com", before, after)
 	h.expect(h.do("DELETE", "/v1/users/me", map[string]any{"current_password": "Secret1!"}, member), 202)
 	h.userErased(memberID)
 	for _, hit := range h.rowsHolding(before, after) {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgtype"
 
 	"kudos"
 )
@@ -384,8 +385,7 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) 
 	subject := "user:" + userID.String()
 	err := db.inTx(ctx, func(tx pgx.Tx) error {
 		var at *time.Time
-		var email string
-		err := tx.QueryRow(ctx, `SELECT deletion_at, email FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&at, &email)
+		err := tx.QueryRow(ctx, `SELECT deletion_at FROM users WHERE id = $1 FOR UPDATE`, userID).Scan(&at)
 		if errors.Is(err, pgx.ErrNoRows) { // erased by an earlier attempt whose answer was lost: the same work again
 			out.Already = true
 			err := tx.QueryRow(ctx, `SELECT objects FROM erasures WHERE subject = $1`, subject).Scan(&out.Objects)
@@ -425,19 +425,12 @@ func (db *DB) EraseUser(ctx context.Context, userID uuid.UUID, team TeamOutbox) 
 				return err
 			}
 		}
-		// Every address the user had: the one now and those an e-mail
-		// change replaced (the timeline names a member by the address of
-		// the day).
-		rows, err = tx.Query(ctx, `SELECT lower($2::text) UNION SELECT email FROM user_former_emails WHERE user_id = $1`, userID, email)
+		stints, err := addressStints(ctx, tx, userID)
 		if err != nil {
-			return wrapErr(err)
-		}
-		addresses, err := pgx.CollectRows(rows, pgx.RowTo[string])
-		if err != nil {
-			return wrapErr(err)
+			return err
 		}
 		for _, q := range userAddressErasure {
-			if _, err := tx.Exec(ctx, q, addresses); err != nil {
+			if _, err := tx.Exec(ctx, q, stints.emails, stints.since, stints.until); err != nil {
 				return wrapErr(err)
 			}
 		}
@@ -485,17 +478,85 @@ var accountErasure = []string{
 // pending.
 const invitedToSQL = `SELECT DISTINCT account_id FROM invitations WHERE invited_by = $1 AND status = 'pending'`
 
+// stints are the user's addresses (lower case), each with when the rows
+// naming it are theirs (stintsSQL): since (inclusive) and until
+// (exclusive), NULL for no bound.
+type stints struct {
+	emails       []string
+	since, until []pgtype.Timestamptz
+}
+
+// stintsSQL lists every address the user ($1) had, the one now and those
+// an e-mail change replaced (the timeline names a member by the address of
+// the day), with the time its rows are the user's, and whether another
+// user has the address now or had it (shared). The rows that name an
+// address nobody else had are the user's whenever they were written; those
+// that name a shared one are the user's from when its holder before them
+// left it (since; none: no bound) until the user left it (until; none for
+// the address now): before, they were that holder's, and after, the next
+// holder's (one who signed up with the address the user left, invited to
+// it before or not). Mail sent to an address before its holder took it (an
+// invitation) is theirs: the previous holder had left it.
+const stintsSQL = `WITH mine AS (
+		SELECT email, lag(replaced_at) OVER (ORDER BY replaced_at) AS taken, replaced_at AS until
+		FROM user_former_emails WHERE user_id = $1
+		UNION ALL
+		SELECT lower(email), (SELECT max(replaced_at) FROM user_former_emails WHERE user_id = $1), NULL FROM users WHERE id = $1)
+	SELECT m.email,
+		(SELECT max(f.replaced_at) FROM user_former_emails f WHERE f.email = m.email AND f.user_id <> $1
+			AND f.replaced_at <= coalesce(m.taken, (SELECT created_at FROM users WHERE id = $1))),
+		m.until,
+		EXISTS (SELECT 1 FROM users o WHERE lower(o.email) = m.email AND o.id <> $1)
+			OR EXISTS (SELECT 1 FROM user_former_emails f WHERE f.email = m.email AND f.user_id <> $1)
+	FROM mine m`
+
+// addressStints reads the user's stints (stintsSQL): an address no other
+// user had is the user's with no bound.
+func addressStints(ctx context.Context, tx pgx.Tx, userID uuid.UUID) (stints, error) {
+	var out stints
+	rows, err := tx.Query(ctx, stintsSQL, userID)
+	if err != nil {
+		return out, wrapErr(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var email string
+		var since, until pgtype.Timestamptz
+		var shared bool
+		if err := rows.Scan(&email, &since, &until, &shared); err != nil {
+			return out, wrapErr(err)
+		}
+		if !shared {
+			since, until = pgtype.Timestamptz{}, pgtype.Timestamptz{}
+		}
+		out.emails, out.since, out.until = append(out.emails, email), append(out.since, since), append(out.until, until)
+	}
+	return out, wrapErr(rows.Err())
+}
+
+// addressStintsFrom joins EraseUser's statements to the user's stints
+// ($1 addresses, $2 and $3 their bounds: stints), and stintHolds is true
+// of a row written at the time (column) within its stint.
+const addressStintsFrom = `unnest($1::text[], $2::timestamptz[], $3::timestamptz[]) s(email, since, until)`
+
+func stintHolds(column string) string {
+	return `(s.since IS NULL OR ` + column + ` >= s.since) AND (s.until IS NULL OR ` + column + ` < s.until)`
+}
+
 // userAddressErasure are EraseUser's statements on the rows that name one
-// of the user's addresses ($1: every address they had, lower case).
+// of the user's addresses, written while it was theirs (stints).
 var userAddressErasure = []string{
-	`UPDATE billing_events SET member_email = NULL WHERE lower(member_email) = ANY($1)`,
-	`UPDATE billing_events SET actor_email = NULL WHERE lower(actor_email) = ANY($1)`,
-	`UPDATE invitations SET email = '' WHERE lower(email) = ANY($1) AND status <> 'pending'`,
+	`UPDATE billing_events e SET member_email = NULL FROM ` + addressStintsFrom + `
+		WHERE lower(e.member_email) = s.email AND ` + stintHolds("e.at"),
+	`UPDATE billing_events e SET actor_email = NULL FROM ` + addressStintsFrom + `
+		WHERE lower(e.actor_email) = s.email AND ` + stintHolds("e.at"),
+	`UPDATE invitations i SET email = '' FROM ` + addressStintsFrom + `
+		WHERE lower(i.email) = s.email AND i.status <> 'pending' AND ` + stintHolds("i.created_at"),
 	// Delivered mails to the addresses go now rather than at the next
 	// prune. Their outbox is read whole (no index serves a substring of
 	// the payload; it holds the relay's Retention of deliveries).
-	`DELETE FROM outbox WHERE delivered_at IS NOT NULL AND EXISTS (SELECT 1 FROM unnest($1::text[]) a
-		WHERE strpos(lower(payload::text), a) > 0)`,
+	`DELETE FROM outbox o WHERE o.delivered_at IS NOT NULL AND EXISTS (SELECT 1 FROM ` + addressStintsFrom + `
+		WHERE strpos(lower(o.payload::text), s.email) > 0 AND ` + stintHolds("o.created_at") + `)`,
 }
 
 // userErasure are EraseUser's statements on the rows that name the user

@@ -4,6 +4,7 @@ package store
 var (
 	AccountErasure     = accountErasure
 	UserAddressErasure = userAddressErasure
+	StintsSQL          = stintsSQL
 	UserErasure        = append([]string{invitedToSQL}, userErasure...)
 )
 

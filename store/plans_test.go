@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -111,10 +112,14 @@ func TestErasuresUseIndexes(t *testing.T) {
 	for _, q := range store.AccountErasure {
 		wantNoSeqScan(t, db, q, []any{account}, erasedTables...)
 	}
+	// An address nobody else had (no bounds) and a shared one (its stint).
 	addresses := []string{"u7@example.com", "old-u7@example.com"}
+	from, to := time.Now().Add(-time.Hour), time.Now()
+	since, until := []*time.Time{nil, &from}, []*time.Time{nil, &to}
 	for _, q := range store.UserAddressErasure {
-		wantNoSeqScan(t, db, q, []any{addresses}, erasedTables...)
+		wantNoSeqScan(t, db, q, []any{addresses, since, until}, erasedTables...)
 	}
+	wantNoSeqScan(t, db, store.StintsSQL, []any{user}, "users")
 	for _, q := range append(store.UserErasure,
 		// What deleting the user's row does to the rows that point at it
 		// (foreign keys: SET NULL, CASCADE).
