@@ -33,7 +33,7 @@ func DecodeJSON(body []byte, v any) error {
 	if !utf8.Valid(body) {
 		return kudos.Errorf(kudos.EBadRequest, "the body must be UTF-8")
 	}
-	if trimmed := bytes.TrimSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
+	if trimmed := trimJSONSpace(body); len(trimmed) == 0 || trimmed[0] != '{' {
 		return kudos.Errorf(kudos.EBadRequest, "the body must be a JSON object")
 	}
 	dec := json.NewDecoder(bytes.NewReader(body))
@@ -56,11 +56,17 @@ func DecodeJSON(body []byte, v any) error {
 		}
 	}
 	// Decoder.More would let a stray "}" or "]" through.
-	if len(bytes.TrimSpace(body[dec.InputOffset():])) != 0 {
+	if len(trimJSONSpace(body[dec.InputOffset():])) != 0 {
 		return kudos.Errorf(kudos.EBadRequest, "the body must hold one JSON object")
 	}
 	return nil
 }
+
+// trimJSONSpace trims JSON's whitespace (space, tab, line feed, carriage
+// return) from both ends of b: not bytes.TrimSpace's, which also takes a
+// vertical tab, a form feed or a no-break space after the object for
+// whitespace and so accepted a body that is not JSON.
+func trimJSONSpace(b []byte) []byte { return bytes.Trim(b, " \t\n\r") }
 
 func jsonKind(k string) string {
 	switch k {
