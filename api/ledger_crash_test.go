@@ -59,6 +59,20 @@ func (h *harness) dieAfter(how afterTheBooking, account string) error {
 	return errors.New("test: the worker died after the booking committed")
 }
 
+// dyingAfter is booking (a ledger activity) as a worker that dies after
+// its commit runs it: the first booking whose input passes when (died
+// then set) ends as how says.
+func dyingAfter[I, O any](h *harness, how afterTheBooking, account string, died *atomic.Bool,
+	booking func(context.Context, I) (O, error), when func(I) bool) func(context.Context, I) (O, error) {
+	return func(ctx context.Context, in I) (O, error) {
+		res, err := booking(ctx, in)
+		if err == nil && when(in) && died.CompareAndSwap(false, true) {
+			return res, h.dieAfter(how, account)
+		}
+		return res, err
+	}
+}
+
 // rebuildIfLost has the subscription sweep restart the account's
 // workflow from the read model when how lost its run (run: the run
 // before; a request may have restarted it already).
@@ -96,13 +110,8 @@ func TestALostDisputeIsAppliedWhenTheRunDiesAfterItsBooking(t *testing.T) {
 			invoice := h.paidInvoiceID(account)
 			run := h.currentRun("subscription:" + account)
 			var died atomic.Bool
-			h.startWorkerWith(map[string]any{workflows.ActivityRecordDispute: func(ctx context.Context, in workflows.DisputeInput) (kudos.DisputeApplied, error) {
-				res, err := h.acts.RecordDispute(ctx, in)
-				if err == nil && in.Dispute.Status == kudos.DisputeLost && died.CompareAndSwap(false, true) {
-					return res, h.dieAfter(how, account)
-				}
-				return res, err
-			}})
+			h.startWorkerWith(map[string]any{workflows.ActivityRecordDispute: dyingAfter(h, how, account, &died, h.acts.RecordDispute,
+				func(in workflows.DisputeInput) bool { return in.Dispute.Status == kudos.DisputeLost })})
 			h.expect(h.dispute(account, invoice, "open"), 200)
 			eventually(t, "the dispute opened", func() bool { return h.count("disputes", account, "status = 'open'") == 1 })
 			h.expect(h.dispute(account, invoice, "lost"), 200)
@@ -140,13 +149,8 @@ func TestAReturnedDebitIsAppliedWhenTheRunDiesAfterItsBooking(t *testing.T) {
 			invoice := h.paidInvoiceID(account)
 			run := h.currentRun("subscription:" + account)
 			var died atomic.Bool
-			h.startWorkerWith(map[string]any{workflows.ActivityReturnPayment: func(ctx context.Context, in workflows.ReturnInput) (workflows.ReturnResult, error) {
-				res, err := h.acts.ReturnPayment(ctx, in)
-				if err == nil && died.CompareAndSwap(false, true) {
-					return res, h.dieAfter(how, account)
-				}
-				return res, err
-			}})
+			h.startWorkerWith(map[string]any{workflows.ActivityReturnPayment: dyingAfter(h, how, account, &died, h.acts.ReturnPayment,
+				func(workflows.ReturnInput) bool { return true })})
 			h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
 			eventually(t, "the booking", func() bool { return died.Load() })
 			h.rebuildIfLost(how, account, run)
