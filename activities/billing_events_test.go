@@ -28,8 +28,9 @@ type timelineProvider struct {
 	// checkoutErr, when set, is what CreateCheckout answers.
 	checkoutErr error
 	// charges are the distinct charge ids charged; defaults the checkouts
-	// whose payment method was made the default.
-	charges, defaults []string
+	// whose payment method was made the default; refunds the refund ids
+	// asked for, once per call.
+	charges, defaults, refunds []string
 }
 
 func (p *timelineProvider) UseCheckoutMethod(_ context.Context, _ uuid.UUID, providerID string) error {
@@ -57,6 +58,7 @@ func (p *timelineProvider) ChargeOffSession(_ context.Context, req kudos.ChargeR
 }
 
 func (p *timelineProvider) Refund(_ context.Context, req kudos.RefundRequest) (string, error) {
+	p.refunds = append(p.refunds, req.RefundID)
 	switch {
 	case p.refuseRefunds:
 		return "", kudos.Errorf(kudos.EInvalid, "charge already disputed")

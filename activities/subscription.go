@@ -310,7 +310,12 @@ func (a *Activities) refundCreditNote(ctx context.Context, accountID uuid.UUID, 
 // giveBack makes refund req (of the payment paymentRef: a checkout's id, or
 // an off-session charge's) at the provider and records it, unless it is
 // made already (a retry, or an operator made it by hand while it was
-// deferred: never twice). A refusal for now of a Deferrable try is
+// deferred: never twice). A refund made that failed at the provider after
+// (failed, or settled_by_dispute since) counts as made: it is an
+// operator's (`kudos ops refund` pays it out again, under a key of its
+// own), and a replay or a reset of this activity asks nothing of the
+// provider, whose refund key changes with time (a second refund there,
+// paid out and never booked). A refusal for now of a Deferrable try is
 // recorded as deferred until in.RetryAt (when set) and returned as
 // ErrTypeRefundDeferred; one for good (or the last try's) is recorded as
 // refused.
@@ -320,7 +325,12 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, req
 	if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
 		return err
 	}
-	if status == "refunded" {
+	switch status {
+	case "refunded":
+		return nil
+	case "failed", "settled_by_dispute":
+		activity.GetLogger(ctx).Info("refund made before, failed at the provider since: left to an operator, not made again",
+			"refund", refundID, "status", status)
 		return nil
 	}
 	providerID, err := a.Payments.Refund(ctx, req)
