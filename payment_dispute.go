@@ -115,4 +115,8 @@ type DisputeApplied struct {
 	// withdraws nothing for a charge refunded in full) and nothing is
 	// credited.
 	RefundedBefore bool `json:"refunded_before,omitempty"`
+	// Members are the account's members when a lost dispute of an upgrade
+	// or extra seats was booked (0 otherwise): what is taken back must
+	// leave a seat for each of them, or the period counts as unpaid.
+	Members int `json:"members,omitempty"`
 }

@@ -61,6 +61,7 @@ type Store interface {
 		mail store.OutboxEntry, ev kudos.BillingEvent, also ...store.OutboxEntry) (bool, error)
 	ReverifyVATID(ctx context.Context, accountID uuid.UUID, vatID string, version int) (bool, error)
 	RecordDispute(ctx context.Context, accountID uuid.UUID, d kudos.DisputeEvent, at time.Time, b store.Booking) (kudos.DisputeApplied, error)
+	MemberCount(ctx context.Context, accountID uuid.UUID) (int, error)
 	ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, b store.Booking) (*kudos.Invoice, error)
 
 	PublishLogo(ctx context.Context, accountID uuid.UUID, tempKey, publicKey string) (bool, error)

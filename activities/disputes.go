@@ -23,9 +23,20 @@ func booking(event, applied string) store.Booking {
 // won, or lost with the credit note that reverses the sale. A status it
 // does not know is refused for good (ErrTypeProviderRefused). Run again
 // for an event booked and not yet applied, it reports the first booking.
+// A lost dispute of an upgrade or extra seats reports the account's
+// members too, so that the workflow takes back only what still leaves
+// room for them.
 func (a *Activities) RecordDispute(ctx context.Context, in workflows.DisputeInput) (kudos.DisputeApplied, error) {
 	res, err := a.Store.RecordDispute(ctx, in.AccountID, in.Dispute, in.At, booking(in.Event, in.AppliedEvent))
-	return res, refused(err)
+	if err != nil {
+		return res, refused(err)
+	}
+	if res.Status == kudos.DisputeLost && (res.Kind == kudos.InvoiceUpgrade || res.Kind == kudos.InvoiceSeats) {
+		if res.Members, err = a.Store.MemberCount(ctx, in.AccountID); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
 }
 
 // ReturnPayment books a payment taken back by the bank after it succeeded

@@ -255,3 +255,51 @@ func TestATeamLargerThanTenPaysItsOwnInvoice(t *testing.T) {
 		t.Fatalf("seats %d of %d once paid, want 15 of 15", used, limit)
 	}
 }
+
+// TestALostDisputeOfAnUpgradeTheTeamOutgrewLeavesThePeriodUnpaid: Starter
+// (one user) is upgraded to Pro (two), a second member joins, and the
+// upgrade's payment is disputed and lost. Taking back the upgrade alone
+// would leave two users on a plan of one, renewing at Starter's price for
+// as long as they like: a chargeback as a lasting discount. So when the
+// members no longer fit the plan before the upgrade, the period counts as
+// unpaid, as for an upgrade with something bought on top: the plan (Pro)
+// expires with a year of it due.
+func TestALostDisputeOfAnUpgradeTheTeamOutgrewLeavesThePeriodUnpaid(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	token, account := h.paidWith("outgrown-upgrade@example.com", "STARTER", "4242424242424242")
+	base := "/v1/accounts/" + account
+	up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.sandbox(up.str("checkout_href"), "pay"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	h.join(token, account, "outgrown-upgrade-member@example.com", "member")
+
+	h.expect(h.dispute(account, h.invoiceOfKind(account, "UPGRADE"), "lost"), 200)
+	eventually(t, "the lost dispute applied", func() bool {
+		return h.count("payment_events", account, "applied_at IS NULL") == 0 && h.count("disputes", account, "status = 'lost'") == 1
+	})
+	eventually(t, "the period unpaid", func() bool { return h.subscription(token, account)["show_status"] == "plan_expired" })
+	if s := h.subscription(token, account); s["plan"] != "PRO" {
+		t.Fatalf("after the lost dispute of an upgrade the team outgrew: %v, want Pro expired", s)
+	}
+	h.wantRows("invoices", account, "status = 'DUE_PAYMENT' AND plan = 'PRO'", 1, "%d invoices of a year of Pro due, want 1")
+	h.recordHistory("subscription:"+account, "", "subscription_dispute_lost_upgrade_outgrown.json")
+}
+
+// TestALostDisputeOfSeatsTheTeamFillsLeavesThePeriodUnpaid: a Team plan
+// buys one extra seat and fills all eleven, then the seats' payment is
+// disputed and lost. Taking back the seat alone would leave eleven members
+// on ten seats at the price of ten; the period counts as unpaid, and the
+// year due bills the seat the team uses.
+func TestALostDisputeOfSeatsTheTeamFillsLeavesThePeriodUnpaid(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withTemporal(time.Hour)
+	owner, account := h.teamWithSeats("filled-seats@example.com", 11, 0)
+	for i := range 10 {
+		h.join(owner, account, fmt.Sprintf("filled-seats-%d@example.com", i), "member")
+	}
+	h.expect(h.dispute(account, h.invoiceOfKind(account, "SEATS"), "lost"), 200)
+	eventually(t, "the period unpaid", func() bool { return h.subscription(owner, account)["show_status"] == "plan_expired" })
+	h.wantRows("invoices", account, "status = 'DUE_PAYMENT' AND plan = 'TEAM' AND net_amount = "+itoa(118800+10800), 1,
+		"%d invoices of a year of Team and its extra seat due, want 1")
+}

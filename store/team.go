@@ -109,6 +109,14 @@ func (db *DB) Seats(ctx context.Context, accountID uuid.UUID) (kudos.Seats, erro
 	return seats(ctx, db.Pool, accountID, db.Now())
 }
 
+// MemberCount is how many members the account has (pending invitations
+// not counted).
+func (db *DB) MemberCount(ctx context.Context, accountID uuid.UUID) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM memberships WHERE account_id = $1`, accountID).Scan(&n)
+	return n, wrapErr(err)
+}
+
 // Members returns the account's members, the owner first, then by the
 // time they joined, with its seats.
 func (db *DB) Members(ctx context.Context, accountID uuid.UUID) ([]kudos.Member, kudos.Seats, error) {

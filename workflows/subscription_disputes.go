@@ -109,13 +109,27 @@ func (s *subscription) onDispute(ctx workflow.Context, ev kudos.PaymentEvent, b 
 		return
 	}
 	switch {
-	case res.Kind == kudos.InvoiceSeats && s.newer(ctx, "disputed-extras"):
+	case res.Kind == kudos.InvoiceSeats && s.newer(ctx, "disputed-extras") &&
+		!s.outgrown(ctx, res, s.st.Plan, max(0, s.st.ExtraSeats-res.Seats)):
 		s.seatsLost(ctx, d.ID, res.Seats)
-	case res.Kind == kudos.InvoiceUpgrade && s.upgradeTakenBack(res) && s.newer(ctx, "disputed-extras"):
+	case res.Kind == kudos.InvoiceUpgrade && s.upgradeTakenBack(res) && s.newer(ctx, "disputed-extras") &&
+		!s.outgrown(ctx, res, res.PlanBefore, 0):
 		s.upgradeLost(ctx, d.ID, res.PlanBefore)
 	default:
 		s.disputeLost(ctx, d.ID, res.Discount)
 	}
+}
+
+// outgrown reports whether the members of the account (res.Members, at the
+// booking) no longer fit plan with extraSeats, what would be left once the
+// upgrade or seats whose payment was lost are taken back. Taking them back
+// alone would then leave a team on a plan too small for it, renewing at
+// that plan's price for as long as it likes: a chargeback as a lasting
+// discount. The period counts as unpaid instead (runs since
+// "disputed-extras-outgrown").
+func (s *subscription) outgrown(ctx workflow.Context, res kudos.DisputeApplied, plan kudos.Plan, extraSeats int) bool {
+	return res.Members > 0 && kudos.CheckPlanFits(plan, extraSeats, res.Members) != nil &&
+		s.newer(ctx, "disputed-extras-outgrown")
 }
 
 // upgradeTakenBack reports whether the upgrade whose payment was lost
