@@ -429,6 +429,9 @@ func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.Check
 // ChargeRenewal makes the renewal invoice (or takes the one a failed
 // attempt left, at its price) and charges the default payment method
 // off-session under in.ChargeID: paid → PAID; declined → DUE_PAYMENT. A
+// payment the provider holds under in.ChargeID for another amount or
+// currency than the invoice's total pays nothing of it (FailureReason
+// workflows.FailureChargeMismatch, the invoice DUE_PAYMENT as refused). A
 // charge under a key whose payment was taken back since (returned, lost to
 // a dispute: asked again by a stale event of it, the provider still reads
 // it as succeeded) is not paid, and nothing is charged or written.
@@ -457,7 +460,14 @@ func (a *Activities) ChargeRenewal(ctx context.Context, in workflows.RenewalInpu
 	res, err := a.Payments.ChargeOffSession(ctx, kudos.ChargeRequest{ChargeID: in.ChargeID, AccountID: in.AccountID,
 		Amount: amount, Description: "Kudos " + kudos.InvoiceDescription(kudos.InvoiceRenewal, in.Plan), CustomerEmail: owner})
 	switch code := kudos.ErrorCode(err); {
-	case err != nil && (code == kudos.EInvalid || code == kudos.EConflict):
+	case code == kudos.EConflict:
+		// A payment under this key of another amount or currency: another
+		// invoice's (a key of its period reused), never this one's. Unpaid,
+		// as refused; the workflow gives that payment back (strayCharge).
+		activity.GetLogger(ctx).Error("the provider holds a payment of another amount under this charge's key: not this invoice's",
+			"charge", in.ChargeID, "invoice", in.InvoiceID, "err", err)
+		res = kudos.ChargeResult{FailureReason: workflows.FailureChargeMismatch}
+	case err != nil && code == kudos.EInvalid:
 		// Refused for good: an unpaid renewal, like a decline.
 		res = kudos.ChargeResult{FailureReason: "provider_refused"}
 	case err != nil:

@@ -150,3 +150,62 @@ func TestStoppingRenewalDuringDunningCancelsTheChargeWaitingOnTheCustomer(t *tes
 	}
 	h.recordHistory("subscription:"+account, "", "subscription_dunning_end_cancels_charges.json")
 }
+
+// TestAChargeAuthenticatedLaterPaysNoReturnedDebitOfItsPeriod: the
+// renewal is paid on its checkout while its first charge K still waits on
+// the customer's authentication; in the same period the debit of an
+// upgrade is returned, and its dunning retries it (a period of its own:
+// the one K was made for). The customer then completes K: it is a second
+// payment of the renewal, given back in full, and never pays the upgrade's
+// invoice (K's year is not the upgrade's price: the customer paid the year
+// twice while Kudos booked only the upgrade). The provider's books and
+// Kudos's agree.
+func TestAChargeAuthenticatedLaterPaysNoReturnedDebitOfItsPeriod(t *testing.T) {
+	t.Parallel()
+	h := newHarness(t).withDunning(30*time.Second, 60*time.Second).withTemporal(30 * time.Second)
+	token, account := h.paidWith("late-3ds-returned@example.com", "STARTER", "4000002500003155")
+	base := "/v1/accounts/" + account
+	var sub map[string]any
+	eventuallyWithin(t, time.Minute, "the renewal retried", func() bool {
+		sub = h.subscription(token, account)
+		return sub["payment_retry_at"] != nil
+	})
+	renewal := sub["plan_renewal_at"]
+	charge := h.waitingRenewalCharge(account)
+	var href string
+	eventually(t, "the renewal checkout", func() bool {
+		return h.db.Pool.QueryRow(t.Context(), `SELECT url FROM checkouts WHERE account_id = $1 AND purpose = 'renewal' AND status = 'open'`,
+			account).Scan(&href) == nil
+	})
+	h.expect(h.payWith(href, "4000002500003155"), 200)
+	eventually(t, "the renewal paid on its checkout", func() bool {
+		sub = h.subscription(token, account)
+		return sub["payment_retry_at"] == nil && sub["plan_renewal_at"] != renewal
+	})
+	up := h.expect(h.do("PATCH", base+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
+	h.expect(h.sandbox(up.str("checkout_href"), "pay"), 200)
+	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	upgrade := h.invoiceOfKind(account, "UPGRADE")
+	h.expect(h.do("POST", "/dev/sandbox/declines", map[string]any{"account_id": account, "decline": true}, ""), 204)
+	h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": upgrade}, ""), 200)
+	eventually(t, "the upgrade's debit retried", func() bool { return h.subscription(token, account)["payment_retry_at"] != nil })
+	run := h.currentRun("subscription:" + account)
+	if n := h.authenticateWaitingCharges(account); n != 1 {
+		t.Fatalf("%v charges completed, want the renewal's first one", n)
+	}
+	eventually(t, "the authenticated charge refunded or applied", func() bool {
+		return h.count("refunds", account, "checkout_id = '"+charge+"'") == 1 || h.count("invoices", account, "paid_by = '"+charge+"'") > 0
+	})
+	h.wantRows("invoices", account, "paid_by = '"+charge+"'", 0, "%d invoices paid by the renewal's second payment, want none")
+	h.wantRows("refunds", account, "checkout_id = '"+charge+"' AND status = 'refunded'", 1, "%d refunds of the second payment, want 1")
+	h.wantRows("sandbox_refunds JOIN sandbox_charges USING (charge_id)", account, "charge_id = '"+charge+"'", 1,
+		"%d refunds of the charge at the provider, want 1")
+	h.wantRows("invoices", account, "id = '"+upgrade+"' AND status = 'DUE_PAYMENT'", 1, "%d upgrade invoices still due, want 1")
+	if s := h.subscription(token, account); s["payment_retry_at"] == nil || s["plan"] != "PRO" {
+		t.Fatalf("after the refund: %v, want the upgrade's debit still retried", s)
+	}
+	if rep := h.reconcileProvider(""); rep.Drift != 0 {
+		t.Fatalf("drift %d after the refund: %+v", rep.Drift, rep.Differences)
+	}
+	h.recordHistory("subscription:"+account, run, "subscription_stray_charge_of_returned_period.json")
+}

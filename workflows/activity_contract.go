@@ -240,6 +240,12 @@ type RenewalResult struct {
 // charge that needs the customer's authentication (3-D Secure).
 const FailureAuthenticationRequired = "authentication_required"
 
+// FailureChargeMismatch is the FailureReason of a renewal charge whose key
+// the provider already holds a payment under, of another amount or
+// currency than the invoice charged (the provider's EConflict): that
+// payment is not the invoice's, which stays unpaid as after a refusal.
+const FailureChargeMismatch = "charge_mismatch"
+
 // LifecycleInput names the account whose workflow asks for the worker's
 // lifecycle timings.
 type LifecycleInput struct {

@@ -253,8 +253,8 @@ func (s *subscription) retryRenewal(ctx workflow.Context, attempt string, slot t
 		s.endDunningUnpaid(ctx)
 		return
 	}
-	charge := kudos.PendingCharge{PeriodStart: d.PeriodStart, InvoiceID: d.InvoiceID,
-		ChargeID: kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":" + attempt, Attempt: attempt, Slot: slot}
+	charge := kudos.PendingCharge{PeriodStart: d.PeriodStart, InvoiceID: d.InvoiceID, ChargeID: s.attemptKey(ctx, d) + attempt,
+		Attempt: attempt, Slot: slot}
 	var res RenewalResult
 	if err := s.run(ctx, ActivityChargeRenewal, RenewalInput{AccountID: s.st.AccountID, Plan: s.st.Plan, InvoiceID: d.InvoiceID,
 		ChargeID: charge.ChargeID}, &res); err != nil {

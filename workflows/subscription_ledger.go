@@ -97,8 +97,15 @@ const strayRefundReason = "paid for a renewal no longer owed"
 //     period's charge), it is refunded in full, with the customer's
 //     receipt, unless it paid an invoice itself (a card paid at once: a
 //     repeat of what the workflow applied).
+//
+// A charge is the retried renewal's only when its key is one of this
+// dunning's own attempts (chargeOfRetried): the renewal's first charge,
+// completed after its renewal was paid on its checkout, is not the
+// returned upgrade's of the same period that is being retried now. And a
+// charge the provider finds of another amount than the invoice retried
+// (FailureChargeMismatch) is given back, never applied.
 func (s *subscription) strayCharge(ctx workflow.Context, ev kudos.PaymentEvent) {
-	if s.chargeOfRetried(ev.ChargeID) && s.st.PendingRenewal == nil {
+	if s.chargeOfRetried(ctx, ev.ChargeID) && s.st.PendingRenewal == nil {
 		if c := s.openForRetried(); c != nil && !c.Pending {
 			_ = s.expireOpenCheckout(ctx)
 		}
@@ -113,14 +120,20 @@ func (s *subscription) strayCharge(ctx workflow.Context, ev kudos.PaymentEvent) 
 					"charge", ev.ChargeID, "err", err)
 				return
 			}
-			if !res.Paid { // asked under its own key (never a second charge): the event was stale
+			switch {
+			case !res.Paid && res.FailureReason == FailureChargeMismatch && s.newer(ctx, "stray-charge-own-attempts"):
+				// Paid for something else than the invoice retried: given back below.
+				s.log.Error("a charge completed by the customer is of another amount than the invoice retried: refunded",
+					"charge", ev.ChargeID, "invoice", d.InvoiceID)
+			case !res.Paid: // asked under its own key (never a second charge): the event was stale
 				s.log.Info("a charge event says paid, the provider does not: nothing done", "event", ev.EventID, "charge", ev.ChargeID)
 				return
+			default:
+				s.log.Info("a renewal charge completed by the customer paid the renewal being retried", "charge", ev.ChargeID)
+				s.renderPDF(ctx, d.InvoiceID)
+				s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
+				return
 			}
-			s.log.Info("a renewal charge completed by the customer paid the renewal being retried", "charge", ev.ChargeID)
-			s.renderPDF(ctx, d.InvoiceID)
-			s.renewPaid(ctx, d.PeriodStart, d.InvoiceID)
-			return
 		}
 	}
 	if ev.Amount == nil {
@@ -142,12 +155,37 @@ func (s *subscription) strayCharge(ctx workflow.Context, ev kudos.PaymentEvent) 
 }
 
 // chargeOfRetried reports whether chargeID is a charge (any attempt) of
-// the renewal being retried.
-func (s *subscription) chargeOfRetried(chargeID string) bool {
+// the renewal being retried. A returned debit's dunning retries an
+// invoice of the period running now, whose key prefix the period's other
+// charges share (its renewal's first charge, another returned invoice's
+// retries): only its own attempts are its (attemptKey names its invoice;
+// a stray attempt of its own made before "stray-charge-own-attempts" is
+// refunded, as any other). A renewal's dunning has the period to itself.
+func (s *subscription) chargeOfRetried(ctx workflow.Context, chargeID string) bool {
 	d := s.st.Dunning
 	if d == nil {
 		return false
 	}
+	if d.Returned && s.newer(ctx, "stray-charge-own-attempts") {
+		return strings.HasPrefix(chargeID, returnedAttemptPrefix(s.st.AccountID, d))
+	}
 	base := kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart)
 	return chargeID == base || strings.HasPrefix(chargeID, base+":")
+}
+
+// attemptKey is the prefix of the charge keys of dunning d's attempts (the
+// attempt's name follows): the period's renewal key, and, for a returned
+// debit's dunning (since "stray-charge-own-attempts"), the invoice it
+// retries.
+func (s *subscription) attemptKey(ctx workflow.Context, d *kudos.Dunning) string {
+	if d.Returned && s.newer(ctx, "stray-charge-own-attempts") {
+		return returnedAttemptPrefix(s.st.AccountID, d)
+	}
+	return kudos.RenewalChargeID(s.st.AccountID, d.PeriodStart) + ":"
+}
+
+// returnedAttemptPrefix is the prefix of the charge keys of a returned
+// debit's dunning d: the period's renewal key and d's invoice.
+func returnedAttemptPrefix(accountID uuid.UUID, d *kudos.Dunning) string {
+	return kudos.RenewalChargeID(accountID, d.PeriodStart) + ":" + d.InvoiceID.String() + ":"
 }

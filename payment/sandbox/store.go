@@ -3,6 +3,7 @@ package sandbox
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -349,16 +350,22 @@ func (p *Provider) deletePaymentMethod(ctx context.Context, accountID uuid.UUID,
 }
 
 // charge charges the account's default card once per charge id: a repeated
-// id returns the first outcome. It fails when the account has no card, is
-// marked to decline, or its card declines or needs authentication
-// off-session.
+// id returns the first outcome, or, asked for another amount or currency,
+// is an EConflict error (as the Stripe adapter's sameCharge: that charge
+// pays something else). It fails when the account has no card, is marked
+// to decline, or its card declines or needs authentication off-session.
 func (p *Provider) charge(ctx context.Context, chargeID string, accountID uuid.UUID, amount kudos.Money) (kudos.ChargeResult, error) {
 	res := kudos.ChargeResult{ProviderID: "ch_sandbox_" + chargeID}
 	err := p.DB.InTx(ctx, func(tx pgx.Tx) error {
 		var reason, settlesAs *string
-		err := tx.QueryRow(ctx, `SELECT paid, failure_reason, settles_as FROM sandbox_charges WHERE charge_id = $1`, chargeID).
-			Scan(&res.Paid, &reason, &settlesAs)
+		var was kudos.Money
+		err := tx.QueryRow(ctx, `SELECT paid, failure_reason, settles_as, amount, currency FROM sandbox_charges WHERE charge_id = $1`, chargeID).
+			Scan(&res.Paid, &reason, &settlesAs, &was.Amount, &was.Currency)
 		if err == nil {
+			if was.Amount != amount.Amount || !strings.EqualFold(was.Currency, amount.Currency) {
+				return kudos.Errorf(kudos.EConflict, "charge %s: the payment under this key is of %d %s, not %d %s", chargeID,
+					was.Amount, was.Currency, amount.Amount, amount.Currency)
+			}
 			switch {
 			case settlesAs != nil: // a debit still processing
 				res.Pending = true

@@ -25,7 +25,9 @@ const reasonNoPaymentMethod = "no_payment_method"
 // PaymentIntents, which outlives Stripe's 24-hour idempotency window.
 //
 // A SEPA debit stays "processing" for days: it is a Pending result, and
-// the caller asks again later under the same ChargeID. A customer Stripe
+// the caller asks again later under the same ChargeID. A payment found
+// under req.ChargeID for another amount or currency is an EConflict error
+// (sameCharge): it pays something else, never req. A customer Stripe
 // no longer knows (deleted by hand) is a refusal: FailureReason
 // customer_not_found, an unpaid renewal, never retried forever.
 func (p *Provider) ChargeOffSession(ctx context.Context, req kudos.ChargeRequest) (kudos.ChargeResult, error) {
@@ -59,6 +61,9 @@ func (p *Provider) chargeOffSession(ctx context.Context, req kudos.ChargeRequest
 	} else if err != nil {
 		return kudos.ChargeResult{}, err
 	} else if pi != nil {
+		if err := p.sameCharge(req, pi); err != nil {
+			return kudos.ChargeResult{}, err
+		}
 		return p.settle(ctx, req.ChargeID, pi)
 	}
 	def, saved, err := p.savedMethods(ctx, customer)
@@ -87,6 +92,19 @@ func (p *Provider) chargeOffSession(ctx context.Context, req kudos.ChargeRequest
 		return kudos.ChargeResult{}, refusedOr(err, "stripepay: charge %s", req.ChargeID)
 	}
 	return p.settle(ctx, req.ChargeID, pi)
+}
+
+// sameCharge refuses (EConflict) req when the PaymentIntent found under its
+// key is of another amount or currency: that payment is another charge's
+// (a key reused for another invoice), never a payment of req, whatever its
+// status. Stripe answers a reused idempotency key with other parameters
+// the same way.
+func (p *Provider) sameCharge(req kudos.ChargeRequest, pi *stripe.PaymentIntent) error {
+	if pi.Amount == req.Amount.Amount && strings.EqualFold(string(pi.Currency), p.currencyOf(req.Amount)) {
+		return nil
+	}
+	return kudos.Errorf(kudos.EConflict, "charge %s: the payment under this key (%s) is of %d %s, not %d %s", req.ChargeID, pi.ID,
+		pi.Amount, pi.Currency, req.Amount.Amount, p.currencyOf(req.Amount))
 }
 
 // findCharge returns the customer's PaymentIntent made for chargeID among its

@@ -87,8 +87,18 @@ func TestChargeOffSession(t *testing.T) {
 			answers: map[string]canned{createPI: {200, processing}, getPI: {200, succeeded}},
 			want:    kudos.ChargeResult{Paid: true, ProviderID: "pi_1"}, wantPM: mockPM},
 		{name: "charged before",
-			answers: map[string]canned{listPIs: {200, `{"object":"list","has_more":false,"data":[{"id":"pi_1","object":"payment_intent","status":"succeeded","metadata":{"charge_id":"chg_1"}}]}`}},
+			answers: map[string]canned{listPIs: {200, `{"object":"list","has_more":false,"data":[{"id":"pi_1","object":"payment_intent","status":"succeeded","amount":56628,"currency":"eur","metadata":{"charge_id":"chg_1"}}]}`}},
 			want:    kudos.ChargeResult{Paid: true, ProviderID: "pi_1"}, wantNoFetch: true},
+		// A payment under the key for another amount (a key reused for
+		// another invoice: a renewal's year found by a returned upgrade's
+		// retry) pays nothing of this charge, whatever its status; nothing
+		// is charged either.
+		{name: "charged before for another amount",
+			answers: map[string]canned{listPIs: {200, `{"object":"list","has_more":false,"data":[{"id":"pi_1","object":"payment_intent","status":"succeeded","amount":21780,"currency":"eur","metadata":{"charge_id":"chg_1"}}]}`}},
+			wantErr: true, wantCode: kudos.EConflict, wantNoFetch: true},
+		{name: "charged before in another currency",
+			answers: map[string]canned{listPIs: {200, `{"object":"list","has_more":false,"data":[{"id":"pi_1","object":"payment_intent","status":"succeeded","amount":56628,"currency":"usd","metadata":{"charge_id":"chg_1"}}]}`}},
+			wantErr: true, wantCode: kudos.EConflict, wantNoFetch: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			p, rec, store := newTestProvider(t, tc.answers)
@@ -101,7 +111,8 @@ func TestChargeOffSession(t *testing.T) {
 			if (err != nil) != tc.wantErr {
 				t.Fatalf("ChargeOffSession: err = %v, want error %v", err, tc.wantErr)
 			}
-			if code := kudos.ErrorCode(err); tc.wantErr && (code == kudos.EInvalid) != (tc.wantCode == kudos.EInvalid) {
+			if code := kudos.ErrorCode(err); tc.wantErr && ((code == kudos.EInvalid) != (tc.wantCode == kudos.EInvalid) ||
+				(code == kudos.EConflict) != (tc.wantCode == kudos.EConflict)) {
 				t.Fatalf("ChargeOffSession: code %q (%v), want %q", code, err, tc.wantCode)
 			}
 			if tc.name == "stripe-mock fixture (not succeeded)" {
