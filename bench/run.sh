@@ -11,6 +11,9 @@
 # /signin, dashboard, billing and team, installed into the tools cache on
 # first use (`-lighthouse-cpu calibrated`: see bench/ui/lighthouse-bench.mjs).
 # It fails only when something is broken, never on a figure.
+# KUDOS_BENCH_TEMPORAL=postgres runs them on a production-shaped Temporal
+# (bin/temporal-sql: PostgreSQL persistence and visibility, its cluster on
+# Postgres+1) instead of the dev server.
 #
 # Ports (each overridable): Postgres 54359, Temporal 7263, api 18280, fake
 # Stripe 18284, SMTP 12535, OIDC 18292, local S3 api+1000; pprof off unless
@@ -40,6 +43,7 @@ cleanup() {
   for ((i = ${#PIDS[@]} - 1; i >= 0; i--)); do kill -TERM "${PIDS[$i]}" 2>/dev/null || true; done
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   pg_stop "$WORK/pg"
+  [ -d "$WORK/temporal-pg" ] && pg_stop "$WORK/temporal-pg"
   if [ "$FAILED" = 0 ]; then rm -rf "$WORK"; else say "logs kept in $WORK"; fi
 }
 trap cleanup EXIT
@@ -82,7 +86,25 @@ go build -o "$WORK/kudos" ./cmd/kudos || die "go build ./cmd/kudos failed"
 go build -o "$WORK/bench" ./bench/cmd/bench || die "go build ./bench/cmd/bench failed"
 # pg_stat_statements: the scale benchmark explains the slowest statements.
 KUDOS_PG_OPTS="-c shared_preload_libraries=pg_stat_statements" pg_start "$WORK/pg" "$PG_PORT" fast
-temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
+# KUDOS_BENCH_TEMPORAL=postgres: a production-shaped Temporal instead of
+# the dev server: bin/temporal-sql (tools/temporal-sql, docs/scaling.md)
+# with its persistence and visibility in a Postgres cluster of its own on
+# PG+1, set up as an operator sets up a self-hosted cluster (`kudos
+# temporal setup`, below). The dev server keeps visibility in the same
+# SQLite as everything else, where every search-attribute upsert is a
+# synchronous write on the history's path.
+TEMPORAL_KIND=${KUDOS_BENCH_TEMPORAL:-dev}
+case $TEMPORAL_KIND in
+  dev)
+    temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
+    ;;
+  postgres)
+    temporal_sql_setup "$WORK/temporal-pg" "$((PG_PORT + 1))" >"$WORK/temporal-setup.log" 2>&1 ||
+      { tail -n 20 "$WORK/temporal-setup.log" >&2; die "temporal-sql setup failed"; }
+    TEMPORAL_SQL_LOG_LEVEL=error temporal_sql_start "$TEMPORAL_PORT" "$((PG_PORT + 1))" "$WORK/temporal.log"
+    ;;
+  *) die "KUDOS_BENCH_TEMPORAL=$TEMPORAL_KIND: dev (the default) or postgres" ;;
+esac
 PIDS+=("$TEMPORAL_PID")
 
 export KUDOS_ENV=development
@@ -148,12 +170,21 @@ if [ -n "$TRACING" ]; then
   exit "$BROKEN"
 fi
 
+if [ "$TEMPORAL_KIND" = postgres ]; then
+  # The namespace and Kudos's search attributes; the frontend answers
+  # "not healthy yet" until its membership ring forms, so it is retried.
+  for i in $(seq 60); do
+    "$WORK/kudos" temporal setup >"$WORK/temporal-kudos-setup.log" 2>&1 && break
+    [ "$i" = 60 ] && { tail -n 20 "$WORK/temporal-kudos-setup.log" >&2; die "kudos temporal setup failed"; }
+    sleep 2
+  done
+fi
 start_kudos ""
-say "running the benchmarks (api pid $API_PID, worker pid $WORKER_PID)"
+say "running the benchmarks on Temporal ($TEMPORAL_KIND) (api pid $API_PID, worker pid $WORKER_PID)"
 "$WORK/bench" -base "$KUDOS_PUBLIC_URL" -db "$DATABASE_URL" -temporal "$TEMPORAL_ADDRESS" -task-queue "$KUDOS_TASK_QUEUE" \
   -stripe-addr "127.0.0.1:$STRIPE_PORT" -api-pid "$API_PID" -worker-pid "$WORKER_PID" \
   -pg-pid "$(head -n 1 "$WORK/pg/postmaster.pid")" -temporal-pid "$TEMPORAL_PID" \
-  -temporal-cli-version "$("$KUDOS_ROOT/bin/temporal" --version 2>/dev/null | head -n 1)" \
+  -temporal-cli-version "$(if [ "$TEMPORAL_KIND" = postgres ]; then echo "bin/temporal-sql, PostgreSQL persistence and visibility"; else "$KUDOS_ROOT/bin/temporal" --version 2>/dev/null | head -n 1; fi)" \
   -chromium "${CHROMIUM:-$(command -v chromium || echo /usr/bin/chromium)}" "$@"
 FAILED=$?
 exit "$FAILED"
