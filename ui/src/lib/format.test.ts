@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { currencySymbol, formatAmount, formatDate, formatDateTime, formatLongDate, localeSymbol, trimPublicPath } from './format'
 
 describe('currencySymbol (SPEC §9)', () => {
@@ -86,4 +86,42 @@ describe('formatDateTime: SPEC §9 date and the time, where the day alone leaves
   ])('%s', (language, text) => expect(formatDateTime('2026-03-05T14:30:00', language)).toBe(text))
 
   it.each(['', 'not a date', null])('%j → -', (iso) => expect(formatDateTime(iso, 'en')).toBe('-'))
+})
+
+describe('Intl formatters: built once per language and style, not once per row (issue 37 item 9)', () => {
+  const { DateTimeFormat, NumberFormat } = Intl
+  afterEach(() => {
+    Intl.DateTimeFormat = DateTimeFormat
+    Intl.NumberFormat = NumberFormat
+  })
+  /** Counts the formatters built from now on. */
+  function countBuilt() {
+    const built = { dates: 0, numbers: 0 }
+    Intl.DateTimeFormat = class extends DateTimeFormat {
+      constructor(...args: ConstructorParameters<typeof DateTimeFormat>) {
+        super(...args)
+        built.dates++
+      }
+    } as typeof Intl.DateTimeFormat
+    Intl.NumberFormat = class extends NumberFormat {
+      constructor(...args: ConstructorParameters<typeof NumberFormat>) {
+        super(...args)
+        built.numbers++
+      }
+    } as typeof Intl.NumberFormat
+    return built
+  }
+
+  it('a timeline of 20 entries and 20 amounts builds one of each, per language', () => {
+    const built = countBuilt()
+    for (let i = 0; i < 20; i++) {
+      expect(formatDateTime(`2026-03-${String(i + 1).padStart(2, '0')}T14:30:00`, 'de')).toBe(`${String(i + 1).padStart(2, '0')}/03/26, 14:30`)
+      expect(plain(formatAmount(10 + i, 'EUR', 'de'))).toBe(`${10 + i},00 €`)
+    }
+    expect(built).toEqual({ dates: 1, numbers: 1 })
+    expect(formatLongDate('2027-03-05T12:00:00Z', 'it')).toBe('5 marzo 2027')
+    expect(formatLongDate('2027-03-06T12:00:00Z', 'it')).toBe('6 marzo 2027')
+    expect(plain(formatAmount(39, 'EUR', 'de', { whole: true }))).toBe('39 €')
+    expect(built).toEqual({ dates: 2, numbers: 2 })
+  })
 })

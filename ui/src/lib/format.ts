@@ -1,5 +1,27 @@
 import { LOGO_PUBLIC_PREFIX } from './constants'
 
+// Intl's formatters are slow to build (each looks the locale's data up) and
+// quick to use: one per language and style, kept, rather than one per row of
+// a timeline or an invoice list (issue 37 item 9).
+const DATE_STYLES = {
+  long: { dateStyle: 'long' },
+  time: { hour: '2-digit', minute: '2-digit' },
+  longTime: { dateStyle: 'long', timeStyle: 'short' },
+} as const satisfies Record<string, Intl.DateTimeFormatOptions>
+const dateFormats = new Map<string, Intl.DateTimeFormat>()
+const euroFormats = new Map<string, Intl.NumberFormat>()
+
+/** The language's DateTimeFormat of a style, en written day first as en-GB (built once). */
+function dateFormat(language: string, style: keyof typeof DATE_STYLES): Intl.DateTimeFormat {
+  const key = `${language}|${style}`
+  let format = dateFormats.get(key)
+  if (!format) {
+    format = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, DATE_STYLES[style])
+    dateFormats.set(key, format)
+  }
+  return format
+}
+
 /** Dates display as day/month/two-digit year (SPEC §9), e.g. 05/03/26. */
 export function formatDate(iso: string | null | undefined): string {
   if (!iso) return '-'
@@ -20,7 +42,7 @@ export function formatLongDate(iso: string | null | undefined, language: string)
   if (!iso) return '-'
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return '-'
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { dateStyle: 'long' }).format(date)
+  return dateFormat(language, 'long').format(date)
 }
 
 /**
@@ -32,8 +54,7 @@ export function formatLongDate(iso: string | null | undefined, language: string)
 export function formatDateTime(iso: string | null | undefined, language: string): string {
   const date = formatDate(iso)
   if (date === '-') return date
-  const time = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { hour: '2-digit', minute: '2-digit' })
-  return `${date}, ${time.format(new Date(iso!))}`
+  return `${date}, ${dateFormat(language, 'time').format(new Date(iso!))}`
 }
 
 /**
@@ -45,7 +66,7 @@ export function formatLongDateTime(iso: string | null | undefined, language: str
   if (!iso) return '-'
   const date = new Date(iso)
   if (Number.isNaN(date.getTime())) return '-'
-  return new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, { dateStyle: 'long', timeStyle: 'short' }).format(date)
+  return dateFormat(language, 'longTime').format(date)
 }
 
 /** File paths are shown from after the first 'public/' (SPEC §9); other paths as given. */
@@ -85,12 +106,13 @@ export function formatAmount(
   const symbol = currencySymbol(currency) || (country ? localeSymbol(country) : '')
   const digits = whole ? 0 : 2
   // Format as euros for the language's placement of symbol and sign, then put our symbol there.
-  const parts = new Intl.NumberFormat(language, {
-    style: 'currency',
-    currency: 'EUR',
-    minimumFractionDigits: digits,
-    maximumFractionDigits: digits,
-  }).formatToParts(amount)
+  const key = `${language}|${digits}`
+  let euros = euroFormats.get(key)
+  if (!euros) {
+    euros = new Intl.NumberFormat(language, { style: 'currency', currency: 'EUR', minimumFractionDigits: digits, maximumFractionDigits: digits })
+    euroFormats.set(key, euros)
+  }
+  const parts = euros.formatToParts(amount)
   const out: string[] = []
   parts.forEach((part, i) => {
     if (part.type === 'currency') {
