@@ -80,7 +80,7 @@ func (a *Activities) RecordRefundFailure(ctx context.Context, in workflows.Refun
 		return refused(err)
 	}
 	if changed {
-		activity.GetLogger(ctx).Warn("a refund failed at the provider: the customer is owed it, refund again with `kudos ops refund`",
+		activity.GetLogger(ctx).Warn("a refund failed at the provider: the customer is owed it, refund again with `kudos ops refund --failed <refund>`",
 			"account", in.AccountID, "refund", in.Event.LedgerRefundID(), "reason", in.Event.Reason)
 	}
 	return nil

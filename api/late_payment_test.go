@@ -100,13 +100,7 @@ func TestLatePaymentIsAppliedWhenNothingElsePaid(t *testing.T) {
 func TestLatePaymentIsRefundedWhenSomethingElsePaid(t *testing.T) {
 	t.Parallel()
 	h := newHarness(t).withTemporal(time.Hour)
-	token, account, href := h.startPlan("late-refunded@example.com", "PRO")
-	first := h.checkoutOf(account)
-	h.expect(h.do("POST", strings.TrimPrefix(href, "http://127.0.0.1:8080")+"/cancel", nil, ""), 303)
-	eventually(t, "the cancel", func() bool { return h.subscription(token, account)["show_status"] == "active" })
-	co := h.expect(h.do("POST", "/v1/accounts/"+account+"/subscription", map[string]any{"plan": "PRO"}, token), 201)
-	h.expect(h.payWith(co.str("checkout_href"), "4242424242424242"), 200)
-	eventually(t, "Pro", func() bool { return h.subscription(token, account)["plan"] == "PRO" })
+	_, account, first := h.proPaidAfterGivingUp("late-refunded@example.com")
 
 	h.latePaidEvent(account, first)
 	eventually(t, "the refund", func() bool {

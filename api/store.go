@@ -94,6 +94,7 @@ type BillingStore interface {
 	RefusedRefunds(ctx context.Context) (int, error)
 	DeferredRefunds(ctx context.Context, now time.Time) (deferred, overdue int, err error)
 	FailedRefunds(ctx context.Context) (int, error)
+	UncreditedRefunds(ctx context.Context) (int, error)
 	OpenDisputes(ctx context.Context) (int, error)
 	LedgerDrift(ctx context.Context) (int, error)
 	LedgerReconciledAt(ctx context.Context) (*time.Time, error)

@@ -21,6 +21,9 @@ type OutboxStatsReader interface {
 	// they were made and that no refund made again has repaid: money the
 	// customers are owed.
 	FailedRefunds(ctx context.Context) (int, error)
+	// UncreditedRefunds counts the refunds that paid out more than their
+	// invoice had left to credit: money out with no credit note.
+	UncreditedRefunds(ctx context.Context) (int, error)
 	// OpenDisputes counts the disputes (chargebacks) still open.
 	OpenDisputes(ctx context.Context) (int, error)
 	// LedgerDrift counts the differences with the payment provider's
@@ -37,12 +40,14 @@ type OutboxStatsReader interface {
 // outboxCollector exports the outbox's state at each scrape: what waits,
 // what was parked, and how long the oldest entry has waited (the alerts of
 // docs/runbook-payments.md); and the money that waits on an operator: the
-// refunds the provider refused, for good or for now; the disputes open; and
+// refunds the provider refused, for good or for now; those that failed or
+// paid out beyond what their invoice had left to credit; the disputes open; and
 // the differences with the provider's ledger the provider reconciliation left.
 type outboxCollector struct {
 	db                                                OutboxStatsReader
 	pending, dead, oldest, refused, deferred, overdue *prometheus.Desc
-	disputes, drift, failed, reconciled, swept        *prometheus.Desc
+	disputes, drift, failed, uncredited, reconciled   *prometheus.Desc
+	swept                                             *prometheus.Desc
 }
 
 // NewOutboxCollector returns the Prometheus collector of the outbox gauges.
@@ -56,7 +61,9 @@ func NewOutboxCollector(db OutboxStatsReader) prometheus.Collector {
 		overdue: prometheus.NewDesc("kudos_refunds_deferred_overdue",
 			"Deferred refunds past their next try by over an hour: neither a workflow nor the reconciliation tried them.", nil, nil),
 		failed: prometheus.NewDesc("kudos_refunds_failed",
-			"Refunds that failed at the payment provider after they were made, not refunded again since: the customer is owed the money (kudos ops refund).", nil, nil),
+			"Refunds that failed at the payment provider after they were made, not refunded again since: the customer is owed the money (kudos ops refund --failed).", nil, nil),
+		uncredited: prometheus.NewDesc("kudos_refunds_uncredited",
+			"Refunds ever booked that paid out more than their invoice had left to credit (a dashboard refund after a returned debit was paid again): money out with no credit note; its alert fires when it grows.", nil, nil),
 		disputes: prometheus.NewDesc("kudos_disputes_open",
 			"Disputes (chargebacks) open at the payment provider: evidence to give before its due date.", nil, nil),
 		drift: prometheus.NewDesc("kudos_ledger_drift",
@@ -79,6 +86,7 @@ func (c *outboxCollector) Describe(ch chan<- *prometheus.Desc) {
 	ch <- c.disputes
 	ch <- c.drift
 	ch <- c.failed
+	ch <- c.uncredited
 	ch <- c.reconciled
 	ch <- c.swept
 }
@@ -104,6 +112,9 @@ func (c *outboxCollector) Collect(ch chan<- prometheus.Metric) {
 	}
 	if n, err := c.db.FailedRefunds(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.failed, prometheus.GaugeValue, float64(n))
+	}
+	if n, err := c.db.UncreditedRefunds(ctx); err == nil {
+		ch <- prometheus.MustNewConstMetric(c.uncredited, prometheus.GaugeValue, float64(n))
 	}
 	if n, err := c.db.OpenDisputes(ctx); err == nil {
 		ch <- prometheus.MustNewConstMetric(c.disputes, prometheus.GaugeValue, float64(n))

@@ -29,7 +29,9 @@ import (
 // RefundStore is the part of the store a Refunder uses (*store.DB).
 type RefundStore interface {
 	RefundablePaymentOf(ctx context.Context, idOrNumber string) (*store.RefundablePayment, error)
+	OwedRefundOf(ctx context.Context, id string) (*store.OwedRefund, error)
 	RefundStatus(ctx context.Context, id string) (string, error)
+	RefundMade(ctx context.Context, id string) (uuid.UUID, kudos.Money, error)
 	RefundByProviderID(ctx context.Context, providerRefundID string) (string, error)
 	CreditNoteOfRefund(ctx context.Context, accountID uuid.UUID, refundID string) (*kudos.Invoice, error)
 	RecordPaymentEvent(ctx context.Context, ev kudos.PaymentEvent, delivery func(kudos.PaymentEvent) store.OutboxEntry) (bool, error)
@@ -50,9 +52,12 @@ type Refunder struct {
 
 // RefundResult is what `kudos ops refund` prints.
 type RefundResult struct {
-	RefundID         string      `json:"refund_id"`
-	ProviderRefundID string      `json:"provider_refund_id"`
-	Invoice          string      `json:"invoice"`
+	RefundID         string `json:"refund_id"`
+	ProviderRefundID string `json:"provider_refund_id"`
+	Invoice          string `json:"invoice,omitempty"`
+	// Repays is the failed refund a `--failed` refund made again (its
+	// Invoice is "" when that refund credited none).
+	Repays           string      `json:"repays,omitempty"`
 	Amount           kudos.Money `json:"amount"`
 	CreditNoteNumber string      `json:"credit_note_number,omitempty"`
 	// Already: the same refund had been made before (nothing new).
@@ -74,39 +79,40 @@ func OpsRefundID(invoiceID string, amount *int64, reason string) string {
 }
 
 // Refund refunds amount (minor units; nil: all that is left) of the payment
-// of the invoice named by its id or number, for reason. More than is left
-// to refund, a credit note, an invoice not paid through the provider, or
-// no reason, is an EInvalid error that says so.
+// of the invoice named by its id or number, for reason. What is left is
+// what the payment paid less its refunds, never more than the invoice has
+// left to credit (its total less all its credit notes, plus what failed
+// refunds of the payment still owe against theirs): after a returned debit
+// paid again by another payment, the credit notes of the first stand.
+// More than is left, a credit note, an invoice not paid through the
+// provider, a failed refund still owed of another payment of the account
+// that paid no invoice (a duplicate's: refunded again with RefundFailed,
+// never by refunding this sale), or no reason, is an EInvalid error that
+// says so.
 func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, reason string) (*RefundResult, error) {
-	reason = strings.TrimSpace(reason)
-	if reason == "" {
-		return nil, kudos.Errorf(kudos.EInvalid, "a reason is required (--reason)")
-	}
-	if amount != nil && *amount <= 0 {
-		return nil, kudos.Errorf(kudos.EInvalid, "the amount must be positive")
+	reason, err := checkRefund(amount, reason)
+	if err != nil {
+		return nil, err
 	}
 	pay, err := r.Store.RefundablePaymentOf(ctx, invoice)
 	if err != nil {
 		return nil, err
 	}
-	base := OpsRefundID(pay.Invoice.ID.String(), amount, reason)
-	id := base
-	status, err := r.Store.RefundStatus(ctx, id)
-	for n := 2; err == nil && status == "failed"; n++ {
-		// The same refund asked again after it failed at the provider: a
-		// new refund there (under the failed one's key the provider would
-		// answer the failed one), paid out against its credit note.
-		id = fmt.Sprintf("%s:%d", base, n)
-		status, err = r.Store.RefundStatus(ctx, id)
+	if len(pay.OwedElsewhere) > 0 {
+		return nil, kudos.Errorf(kudos.EInvalid, "the account has a refund of another payment than invoice %s's (one that paid no invoice) that failed at the provider and is still owed: "+
+			"refund it again from its own payment with `kudos ops refund --failed %s --reason \"…\"` (refunding this invoice would reverse its sale "+
+			"and leave that refund owed); then refund this invoice if that is meant too", pay.Invoice.Number, pay.OwedElsewhere[0])
 	}
-	res := &RefundResult{RefundID: id, Invoice: pay.Invoice.Number}
-	if err == nil && status == "refunded" {
-		res.Already, res.Booked = true, true
-		return res, r.describe(ctx, pay, res)
-	} else if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+	res, err := r.refundID(ctx, OpsRefundID(pay.Invoice.ID.String(), amount, reason))
+	if err != nil {
 		return nil, err
 	}
-	v := pay.Left()
+	res.Invoice = pay.Invoice.Number
+	if res.Already {
+		return res, r.describe(ctx, pay.Invoice.AccountID, res)
+	}
+	left := pay.Creditable()
+	v := left
 	if amount != nil {
 		v = *amount
 	}
@@ -121,40 +127,158 @@ func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, re
 		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s is refunded in full already (%s paid)", pay.Invoice.Number, major(pay.Invoice.Total))
 	case v > pay.Left():
 		return nil, kudos.Errorf(kudos.EInvalid, "refunds would exceed what was paid: invoice %s paid %s, %s refunded already, %s left; %s asked",
-			pay.Invoice.Number, major(pay.Invoice.Total), major(pay.Refunded), major(pay.Left()), major(v))
+			pay.Invoice.Number, major(pay.Invoice.Total), major(pay.Refunded), major(left), major(v))
+	case left <= 0:
+		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s is credited in full already (%s of credit notes, some of refunds of an earlier payment of it, returned since): nothing is left to refund against it",
+			pay.Invoice.Number, major(pay.Credited))
+	case v > left:
+		return nil, kudos.Errorf(kudos.EInvalid, "refunds would exceed what is left to credit: invoice %s of %s has %s of credit notes, %s left; %s asked",
+			pay.Invoice.Number, major(pay.Invoice.Total), major(pay.Credited), major(left), major(v))
 	}
 	res.Amount = kudos.Money{Amount: v, Currency: pay.Invoice.Currency}
-	req := kudos.RefundRequest{RefundID: id, AccountID: pay.Invoice.AccountID, Amount: res.Amount, Reason: reason}
-	if pay.IsCheckout {
-		req.ProviderID = pay.ProviderID
+	err = r.refundAt(ctx, res, refundOf{accountID: pay.Invoice.AccountID, ref: pay.PaymentRef, providerID: pay.ProviderID,
+		isCheckout: pay.IsCheckout, paymentID: pay.PaymentID, invoiceID: &pay.Invoice.ID}, reason)
+	return res, err
+}
+
+// RefundFailed refunds again the refund failedID that failed at the
+// provider and is still owed (`kudos ops refund --failed <refund id>`):
+// amount of it (nil: all that is owed), from its own payment, for reason.
+// The refund is booked as any (BookRefund) and repays the failed one: no
+// credit note when that one had none (a duplicate payment's refund), none
+// of its own when it had one (it pays out against it). A refund not
+// failed, owed no more, or more than is owed, is EInvalid.
+func (r *Refunder) RefundFailed(ctx context.Context, failedID string, amount *int64, reason string) (*RefundResult, error) {
+	reason, err := checkRefund(amount, reason)
+	if err != nil {
+		return nil, err
+	}
+	// The same command run again finds its refund made (the failed one
+	// is owed no more then).
+	res, err := r.refundID(ctx, OpsRefundID("failed:"+failedID, amount, reason))
+	if err != nil || res.Already {
+		return r.madeBefore(ctx, res, failedID, err)
+	}
+	f, err := r.Store.OwedRefundOf(ctx, failedID)
+	if err != nil {
+		return nil, err
+	}
+	if f.ID != failedID { // a refund made again that failed too: its first refund is owed again
+		if res, err = r.refundID(ctx, OpsRefundID("failed:"+f.ID, amount, reason)); err != nil || res.Already {
+			return r.madeBefore(ctx, res, f.ID, err)
+		}
+	}
+	res.Repays = f.ID
+	res.Amount = f.Owed
+	if amount != nil {
+		if *amount > f.Owed.Amount {
+			return nil, kudos.Errorf(kudos.EInvalid, "refund %s owes the customer %s; %s asked", f.ID, major(f.Owed.Amount), major(*amount))
+		}
+		res.Amount.Amount = *amount
+	}
+	err = r.refundAt(ctx, res, refundOf{accountID: f.AccountID, ref: f.PaymentRef, providerID: f.ProviderID, isCheckout: f.IsCheckout,
+		paymentID: f.PaymentID, invoiceID: f.InvoiceID}, reason)
+	return res, err
+}
+
+// madeBefore answers RefundFailed's refund of failedID made before (or
+// the error looking it up).
+func (r *Refunder) madeBefore(ctx context.Context, res *RefundResult, failedID string, err error) (*RefundResult, error) {
+	if err != nil {
+		return nil, err
+	}
+	res.Repays = failedID
+	accountID, amount, err := r.Store.RefundMade(ctx, res.RefundID)
+	if err != nil {
+		return nil, err
+	}
+	res.Amount = amount
+	return res, r.describe(ctx, accountID, res)
+}
+
+// checkRefund checks an operator's amount and reason, and returns the
+// reason trimmed.
+func checkRefund(amount *int64, reason string) (string, error) {
+	reason = strings.TrimSpace(reason)
+	if reason == "" {
+		return "", kudos.Errorf(kudos.EInvalid, "a reason is required (--reason)")
+	}
+	if amount != nil && *amount <= 0 {
+		return "", kudos.Errorf(kudos.EInvalid, "the amount must be positive")
+	}
+	return reason, nil
+}
+
+// refundID returns the refund to make under base: base itself, or, when
+// that refund failed at the provider (the same command run again after the
+// failure), the next of base:2, base:3…: a new refund there (under the
+// failed one's key the provider would answer the failed one). Already is
+// set when it was made before.
+func (r *Refunder) refundID(ctx context.Context, base string) (*RefundResult, error) {
+	id := base
+	status, err := r.Store.RefundStatus(ctx, id)
+	for n := 2; err == nil && status == "failed"; n++ {
+		id = fmt.Sprintf("%s:%d", base, n)
+		status, err = r.Store.RefundStatus(ctx, id)
+	}
+	res := &RefundResult{RefundID: id}
+	if err == nil && status == "refunded" {
+		res.Already, res.Booked = true, true
+	} else if err != nil && kudos.ErrorCode(err) != kudos.ENotFound {
+		return nil, err
+	}
+	return res, nil
+}
+
+// refundOf is the payment a refund gives back: the account's payment ref
+// (a checkout, found at the provider by its providerID, or an off-session
+// charge, by its paymentID when known) and the invoice it settled (nil:
+// none, or the one BookRefund finds by ref).
+type refundOf struct {
+	accountID  uuid.UUID
+	ref        string
+	providerID string
+	isCheckout bool
+	paymentID  string
+	invoiceID  *uuid.UUID
+}
+
+// refundAt refunds res.Amount of p at the provider under res.RefundID,
+// records the provider event the account's workflow books it from, and
+// waits for the booking.
+func (r *Refunder) refundAt(ctx context.Context, res *RefundResult, p refundOf, reason string) error {
+	var err error
+	req := kudos.RefundRequest{RefundID: res.RefundID, AccountID: p.accountID, Amount: res.Amount, Reason: reason}
+	if p.isCheckout {
+		req.ProviderID = p.providerID
 	} else {
 		// The payment's own id when known: an erased account's customer,
 		// through which the provider finds a charge by our key, is gone.
-		req.ChargeID, req.PaymentID = pay.PaymentRef, pay.PaymentID
+		req.ChargeID, req.PaymentID = p.ref, p.paymentID
 	}
 	if res.ProviderRefundID, err = r.Payments.Refund(ctx, req); err != nil {
-		return nil, fmt.Errorf("the payment provider did not refund: %w", err)
+		return fmt.Errorf("the payment provider did not refund: %w", err)
 	}
-	ev := kudos.PaymentEvent{EventID: "ops_refund:" + id, Provider: r.Payments.Name(), AccountID: pay.Invoice.AccountID,
+	ev := kudos.PaymentEvent{EventID: "ops_refund:" + res.RefundID, Provider: r.Payments.Name(), AccountID: p.accountID,
 		Outcome: kudos.PaymentPaid, OccurredAt: r.Store.Now(), LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund,
-			RefundID: id, ProviderRefundID: res.ProviderRefundID, InvoiceID: &pay.Invoice.ID, Amount: &res.Amount, Reason: reason}}
-	if pay.IsCheckout {
-		ev.CheckoutID = pay.PaymentRef
+			RefundID: res.RefundID, ProviderRefundID: res.ProviderRefundID, InvoiceID: p.invoiceID, Amount: &res.Amount, Reason: reason}}
+	if p.isCheckout {
+		ev.CheckoutID = p.ref
 	} else {
-		ev.ChargeID = pay.PaymentRef
+		ev.ChargeID = p.ref
 	}
 	if _, err := r.Store.RecordPaymentEvent(ctx, ev, dispatch.PaymentEvent); err != nil {
-		return nil, fmt.Errorf("refunded at the provider (%s) but not recorded: run the same command again: %w", res.ProviderRefundID, err)
+		return fmt.Errorf("refunded at the provider (%s) but not recorded: run the same command again: %w", res.ProviderRefundID, err)
 	}
 	if r.Kick != nil {
 		r.Kick()
 	}
-	return res, r.awaitBooking(ctx, pay, res)
+	return r.awaitBooking(ctx, p.accountID, res)
 }
 
 // awaitBooking waits (up to r.Wait) for the workflow to book the refund,
 // under its id or, when the provider's event came first, the provider's.
-func (r *Refunder) awaitBooking(ctx context.Context, pay *store.RefundablePayment, res *RefundResult) error {
+func (r *Refunder) awaitBooking(ctx context.Context, accountID uuid.UUID, res *RefundResult) error {
 	wait := r.Wait
 	if wait == 0 {
 		wait = 30 * time.Second
@@ -167,7 +291,7 @@ func (r *Refunder) awaitBooking(ctx context.Context, pay *store.RefundablePaymen
 		}
 		if booked != "" {
 			res.RefundID, res.Booked = booked, true
-			return r.describe(ctx, pay, res)
+			return r.describe(ctx, accountID, res)
 		}
 		if time.Now().After(deadline) {
 			return nil
@@ -181,8 +305,8 @@ func (r *Refunder) awaitBooking(ctx context.Context, pay *store.RefundablePaymen
 }
 
 // describe fills in the booked refund's credit note.
-func (r *Refunder) describe(ctx context.Context, pay *store.RefundablePayment, res *RefundResult) error {
-	cn, err := r.Store.CreditNoteOfRefund(ctx, pay.Invoice.AccountID, res.RefundID)
+func (r *Refunder) describe(ctx context.Context, accountID uuid.UUID, res *RefundResult) error {
+	cn, err := r.Store.CreditNoteOfRefund(ctx, accountID, res.RefundID)
 	if err == nil && cn != nil {
 		res.CreditNoteNumber = cn.Number
 		if res.Amount.Amount == 0 {
@@ -231,14 +355,22 @@ func WriteRefund(w io.Writer, r *RefundResult) error {
 	if r.Already {
 		what = "was refunded before (nothing new)"
 	}
-	_, err := fmt.Fprintf(w, "invoice %s: %s %s %s\nrefund:      %s (provider %s)\n", r.Invoice, what, r.Amount.Currency, major(r.Amount.Amount),
+	of := "invoice " + r.Invoice
+	if r.Repays != "" {
+		of = "failed refund " + r.Repays + " refunded again"
+	}
+	_, err := fmt.Fprintf(w, "%s: %s %s %s\nrefund:      %s (provider %s)\n", of, what, r.Amount.Currency, major(r.Amount.Amount),
 		r.RefundID, orNone(r.ProviderRefundID))
 	if err != nil {
 		return err
 	}
 	switch {
+	case r.CreditNoteNumber != "" && r.Repays != "":
+		_, err = fmt.Fprintf(w, "credit note: %s (the failed refund's: it pays out against it)\n", r.CreditNoteNumber)
 	case r.CreditNoteNumber != "":
 		_, err = fmt.Fprintf(w, "credit note: %s\n", r.CreditNoteNumber)
+	case r.Booked && r.Repays != "":
+		_, err = fmt.Fprintln(w, "credit note: none (the failed refund had none: its payment settled no invoice)")
 	case r.Booked:
 		_, err = fmt.Fprintln(w, "credit note: none (the payment settled no numbered invoice)")
 	default:

@@ -194,10 +194,17 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.SettledBy != nil:
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.SettledAmount, f.Currency) +
 					" settled by lost dispute " + *f.SettledBy + ", the rest owed to the customer: pay it back outside the provider"
-			case f.FailedAt != nil: // the money did not go back: owed, refund again
-				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): owed to the customer, refund again (kudos ops refund)"
+			case f.FailedAt != nil && f.Repays != nil: // a refund made again failed too: its first refund is owed again
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): failed refund " + *f.Repays +
+					" is owed again, refund it again (kudos ops refund --failed " + *f.Repays + ")"
+			case f.FailedAt != nil: // the money did not go back: owed, refund its own payment again
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): owed to the customer, refund again (kudos ops refund --failed " +
+					f.ID + ")"
 			case f.Repays != nil:
-				next = "\trepays failed refund " + *f.Repays + " (against its credit note)"
+				next = "\trepays failed refund " + *f.Repays
+			}
+			if f.Uncredited > 0 { // beyond what its invoice had left to credit
+				next += "\t" + money(f.Uncredited, f.Currency) + " paid out without a credit note (the invoice had less left to credit)"
 			}
 			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,
 				ts(&f.CreatedAt), next)

@@ -38,10 +38,33 @@ type RefundablePayment struct {
 	// refund ("open" or "lost"; "" for none or one won): the card network
 	// decides a disputed payment, and Stripe refunds none (charge_disputed).
 	Disputed string
+	// Credited is what all the invoice's credit notes credit (positive),
+	// whichever payment their refunds or disputes gave back: after a
+	// returned debit the invoice is paid again by another payment, and
+	// what was credited before still stands.
+	Credited int64
+	// Owed is what failed refunds of this payment still owe the customer
+	// against their credit notes (counted in Credited, the money not
+	// given back): a refund made again pays it out.
+	Owed int64
+	// OwedElsewhere names the account's failed refunds still owed that
+	// credited no invoice, of another payment (a duplicate's, refunded
+	// with no credit note: no invoice names it): a refund of this invoice
+	// would not repay them, and would reverse a sale instead.
+	OwedElsewhere []string
 }
 
-// Left is what can still be refunded of the payment.
+// Left is what the provider can still refund of the payment: what it paid
+// less its refunds.
 func (p RefundablePayment) Left() int64 { return p.Invoice.Total - p.Refunded }
+
+// Creditable is what Kudos may refund of the payment: Left, never more
+// than the invoice has left to credit (its total less all its credit
+// notes) plus what failed refunds of the payment still owe against theirs.
+// A refund beyond it would pay out money no credit note documents.
+func (p RefundablePayment) Creditable() int64 {
+	return max(0, min(p.Left(), p.Invoice.Total-p.Credited+p.Owed))
+}
 
 // RefundablePaymentOf returns the payment of the invoice named by its id or
 // its number (any account's: an operator's look-up). An invoice that is
@@ -73,18 +96,36 @@ func (db *DB) RefundablePaymentOf(ctx context.Context, idOrNumber string) (*Refu
 		return nil, kudos.Errorf(kudos.EInvalid, "invoice %s was not paid through the payment provider: nothing to refund", idOrNumber)
 	}
 	p.PaymentRef = *paidBy
-	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT provider_id FROM checkouts WHERE id = $1 AND account_id = $2), ''),
-		EXISTS (SELECT 1 FROM checkouts WHERE id = $1 AND account_id = $2),
+	err = db.Pool.QueryRow(ctx, `SELECT
 		COALESCE((SELECT sum(amount) FROM refunds WHERE checkout_id = $1 AND account_id = $2 AND status = 'refunded'), 0),
 		COALESCE((SELECT status FROM disputes WHERE invoice_id = $3 AND account_id = $2 AND status IN ('open', 'lost')
-			ORDER BY opened_at DESC LIMIT 1), '')`,
-		p.PaymentRef, accountID, p.Invoice.ID).Scan(&p.ProviderID, &p.IsCheckout, &p.Refunded, &p.Disputed)
-	if err != nil || p.IsCheckout {
-		return &p, wrapErr(err)
+			ORDER BY opened_at DESC LIMIT 1), ''),
+		COALESCE((SELECT -sum(total_amount) FROM invoices WHERE corrects = $3 AND kind = $4), 0),
+		COALESCE((SELECT sum(f.owed) FROM (`+owedSQL+`) f WHERE f.account_id = $2 AND f.checkout_id = $1 AND f.credited), 0),
+		ARRAY(SELECT f.id FROM (`+owedSQL+`) f WHERE f.account_id = $2 AND f.checkout_id <> $1 AND NOT f.credited
+			ORDER BY f.failed_at, f.id)`,
+		p.PaymentRef, accountID, p.Invoice.ID, kudos.InvoiceCreditNote).Scan(&p.Refunded, &p.Disputed, &p.Credited, &p.Owed, &p.OwedElsewhere)
+	if err != nil {
+		return nil, wrapErr(err)
 	}
-	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT payment_id FROM payment_events WHERE account_id = $1 AND charge_id = $2
-		AND payment_id <> '' ORDER BY received_at DESC LIMIT 1), '')`, accountID, p.PaymentRef).Scan(&p.PaymentID)
-	return &p, wrapErr(err)
+	p.ProviderID, p.IsCheckout, p.PaymentID, err = db.paymentAt(ctx, accountID, p.PaymentRef)
+	return &p, err
+}
+
+// paymentAt tells how the provider finds the account's payment ref: a
+// checkout's id at the provider (isCheckout), or, for an off-session
+// charge, its payment's id as the charge's events named it ("" when none
+// came): the provider finds it without the account's customer, which
+// erasure deletes.
+func (db *DB) paymentAt(ctx context.Context, accountID uuid.UUID, ref string) (providerID string, isCheckout bool, paymentID string, err error) {
+	err = db.Pool.QueryRow(ctx, `SELECT COALESCE((SELECT provider_id FROM checkouts WHERE id = $1 AND account_id = $2), ''),
+		EXISTS (SELECT 1 FROM checkouts WHERE id = $1 AND account_id = $2),
+		COALESCE((SELECT payment_id FROM payment_events WHERE account_id = $2 AND charge_id = $1
+			AND payment_id <> '' ORDER BY received_at DESC LIMIT 1), '')`, ref, accountID).Scan(&providerID, &isCheckout, &paymentID)
+	if isCheckout {
+		paymentID = ""
+	}
+	return providerID, isCheckout, paymentID, wrapErr(err)
 }
 
 // BookedRefund is a refund as booked: its id, and its credit note's
@@ -104,7 +145,11 @@ type BookedRefund struct {
 // booked it and the provider's event for it came after), books nothing
 // new; a dashboard refund of a payment whose refund Kudos was refused, for
 // that amount, is booked as that refund. Refunds that would together
-// exceed what the invoice was paid are EInvalid.
+// exceed what the invoice was paid are EInvalid. A refund of the invoice's
+// payment beyond what the invoice has left to credit (its total less all
+// its credit notes: after a returned debit, paid again by another payment)
+// is booked as made, since the money is out: its credit note credits what
+// was left, and the rest is recorded as uncredited (kudos_refunds_uncredited).
 func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.PaymentEvent) (BookedRefund, error) {
 	m := ev.LedgerMovement
 	if m.Movement != kudos.MovementRefund || m.Amount == nil || m.Amount.Amount <= 0 || (m.RefundID == "" && m.ProviderRefundID == "") {
@@ -211,7 +256,13 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		if credit.Amount == 0 {
 			return nil
 		}
-		return issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, credit, now)
+		if err := issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, credit, now); err != nil {
+			return err
+		}
+		if invoiceID == nil || paidBy != ref {
+			return nil // it undid no sale: a duplicate, or a payment not applied yet (its credit note comes then)
+		}
+		return recordUncredited(ctx, tx, accountID, b.ID, credit.Amount)
 	})
 	if err != nil {
 		return BookedRefund{}, err
@@ -224,8 +275,40 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 	return b, nil
 }
 
+// recordUncredited records on the refund refundID what of credit (what
+// it was to credit: its amount less what it repays of a failed refund)
+// its credit note did not credit, the invoice having less left: money paid
+// out with no credit note, for an operator.
+func recordUncredited(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, credit int64) error {
+	_, err := tx.Exec(ctx, `UPDATE refunds SET uncredited = $3::bigint + COALESCE((SELECT total_amount FROM invoices
+		WHERE id = $4 AND account_id = $2 AND kind = $5), 0) WHERE id = $1 AND account_id = $2`,
+		refundID, accountID, credit, CreditNoteID(refundID), kudos.InvoiceCreditNote)
+	return wrapErr(err)
+}
+
+// UncreditedRefunds counts the refunds that paid out more than their
+// invoice had left to credit (the gauge kudos_refunds_uncredited: every
+// one ever booked; its alert fires when it grows).
+func (db *DB) UncreditedRefunds(ctx context.Context) (int, error) {
+	var n int
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds WHERE uncredited > 0`).Scan(&n)
+	return n, wrapErr(err)
+}
+
 // minor formats an amount in minor units as major units (12.34).
 func minor(v int64) string { return fmt.Sprintf("%d.%02d", v/100, v%100) }
+
+// RefundMade returns the account of refund id and its amount, or
+// ENotFound.
+func (db *DB) RefundMade(ctx context.Context, id string) (uuid.UUID, kudos.Money, error) {
+	var accountID uuid.UUID
+	var m kudos.Money
+	err := db.Pool.QueryRow(ctx, `SELECT account_id, amount, currency FROM refunds WHERE id = $1`, id).Scan(&accountID, &m.Amount, &m.Currency)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return uuid.Nil, m, kudos.Errorf(kudos.ENotFound, "no refund %q", id)
+	}
+	return accountID, m, wrapErr(err)
+}
 
 // RefundByProviderID returns the id of the refund booked under the
 // provider's refund id providerRefundID, or ENotFound.

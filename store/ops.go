@@ -153,6 +153,10 @@ type OpsRefund struct {
 	// is owed any more).
 	SettledBy     *string `json:"settled_by,omitempty" db:"settled_by"`
 	SettledAmount int64   `json:"settled_amount,omitempty" db:"settled_amount"`
+	// Uncredited is what the refund paid out beyond what its invoice had
+	// left to credit: money out with no credit note (a dashboard refund
+	// after a returned debit was paid again, say).
+	Uncredited int64 `json:"uncredited,omitempty" db:"uncredited"`
 }
 
 // OpsOutboxEntry is an outbox entry waiting for delivery or parked.
@@ -218,7 +222,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

@@ -90,17 +90,18 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 	return changed, err
 }
 
-// owedAfterFailure is the refund of the payment ref that failed and whose
-// credit note stands with money still owed for it (its amount less what
-// refunds made again have repaid and lost disputes have settled), the
-// oldest first; "" and 0 when none.
+// owedAfterFailure is the refund of the payment ref that failed and is
+// still owed (its amount less what refunds made again have repaid and lost
+// disputes have settled) that a refund of ref made now repays, the oldest
+// first; "" and 0 when none. It repays one whose credit note stands, or,
+// when ref settled no invoice (a duplicate payment, refunded with no
+// credit note), one without: the new refund then credits nothing either.
 func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) (string, int64, error) {
 	var id string
 	var owed int64
-	err := tx.QueryRow(ctx, `SELECT id, owed FROM (SELECT f.id, f.failed_at, f.amount - f.settled_amount - `+repaidSQL+` AS owed
-		FROM refunds f WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'failed'
-			AND EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id)) o
-		WHERE owed > 0 ORDER BY failed_at, id LIMIT 1`, accountID, ref).Scan(&id, &owed)
+	err := tx.QueryRow(ctx, `SELECT id, owed FROM (`+owedSQL+`) f WHERE f.account_id = $1 AND f.checkout_id = $2
+		AND (f.credited OR NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = $1 AND i.paid_by = $2 AND i.kind <> 'CREDIT_NOTE'))
+		ORDER BY failed_at, id LIMIT 1`, accountID, ref).Scan(&id, &owed)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return "", 0, nil
 	}
@@ -110,13 +111,24 @@ func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 // FailedRefunds counts the refunds that failed at the provider and that
 // neither a refund made again nor a lost dispute of the payment has repaid
 // in full: money the customers are owed (the gauge kudos_refunds_failed;
-// its alert asks an operator to refund again with `kudos ops refund`).
+// its alert asks an operator to refund again with `kudos ops refund
+// --failed`). A refund made again that failed in its turn is not counted
+// twice: what it owed is the first refund's, owed again.
 func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 	var n int
-	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds f WHERE f.status = 'failed'
-		AND f.amount > f.settled_amount + `+repaidSQL).Scan(&n)
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM (`+owedSQL+`) f`).Scan(&n)
 	return n, wrapErr(err)
 }
+
+// owedSQL lists the failed refunds still owed to the customer (f.owed > 0:
+// their amount less what lost disputes settled and refunds made again
+// repaid), with their account, payment (checkout_id), failure time and
+// whether their credit note stands (credited). A refund made again (it
+// repays another) is never listed: what it failed to pay is its first
+// refund's debt, owed again.
+const owedSQL = `SELECT f.id, f.account_id, f.checkout_id, f.failed_at, f.amount - f.settled_amount - ` + repaidSQL + ` AS owed,
+		EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id) AS credited
+	FROM refunds f WHERE f.status = 'failed' AND f.repays IS NULL AND f.amount - f.settled_amount > ` + repaidSQL
 
 // repaidSQL is what refunds made again have repaid of the failed refund f.
 const repaidSQL = `COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.account_id = f.account_id AND r.repays = f.id
@@ -189,4 +201,64 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 		}
 	}
 	return nil
+}
+
+// OwedRefund is a refund that failed at the provider and is still owed to
+// the customer, as `kudos ops refund --failed` refunds it again: from its
+// own payment (PaymentRef, found at the provider as RefundablePayment
+// finds one), Owed of it.
+type OwedRefund struct {
+	ID         string
+	AccountID  uuid.UUID
+	PaymentRef string
+	ProviderID string
+	IsCheckout bool
+	PaymentID  string
+	Owed       kudos.Money
+	// InvoiceID is the invoice its credit note corrects (nil: it had none,
+	// the payment settled no invoice; the refund made again credits
+	// nothing either).
+	InvoiceID *uuid.UUID
+}
+
+// OwedRefundOf returns the failed refund id as an owed refund; a refund
+// made again that failed in its turn answers the refund it repaid (owed
+// again). An unknown id is ENotFound; a refund not failed, or owed no
+// more (repaid by a refund made again, settled by a lost dispute), or
+// failed without a credit note though its payment settled an invoice
+// (refund that invoice), is EInvalid with why.
+func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) {
+	var r OwedRefund
+	var status string
+	var repays *string
+	err := db.Pool.QueryRow(ctx, `SELECT account_id, status, repays FROM refunds WHERE id = $1`, id).Scan(&r.AccountID, &status, &repays)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, kudos.Errorf(kudos.ENotFound, "no refund %q", id)
+	} else if err != nil {
+		return nil, wrapErr(err)
+	}
+	if status == "failed" && repays != nil {
+		id = *repays
+	}
+	var credited, paysInvoice bool
+	var cnOf *uuid.UUID
+	err = db.Pool.QueryRow(ctx, `SELECT f.checkout_id, f.owed, r.currency, f.credited,
+			EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = f.account_id AND i.paid_by = f.checkout_id AND i.kind <> 'CREDIT_NOTE'),
+			(SELECT cn.corrects FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id)
+		FROM (`+owedSQL+`) f JOIN refunds r USING (id) WHERE f.id = $1`, id).
+		Scan(&r.PaymentRef, &r.Owed.Amount, &r.Owed.Currency, &credited, &paysInvoice, &cnOf)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
+		if status == "failed" || status == "settled_by_dispute" {
+			return nil, kudos.Errorf(kudos.EInvalid, "refund %s is owed no more: a refund made again repaid it, or a lost dispute gave the money back (kudos ops account)", id)
+		}
+		return nil, kudos.Errorf(kudos.EInvalid, "refund %s did not fail at the provider (%s): nothing to refund again", id, status)
+	case err != nil:
+		return nil, wrapErr(err)
+	case !credited && paysInvoice:
+		return nil, kudos.Errorf(kudos.EInvalid, "refund %s failed without a credit note while its payment settled an invoice: refund that invoice (kudos ops refund <invoice>)", id)
+	}
+	r.ID, r.InvoiceID = id, cnOf
+	r.ProviderID, r.IsCheckout, r.PaymentID, err = db.paymentAt(ctx, r.AccountID, r.PaymentRef)
+	return &r, err
 }

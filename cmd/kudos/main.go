@@ -10,8 +10,9 @@
 //	kudos temporal setup           register the namespace and search attributes
 //	kudos ops account <id|e-mail>  everything about one account (--json)
 //	kudos ops refund-made <refund id> <provider refund id>
-//	kudos ops refund <invoice id|number> [--amount 12.34] --reason "…"
 //	                               record a refused refund made by hand
+//	kudos ops refund <invoice id|number> [--amount 12.34] --reason "…"
+//	kudos ops refund --failed <refund id> [--amount 12.34] --reason "…"
 //	kudos ops promo create|list|deactivate
 //	                               promotion codes (issue 38)
 //	kudos ops reconcile-provider   compare the ledger with the provider's (--json)
@@ -32,6 +33,7 @@ const usage = `usage: kudos <api|worker|dev|migrate>
        kudos ops account <accountId|email> [--json]
        kudos ops refund-made <refundId> <providerRefundId>
        kudos ops refund <invoiceId|number> [--amount 12.34] --reason "…"
+       kudos ops refund --failed <refundId> [--amount 12.34] --reason "…"
        kudos ops promo create CODE --percent N | --amount X --duration once|forever|years:N
                  [--max-redemptions N] [--expires YYYY-MM-DD] [--plans team,pro]
        kudos ops promo list | deactivate CODE
@@ -51,7 +53,10 @@ const usage = `usage: kudos <api|worker|dev|migrate>
   ops refund     refund an invoice's payment at the provider, all of what is left or --amount
                  (major units); the subscription workflow books it: a credit note for the
                  refunded part, the refund_issued mail, the timeline's refund event. Prints the
-                 refund and the credit note's number; the same command twice refunds once
+                 refund and the credit note's number; the same command twice refunds once.
+                 Never more than the invoice has left to credit (its total less its credit notes).
+                 --failed: refund again a refund that failed at the provider, from its own
+                 payment (no credit note when it had none), settling it
   ops promo      create, list and deactivate promotion codes (docs/runbook-payments.md)
   ops reconcile-provider
                  compare the ledger with the payment provider's lists since the last

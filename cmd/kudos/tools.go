@@ -57,11 +57,11 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 	case len(args) == 4 && args[0] == "ops" && args[1] == "refund-made":
 		return opsRefundMade(ctx, cfg, args[2], args[3], out)
 	case len(args) >= 3 && args[0] == "ops" && args[1] == "refund":
-		invoice, amount, reason, err := refundArgs(args[2:])
+		a, err := refundArgs(args[2:])
 		if err != nil {
 			return err
 		}
-		return opsRefund(ctx, cfg, invoice, amount, reason, out)
+		return opsRefund(ctx, cfg, a, out)
 	case len(args) >= 3 && args[0] == "ops" && args[1] == "promo":
 		db, err := store.Open(ctx, cfg.DatabaseURL)
 		if err != nil {
@@ -78,46 +78,59 @@ func runTool(ctx context.Context, args []string, out io.Writer) error {
 	return errUsage
 }
 
+// refundArgsOf is what `ops refund` was asked: an invoice's refund, or,
+// with --failed, a failed refund's refund again.
+type refundArgsOf struct {
+	invoice, failed, reason string
+	amount                  *int64
+}
+
 // refundArgs reads `ops refund <invoice id or number> [--amount 12.34]
+// --reason "…"` or `ops refund --failed <refund id> [--amount 12.34]
 // --reason "…"` (flags before or after the invoice, --flag=value too).
-func refundArgs(args []string) (invoice string, amount *int64, reason string, err error) {
+func refundArgs(args []string) (refundArgsOf, error) {
+	var a refundArgsOf
 	for i := 0; i < len(args); i++ {
-		a := args[i]
-		name, value, inline := strings.Cut(a, "=")
+		arg := args[i]
+		name, value, inline := strings.Cut(arg, "=")
 		switch name {
-		case "--amount", "--reason":
+		case "--amount", "--reason", "--failed":
 			if !inline {
 				if i+1 >= len(args) {
-					return "", nil, "", errUsage
+					return refundArgsOf{}, errUsage
 				}
 				i++
 				value = args[i]
 			}
-			if name == "--reason" {
-				reason = value
-				continue
+			switch name {
+			case "--reason":
+				a.reason = value
+			case "--failed":
+				a.failed = value
+			default:
+				v, err := ops.ParseAmount(value)
+				if err != nil {
+					return refundArgsOf{}, err
+				}
+				a.amount = &v
 			}
-			v, err := ops.ParseAmount(value)
-			if err != nil {
-				return "", nil, "", err
-			}
-			amount = &v
 		default:
-			if invoice != "" || strings.HasPrefix(a, "-") {
-				return "", nil, "", errUsage
+			if a.invoice != "" || strings.HasPrefix(arg, "-") {
+				return refundArgsOf{}, errUsage
 			}
-			invoice = a
+			a.invoice = arg
 		}
 	}
-	if invoice == "" || strings.TrimSpace(reason) == "" {
-		return "", nil, "", errUsage
+	if (a.invoice == "") == (a.failed == "") || strings.TrimSpace(a.reason) == "" {
+		return refundArgsOf{}, errUsage
 	}
-	return invoice, amount, reason, nil
+	return a, nil
 }
 
-// opsRefund refunds an invoice's payment, in full or in part, and prints
-// the refund and its credit note (issue 36; docs/runbook-payments.md).
-func opsRefund(ctx context.Context, cfg *config.Config, invoice string, amount *int64, reason string, out io.Writer) error {
+// opsRefund refunds an invoice's payment, in full or in part, or a failed
+// refund again from its own payment, and prints the refund and its credit
+// note (issue 36; docs/runbook-payments.md).
+func opsRefund(ctx context.Context, cfg *config.Config, a refundArgsOf, out io.Writer) error {
 	db, err := store.Open(ctx, cfg.DatabaseURL)
 	if err != nil {
 		return err
@@ -128,7 +141,12 @@ func opsRefund(ctx context.Context, cfg *config.Config, invoice string, amount *
 		return err
 	}
 	r := &ops.Refunder{Store: db, Payments: payments}
-	res, err := r.Refund(ctx, invoice, amount, reason)
+	var res *ops.RefundResult
+	if a.failed != "" {
+		res, err = r.RefundFailed(ctx, a.failed, a.amount, a.reason)
+	} else {
+		res, err = r.Refund(ctx, a.invoice, a.amount, a.reason)
+	}
 	if err != nil {
 		return err
 	}

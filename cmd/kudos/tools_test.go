@@ -5,13 +5,15 @@ import (
 	"testing"
 )
 
-// TestRefundArgs: `kudos ops refund` reads the invoice, --amount in major
-// units and --reason, in any order; a missing reason or invoice, a second
-// invoice or an unknown flag is the usage; a bad amount says why.
+// TestRefundArgs: `kudos ops refund` reads the invoice (or --failed and a
+// refund id), --amount in major units and --reason, in any order; a
+// missing reason or invoice, a second invoice, both an invoice and
+// --failed, or an unknown flag is the usage; a bad amount says why.
 func TestRefundArgs(t *testing.T) {
 	for _, tc := range []struct {
 		args    []string
 		invoice string
+		failed  string
 		amount  int64 // -1: none
 		reason  string
 		usage   bool
@@ -21,6 +23,10 @@ func TestRefundArgs(t *testing.T) {
 		{args: []string{"--reason=outage in March", "KUD-2026-000001"}, invoice: "KUD-2026-000001", amount: -1, reason: "outage in March"},
 		{args: []string{"--amount=5", "--reason", "x", "inv"}, invoice: "inv", amount: 500, reason: "x"},
 		{args: []string{"--amount", "0.5", "--reason", "x", "inv"}, invoice: "inv", amount: 50, reason: "x"},
+		{args: []string{"--failed", "refund:co_1", "--reason", "bank closed"}, failed: "refund:co_1", amount: -1, reason: "bank closed"},
+		{args: []string{"--reason=x", "--amount=5", "--failed=ops-refund:ab"}, failed: "ops-refund:ab", amount: 500, reason: "x"},
+		{args: []string{"inv", "--failed", "refund:co_1", "--reason", "x"}, usage: true},
+		{args: []string{"--failed", "--reason", "x"}, usage: true},
 		{args: []string{"KUD-2026-000001"}, usage: true},
 		{args: []string{"--reason", "x"}, usage: true},
 		{args: []string{"a", "b", "--reason", "x"}, usage: true},
@@ -30,7 +36,8 @@ func TestRefundArgs(t *testing.T) {
 		{args: []string{"a", "--amount", "-3", "--reason", "x"}, bad: true},
 		{args: []string{"a", "--amount", "0", "--reason", "x"}, bad: true},
 	} {
-		invoice, amount, reason, err := refundArgs(tc.args)
+		a, err := refundArgs(tc.args)
+		invoice, amount, reason := a.invoice, a.amount, a.reason
 		switch {
 		case tc.usage:
 			if !errors.Is(err, errUsage) {
@@ -42,7 +49,7 @@ func TestRefundArgs(t *testing.T) {
 			}
 		case err != nil:
 			t.Errorf("%q: %v", tc.args, err)
-		case invoice != tc.invoice || reason != tc.reason || (amount == nil) != (tc.amount == -1) || (amount != nil && *amount != tc.amount):
+		case invoice != tc.invoice || a.failed != tc.failed || reason != tc.reason || (amount == nil) != (tc.amount == -1) || (amount != nil && *amount != tc.amount):
 			t.Errorf("%q: %q %v %q", tc.args, invoice, amount, reason)
 		}
 	}
