@@ -51,22 +51,8 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		if inv, err = a.priceLines(ctx, in.AccountID, in.InvoiceID, kind, in.Plan, lines, net, discount); err != nil {
 			return workflows.OpenCheckoutResult{}, err
 		}
-		total := inv.Total
-		if prorated && total < kudos.MinimumCharge(inv.Currency) {
-			// Too little for the provider to charge: waived, the upgrade
-			// applies at once on a paid invoice of zero (no code used).
-			inv.Net, inv.VAT, inv.Total, inv.Discount = 0, 0, 0, nil
-			for i := range inv.Lines { // what was bought stays named, at nothing: the lines add up to the net
-				inv.Lines[i].Net = 0
-			}
-			if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
-				inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
-			}
-			if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
-				return workflows.OpenCheckoutResult{}, err
-			}
-			return workflows.OpenCheckoutResult{Waived: true, WaivedAmount: kudos.Money{Amount: total, Currency: inv.Currency}},
-				a.Store.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid)
+		if prorated && inv.Total < kudos.MinimumCharge(inv.Currency) {
+			return a.waive(ctx, in, inv, discount)
 		}
 	}
 	email, err := a.Store.OwnerEmail(ctx, in.AccountID)
@@ -86,6 +72,27 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	if err != nil {
 		return workflows.OpenCheckoutResult{}, refused(err)
 	}
+	err = a.Store.RecordCheckout(ctx, a.checkoutRecord(in, inv, co))
+	if refusal := recordRefusal(err); refusal != nil {
+		// The team outgrew the plan, or the code's last use went to
+		// another account or it was withdrawn, while the page was being
+		// opened: the page goes (a retry would be refused as well),
+		// nothing is recorded.
+		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
+			return workflows.OpenCheckoutResult{}, xerr
+		}
+		return workflows.OpenCheckoutResult{}, refusal
+	}
+	res := workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}
+	if inv.Discount != nil && !in.Purpose.PaysExistingInvoice() {
+		res.Promotion = discount
+	}
+	return res, err
+}
+
+// checkoutRecord is the record of checkout co opened for in, priced by
+// inv (co's zero value: a sale waived, never at the provider).
+func (a *Activities) checkoutRecord(in workflows.OpenCheckoutInput, inv *kudos.Invoice, co kudos.Checkout) kudos.CheckoutRecord {
 	invoiceID := in.InvoiceID
 	rec := kudos.CheckoutRecord{ID: in.CheckoutID, AccountID: in.AccountID, Purpose: in.Purpose,
 		Plan: in.Plan, InvoiceID: &invoiceID, ExtraSeats: in.ExtraSeats, Provider: a.Payments.Name(), ProviderID: co.ProviderID, URL: co.URL, ExpiresAt: in.ExpiresAt,
@@ -97,28 +104,70 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		from := in.FromExtraSeats
 		rec.FromExtraSeats = &from
 	}
-	err = a.Store.RecordCheckout(ctx, rec)
+	return rec
+}
+
+// recordRefusal is the non-retryable answer to a checkout's record that
+// the store refused for good (the team outgrew the plan: ErrTypeSeatLimit;
+// the promotion code cannot be used any more: ErrTypeInvalidPromotion),
+// nil for any other outcome.
+func recordRefusal(err error) error {
 	if kudos.ErrorCode(err) == kudos.ESeatLimit {
-		// The team outgrew the plan while the page was being opened: the
-		// page goes (a retry would be refused as well), nothing is recorded.
-		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
-			return workflows.OpenCheckoutResult{}, xerr
-		}
-		return workflows.OpenCheckoutResult{}, temporal.NewNonRetryableApplicationError(kudos.ErrorMessage(err), workflows.ErrTypeSeatLimit, err)
+		return temporal.NewNonRetryableApplicationError(kudos.ErrorMessage(err), workflows.ErrTypeSeatLimit, err)
 	}
 	if why := promotionRefusal(err); why != "" {
-		// The code's last use went to another account, or it was withdrawn,
-		// while the page was being opened: the page goes, nothing recorded.
-		if _, xerr := a.Payments.ExpireCheckout(ctx, co.ProviderID); xerr != nil {
-			return workflows.OpenCheckoutResult{}, xerr
+		return invalidPromotion(why)
+	}
+	return nil
+}
+
+// waive applies a prorated sale (an upgrade, seats) priced as inv, whose
+// total is too little for the provider to charge, without a charge: the
+// upgrade applies at once on a paid invoice of zero that names what was
+// bought. Stripe Billing charges no amount under its minimum either, and
+// counts a promotion code's redemption whatever the amount it leaves: a
+// code that brought the sale under the minimum (chargeable without it)
+// was used for it. Its use is recorded as a checkout's is (RecordCheckout:
+// the code's count against max_redemptions, once per account; refused
+// when its last use went meanwhile), on a checkout paid at once that never
+// reached the provider; the invoice names the code (its discount line at
+// nothing: the waiver took the rest), and the result carries its terms
+// for the workflow (a forever code discounts the renewals). A sale under
+// the minimum without the code is waived without it: the code took
+// nothing, and it is not used.
+func (a *Activities) waive(ctx context.Context, in workflows.OpenCheckoutInput, inv *kudos.Invoice,
+	discount *kudos.Discount) (workflows.OpenCheckoutResult, error) {
+	res := workflows.OpenCheckoutResult{Waived: true, WaivedAmount: kudos.Money{Amount: inv.Total, Currency: inv.Currency}}
+	used := false
+	if d := inv.Discount; d != nil {
+		_, undiscounted := kudos.AddVAT(inv.Net+d.Amount, inv.VATRate)
+		used = undiscounted >= kudos.MinimumCharge(inv.Currency)
+	}
+	inv.Net, inv.VAT, inv.Total, inv.Discount = 0, 0, 0, nil
+	for i := range inv.Lines { // what was bought stays named, at nothing: the lines add up to the net
+		inv.Lines[i].Net = 0
+	}
+	if now := a.now(); in.Remaining > 0 { // the rest of the period, from now
+		inv.Service = &kudos.ServicePeriod{From: now, To: now.Add(in.Remaining)}
+	}
+	if !used {
+		if err := a.Store.CreateInvoice(ctx, *inv); err != nil {
+			return workflows.OpenCheckoutResult{}, err
 		}
-		return workflows.OpenCheckoutResult{}, invalidPromotion(why)
+		return res, a.Store.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid)
 	}
-	res := workflows.OpenCheckoutResult{ProviderID: co.ProviderID, URL: co.URL, Amount: amount}
-	if inv.Discount != nil && !in.Purpose.PaysExistingInvoice() {
-		res.Promotion = discount
+	inv.Discount = &kudos.InvoiceDiscount{Code: discount.Code}
+	err := a.Store.RecordCheckout(ctx, a.checkoutRecord(in, inv, kudos.Checkout{}))
+	if refusal := recordRefusal(err); refusal != nil {
+		return workflows.OpenCheckoutResult{}, refusal
+	} else if err != nil {
+		return workflows.OpenCheckoutResult{}, err
 	}
-	return res, err
+	if err := a.Store.SetCheckoutStatus(ctx, in.CheckoutID, string(kudos.PaymentPaid)); err != nil {
+		return workflows.OpenCheckoutResult{}, err
+	}
+	res.Promotion = discount
+	return res, a.Store.SetInvoiceStatus(ctx, inv.ID, kudos.InvoicePaid)
 }
 
 // CloseCheckout records how a checkout ended and settles its invoice: paid

@@ -3,6 +3,7 @@ package activities_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -181,5 +182,72 @@ func TestARenewalDiscountedToNothingIsPaidWithoutACharge(t *testing.T) {
 	inv, err := db.Invoice(context.Background(), account, invoice)
 	if err != nil || inv.Status != kudos.InvoicePaid || inv.Number == "" {
 		t.Fatalf("invoice %+v, %v: want PAID and numbered", inv, err)
+	}
+}
+
+// TestACodeThatBringsAnUpgradeUnderTheMinimumIsUsed: Starter → Pro five
+// days before renewal (3.94 before VAT) is chargeable; a 90 % code brings
+// it under Stripe's 0.50, so it is waived, as Stripe Billing does not
+// charge an amount under its minimum. The code was used for it, as Stripe
+// counts a redemption whatever the amount left: its use is recorded (the
+// code's count, the account's one use) and named on the invoice. Before,
+// the waiver cleared the discount before the checkout's record: the code
+// was never counted, past its max_redemptions and its once per account.
+// An upgrade under the minimum without the code (twelve hours) is waived
+// without it: the code took nothing, it is not used.
+func TestACodeThatBringsAnUpgradeUnderTheMinimumIsUsed(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	one := 1
+	code := "WAIVE90-" + strings.ToUpper(uuid.NewString()[:8])
+	if err := db.CreatePromotion(ctx, kudos.Promotion{Code: code, PercentOff: 90, Duration: kudos.PromotionOnce, MaxRedemptions: &one}); err != nil {
+		t.Fatal(err)
+	}
+	pay := &minimumProvider{}
+	acts := &activities.Activities{Store: db, Payments: pay, Prices: prices, UIBase: "http://127.0.0.1:8080", Now: time.Now}
+	upgrade := func(account uuid.UUID, remaining time.Duration) (workflows.OpenCheckoutResult, *kudos.Invoice) {
+		t.Helper()
+		invoice := uuid.New()
+		v, err := activityEnv(acts).ExecuteActivity(workflows.ActivityOpenCheckout, workflows.OpenCheckoutInput{AccountID: account,
+			CheckoutID: "co_" + invoice.String(), Purpose: kudos.CheckoutUpgrade, Plan: kudos.PlanPro, FromPlan: kudos.PlanStarter,
+			Remaining: remaining, Period: 365 * 24 * time.Hour, InvoiceID: invoice, ExpiresAt: time.Now().Add(time.Hour), PromotionCode: code})
+		if err != nil {
+			t.Fatalf("OpenCheckout: %v", err)
+		}
+		var res workflows.OpenCheckoutResult
+		if err := v.Get(&res); err != nil || !res.Waived || len(pay.created) != 0 {
+			t.Fatalf("result %+v (%v), %d checkouts: want waived, none opened", res, err, len(pay.created))
+		}
+		inv, err := db.Invoice(ctx, account, invoice)
+		if err != nil || inv.Status != kudos.InvoicePaid || inv.Total != 0 {
+			t.Fatalf("invoice %+v, %v: want paid at nothing", inv, err)
+		}
+		return res, inv
+	}
+	redeemed := func() int {
+		t.Helper()
+		p, err := db.Promotion(ctx, code)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Redeemed
+	}
+
+	small := newAccount(t, db)
+	if res, inv := upgrade(small, 12*time.Hour); res.Promotion != nil || inv.Discount != nil || redeemed() != 0 {
+		t.Fatalf("under the minimum without the code: promotion %+v, invoice's discount %+v, %d uses: want the code unused",
+			res.Promotion, inv.Discount, redeemed())
+	}
+	account := newAccount(t, db)
+	res, inv := upgrade(account, 5*24*time.Hour)
+	if res.WaivedAmount.Amount <= 0 || res.WaivedAmount.Amount >= kudos.MinimumCharge("EUR") {
+		t.Fatalf("waived %+v, want the discounted amount under the minimum", res.WaivedAmount)
+	}
+	if n := redeemed(); n != 1 || inv.Discount == nil || inv.Discount.Code != code || res.Promotion == nil || res.Promotion.Code != code {
+		t.Fatalf("the code brought the upgrade under the minimum: %d uses, invoice's discount %+v, promotion %+v: want it used, once",
+			n, inv.Discount, res.Promotion)
+	}
+	if _, err := db.UsablePromotion(ctx, newAccount(t, db), code, kudos.PlanPro, "EUR"); err == nil {
+		t.Fatal("a code of one use, used by a waived upgrade, is usable by another account")
 	}
 }

@@ -236,8 +236,14 @@ func (s *subscription) checkoutFor(ctx workflow.Context, purpose kudos.CheckoutP
 		if res.Waived {
 			s.log.Info("upgrade under the minimum charge: applied without one", "plan", plan, "amount", res.WaivedAmount)
 			s.renderPDF(ctx, in.InvoiceID)
-			s.applyPaid(ctx, &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID,
-				ExtraSeats: in.ExtraSeats})
+			waived := &kudos.OpenCheckout{ID: in.CheckoutID, Purpose: purpose, Plan: plan, InvoiceID: in.InvoiceID, ExtraSeats: in.ExtraSeats}
+			if res.Promotion != nil && s.newer(ctx, "waived-promotion") {
+				// The code that brought it under the minimum was used for
+				// it: a forever (years) code discounts the renewals, as
+				// after a paid checkout.
+				waived.Promotion = res.Promotion
+			}
+			s.applyPaid(ctx, waived)
 			resp.Applied = true
 			return
 		}

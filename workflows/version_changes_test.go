@@ -32,6 +32,7 @@ var afterFour = map[string]bool{
 	"returned-due-plan":           true, // a returned invoice left unpaid by its dunning is due for the plan it bills, not one upgraded to since
 	"deletion-holds-returned":     true, // scheduling a deletion stops a returned debit's dunning (auto-renewal off before): its invoice is held owed
 	"stray-charge-own-attempts":   true, // a returned debit's retries are keyed by its invoice; only they pay it, another charge is refunded
+	"waived-promotion":            true, // a promotion code that brought an upgrade or seats under the minimum charge is the account's, as when paid
 	"disputed-extras-outgrown":    true, // a lost dispute of an upgrade or seats the members outgrew the rest of leaves the period unpaid
 }
 
