@@ -104,8 +104,15 @@ func (s *openAPI) check(method, target string, header http.Header, body []byte, 
 	ctx := context.Background()
 	opts := &openapi3filter.Options{IncludeResponseStatus: true, AuthenticationFunc: credentialPresent}
 	in := &openapi3filter.RequestValidationInput{Request: req, PathParams: params, Route: route, Options: opts}
-	if reqErr := openapi3filter.ValidateRequest(ctx, in); reqErr != nil && r.Status < 400 {
-		return fmt.Errorf("the document refuses this request, yet the api accepted it: %v", reqErr)
+	// Only a request the api accepted must be one the document allows. A
+	// refused one is not validated at all: the validator's error for the
+	// abuse tests' deeply nested bodies (5 000 levels) is formatted as
+	// indented JSON of every level, quadratic, which took 115 s of CPU
+	// under -race for one request.
+	if r.Status < 400 {
+		if reqErr := openapi3filter.ValidateRequest(ctx, in); reqErr != nil {
+			return fmt.Errorf("the document refuses this request, yet the api accepted it: %v", reqErr)
+		}
 	}
 	out := &openapi3filter.ResponseValidationInput{RequestValidationInput: in, Status: r.Status, Header: r.Header, Options: opts}
 	out.SetBodyBytes([]byte(r.Raw))
