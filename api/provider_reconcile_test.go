@@ -259,7 +259,10 @@ func TestProviderReconciliationAgreesOverRenewals(t *testing.T) {
 // returned is known.
 func TestAReturnedRenewalChargeIsNoDifference(t *testing.T) {
 	t.Parallel()
-	h := newHarness(t).withDunning(time.Hour).withTemporal(4 * time.Second)
+	// A period of 10 s: the return must be applied while the renewed period
+	// runs (a return of an earlier period is owed, not retried); with 4 s
+	// the next renewal overtook it at the end of a loaded make test.
+	h := newHarness(t).withDunning(time.Hour).withTemporal(10 * time.Second)
 	token, account := h.paidWith("returned-renewal-charge@example.com", "STARTER", "4242424242424242")
 	eventually(t, "the renewal paid by its charge", func() bool {
 		return h.invoiceCount(account, "kind = 'RENEWAL' AND status = 'PAID' AND paid_by LIKE 'renewal:%'") == 1
