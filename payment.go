@@ -218,7 +218,9 @@ type PaymentProvider interface {
 	// customer present. A declined charge is a result with Paid false, not
 	// an error; one accepted and still settling (a SEPA debit) is Pending;
 	// errors are for failures worth retrying. Asked again with the same
-	// ChargeID it charges nothing new and tells how that charge stands.
+	// ChargeID it charges nothing new and tells how that charge stands; a
+	// payment found under that ChargeID for another amount or currency is
+	// an EConflict error (it pays something else, never this charge).
 	ChargeOffSession(ctx context.Context, req ChargeRequest) (ChargeResult, error)
 	// CancelCharge cancels the charge made under chargeID if it is still
 	// settling and the provider lets it be cancelled (a result that is
