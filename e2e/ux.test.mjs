@@ -3,69 +3,22 @@
 // any page, signed out and in, at desktop and phone width; honest plan
 // headings; one error at a time; dead-end links; checkout confirmed; legal
 // pages; SEO basics; and the language switch leaves no English behind.
-// The longest file (page sweeps at five widths): make test runs it ALONE, on
-// an instance of its own beside the main instance's other files.
+// A long file (page sweeps at four widths): make test runs it ALONE, on an
+// instance of its own beside the main instance's other files, at the same
+// time as ux37.test.mjs (issue 37's sweep).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, readdirSync } from 'node:fs';
-import { BASE, launch, openPage, apiUser, useSession, api, waitForLink, until, axeViolations } from './lib.mjs';
+import { BASE, launch, apiUser, useSession, api, waitForLink, axeViolations } from './lib.mjs';
+import * as ux from './ux-lib.mjs';
+import { ADDRESS, PUBLIC_PAGES, DASHBOARD_PAGES, settle, sideways, englishOnly } from './ux-lib.mjs';
 
 let browser;
-let paid; // a Pro customer with a paid invoice, shared by the page sweeps
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function pageAt(width, height = 850) {
-  const page = await openPage(browser.context);
-  await page.setViewportSize({ width, height });
-  return page;
-}
-
-const ADDRESS = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
-  city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
-
-/** Pays the sandbox checkout the browser is on. */
-async function payOnSandbox(page) {
-  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-}
-
-/** A user on Pro through the sandbox checkout, with one paid invoice. */
-async function paidUser() {
-  if (paid) return paid;
-  const user = await apiUser('ux-paid');
-  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, ADDRESS, user.token)).status, 200);
-  const page = await pageAt(1280);
-  await useSession(page, user);
-  await page.goto(`${BASE}/dashboard/${user.account_id}/plans?for=plan_upgrade`);
-  await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' }).click();
-  await payOnSandbox(page);
-  await until('the invoice to be paid and numbered', async () => {
-    const inv = (await api('GET', `/v1/accounts/${user.account_id}/billing`, undefined, user.token)).body.invoices;
-    return inv.length > 0 && inv[0].status === 'PAID' && inv[0].invoice_url !== '';
-  });
-  await page.close();
-  paid = user;
-  return user;
-}
-
-const PUBLIC_PAGES = ['/signin', '/signup', '/registered', '/auth/request-password-reset', '/auth/reset-password?token=x',
-  '/auth/confirm-email?token=not-a-token', '/auth/callback', '/invitation?token=not-a-token', '/privacy-policy', '/terms-of-use',
-  '/no-such-page', '/signin/verify'];
-const DASHBOARD_PAGES = ['testimonials', 'spaces', 'showcases', 'reels', 'team', 'integrations', 'account-settings/plan',
-  'account-settings/personal-details', 'billing/invoices', 'billing/payment-details', 'preferences', 'request-feature',
-  'plans', 'plans?for=plan_upgrade'];
-
-/** Waits until the page has settled: no spinner, fonts and network idle. */
-async function settle(page) {
-  await page.waitForLoadState('networkidle').catch(() => {});
-  await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => {});
-  await page.waitForTimeout(300);
-}
-
-
-/** How far the page scrolls sideways (0 when it does not). */
-const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+const pageAt = (width, height) => ux.pageAt(browser, width, height);
+/** A Pro customer with a paid invoice, shared by this file's page sweeps. */
+const paidUser = () => ux.paidUser(browser);
 
 async function sweep(urls, session) {
   const problems = [];
@@ -269,31 +222,6 @@ test('a slow account load draws the shell at once, with skeletons', async () => 
   }
 });
 
-/** Every en string that nl or fr translate differently, without placeholders. */
-function englishOnly(lang) {
-  const dir = new URL('../ui/src/locales/', import.meta.url);
-  const strings = new Set();
-  const leaves = (obj, prefix, out) => {
-    for (const [k, v] of Object.entries(obj)) {
-      if (typeof v === 'string') out.set(`${prefix}${k}`, v);
-      else leaves(v, `${prefix}${k}.`, out);
-    }
-    return out;
-  };
-  const files = readdirSync(new URL('en/', dir));
-  const read = (l, file) => leaves(JSON.parse(readFileSync(new URL(`${l}/${file}`, dir), 'utf8')), '', new Map());
-  // A word the other language uses too (a plan called "Team") is not English left behind.
-  const otherValues = new Set(files.flatMap((file) => [...read(lang, file).values()]));
-  for (const file of files) {
-    for (const value of read('en', file).values()) {
-      if (value.includes('{{') || value.includes('<') || value.length < 4) continue;
-      if (otherValues.has(value)) continue;
-      strings.add(value);
-    }
-  }
-  return strings;
-}
-
 test('after a language switch no English is left on any page', { timeout: 600000 }, async () => {
   const user = await paidUser();
   for (const lang of ['nl', 'fr']) {
@@ -321,110 +249,4 @@ test('after a language switch no English is left on any page', { timeout: 600000
     assert.deepEqual(found, []);
   }
   await api('PATCH', `/v1/accounts/${user.account_id}/user`, { preferred_language: 'en' }, user.token);
-});
-
-// Issue 37: the pages issues 26 to 36 added — team with a pending
-// invitation, the invitation page, a data export, two-factor enrolment,
-// passkeys and signed-in devices, an account being deleted (its banner and
-// the plan buttons it disables) — at desktop and phone width in en, nl and
-// fr: axe finds nothing, nothing scrolls sideways, no English is left.
-test('issue 37: team, invitation, export, two-factor, passkeys and the deletion banner in en, nl and fr at 1280 and 390 px', { timeout: 900000 }, async () => {
-  const owner = await paidUser();
-  const invitee = `ux37-invitee-${Date.now()}@example.com`;
-  assert.equal((await api('POST', `/v1/accounts/${owner.account_id}/invitations`, { email: invitee, role: 'member' }, owner.token)).status, 201);
-  const { link: invitation } = await waitForLink(invitee, 'invitation?token=');
-  const started = await api('POST', '/v1/users/me/export', undefined, owner.token);
-  assert.equal(started.status, 202);
-  const leaving = await apiUser('ux37-deleting');
-  assert.equal((await api('DELETE', `/v1/accounts/${leaving.account_id}`, { current_password: 'Secret1!' }, leaving.token)).status, 202);
-
-  const dash = (user, path) => `${BASE}/dashboard/${user.account_id}/${path}`;
-  const states = [
-    { user: owner, url: dash(owner, 'team') },
-    { user: owner, url: dash(owner, `exports/${started.body.export_id}`) },
-    { user: owner, url: dash(owner, 'account-settings/personal-details') },
-    // Two-factor enrolment's next step (QR code, key, code field).
-    { user: owner, url: dash(owner, 'account-settings/personal-details'), click: 'two_factor' },
-    { user: leaving, url: dash(leaving, 'testimonials'), banner: true },
-    { user: leaving, url: dash(leaving, 'account-settings/plan'), banner: true },
-    { user: leaving, url: dash(leaving, 'plans'), banner: true },
-    { user: null, url: invitation },
-  ];
-  const problems = [];
-  for (const lang of ['en', 'nl', 'fr']) {
-    const english = lang === 'en' ? new Set() : englishOnly(lang);
-    const mfa = JSON.parse(readFileSync(new URL(`../ui/src/locales/${lang}/mfa.json`, import.meta.url), 'utf8'));
-    for (const u of [owner, leaving]) await api('PATCH', `/v1/accounts/${u.account_id}/user`, { preferred_language: lang }, u.token);
-    for (const width of [1280, 390]) {
-      for (const state of states) {
-        const page = await pageAt(width);
-        if (state.user) {
-          await useSession(page, state.user);
-          await page.evaluate((l) => localStorage.setItem('language', l), lang);
-        } else {
-          // Signed out, as opened from a mail: the stored choice is in place
-          // before the app's first script runs. Set after /signin's load
-          // instead, that page's own start could still write its language
-          // over it (the dashboard states correct it from the user's
-          // preferred language; a signed-out page has nothing to correct it).
-          await page.addInitScript((l) => localStorage.setItem('language', l), lang);
-        }
-        await page.goto(state.url);
-        const where = `${lang} ${width}px ${state.url.replace(BASE, '')}${state.click ? ' (enrolling)' : ''}`;
-        // A page left in another language is a finding of its own, named with its state.
-        const inLanguage = await page.waitForFunction((l) => document.documentElement.lang === l, lang).then(() => true, () => false);
-        if (!inLanguage) {
-          problems.push(`${where}: <html lang> is ${await page.evaluate(() => document.documentElement.lang)}, not ${lang}`);
-          await page.close();
-          continue;
-        }
-        await settle(page);
-        if (state.click) {
-          const setUp = page.getByRole('button', { name: mfa.card.set_up });
-          await setUp.click();
-          // A session signed in a while ago is asked for the current password first.
-          const secret = page.locator('[data-testid="totp-secret"]');
-          const password = page.locator('#mfa-set-up-password');
-          await until('the enrolment or its password prompt', async () => (await secret.count()) > 0 || (await password.count()) > 0, 30000);
-          if (!(await secret.count())) {
-            await password.first().fill('Secret1!');
-            await setUp.click();
-          }
-          await secret.waitFor();
-          await settle(page);
-        }
-        if (state.banner && (await page.getByTestId('deletion-banner').count()) === 0) problems.push(`${where}: no deletion banner`);
-        const over = await sideways(page);
-        if (over > 0) problems.push(`${where}: scrolls sideways by ${over}px`);
-        for (const v of await axeViolations(page)) problems.push(`${where}: axe ${v}`);
-        const text = await page.evaluate(() => document.body.innerText);
-        for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
-          if (english.has(line)) problems.push(`${where}: English left "${line}"`);
-        }
-        await page.close();
-      }
-    }
-  }
-  for (const u of [owner, leaving]) await api('PATCH', `/v1/accounts/${u.account_id}/user`, { preferred_language: 'en' }, u.token);
-  assert.deepEqual(problems, []);
-});
-
-test('issue 37: during a scheduled deletion the plan buttons are disabled with the reason beside them', { timeout: 300000 }, async () => {
-  const user = await apiUser('ux37-locked');
-  assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, ADDRESS, user.token)).status, 200);
-  assert.equal((await api('DELETE', `/v1/accounts/${user.account_id}`, { current_password: 'Secret1!' }, user.token)).status, 202);
-  const refused = await api('POST', `/v1/accounts/${user.account_id}/subscription`, { plan: 'PRO' }, user.token);
-  assert.equal(refused.status, 409);
-  assert.equal(refused.body.error.code, 'account_being_deleted');
-  for (const width of [1280, 390]) {
-    const page = await pageAt(width);
-    await useSession(page, user);
-    await page.goto(`${BASE}/dashboard/${user.account_id}/plans`);
-    const buy = page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Start with Pro' });
-    await buy.waitFor();
-    assert.ok(await buy.isDisabled(), 'buying is disabled');
-    const reason = await buy.evaluate((b) => document.getElementById(b.getAttribute('aria-describedby'))?.textContent ?? '');
-    assert.match(reason, /This account is being deleted on .* cancel the deletion to change the plan/);
-    await page.close();
-  }
 });

@@ -5,13 +5,16 @@
 # one runs without being listed here. make test runs this short, make fuzz
 # long. No services needed. An input that fails is saved by Go under the
 # package's testdata/fuzz/FuzzX/ and replayed by every later go test: commit
-# it with the fix.
+# it with the fix. KUDOS_FUZZ_WORKERS sets the fuzzing processes a target
+# (go test's -parallel; default: one a core).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
 cd "$KUDOS_ROOT"
 
 SECS=${1:-5}
 [[ "$SECS" =~ ^[1-9][0-9]*$ ]] || die "usage: scripts/fuzz.sh [seconds per target]"
+WORKERS=${KUDOS_FUZZ_WORKERS:-}
+[[ -z "$WORKERS" || "$WORKERS" =~ ^[1-9][0-9]*$ ]] || die "KUDOS_FUZZ_WORKERS must be a positive number"
 
 # "DIR NAME" per target.
 mapfile -t TARGETS < <(
@@ -22,7 +25,7 @@ mapfile -t TARGETS < <(
 )
 [ "${#TARGETS[@]}" -gt 0 ] || die "no fuzz targets found"
 
-say "fuzzing ${#TARGETS[@]} targets, ${SECS} s each"
+say "fuzzing ${#TARGETS[@]} targets, ${SECS} s each${WORKERS:+, $WORKERS worker(s) each}"
 LOG=$(mktemp /tmp/kudos-fuzz.XXXXXX)
 trap 'rm -f "$LOG"' EXIT
 FAILED=0
@@ -36,7 +39,7 @@ RESULTS=()
 fuzz() {
   local run
   for run in 1 2 3; do
-    go test -run '^$' -fuzz "^$2\$" -fuzztime "${SECS}s" "$1" >"$LOG" 2>&1 && return 0
+    go test -run '^$' -fuzz "^$2\$" -fuzztime "${SECS}s" ${WORKERS:+-parallel "$WORKERS"} "$1" >"$LOG" 2>&1 && return 0
     grep -q 'context deadline exceeded' "$LOG" && ! grep -qE 'Failing input written|panic:|_test\.go:[0-9]+:' "$LOG" || return 1
     [ "$run" -lt 3 ] && say "$2: the fuzz deadline race of Go 1.26 (go.dev/issue/75804), no input failed: running it again"
   done
