@@ -118,7 +118,7 @@ describe('PaymentDetailsTab', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Add a payment method' })
     expect(
       await within(dialog).findByText(
-        'To verify the new payment method we charge €0.01, which is refunded immediately.',
+        'To verify the new payment method our payment provider checks it with your bank, which may ask you to confirm. At most €0.01 is charged, and refunded immediately.',
       ),
     ).toBeInTheDocument()
     await userEvent.click(within(dialog).getByRole('button', { name: 'Continue to the payment provider' }))
