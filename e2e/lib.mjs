@@ -150,6 +150,12 @@ export async function useSession(page, user, base = BASE) {
 export const BILLING_ADDRESS = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
   city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
 
+/** Pays the sandbox checkout the page is on (or is going to). */
+export async function payOnSandbox(page) {
+  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+}
+
 /**
  * A new customer of the instance at base, with BILLING_ADDRESS, and what
  * reads their account: call (the api as them), dash (their dashboard's

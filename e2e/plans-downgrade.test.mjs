@@ -5,15 +5,15 @@
 // cancels it after a confirmation; axe on the pages with the new parts.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, openPage, apiUser, useSession, api, axeViolations } from './lib.mjs';
+import { BASE, launch, openPage, apiUser, useSession, api, axeViolations, payOnSandbox } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function payOnSandbox(page) {
-  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
-  await page.getByRole('button', { name: 'Pay' }).click();
+/** Pays the sandbox checkout and waits for the way back to the plan tab. */
+async function payAndReturn(page) {
+  await payOnSandbox(page);
   await page.waitForURL(/\/account-settings\/plan/, { timeout: 30000 });
 }
 
@@ -28,7 +28,7 @@ test('extra seats through the checkout, a lower plan scheduled for the renewal a
 
   await page.goto(`${dash}/plans`);
   await page.getByRole('region', { name: 'Team' }).getByRole('button', { name: 'Start with Team' }).click();
-  await payOnSandbox(page);
+  await payAndReturn(page);
   await page.getByText('You are on the Team plan.').waitFor({ timeout: 60000 });
 
   // Two extra seats: paid now, then counted.
@@ -38,7 +38,7 @@ test('extra seats through the checkout, a lower plan scheduled for the renewal a
   await seats.getByText('2 more seats: you pay for them now, for the rest of the period.').waitFor();
   assert.deepEqual(await axeViolations(page), [], 'axe on the team page with the seats card');
   await seats.getByRole('button', { name: 'Change the seats' }).click();
-  await payOnSandbox(page);
+  await payAndReturn(page);
   await page.goto(`${dash}/team`);
   await page.getByTestId('seats').filter({ hasText: '1 of 12 seats used' }).waitFor({ timeout: 60000 });
 

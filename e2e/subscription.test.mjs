@@ -6,15 +6,15 @@
 // due invoice, and the plan is upgraded.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { FAST, launch, openPage, apiUser, useSession, api, until, worker } from './lib.mjs';
+import { FAST, launch, openPage, apiUser, useSession, api, until, worker, payOnSandbox } from './lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-async function payOnSandbox(page) {
-  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
-  await page.getByRole('button', { name: 'Pay' }).click();
+/** Pays the sandbox checkout and waits for the way back to the plan tab. */
+async function payAndReturn(page) {
+  await payOnSandbox(page);
   await page.waitForURL(/\/account-settings\/plan/, { timeout: 30000 });
 }
 
@@ -74,14 +74,14 @@ test('trial → expired → pay (worker killed meanwhile) → renew → stop →
   await planExpired.getByRole('link', { name: 'Reactivate your plan' }).click();
   await page.waitForURL(/\/plans\?for=plan_expired/);
   await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Continue with Pro' }).click();
-  await payOnSandbox(page);
+  await payAndReturn(page);
   await page.getByText(/Your plan renews automatically on/).waitFor({ timeout: 60000 });
 
   // Upgrade to Team: the prorated difference, through the checkout.
   await page.goto(`${dash}/plans?for=plan_upgrade`);
   await page.getByRole('region', { name: 'Pro' }).getByRole('button', { name: 'Your current plan' }).waitFor();
   await page.getByRole('region', { name: 'Team' }).getByRole('button', { name: 'Upgrade to Team' }).click();
-  await payOnSandbox(page);
+  await payAndReturn(page);
   await page.getByText('You are on the Team plan.').waitFor({ timeout: 60000 });
   const upgrades = (await billing()).invoices.filter((i) => i.description === 'UPGRADE_TEAM');
   assert.equal(upgrades.length, 1);

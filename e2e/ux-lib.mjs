@@ -6,7 +6,7 @@
 // ALONE group) without sharing a user's language or plan.
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { BASE, openPage, apiUser, useSession, api, until } from './lib.mjs';
+import { BASE, BILLING_ADDRESS, openPage, apiUser, useSession, api, until, payOnSandbox } from './lib.mjs';
 
 /** A new page of browser at width × height. */
 export async function pageAt(browser, width, height = 850) {
@@ -15,15 +15,6 @@ export async function pageAt(browser, width, height = 850) {
   return page;
 }
 
-/** A Belgian organisation's billing address. */
-export const ADDRESS = { organization_name: 'Analytical Engines', street_and_number: 'Main 1', postal_code: '1000',
-  city: 'Brussels', region: 'Brussels', country: 'nl_BE' };
-
-/** Pays the sandbox checkout the browser is on. */
-async function payOnSandbox(page) {
-  await page.waitForURL(/\/sandbox\/checkout\//, { timeout: 30000 });
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-}
 
 let paid; // this process's paid customer, made once
 
@@ -31,7 +22,7 @@ let paid; // this process's paid customer, made once
 export function paidUser(browser) {
   paid ??= (async () => {
     const user = await apiUser('ux-paid');
-    assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, ADDRESS, user.token)).status, 200);
+    assert.equal((await api('PATCH', `/v1/accounts/${user.account_id}/billing-address`, BILLING_ADDRESS, user.token)).status, 200);
     const page = await pageAt(browser, 1280);
     await useSession(page, user);
     await page.goto(`${BASE}/dashboard/${user.account_id}/plans?for=plan_upgrade`);

@@ -8,9 +8,9 @@
 // time as ux37.test.mjs (issue 37's sweep).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { BASE, launch, apiUser, useSession, api, waitForLink, axeViolations } from './lib.mjs';
+import { BASE, BILLING_ADDRESS as ADDRESS, launch, apiUser, useSession, api, waitForLink, axeViolations, payOnSandbox } from './lib.mjs';
 import * as ux from './ux-lib.mjs';
-import { ADDRESS, PUBLIC_PAGES, DASHBOARD_PAGES, settle, sideways, englishOnly } from './ux-lib.mjs';
+import { PUBLIC_PAGES, DASHBOARD_PAGES, settle, sideways, englishOnly } from './ux-lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });

@@ -5,9 +5,9 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { BASE, launch, apiUser, useSession, api, waitForLink, until, axeViolations } from './lib.mjs';
+import { BASE, BILLING_ADDRESS as ADDRESS, launch, apiUser, useSession, api, waitForLink, until, axeViolations } from './lib.mjs';
 import * as ux from './ux-lib.mjs';
-import { ADDRESS, settle, sideways, englishOnly } from './ux-lib.mjs';
+import { settle, sideways, englishOnly } from './ux-lib.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
