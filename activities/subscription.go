@@ -70,7 +70,7 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 		CancelURL: back + "?checkout=cancelled", ExpiresAt: in.ExpiresAt,
 	})
 	if err != nil {
-		return workflows.OpenCheckoutResult{}, refused(err)
+		return workflows.OpenCheckoutResult{}, a.checkoutRefused(ctx, in, err)
 	}
 	err = a.Store.RecordCheckout(ctx, a.checkoutRecord(in, inv, co))
 	if refusal := recordRefusal(err); refusal != nil {
@@ -89,6 +89,31 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 	}
 	return res, err
 }
+
+// checkoutRefused is refused for CreateCheckout's errors, but for an
+// EConflict: the provider holds a checkout of another total under this
+// checkout's id (an earlier attempt made it and its answer was lost, and
+// the invoice was priced again since: a VAT id verified, an address
+// edited, a code withdrawn). The adapter expired that page, which never
+// reached the customer; a record of it that the earlier attempt made
+// before dying is closed as expired (CloseCheckout: its new invoice
+// dropped, its code's use given back; none made, nothing changes). The
+// update answers 409 conflict, and asked again it opens a new checkout (a
+// new id: one a request) at the new price.
+func (a *Activities) checkoutRefused(ctx context.Context, in workflows.OpenCheckoutInput, err error) error {
+	if kudos.ErrorCode(err) != kudos.EConflict {
+		return refused(err)
+	}
+	if cerr := a.CloseCheckout(ctx, workflows.CloseCheckoutInput{AccountID: in.AccountID, CheckoutID: in.CheckoutID, Purpose: in.Purpose,
+		InvoiceID: in.InvoiceID, Outcome: kudos.PaymentExpired}); cerr != nil {
+		return cerr
+	}
+	return temporal.NewNonRetryableApplicationError(errPriceChanged, workflows.ErrTypeInvalidTransition, err)
+}
+
+// errPriceChanged is the customer's message of a checkout refused by
+// checkoutRefused.
+const errPriceChanged = "the price changed while the checkout was being opened: please try again"
 
 // checkoutRecord is the record of checkout co opened for in, priced by
 // inv (co's zero value: a sale waived, never at the provider).
@@ -360,7 +385,7 @@ func (a *Activities) refundCreditNote(ctx context.Context, accountID uuid.UUID, 
 // an off-session charge's) at the provider and records it, unless it is
 // made already (a retry, or an operator made it by hand while it was
 // deferred: never twice). A refund made that failed at the provider after
-// (failed, or settled_by_dispute since) counts as made: it is an
+// (failed, or settled_by_dispute or settled_by_return since) counts as made: it is an
 // operator's (`kudos ops refund` pays it out again, under a key of its
 // own), and a replay or a reset of this activity asks nothing of the
 // provider, whose refund key changes with time (a second refund there,
@@ -377,7 +402,7 @@ func (a *Activities) giveBack(ctx context.Context, in workflows.RefundInput, req
 	switch status {
 	case "refunded":
 		return nil
-	case "failed", "settled_by_dispute":
+	case "failed", "settled_by_dispute", "settled_by_return":
 		activity.GetLogger(ctx).Info("refund made before, failed at the provider since: left to an operator, not made again",
 			"refund", refundID, "status", status)
 		return nil

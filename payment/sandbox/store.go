@@ -33,7 +33,11 @@ type querier interface {
 const checkoutColumns = `id, checkout_id, account_id, purpose, description, amount, currency, status, success_url,
 	cancel_url, expires_at, created_at`
 
-// createCheckout stores a checkout; idempotent by CheckoutID.
+// createCheckout stores a checkout; idempotent by CheckoutID: the same
+// checkout asked again gets the stored one. Asked for another amount or
+// currency (the invoice priced again between two attempts) it is an
+// EConflict error, and the stored checkout, whose page never reached the
+// customer, is expired, as the Stripe adapter's sameSession does.
 func (p *Provider) createCheckout(ctx context.Context, c Checkout) (*Checkout, error) {
 	_, err := p.DB.Pool.Exec(ctx, `INSERT INTO sandbox_checkouts (id, checkout_id, account_id, purpose, description, amount, currency,
 		success_url, cancel_url, expires_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (checkout_id) DO NOTHING`,
@@ -41,7 +45,15 @@ func (p *Provider) createCheckout(ctx context.Context, c Checkout) (*Checkout, e
 	if err != nil {
 		return nil, store.Classify(err)
 	}
-	return checkoutWhere(ctx, p.DB.Pool, "checkout_id", c.CheckoutID)
+	was, err := checkoutWhere(ctx, p.DB.Pool, "checkout_id", c.CheckoutID)
+	if err != nil || (was.Amount.Amount == c.Amount.Amount && strings.EqualFold(was.Amount.Currency, c.Amount.Currency) && was.Purpose == c.Purpose) {
+		return was, err
+	}
+	if _, err := p.expireCheckout(ctx, was.ID); err != nil {
+		return nil, err
+	}
+	return nil, kudos.Errorf(kudos.EConflict, "checkout %s: the checkout under this id (%s) is a %s of %d %s, not a %s of %d %s", c.CheckoutID, was.ID,
+		was.Purpose, was.Amount.Amount, was.Amount.Currency, c.Purpose, c.Amount.Amount, c.Amount.Currency)
 }
 
 // CheckoutByID returns a checkout by its (provider) id.

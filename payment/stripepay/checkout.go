@@ -90,8 +90,12 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 	if se := stripeErr(err); se != nil && se.Type == stripe.ErrorTypeIdempotency {
 		// A retry whose parameters differ from the first call's (a clamped
 		// expires_at moves with the clock) is refused under the same key:
-		// the session the first call made is the answer.
+		// the session the first call made is the answer, when it is the
+		// same checkout (sameSession).
 		if found, ferr := p.findSession(ctx, customer, req.CheckoutID); ferr == nil && found != nil {
+			if err := p.sameSession(ctx, req, params, found); err != nil {
+				return kudos.Checkout{}, err
+			}
 			s, err = found, nil
 		}
 	}
@@ -99,6 +103,31 @@ func (p *Provider) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest
 		return kudos.Checkout{}, refusedOr(err, "stripepay: create checkout %s", req.CheckoutID)
 	}
 	return kudos.Checkout{ProviderID: s.ID, URL: s.URL}, nil
+}
+
+// sameSession refuses (EConflict) the open session found under req's key
+// when it is not the checkout params ask for: another mode (payment,
+// setup), currency or, for a payment, amount_total (the invoice priced
+// again between two attempts: a VAT id verified, an address edited).
+// That session, whose page never reached the customer (the attempt that
+// made it reported nothing), is expired first, so that nothing takes the
+// old total for the new one; its expiry failing is an error worth
+// retrying, which finds it again. As sameCharge for off-session charges.
+func (p *Provider) sameSession(ctx context.Context, req kudos.CheckoutRequest, params *stripe.CheckoutSessionCreateParams,
+	s *stripe.CheckoutSession) error {
+	mode, currency := stripe.StringValue(params.Mode), p.currencyOf(req.Amount)
+	same := string(s.Mode) == mode && strings.EqualFold(string(s.Currency), currency)
+	if mode == string(stripe.CheckoutSessionModePayment) {
+		same = same && s.AmountTotal == req.Amount.Amount
+	}
+	if same {
+		return nil
+	}
+	if _, err := p.ExpireCheckout(ctx, s.ID); err != nil {
+		return fmt.Errorf("stripepay: checkout %s: expire session %s made for another checkout: %w", req.CheckoutID, s.ID, err)
+	}
+	return kudos.Errorf(kudos.EConflict, "checkout %s: the session under this key (%s) is a %s of %d %s, not a %s of %d %s", req.CheckoutID, s.ID,
+		s.Mode, s.AmountTotal, s.Currency, mode, req.Amount.Amount, currency)
 }
 
 // findSession returns the customer's open Checkout Session made for

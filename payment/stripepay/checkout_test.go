@@ -240,35 +240,74 @@ func TestExpireCheckout(t *testing.T) {
 
 func TestCreateCheckoutIdempotencyConflict(t *testing.T) {
 	const create, list = "POST /v1/checkout/sessions", "GET /v1/checkout/sessions"
+	const expire = "/v1/checkout/sessions/cs_first/expire"
 	conflict := canned{400, stripeError("idempotency_error", "", "")}
+	// listed is a list of the customer's open sessions: another
+	// checkout's, then the first call's (its fields as JSON members).
+	listed := func(first string) string {
+		return `{"object":"list","has_more":false,"data":[
+			{"id":"cs_other","object":"checkout.session","status":"open","mode":"payment","amount_total":100,"currency":"eur","metadata":{"checkout_id":"chk_0"}},
+			{"id":"cs_first","object":"checkout.session","status":"open","url":"https://checkout.stripe.com/c/pay/cs_first","metadata":{"checkout_id":"chk_1"},` + first + `}]}`
+	}
+	pay := kudos.CheckoutRequest{Purpose: kudos.CheckoutSubscription, Description: "Kudos Pro", Amount: kudos.Money{Amount: 56628, Currency: "EUR"}}
+	setup := kudos.CheckoutRequest{Purpose: kudos.CheckoutPaymentMethod, Amount: kudos.Money{Amount: 1, Currency: "EUR"}}
 	for _, tc := range []struct {
-		name    string
-		listed  string
-		wantID  string
-		wantErr bool
+		name       string
+		req        kudos.CheckoutRequest
+		listed     string
+		expireFail bool
+		wantID     string
+		wantCode   string // "" no error
+		wantExpire bool
 	}{
-		{"first call's session found", `{"object":"list","has_more":false,"data":[
-			{"id":"cs_other","object":"checkout.session","status":"open","metadata":{"checkout_id":"chk_0"}},
-			{"id":"cs_first","object":"checkout.session","status":"open","url":"https://checkout.stripe.com/c/pay/cs_first","metadata":{"checkout_id":"chk_1"}}]}`,
-			"cs_first", false},
-		{"nothing found", `{"object":"list","has_more":false,"data":[]}`, "", true},
-		{"nothing found in stripe-mock's list", "", "", true},
+		// The same checkout asked again (a clamped expires_at moved with
+		// the clock): the first call's session is the answer.
+		{name: "first call's setup session found", req: setup,
+			listed: listed(`"mode":"setup","currency":"eur"`), wantID: "cs_first"},
+		{name: "first call's payment session found", req: pay,
+			listed: listed(`"mode":"payment","amount_total":56628,"currency":"eur"`), wantID: "cs_first"},
+		// Priced again between the two calls (a VAT id verified, an
+		// address edited): the first session is of another checkout. It
+		// is expired (its page never reached the customer) and the call
+		// refused, never answered with a page that takes the old total
+		// for an invoice of the new one.
+		{name: "first call's session for another amount", req: pay,
+			listed: listed(`"mode":"payment","amount_total":46800,"currency":"eur"`), wantCode: kudos.EConflict, wantExpire: true},
+		{name: "first call's session in another currency", req: pay,
+			listed: listed(`"mode":"payment","amount_total":56628,"currency":"usd"`), wantCode: kudos.EConflict, wantExpire: true},
+		{name: "first call's session of another mode", req: setup,
+			listed: listed(`"mode":"payment","amount_total":56628,"currency":"eur"`), wantCode: kudos.EConflict, wantExpire: true},
+		// Its expiry failing, the session is still open: an error worth
+		// retrying, which finds it again.
+		{name: "first call's session for another amount, its expiry failing", req: pay, expireFail: true,
+			listed: listed(`"mode":"payment","amount_total":46800,"currency":"eur"`), wantCode: kudos.EInternal, wantExpire: true},
+		{name: "nothing found", req: setup, listed: `{"object":"list","has_more":false,"data":[]}`, wantCode: kudos.EInternal},
+		{name: "nothing found in stripe-mock's list", req: setup, wantCode: kudos.EInternal},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			answers := map[string]canned{create: conflict}
 			if tc.listed != "" {
 				answers[list] = canned{200, tc.listed}
 			}
+			if tc.expireFail {
+				answers["POST "+expire] = canned{503, stripeError("api_error", "", "")}
+			}
 			p, rec, _ := newTestProvider(t, answers)
-			co, err := p.CreateCheckout(context.Background(), kudos.CheckoutRequest{
-				CheckoutID: "chk_1", AccountID: uuid.New(), Purpose: kudos.CheckoutPaymentMethod,
-				SuccessURL: "https://a/ok", CancelURL: "https://a/no", ExpiresAt: time.Now().Add(72 * time.Hour),
-			})
-			if (err != nil) != tc.wantErr || co.ProviderID != tc.wantID {
-				t.Fatalf("CreateCheckout = %+v, %v; want id %q, error %v", co, err, tc.wantID, tc.wantErr)
+			req := tc.req
+			req.CheckoutID, req.AccountID, req.SuccessURL, req.CancelURL = "chk_1", uuid.New(), "https://a/ok", "https://a/no"
+			req.ExpiresAt = time.Now().Add(72 * time.Hour)
+			co, err := p.CreateCheckout(context.Background(), req)
+			if code := kudos.ErrorCode(err); code != tc.wantCode || co.ProviderID != tc.wantID {
+				t.Fatalf("CreateCheckout = %+v, %v (code %q); want id %q, code %q", co, err, code, tc.wantID, tc.wantCode)
 			}
 			if l := rec.find(http.MethodGet, "/v1/checkout/sessions"); len(l) != 1 || l[0].Form.Get("customer") == "" {
 				t.Errorf("session lookups = %+v, want one by customer", l)
+			}
+			if n := len(rec.find(http.MethodPost, expire)); (n == 1) != tc.wantExpire || n > 1 {
+				t.Errorf("%d expiries of the first call's session, want it expired %v", n, tc.wantExpire)
+			}
+			if n := len(rec.find(http.MethodPost, "/v1/checkout/sessions/cs_other/expire")); n != 0 {
+				t.Errorf("another checkout's session expired %d times", n)
 			}
 		})
 	}
