@@ -259,8 +259,11 @@ func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UU
 // notes they would have had in the other order. Such a refund corrected
 // no invoice when it was booked: none was paid by that payment yet. A
 // refund that repays a failed one (its credit is that one's credit note)
-// and a refund credited already make none. One indexed look-up per
-// payment; nothing more unless the payment was refunded.
+// and a refund credited already make none. A refund beyond what the
+// invoice has left to credit (after a returned debit, paid again by this
+// payment) is credited what is left, the rest recorded as uncredited, as
+// BookRefund does (creditRefund). One indexed look-up per payment;
+// nothing more unless the payment was refunded.
 func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
 	rows, err := tx.Query(ctx, `SELECT id, amount, currency FROM refunds WHERE checkout_id = $1 AND account_id = $2
 		AND status IN ('refunded', 'failed', 'settled_by_dispute') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
@@ -279,7 +282,7 @@ func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUI
 		return wrapErr(err)
 	}
 	for _, r := range earlier {
-		if err := issueCreditNote(ctx, tx, accountID, r.id, paidBy, &id, r.amount, now); err != nil {
+		if err := creditRefund(ctx, tx, accountID, r.id, paidBy, &id, r.amount, now); err != nil {
 			return err
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
@@ -256,13 +257,7 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		if credit.Amount == 0 {
 			return nil
 		}
-		if err := issueCreditNote(ctx, tx, accountID, b.ID, ref, invoiceID, credit, now); err != nil {
-			return err
-		}
-		if invoiceID == nil || paidBy != ref {
-			return nil // it undid no sale: a duplicate, or a payment not applied yet (its credit note comes then)
-		}
-		return recordUncredited(ctx, tx, accountID, b.ID, credit.Amount)
+		return creditRefund(ctx, tx, accountID, b.ID, ref, invoiceID, credit, now)
 	})
 	if err != nil {
 		return BookedRefund{}, err
@@ -275,14 +270,33 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 	return b, nil
 }
 
-// recordUncredited records on the refund refundID what of credit (what
-// it was to credit: its amount less what it repays of a failed refund)
-// its credit note did not credit, the invoice having less left: money paid
-// out with no credit note, for an operator.
-func recordUncredited(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID string, credit int64) error {
+// creditRefund gives the refund refundID of the payment ref its credit
+// note against invoiceID (issueCreditNote) for credit (what it is to
+// credit: its amount less what it repays of a failed refund), never more
+// than the invoice has left to credit, and, when ref settled that invoice
+// (the refund undoes its sale), records what of credit the credit note did
+// not credit (recordUncredited). Every path that credits a refund goes
+// through it: BookRefund, RecordRefund (a checkout given back, or a
+// refused refund made by hand) and creditEarlierRefunds (refunds booked
+// before their payment settled the invoice).
+func creditRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, ref string, invoiceID *uuid.UUID, credit kudos.Money,
+	now time.Time) error {
+	if err := issueCreditNote(ctx, tx, accountID, refundID, ref, invoiceID, credit, now); err != nil || invoiceID == nil {
+		return err
+	}
+	return recordUncredited(ctx, tx, accountID, refundID, ref, *invoiceID, credit.Amount)
+}
+
+// recordUncredited records on the refund refundID of the payment ref what
+// of credit its credit note did not credit, the invoice having less left:
+// money paid out with no credit note, for an operator. A refund of a
+// payment that did not settle invoiceID (a duplicate, a payment not
+// applied yet: its credit note comes then) undid no sale: nothing.
+func recordUncredited(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refundID, ref string, invoiceID uuid.UUID, credit int64) error {
 	_, err := tx.Exec(ctx, `UPDATE refunds SET uncredited = $3::bigint + COALESCE((SELECT total_amount FROM invoices
-		WHERE id = $4 AND account_id = $2 AND kind = $5), 0) WHERE id = $1 AND account_id = $2`,
-		refundID, accountID, credit, CreditNoteID(refundID), kudos.InvoiceCreditNote)
+		WHERE id = $4 AND account_id = $2 AND kind = $5), 0) WHERE id = $1 AND account_id = $2
+		AND EXISTS (SELECT 1 FROM invoices WHERE id = $6 AND account_id = $2 AND paid_by = $7 AND kind <> $5)`,
+		refundID, accountID, credit, CreditNoteID(refundID), kudos.InvoiceCreditNote, invoiceID, ref)
 	return wrapErr(err)
 }
 

@@ -143,8 +143,9 @@ func readCheckout(ctx context.Context, q querier, accountID uuid.UUID, id string
 
 // RecordRefund stores a refund given through the provider (idempotent by
 // id) with its refund event, marks its checkout refunded and, when the
-// checkout paid a numbered invoice, issues the refund's one credit note
-// (issueCreditNote), all in one transaction.
+// checkout paid a numbered invoice, issues the refund's one credit note,
+// never more than the invoice has left to credit, the rest recorded as
+// uncredited (creditRefund), all in one transaction.
 func (db *DB) RecordRefund(ctx context.Context, accountID uuid.UUID, id, checkoutID, providerID, reason string, amount kudos.Money) error {
 	return db.inTx(ctx, func(tx pgx.Tx) error {
 		return recordRefund(ctx, tx, accountID, id, checkoutID, providerID, reason, amount, db.Now())
@@ -198,7 +199,7 @@ func recordRefund(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, id, check
 	if _, err = AppendBillingEvent(ctx, tx, ev); err != nil {
 		return err
 	}
-	return issueCreditNote(ctx, tx, accountID, id, checkoutID, invoiceID, amount, now)
+	return creditRefund(ctx, tx, accountID, id, checkoutID, invoiceID, amount, now)
 }
 
 // checkoutEndEvents are the billing events of a checkout ending in a
