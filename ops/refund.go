@@ -147,7 +147,9 @@ func (r *Refunder) Refund(ctx context.Context, invoice string, amount *int64, re
 // The refund is booked as any (BookRefund) and repays the failed one: no
 // credit note when that one had none (a duplicate payment's refund), none
 // of its own when it had one (it pays out against it). A refund not
-// failed, owed no more, or more than is owed, is EInvalid.
+// failed, owed no more (repaid, settled by a lost dispute, or by the
+// return of its payment: the bank gave the customer all of it back, and
+// paying again would pay twice), or more than is owed, is EInvalid.
 func (r *Refunder) RefundFailed(ctx context.Context, failedID string, amount *int64, reason string) (*RefundResult, error) {
 	reason, err := checkRefund(amount, reason)
 	if err != nil {
@@ -211,13 +213,14 @@ func checkRefund(amount *int64, reason string) (string, error) {
 
 // refundID returns the refund to make under base: base itself, or, when
 // that refund failed at the provider (the same command run again after the
-// failure), the next of base:2, base:3…: a new refund there (under the
-// failed one's key the provider would answer the failed one). Already is
-// set when it was made before.
+// failure; failed, or settled since by a lost dispute or a return), the
+// next of base:2, base:3…: a new refund there (under the failed one's key
+// the provider would answer the failed one). Already is set when it was
+// made before.
 func (r *Refunder) refundID(ctx context.Context, base string) (*RefundResult, error) {
 	id := base
 	status, err := r.Store.RefundStatus(ctx, id)
-	for n := 2; err == nil && status == "failed"; n++ {
+	for n := 2; err == nil && (status == "failed" || status == "settled_by_dispute" || status == "settled_by_return"); n++ {
 		id = fmt.Sprintf("%s:%d", base, n)
 		status, err = r.Store.RefundStatus(ctx, id)
 	}

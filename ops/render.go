@@ -188,6 +188,9 @@ func WriteText(out io.Writer, r *Report) error {
 			switch {
 			case f.RetryAt != nil: // deferred: refused for now
 				next = "\tnext try " + ts(f.RetryAt)
+			case f.SettledByReturn != nil: // the bank gave the whole payment back
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by the return of its payment " + f.CheckoutID +
+					" (" + *f.SettledByReturn + ": the bank gave the customer the whole payment back): nothing owed, never refund it again"
 			case f.SettledBy != nil && f.Status == "settled_by_dispute": // the network gave it back
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by lost dispute " + *f.SettledBy +
 					" (the card network gave the customer the money back): nothing owed"

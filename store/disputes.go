@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -239,9 +240,10 @@ type returnBooked struct {
 // (kept on it, marked applied when b says so), in one transaction: the
 // invoice that payment settled is due again (DUE_PAYMENT, keeping its
 // number: the sale stands, its payment is missing), with its
-// payment_returned event. It returns that invoice, or nil when the payment
-// settles no invoice that is paid (returned already, or never one of an
-// invoice's). A booking of b's event again before it is applied returns
+// payment_returned event; and the failed refunds of the payment still owed
+// are settled by the return (settleByReturn). It returns that invoice, or
+// nil when the payment settles no invoice that is paid (returned already,
+// or never one of an invoice's). A booking of b's event again before it is applied returns
 // the invoice the first one made due, while it is still due.
 func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.ReturnEvent, at time.Time, b Booking) (*kudos.Invoice, error) {
 	var inv *kudos.Invoice
@@ -277,6 +279,15 @@ func (db *DB) ReturnPayment(ctx context.Context, accountID uuid.UUID, r kudos.Re
 				Key: string(kudos.EventPaymentReturned) + ":" + id.String() + ":" + r.Payment}); err != nil {
 				return err
 			}
+		}
+		// The bank gave the customer the whole payment back: what its
+		// failed refunds still owed is owed no more.
+		returnID := r.ID
+		if returnID == "" {
+			returnID = cmp.Or(b.Event, r.Payment)
+		}
+		if err := settleByReturn(ctx, tx, accountID, r.Payment, returnID); err != nil {
+			return err
 		}
 		var booked returnBooked
 		if inv != nil {

@@ -266,7 +266,7 @@ func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UU
 // nothing more unless the payment was refunded.
 func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string, now time.Time) error {
 	rows, err := tx.Query(ctx, `SELECT id, amount, currency FROM refunds WHERE checkout_id = $1 AND account_id = $2
-		AND status IN ('refunded', 'failed', 'settled_by_dispute') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
+		AND status IN ('refunded', 'failed', 'settled_by_dispute', 'settled_by_return') AND repays IS NULL ORDER BY created_at, id`, paidBy, accountID)
 	if err != nil {
 		return wrapErr(err)
 	}

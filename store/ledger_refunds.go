@@ -188,7 +188,7 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		var existing string
 		// A refund that failed since is not booked again either (its
 		// event again, after the failure: the money never went back).
-		err = tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND status IN ('refunded', 'failed', 'settled_by_dispute')
+		err = tx.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND status IN ('refunded', 'failed', 'settled_by_dispute', 'settled_by_return')
 			AND (id = $2 OR ($3 <> '' AND provider_id = $3)) LIMIT 1`, accountID, b.ID, m.ProviderRefundID).Scan(&existing)
 		if err == nil {
 			b.ID = existing

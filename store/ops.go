@@ -135,7 +135,8 @@ type OpsRefund struct {
 	// Status is refunded, refused (by the provider: an operator refunds by
 	// hand), deferred (refused for now: tried again at RetryAt), failed
 	// (at the provider, after it was made: refund again), or
-	// settled_by_dispute (failed, then given back by a lost dispute).
+	// settled_by_dispute (failed, then given back by a lost dispute), or
+	// settled_by_return (failed, its payment returned by the bank).
 	Status    string    `json:"status" db:"status"`
 	CreatedAt time.Time `json:"created_at" db:"created_at"`
 	// RetryAt is a deferred refund's next try (nil otherwise).
@@ -153,6 +154,10 @@ type OpsRefund struct {
 	// is owed any more).
 	SettledBy     *string `json:"settled_by,omitempty" db:"settled_by"`
 	SettledAmount int64   `json:"settled_amount,omitempty" db:"settled_amount"`
+	// SettledByReturn names the return of the payment (the bank took the
+	// debit back: the customer has all of it) that settled a failed
+	// refund (status settled_by_return: nothing is owed any more).
+	SettledByReturn *string `json:"settled_by_return,omitempty" db:"settled_by_return"`
 	// Uncredited is what the refund paid out beyond what its invoice had
 	// left to credit: money out with no credit note (a dashboard refund
 	// after a returned debit was paid again, say).
@@ -222,7 +227,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, settled_by_return, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

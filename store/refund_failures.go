@@ -84,8 +84,12 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 			return err
 		}
 		// A dispute of the payment lost before (the provider had taken
-		// the refund back already) may have given the money back.
-		return settleByDisputes(ctx, tx, accountID, ref)
+		// the refund back already) may have given the money back, and so
+		// has a return of it booked before.
+		if err := settleByDisputes(ctx, tx, accountID, ref); err != nil {
+			return err
+		}
+		return settleByBookedReturn(ctx, tx, accountID, ref)
 	})
 	return changed, err
 }
@@ -203,6 +207,39 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 	return nil
 }
 
+// settleByReturn settles the failed refunds still owed of the account's
+// payment ref by its return (returnID: the provider's object that
+// announced it), in the transaction that books the return or the refund's
+// failure, whichever comes last: the bank gave the customer the whole
+// debit back, so nothing a failed refund of it owed is owed any more, and
+// a refund made again would pay it out twice (Stripe refunds no returned
+// charge). Their rows turn settled_by_return, naming the return (no longer
+// counted by FailedRefunds; OwedRefundOf refuses them, saying why). No
+// credit note is issued or changed: theirs stand. Run again, it settles
+// nothing more.
+func settleByReturn(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref, returnID string) error {
+	_, err := tx.Exec(ctx, `UPDATE refunds f SET status = 'settled_by_return', settled_by_return = $3
+		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'failed' AND f.repays IS NULL
+			AND f.amount - f.settled_amount > `+repaidSQL, accountID, ref, returnID)
+	return wrapErr(err)
+}
+
+// settleByBookedReturn is settleByReturn for a refund's failure booked
+// after the return of its payment ref (one booked, or applied: its
+// workflow has seen it), the first return's.
+func settleByBookedReturn(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) error {
+	var returnID string
+	err := tx.QueryRow(ctx, `SELECT COALESCE(NULLIF(returned->>'id', ''), event_id) FROM payment_events
+		WHERE account_id = $1 AND returned->>'payment' = $2 AND returned IS NOT NULL AND (booked IS NOT NULL OR applied_at IS NOT NULL)
+		ORDER BY received_at LIMIT 1`, accountID, ref).Scan(&returnID)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return wrapErr(err)
+	}
+	return settleByReturn(ctx, tx, accountID, ref, returnID)
+}
+
 // OwedRefund is a refund that failed at the provider and is still owed to
 // the customer, as `kudos ops refund --failed` refunds it again: from its
 // own payment (PaymentRef, found at the provider as RefundablePayment
@@ -224,13 +261,14 @@ type OwedRefund struct {
 // OwedRefundOf returns the failed refund id as an owed refund; a refund
 // made again that failed in its turn answers the refund it repaid (owed
 // again). An unknown id is ENotFound; a refund not failed, or owed no
-// more (repaid by a refund made again, settled by a lost dispute), or
+// more (repaid by a refund made again, settled by a lost dispute or by
+// the return of its payment: that one's error says so), or
 // failed without a credit note though its payment settled an invoice
 // (refund that invoice), is EInvalid with why.
 func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) {
 	var r OwedRefund
-	var status string
-	var repays *string
+	var status, ref string
+	var repays, returnID *string
 	err := db.Pool.QueryRow(ctx, `SELECT account_id, status, repays FROM refunds WHERE id = $1`, id).Scan(&r.AccountID, &status, &repays)
 	if errors.Is(err, pgx.ErrNoRows) {
 		return nil, kudos.Errorf(kudos.ENotFound, "no refund %q", id)
@@ -239,6 +277,16 @@ func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) 
 	}
 	if status == "failed" && repays != nil {
 		id = *repays
+		if err := db.Pool.QueryRow(ctx, `SELECT status FROM refunds WHERE id = $1`, id).Scan(&status); err != nil {
+			return nil, wrapErr(err)
+		}
+	}
+	if status == "settled_by_return" {
+		if err := db.Pool.QueryRow(ctx, `SELECT checkout_id, settled_by_return FROM refunds WHERE id = $1`, id).Scan(&ref, &returnID); err != nil {
+			return nil, wrapErr(err)
+		}
+		return nil, kudos.Errorf(kudos.EInvalid, "refund %s is owed no more: its payment %s was returned by the bank since (return %s): the customer has the whole payment back, and refunding it again would pay it out twice (the provider refunds no returned payment; kudos ops account)",
+			id, ref, *returnID)
 	}
 	var credited, paysInvoice bool
 	var cnOf *uuid.UUID

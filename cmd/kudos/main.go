@@ -56,7 +56,8 @@ const usage = `usage: kudos <api|worker|dev|migrate>
                  refund and the credit note's number; the same command twice refunds once.
                  Never more than the invoice has left to credit (its total less its credit notes).
                  --failed: refund again a refund that failed at the provider, from its own
-                 payment (no credit note when it had none), settling it
+                 payment (no credit note when it had none), settling it; refused when a lost
+                 dispute or the bank's return of that payment gave the customer the money back
   ops promo      create, list and deactivate promotion codes (docs/runbook-payments.md)
   ops reconcile-provider
                  compare the ledger with the payment provider's lists since the last
