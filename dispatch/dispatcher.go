@@ -326,6 +326,11 @@ func (d *Dispatcher) update(ctx context.Context, accountID uuid.UUID, id, name s
 }
 
 // updateError maps what Temporal answered to the error model.
+// providerRefusedMessage is what the client is told when the payment
+// provider refused a request for good (422): the provider's own words and
+// our ids stay in the workflow's history, for operators.
+const providerRefusedMessage = "The payment provider refused this request. Please check your billing details and try again, or contact support."
+
 func updateError(err error) error {
 	if err == nil {
 		return nil
@@ -341,8 +346,8 @@ func updateError(err error) error {
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		case workflows.ErrTypeAccountBeingDeleted:
 			return kudos.Errorf(kudos.EAccountBeingDeleted, "%s", app.Message())
-		case workflows.ErrTypeProviderRefused:
-			return kudos.Errorf(kudos.EInvalid, "%s", app.Message())
+		case workflows.ErrTypeProviderRefused: // its message is the adapter's error, for the history
+			return kudos.Errorf(kudos.EInvalid, "%s", providerRefusedMessage)
 		case workflows.ErrTypeSeatLimit:
 			return kudos.SeatLimitError(app.Message())
 		case workflows.ErrTypeInvalidPromotion:
