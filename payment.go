@@ -63,7 +63,7 @@ type CheckoutRequest struct {
 	Purpose       CheckoutPurpose
 	Description   string
 	// Amount is the total to pay, VAT included (for CheckoutPaymentMethod,
-	// the verification charge of SPEC §9).
+	// the verification charge of SPEC §9, which only the sandbox makes).
 	Amount     Money
 	SuccessURL string
 	CancelURL  string
@@ -132,7 +132,9 @@ const (
 )
 
 // VerificationRequest asks for the verification of a payment method saved
-// by a hosted checkout: a charge of Amount (0.01, SPEC §9) refunded at once.
+// by a hosted checkout: in the sandbox a charge of Amount (0.01, SPEC §9)
+// refunded at once; on Stripe, which refuses a charge under its minimum,
+// the setup's own check with the bank (payment/stripepay/verify.go).
 type VerificationRequest struct {
 	// VerificationID is ours: the base of the idempotency keys of the
 	// charge and its refund.
@@ -210,8 +212,8 @@ type PaymentProvider interface {
 	// may pass (the provider's balance is short) is an EUnavailable error;
 	// one for good is EInvalid.
 	Refund(ctx context.Context, req RefundRequest) (string, error)
-	// VerifyPaymentMethod charges the payment method a checkout saved and
-	// refunds the charge at once (idempotent by VerificationID). A method
+	// VerifyPaymentMethod verifies the payment method a checkout saved (see
+	// VerificationRequest; idempotent by VerificationID). A method
 	// that declines is an EInvalid error, and is not kept.
 	VerifyPaymentMethod(ctx context.Context, req VerificationRequest) error
 	// ChargeOffSession charges the default payment method without the

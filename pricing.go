@@ -106,5 +106,7 @@ func MinimumCharge(currency string) int64 {
 }
 
 // VerificationCharge is what adding a payment method charges, in minor
-// units of the account's currency, and refunds at once (SPEC §9: 0.01).
+// units of the account's currency, and refunds at once (SPEC §9: 0.01):
+// the sandbox's verification. Stripe refuses charges under its minimum, so
+// there the setup's check with the bank is the verification.
 const VerificationCharge = 1

@@ -478,7 +478,8 @@ func (a *Activities) storeCreditNotePDF(ctx context.Context, cn kudos.Invoice) e
 }
 
 // VerifyPaymentMethod verifies the payment method a payment-method checkout
-// saved (SPEC §9: 0.01 in the account's currency, refunded at once) and
+// saved (kudos.VerificationRequest: the sandbox's 0.01 refunded at once,
+// Stripe's check with the bank) and
 // records the checkout as paid. A method the provider declines is a
 // refusal: the checkout is recorded as failed.
 func (a *Activities) VerifyPaymentMethod(ctx context.Context, in workflows.CheckoutRef) error {

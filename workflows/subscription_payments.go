@@ -147,7 +147,7 @@ func (s *subscription) latePayment(ctx workflow.Context, ev kudos.PaymentEvent) 
 	if rec.Status == "refunded" || (rec.Status == "paid" && rec.Purpose == kudos.CheckoutPaymentMethod) {
 		return
 	}
-	if rec.Purpose == kudos.CheckoutPaymentMethod { // a new card: verified with a refunded cent (SPEC §9)
+	if rec.Purpose == kudos.CheckoutPaymentMethod { // a new card: verified (VerifyPaymentMethod)
 		if err := s.run(ctx, ActivityVerifyPaymentMethod, CheckoutRef{AccountID: s.st.AccountID, CheckoutID: rec.ID}, nil); err != nil {
 			s.log.Info("a new payment method was declined", "checkout", rec.ID)
 			return

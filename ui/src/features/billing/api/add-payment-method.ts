@@ -4,7 +4,8 @@ import { goToCheckout } from '@/lib/api/go-to-checkout'
 import { checkoutSchema } from '@/lib/api/pay-invoice'
 
 // POST /v1/accounts/{id}/billing/payment-methods → 201 {checkout_href}: the
-// provider verifies the new method with a 0.01 charge, refunded at once.
+// provider verifies the new method (the sandbox with a 0.01 charge refunded
+// at once, Stripe with the bank during the setup).
 // 429 (with Retry-After) beyond 5 an hour or 20 a day per account.
 
 export function addPaymentMethod(accountId: string) {
