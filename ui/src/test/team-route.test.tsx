@@ -3,15 +3,16 @@ import { createQueryClient } from '@/lib/query-client'
 import { queryKeys } from '@/lib/query-keys'
 import { accountBody, calls, json, mockApi, withRole } from '@/test/mock-api'
 import { Route } from '@/routes/dashboard/$accountId/team'
+import { seatsCard } from '@/features/team/components/team-page'
 
 // The team route's loader (issue 37 item 9): the owner's and admins' page
 // draws with its invitations in the first render, not in a second render of
 // the whole page once they arrive.
 const TIMELINE = 'GET /v1/accounts/a/billing/timeline?limit=20&scope=team'
 
-function api(role: 'owner' | 'admin' | 'member', invitations: () => Response) {
+function api(role: 'owner' | 'admin' | 'member', invitations: () => Response, subscription: Record<string, unknown> = {}) {
   return mockApi({
-    'GET /v1/accounts/a': () => json(200, withRole(accountBody(), role)),
+    'GET /v1/accounts/a': () => json(200, withRole(accountBody(subscription), role)),
     'GET /v1/accounts/a/members': () => json(200, { members: [], seats: { used: 1, limit: 10 } }),
     'GET /v1/accounts/a/invitations': invitations,
     [TIMELINE]: () => json(200, { events: [], next_before: null }),
@@ -46,5 +47,17 @@ describe('the team route’s loader', () => {
     const queryClient = await load()
     expect(calls(fetch).filter((call) => call === 'GET /v1/accounts/a/invitations')).toHaveLength(1)
     expect(queryClient.getQueryState(queryKeys.invitations('a'))?.status).toBe('error')
+  })
+
+  // Round 8: the seats card's code is not in the route's chunk; the loader
+  // fetches it with the data when the page shows the card, so the page draws
+  // once, with it.
+  it('for a trial: the seats card’s code is not fetched; for a Team plan’s owner it is, before the page draws', async () => {
+    api('owner', () => json(200, { invitations: [] }))
+    await load()
+    expect(seatsCard.loaded()).toBeNull()
+    api('owner', () => json(200, { invitations: [] }), { plan: 'TEAM', plan_renewal_at: '2027-03-12T10:00:00Z', start_next_period: true })
+    await load()
+    expect(seatsCard.loaded()).not.toBeNull()
   })
 })

@@ -1,40 +1,18 @@
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { valibotResolver } from '@hookform/resolvers/valibot'
 import { useTranslation } from 'react-i18next'
 import { UserPlus } from 'lucide-react'
-import * as v from 'valibot'
-import { FormError } from '@/components/form-error'
-import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
-import { FormField } from '@/components/form-field'
+import { lazyDialog } from '@/components/lazy-dialog'
 import { Button } from '@/components/ui/button'
-import { Input } from '@/components/ui/input'
-import { NativeSelect } from '@/components/ui/native-select'
-import { isApiError } from '@/lib/api-client'
-import { applyFieldErrors } from '@/lib/form-errors'
-import { INVITABLE_ROLES } from '@/lib/roles'
-import { emailSchema } from '@/lib/validators'
 import { useInvite } from '../api/invitations'
 
-const schema = v.object({ email: emailSchema, role: v.picklist(INVITABLE_ROLES) })
-
-/**
- * What a refused invitation means, as an i18n key for the form (null when
- * a field shows it): a full team, too many invitations, or the popup's
- * text for the rest. The e-mail's own conflicts (already_member,
- * already_invited) go on the field.
- */
-export function inviteErrorKey(error: unknown): string | null {
-  if (!isApiError(error)) return null
-  if (error.code === 'seat_limit') return 'team:invite.seat_limit'
-  if (error.status === 429) return 'team:invite.too_many'
-  return null
-}
+/** The invitation's dialog and form (invite-form.tsx), fetched when the page is idle or on intent. */
+export const InviteFormDialog = lazyDialog(() => import('./invite-form').then((m) => m.InviteFormDialog))
 
 /**
  * "Invite a member": e-mail and role (admin or member). Disabled, with the
  * reason next to it, when every seat is used. The form mounts when the
- * dialog opens (fresh each time), not with the team page.
+ * dialog opens (fresh each time), not with the team page, and its code
+ * (react-hook-form, the dialog) is not part of the page's first load.
  */
 export function InviteDialog({
   accountId,
@@ -57,7 +35,7 @@ export function InviteDialog({
   }
 
   return (
-    <FormDialogFrame
+    <InviteFormDialog
       open={open}
       onOpenChange={onOpenChange}
       pending={invite.isPending}
@@ -67,77 +45,13 @@ export function InviteDialog({
           {t('invite.button')}
         </Button>
       }
-    >
-      <InviteForm
-        accountName={accountName}
-        invite={invite}
-        onClose={() => setOpen(false)}
-        onInvited={(notice) => {
-          setOpen(false)
-          onInvited(notice)
-        }}
-      />
-    </FormDialogFrame>
-  )
-}
-
-/** The invitation's fields, mounted while the dialog is open. */
-function InviteForm({
-  accountName,
-  invite,
-  onClose,
-  onInvited,
-}: {
-  accountName: string
-  invite: ReturnType<typeof useInvite>
-  onClose: () => void
-  onInvited: (notice: string) => void
-}) {
-  const { t } = useTranslation('team')
-  const form = useForm({ resolver: valibotResolver(schema), defaultValues: { email: '', role: 'member' as const } })
-  const { errors } = form.formState
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await invite.mutateAsync(values)
-      onInvited(t('invite.sent', { email: values.email }))
-    } catch (error) {
-      if (isApiError(error) && error.status === 409 && error.fields.email) {
-        form.setError('email', { type: 'server', message: `team:invite.${error.fields.email}` }, { shouldFocus: true })
-        return
-      }
-      applyFieldErrors(error, form.setError, ['email', 'role'])
-    }
-  })
-
-  const fieldShown = isApiError(invite.error) && Object.keys(invite.error.fields).length > 0
-  const messageKey = inviteErrorKey(invite.error)
-
-  return (
-    <FormDialogForm
-      title={t('invite.title')}
-      description={t('invite.description', { account: accountName })}
-      onSubmit={onSubmit}
-      pending={invite.isPending}
-      onCancel={onClose}
-      cancelLabel={t('invite.cancel')}
-      submitLabel={t('invite.submit')}
-    >
-      <FormField id="invite-email" label={t('invite.email')} error={errors.email?.message}>
-        {(control) => <Input {...control} type="email" autoComplete="off" {...form.register('email')} />}
-      </FormField>
-      <FormField id="invite-role" label={t('invite.role')} error={errors.role?.message} hint={t('invite.role_hint')}>
-        {(control) => (
-          <NativeSelect {...control} {...form.register('role')}>
-            {INVITABLE_ROLES.map((role) => (
-              <option key={role} value={role}>
-                {t(`roles.${role}`)}
-              </option>
-            ))}
-          </NativeSelect>
-        )}
-      </FormField>
-      {invite.error && !fieldShown ? <FormError error={invite.error} messageKey={messageKey ?? undefined} /> : null}
-    </FormDialogForm>
+      accountName={accountName}
+      invite={invite}
+      onClose={() => setOpen(false)}
+      onInvited={(notice) => {
+        setOpen(false)
+        onInvited(notice)
+      }}
+    />
   )
 }

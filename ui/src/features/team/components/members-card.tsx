@@ -1,7 +1,7 @@
 import { useState, type ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { UserMinus } from 'lucide-react'
-import { ConfirmationDialog } from '@/components/confirmation-dialog'
+import { LazyConfirmationDialog as ConfirmationDialog } from '@/components/lazy-dialog'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card'
 import { NativeSelect } from '@/components/ui/native-select'

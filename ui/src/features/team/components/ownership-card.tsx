@@ -1,32 +1,16 @@
 import { useState } from 'react'
-import { useForm } from 'react-hook-form'
-import { valibotResolver } from '@hookform/resolvers/valibot'
 import { useTranslation } from 'react-i18next'
 import { Crown } from 'lucide-react'
-import * as v from 'valibot'
-import { FormError } from '@/components/form-error'
-import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
-import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
-import { FormField } from '@/components/form-field'
+import { lazyDialog } from '@/components/lazy-dialog'
 import { Button } from '@/components/ui/button'
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card'
-import { Input } from '@/components/ui/input'
-import { NativeSelect } from '@/components/ui/native-select'
-import { isApiError } from '@/lib/api-client'
 import type { User } from '@/lib/api/get-account'
 import type { Member } from '@/lib/api/get-members'
-import { applyFieldErrors } from '@/lib/form-errors'
-import { displayName } from '@/lib/names'
-import { msg } from '@/lib/validators'
 import { useTransferOwnership } from '../api/transfer-ownership'
 import { isSelf } from './team-rules'
 
-const memberField = v.pipe(v.string(), v.nonEmpty(msg.fieldRequired))
-// The current password re-authenticates the owner (ARCHITECTURE §4); a
-// Google user may have none, so for them it is optional and the server
-// says when one is needed (as the password card does).
-const withPassword = v.object({ user_id: memberField, current_password: v.pipe(v.string(), v.nonEmpty(msg.passwordRequired)) })
-const withOptionalPassword = v.object({ user_id: memberField, current_password: v.string() })
+/** The transfer's dialog and form (transfer-form.tsx), fetched when the page is idle or on intent. */
+export const TransferFormDialog = lazyDialog(() => import('./transfer-form').then((m) => m.TransferFormDialog))
 
 /** Ownership (the owner only): transfer it to another member, re-authenticated; the owner becomes an admin. */
 export function OwnershipCard({
@@ -59,7 +43,7 @@ export function OwnershipCard({
         <CardDescription>{t('ownership.description')}</CardDescription>
       </CardHeader>
       <CardContent className="grid justify-items-start gap-2">
-        <FormDialogFrame
+        <TransferFormDialog
           open={open}
           onOpenChange={onOpenChange}
           pending={transfer.isPending}
@@ -69,19 +53,16 @@ export function OwnershipCard({
               {t('ownership.button')}
             </Button>
           }
-        >
-          <TransferForm
-            accountName={accountName}
-            socialLogin={user.social_login}
-            candidates={candidates}
-            transfer={transfer}
-            onClose={() => setOpen(false)}
-            onDone={(notice) => {
-              setOpen(false)
-              onDone(notice)
-            }}
-          />
-        </FormDialogFrame>
+          accountName={accountName}
+          socialLogin={user.social_login}
+          candidates={candidates}
+          transfer={transfer}
+          onClose={() => setOpen(false)}
+          onDone={(notice) => {
+            setOpen(false)
+            onDone(notice)
+          }}
+        />
         {candidates.length === 0 && (
           <p id="ownership-none" className="text-sm text-muted-foreground">
             {t('ownership.no_candidates')}
@@ -89,78 +70,5 @@ export function OwnershipCard({
         )}
       </CardContent>
     </Card>
-  )
-}
-
-/** The transfer's fields (the new owner and the current password), mounted while the dialog is open. */
-function TransferForm({
-  accountName,
-  socialLogin,
-  candidates,
-  transfer,
-  onClose,
-  onDone,
-}: {
-  accountName: string
-  socialLogin: boolean
-  candidates: readonly Member[]
-  transfer: ReturnType<typeof useTransferOwnership>
-  onClose: () => void
-  onDone: (notice: string) => void
-}) {
-  const { t } = useTranslation('team')
-  const form = useForm({
-    resolver: valibotResolver(socialLogin ? withOptionalPassword : withPassword),
-    defaultValues: { user_id: '', current_password: '' },
-  })
-  const { errors } = form.formState
-
-  const onSubmit = form.handleSubmit(async (values) => {
-    try {
-      await transfer.mutateAsync(values)
-      const owner = candidates.find((m) => m.user_id === values.user_id)
-      onDone(t('ownership.done', { name: owner ? displayName(owner) : '', account: accountName }))
-    } catch (error) {
-      applyFieldErrors(error, form.setError, ['user_id', 'current_password'])
-    }
-  })
-
-  const fieldShown = isApiError(transfer.error) && transfer.error.status === 422
-
-  return (
-    <FormDialogForm
-      title={t('ownership.dialog.title')}
-      description={t('ownership.dialog.description')}
-      onSubmit={onSubmit}
-      pending={transfer.isPending}
-      onCancel={onClose}
-      cancelLabel={t('ownership.dialog.cancel')}
-      submitLabel={t('ownership.dialog.confirm')}
-    >
-      <FormField id="transfer-member" label={t('ownership.dialog.member')} error={errors.user_id?.message}>
-        {(control) => (
-          <NativeSelect {...control} {...form.register('user_id')}>
-            <option value="">{t('ownership.dialog.choose')}</option>
-            {candidates.map((m) => (
-              <option key={m.user_id} value={m.user_id}>
-                {displayName(m)} ({m.email})
-              </option>
-            ))}
-          </NativeSelect>
-        )}
-      </FormField>
-      <FormField
-        id="transfer-password"
-        label={socialLogin ? t('ownership.dialog.password_optional') : t('ownership.dialog.password')}
-        error={errors.current_password?.message}
-      >
-        {(control) => <Input {...control} type="password" autoComplete="current-password" {...form.register('current_password')} />}
-      </FormField>
-      {needsStepUp(transfer.error) ? (
-        <StepUpPrompt />
-      ) : transfer.error && !fieldShown ? (
-        <FormError error={transfer.error} />
-      ) : null}
-    </FormDialogForm>
   )
 }

@@ -7,8 +7,9 @@ import { Skeleton } from '@/components/ui/skeleton'
 // The team page's frame and its loading and failed states: a module apart
 // from the page (team-page.tsx), which the route's pending and error
 // components share with it. The page itself then rides in the route's own
-// chunk, and its imports (the dialogs, the forms) are asked for a round of
-// requests sooner (issue 37 item 9).
+// chunk, and its imports are asked for a round of requests sooner (issue 37
+// item 9). The dialogs, their forms and the seats card are not among them:
+// they come on demand (components/lazy-dialog.tsx, round 8).
 
 /** The page's frame: its one heading, the seat count and the header's action. */
 export function TeamFrame({ seats, action, children }: { seats?: ReactNode; action?: ReactNode; children: ReactNode }) {
@@ -64,5 +65,22 @@ export function TeamPageFailed({ retrying, onRetry }: { retrying: boolean; onRet
         </CardContent>
       </Card>
     </TeamFrame>
+  )
+}
+
+/** The seats card while its code comes (team-page.tsx's seatsCard; the loader usually has it). */
+export function SeatsCardPending() {
+  const { t } = useTranslation('team')
+  return (
+    <Card aria-busy="true" aria-label={t('seats_card.title')} role="group" data-testid="seats-card-pending">
+      <CardHeader>
+        <Skeleton className="h-5 w-28" />
+        <Skeleton className="h-4 w-64" />
+      </CardHeader>
+      <CardContent className="grid max-w-sm gap-3">
+        <Skeleton className="h-9 w-full" />
+        <Skeleton className="h-9 w-24" />
+      </CardContent>
+    </Card>
   )
 }

@@ -1,19 +1,33 @@
-import { useState } from 'react'
+import { createElement, useEffect, useState } from 'react'
 import { Link } from '@tanstack/react-router'
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query'
 import { useTranslation } from 'react-i18next'
-import { accountQueryOptions } from '@/lib/api/get-account'
-import { membersQueryOptions } from '@/lib/api/get-members'
+import { LazyConfirmationDialog, lazyPart, useLazyPart, usePreloadWhenIdle } from '@/components/lazy-dialog'
+import { accountQueryOptions, type AccountData, type Subscription } from '@/lib/api/get-account'
+import { membersQueryOptions, type Seats } from '@/lib/api/get-members'
 import { canManageBilling, canManageTeam } from '@/lib/roles'
 import { invitationsQueryOptions } from '../api/invitations'
 import { InvitationsCard } from './invitations-card'
-import { InviteDialog } from './invite-dialog'
+import { InviteDialog, InviteFormDialog } from './invite-dialog'
 import { LeaveCard } from './leave-card'
 import { MembersCard } from './members-card'
-import { OwnershipCard } from './ownership-card'
-import { SeatsCard } from './seats-card'
+import { OwnershipCard, TransferFormDialog } from './ownership-card'
 import { seatsFull, teamSeats } from './team-rules'
-import { TeamFrame } from './team-page-states'
+import { SeatsCardPending, TeamFrame } from './team-page-states'
+
+/**
+ * The seats card's code (its form is react-hook-form's, with the scheduled
+ * change's dialog): not part of the team page's first load, as only an
+ * active Team plan's owner sees the card. The route's loader fetches it
+ * with the data when the page will show it (showsSeatsCard), so the page
+ * draws once, with the card.
+ */
+export const seatsCard = lazyPart(() => import('./seats-card').then((m) => m.SeatsCard))
+
+/** Whether the team page shows the seats card to this account's caller. */
+export function showsSeatsCard(data: AccountData): boolean {
+  return canManageBilling(data.account.role) && teamSeats(data.account.subscription)
+}
 
 /**
  * The team page (issue 26): members with their roles, the seats, the
@@ -34,6 +48,12 @@ export function TeamPage({ accountId }: { accountId: string }) {
   const full = seatsFull(team.seats)
   const accountName = account.account.name
   const onlyYou = team.members.length === 1 && (invitations.data?.invitations.length ?? 0) === 0
+  // The dialogs' code (and their forms') once the page has drawn and the browser is idle.
+  usePreloadWhenIdle(
+    LazyConfirmationDialog,
+    ...(manage ? [InviteFormDialog] : []),
+    ...(role === 'owner' ? [TransferFormDialog] : []),
+  )
 
   return (
     <TeamFrame
@@ -86,9 +106,7 @@ export function TeamPage({ accountId }: { accountId: string }) {
       {manage && (
         <InvitationsCard accountId={accountId} invitations={invitations} onDone={setNotice} />
       )}
-      {canManageBilling(role) && teamSeats(account.account.subscription) && (
-        <SeatsCard accountId={accountId} subscription={account.account.subscription} seats={team.seats} />
-      )}
+      {showsSeatsCard(account) && <LazySeatsCard accountId={accountId} subscription={account.account.subscription} seats={team.seats} />}
       {role === 'owner' ? (
         <OwnershipCard
           accountId={accountId}
@@ -102,4 +120,19 @@ export function TeamPage({ accountId }: { accountId: string }) {
       )}
     </TeamFrame>
   )
+}
+
+/**
+ * The seats card once its code is there (the loader fetched it); its
+ * skeleton otherwise, while it comes. Should it not come, the page's error
+ * state (with its retry) says so, as for the route's own code.
+ */
+function LazySeatsCard(props: { accountId: string; subscription: Subscription; seats: Seats }) {
+  const SeatsCard = useLazyPart(seatsCard)
+  const [failed, setFailed] = useState<unknown>(null)
+  useEffect(() => {
+    if (!SeatsCard) seatsCard.preload().catch(setFailed)
+  }, [SeatsCard])
+  if (failed) throw failed
+  return SeatsCard ? createElement(SeatsCard, props) : <SeatsCardPending />
 }

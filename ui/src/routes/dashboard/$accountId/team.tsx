@@ -7,7 +7,7 @@ import { i18n } from '@/lib/i18n'
 import { billingTimelineQueryOptions } from '@/features/billing/api/get-billing-timeline'
 import { ActivityTab } from '@/features/billing/components/activity-tab'
 import { invitationsQueryOptions } from '@/features/team/api/invitations'
-import { TeamPage } from '@/features/team/components/team-page'
+import { seatsCard, showsSeatsCard, TeamPage } from '@/features/team/components/team-page'
 import { TeamPageFailed, TeamPagePending } from '@/features/team/components/team-page-states'
 
 // The team page, and for the owner and admins the team's part of the
@@ -29,6 +29,8 @@ export const Route = createFileRoute('/dashboard/$accountId/team')({
       // arrive (issue 37 item 9). Never an error here: without retries, the
       // card asks again and shows a failure itself, as before.
       queryClient.prefetchQuery({ ...invitationsQueryOptions(accountId), retry: false }),
+      // The seats card's code (not part of the page's chunk), when it shows.
+      showsSeatsCard(data) ? seatsCard.preload() : undefined,
     ])
   },
   pendingComponent: TeamPagePending,
