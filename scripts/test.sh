@@ -44,7 +44,7 @@
 # them, so two runs with different bases never collide: the fast e2e
 # instance on HTTP+1, the ALONE one on HTTP+4, local S3 on +1000 (each
 # instance), OIDC on HTTP+2/+3/+5, SMTP capture on HTTP-5555/-5554/-5553,
-# and the fault tests on PG+40,
+# the end-to-end instances' Temporal on TEMPORAL+10, and the fault tests on PG+40,
 # TEMPORAL+40 and HTTP+400 (unless KUDOS_FAULTS_* are set).
 set -uo pipefail
 source "$(dirname "$0")/lib.sh"
@@ -162,13 +162,24 @@ background kudos go build -o bin/kudos ./cmd/kudos
 export KUDOS_TEMPORAL_SUGGEST_CAN=400 KUDOS_TEST_SUGGEST_CAN=400
 temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
 PIDS+=("$TEMPORAL_PID")
+# The end-to-end instances have a dev server of their own (TEMPORAL+10):
+# the dev server's SQLite can break for good under load ("interrupted (9)",
+# temporal_broke below; seen at load 30 on 2026-11-29, 7 minutes before
+# the end of the UI's checks), and then only the lane on it fails, not the
+# browsers and go test's packages together.
+E2E_TEMPORAL_PORT=$((TEMPORAL_PORT + 10))
+if wanted e2e; then
+  temporal_start "$E2E_TEMPORAL_PORT" 0 "" "$WORK/temporal-e2e.log"
+  PIDS+=("$TEMPORAL_PID")
+fi
 prepared
 export KUDOS_TEST_DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
 export KUDOS_TEST_TEMPORAL_ADDRESS="127.0.0.1:$TEMPORAL_PORT"
 export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
 
 # e2e_env NAME PORT SMTP OIDC: the environment of one end-to-end instance,
-# on its own database, task queue and local S3 (port PORT+1000). The tests'
+# on its own database, task queue and local S3 (port PORT+1000), and the
+# end-to-end dev server. The tests'
 # set-up calls (e2e/lib.mjs api, apiUser) say through X-Forwarded-For that
 # each comes from a client of its own, as the users of a real deployment do
 # behind its load balancer: the per-client sign-up limit then applies to
@@ -177,7 +188,7 @@ export KUDOS_TEST_STRIPE_MOCK="$KUDOS_ROOT/bin/stripe-mock"
 e2e_env() {
   echo KUDOS_DEV_S3_ADDR="127.0.0.1:$(($2 + 1000))" KUDOS_ENV=development KUDOS_HTTP_ADDR="127.0.0.1:$2" KUDOS_METRICS_ADDR=127.0.0.1:0 KUDOS_PUBLIC_URL="http://127.0.0.1:$2" \
     KUDOS_TRUSTED_PROXIES=127.0.0.1/32 \
-    DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/$1?sslmode=disable" TEMPORAL_ADDRESS="$KUDOS_TEST_TEMPORAL_ADDRESS" \
+    DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/$1?sslmode=disable" TEMPORAL_ADDRESS="127.0.0.1:$E2E_TEMPORAL_PORT" \
     KUDOS_TASK_QUEUE="kudos-$1" KUDOS_DEV_SMTP_ADDR="127.0.0.1:$3" KUDOS_DEV_OIDC_ADDR="127.0.0.1:$4" KUDOS_LOG_LEVEL=warn
 }
 
