@@ -275,12 +275,13 @@ bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bun
 # took 1 865 s (the other packages' tests, three at a time beside the
 # browsers, the UI's checks and a cold fuzzing cache); two stays until the
 # difference is measured apart.
-# 2026-11-29, later: the clean runs' whole CPU (user and system of every
-# process this script waited for) was 1.05–1.25 cores of 2 on average: the
-# machine idled half the time while ./api's tests waited one at a time on
-# Temporal's timers, and those tests set the run's length (1 470–1 775 s).
-# The contract check's minutes of CPU that starved them are gone (e0e6e6a),
-# so they run two at a time beside the other lanes and three after.
+# 2026-11-29, later: ./api's tests, one at a time behind the gate, set the
+# run's length (1 560–1 775 s of 1 679–1 865). The contract check's minutes
+# of CPU that starved them are gone (e0e6e6a), so they run two at a time
+# beside the other lanes and three after: a quiet clean run took 1 561 s,
+# ./api 1 468 s, every other lane slower (the machine is full: top showed
+# no idle CPU for twenty minutes; bash's time, which sees only what this
+# script waits for, had suggested half of it idle). docs/performance.md.
 GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-3}
 export KUDOS_TEST_BUSY_PARALLEL=${KUDOS_TEST_BUSY_PARALLEL:-2}
 [ "${KUDOS_TEST_SERIAL:-}" = 1 ] && { GO_PARALLEL=1; KUDOS_TEST_BUSY_PARALLEL=1; }
