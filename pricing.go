@@ -105,6 +105,22 @@ func MinimumCharge(currency string) int64 {
 	return 50
 }
 
+// notInCents are the currencies whose amounts are not counted in hundredths
+// at the payment provider: ISO 4217's with no minor unit or with three
+// decimals, and those Stripe takes without decimals (MGA) or as whole units
+// written in cents (ISK). Kudos counts every price, invoice and charge in
+// hundredths (Money), so in these a price would be charged a hundred times
+// (or a tenth of) what its invoice says.
+var notInCents = map[string]bool{
+	"BIF": true, "CLP": true, "DJF": true, "GNF": true, "ISK": true, "JPY": true, "KMF": true, "KRW": true, "MGA": true,
+	"PYG": true, "RWF": true, "UGX": true, "UYI": true, "VND": true, "VUV": true, "XAF": true, "XOF": true, "XPF": true,
+	"BHD": true, "IQD": true, "JOD": true, "KWD": true, "LYD": true, "OMR": true, "TND": true, "CLF": true, "UYW": true,
+}
+
+// CountsInCents reports whether amounts of currency (an upper-case ISO 4217
+// code) are hundredths at the payment provider, as Money counts them.
+func CountsInCents(currency string) bool { return !notInCents[currency] }
+
 // VerificationCharge is what adding a payment method charges, in minor
 // units of the account's currency, and refunds at once (SPEC §9: 0.01):
 // the sandbox's verification. Stripe refuses charges under its minimum, so

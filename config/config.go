@@ -209,7 +209,7 @@ var Vars = []Var{
 	{"KUDOS_PRICE_PRO", "46800", "yearly net price of Pro, in minor units", false},
 	{"KUDOS_PRICE_TEAM", "118800", "yearly net price of Team, in minor units", false},
 	{"KUDOS_PRICE_SEAT", "10800", "yearly net price of one extra seat of Team (beyond its 10), in minor units", false},
-	{"KUDOS_CURRENCY", "EUR", "currency of prices and invoices (ISO 4217)", false},
+	{"KUDOS_CURRENCY", "EUR", "currency of prices and invoices (ISO 4217, with two decimals: not JPY, KWD…)", false},
 	{"KUDOS_PAYMENT_PROVIDER", "", "`sandbox` (the local hosted checkout, development only) or `stripe` (default: sandbox in development, stripe in production)", false},
 	{"STRIPE_SECRET_KEY", "", "Stripe secret API key (required with the stripe provider)", true},
 	{"STRIPE_WEBHOOK_SECRET", "", "Stripe webhook signing secret (required with the stripe provider)", true},
@@ -337,6 +337,8 @@ func LoadFrom(getenv func(string) string) (*Config, error) {
 	c.Prices.Currency = strings.ToUpper(get("KUDOS_CURRENCY"))
 	if len(c.Prices.Currency) != 3 {
 		errs = append(errs, fmt.Errorf("KUDOS_CURRENCY: want an ISO 4217 code such as EUR, got %q", c.Prices.Currency))
+	} else if !kudos.CountsInCents(c.Prices.Currency) {
+		errs = append(errs, fmt.Errorf("KUDOS_CURRENCY: %s is not counted in cents at the payment provider, and Kudos's prices, invoices and charges are: choose a currency with two decimals such as EUR", c.Prices.Currency))
 	}
 	for name, dst := range map[string]*int64{"KUDOS_PRICE_STARTER": &c.Prices.Starter, "KUDOS_PRICE_PRO": &c.Prices.Pro, "KUDOS_PRICE_TEAM": &c.Prices.Team,
 		"KUDOS_PRICE_SEAT": &c.Prices.Seat} {

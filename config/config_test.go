@@ -58,9 +58,15 @@ func TestInvalidValues(t *testing.T) {
 		"price":               {"KUDOS_PRICE_PRO": "-5"},
 		"order":               {"KUDOS_PRICE_PRO": "1"},
 		"currency":            {"KUDOS_CURRENCY": "EURO"},
-		"provider":            {"KUDOS_PAYMENT_PROVIDER": "paypal"},
-		"stripe":              {"KUDOS_PAYMENT_PROVIDER": "stripe"},
-		"seller outside EU":   {"KUDOS_SELLER_COUNTRY": "GB"},
+		// Prices, invoices and charges count cents: a currency with no
+		// cents at the provider (yen: 18000 would be charged ¥18 000 while
+		// the invoice says ¥180.00) or with three decimals is refused.
+		"zero-decimal currency":  {"KUDOS_CURRENCY": "JPY"},
+		"zero-decimal at Stripe": {"KUDOS_CURRENCY": "mga"},
+		"three-decimal currency": {"KUDOS_CURRENCY": "KWD"},
+		"provider":               {"KUDOS_PAYMENT_PROVIDER": "paypal"},
+		"stripe":                 {"KUDOS_PAYMENT_PROVIDER": "stripe"},
+		"seller outside EU":      {"KUDOS_SELLER_COUNTRY": "GB"},
 		// The invoices' seller is established in NL: a seller country
 		// that differs would reverse charge the seller's own compatriots.
 		"seller not invoices'": {"KUDOS_SELLER_COUNTRY": "BE"},
