@@ -45,6 +45,12 @@ const (
 	// payment method): the owner cancels the deletion first (issue 37: the
 	// UI says so, not that someone else changed something).
 	EAccountBeingDeleted = "account_being_deleted"
+	// EPriceChanged (409): a checkout's price changed while it was being
+	// opened (the billing address, or its VAT id's check, changed it
+	// between two tries at the payment provider); nothing was opened, and
+	// asked again it opens at the new price (the UI says so, not that
+	// someone else changed something).
+	EPriceChanged = "price_changed"
 )
 
 // Field error codes: the values of Error.Fields. They are codes, not prose, so

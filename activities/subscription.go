@@ -98,7 +98,7 @@ func (a *Activities) OpenCheckout(ctx context.Context, in workflows.OpenCheckout
 // reached the customer; a record of it that the earlier attempt made
 // before dying is closed as expired (CloseCheckout: its new invoice
 // dropped, its code's use given back; none made, nothing changes). The
-// update answers 409 conflict, and asked again it opens a new checkout (a
+// update answers 409 price_changed, and asked again it opens a new checkout (a
 // new id: one a request) at the new price.
 func (a *Activities) checkoutRefused(ctx context.Context, in workflows.OpenCheckoutInput, err error) error {
 	if kudos.ErrorCode(err) != kudos.EConflict {
@@ -108,7 +108,7 @@ func (a *Activities) checkoutRefused(ctx context.Context, in workflows.OpenCheck
 		InvoiceID: in.InvoiceID, Outcome: kudos.PaymentExpired}); cerr != nil {
 		return cerr
 	}
-	return temporal.NewNonRetryableApplicationError(errPriceChanged, workflows.ErrTypeInvalidTransition, err)
+	return temporal.NewNonRetryableApplicationError(errPriceChanged, workflows.ErrTypePriceChanged, err)
 }
 
 // errPriceChanged is the customer's message of a checkout refused by

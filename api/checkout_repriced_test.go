@@ -40,7 +40,7 @@ func (p *responseLost) CreateCheckout(ctx context.Context, req kudos.CheckoutReq
 // same checkout id (its idempotency key), answered the first checkout
 // whatever its amount: the invoice of 1 437.48 was recorded with the page
 // of 1 188.00 and paid by it. Now the first page is closed and the
-// customer told to try again (409 conflict, the one error shape); the
+// customer told to try again (409 price_changed, the one error shape); the
 // second click opens a checkout at the new price, under a new id, and the
 // invoice is paid by that amount. When the first attempt had recorded
 // its checkout before dying ("report lost"), that record is closed too:
@@ -88,8 +88,8 @@ func TestACheckoutPricedAgainOnItsRetryIsNotPaidByTheFirstPrice(t *testing.T) {
 				_, _, total, _, _ := h.invoiceAmounts(account, "SUBSCRIPTION")
 				t.Fatalf("the checkout opened on the retry (%s) was paid: invoice of %d paid by a page of %d", r.Raw, total, h.sandboxAmount(r.str("checkout_href")))
 			}
-			if h.expect(r, 409).errorCode() != kudos.EConflict || !strings.Contains(r.Raw, "price changed") {
-				t.Fatalf("the retry priced again: %s, want 409 conflict saying the price changed", r.Raw)
+			if h.expect(r, 409).errorCode() != kudos.EPriceChanged || !strings.Contains(r.Raw, "price changed") {
+				t.Fatalf("the retry priced again: %s, want 409 price_changed saying the price changed", r.Raw)
 			}
 			var stale string
 			if err := h.db.Pool.QueryRow(context.Background(), `SELECT status FROM sandbox_checkouts WHERE account_id = $1`, account).Scan(&stale); err != nil || stale != "expired" {

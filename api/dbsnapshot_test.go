@@ -122,7 +122,7 @@ func (h *harness) settle(t *testing.T, query string) dbSnapshot {
 var knownErrorCodes = []string{"bad_request", "unauthorized", "forbidden", "user_not_activated", "not_found", "conflict",
 	"payload_too_large", "unprocessable_entity", "too_many_requests", "passwords_do_not_match", "internal", "unavailable",
 	"seat_limit", "invitation_email_mismatch", "email_not_verified", "reauthentication_required", "second_factor_required", "mfa_enrolment_required",
-	"account_being_deleted"}
+	"account_being_deleted", "price_changed"}
 
 // checkErrorShape reports how r departs from the one error shape of
 // ARCHITECTURE §4: {"error":{"status","code","message","fields"?}} and

@@ -32,6 +32,7 @@ var statusOf = map[string]int{
 	kudos.EConflict:                fiber.StatusConflict,
 	kudos.ESeatLimit:               fiber.StatusConflict,
 	kudos.EAccountBeingDeleted:     fiber.StatusConflict,
+	kudos.EPriceChanged:            fiber.StatusConflict,
 	kudos.EInvitationEmailMismatch: fiber.StatusForbidden,
 	kudos.EEmailNotVerified:        fiber.StatusForbidden,
 	kudos.EReauthRequired:          fiber.StatusForbidden,
@@ -70,7 +71,7 @@ var codeOfStatus = map[int]string{}
 
 // refinedCodes are the codes that narrow another code's status (403, 409):
 // never the default code of a bare status.
-var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EAccountBeingDeleted: true, kudos.EInvitationEmailMismatch: true,
+var refinedCodes = map[string]bool{kudos.ENotActivated: true, kudos.ESeatLimit: true, kudos.EAccountBeingDeleted: true, kudos.EPriceChanged: true, kudos.EInvitationEmailMismatch: true,
 	kudos.EEmailNotVerified: true, kudos.EReauthRequired: true, kudos.ESecondFactorRequired: true, kudos.EMFAEnrolmentRequired: true}
 
 func init() {

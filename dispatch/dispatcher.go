@@ -346,6 +346,8 @@ func updateError(err error) error {
 			return kudos.Errorf(kudos.EConflict, "%s", app.Message())
 		case workflows.ErrTypeAccountBeingDeleted:
 			return kudos.Errorf(kudos.EAccountBeingDeleted, "%s", app.Message())
+		case workflows.ErrTypePriceChanged:
+			return kudos.Errorf(kudos.EPriceChanged, "%s", app.Message())
 		case workflows.ErrTypeProviderRefused: // its message is the adapter's error, for the history
 			return kudos.Errorf(kudos.EInvalid, "%s", providerRefusedMessage)
 		case workflows.ErrTypeSeatLimit:

@@ -35,6 +35,10 @@ const (
 	// ErrTypeAccountBeingDeleted refuses what would take or commit money
 	// while the account's deletion is prepared or scheduled.
 	ErrTypeAccountBeingDeleted = "AccountBeingDeleted"
+	// ErrTypePriceChanged refuses a checkout whose price changed while it
+	// was being opened (OpenCheckout: the provider held a page of the
+	// earlier price under its key); asked again, it opens at the new one.
+	ErrTypePriceChanged = "PriceChanged"
 )
 
 // PaymentState values of the PaymentState search attribute.

@@ -31,6 +31,15 @@ describe('ErrorPopup', () => {
     expect(popup).toHaveTextContent('Please try again.')
   })
 
+  it('says the checkout price changed, not that someone else changed something (409 price_changed)', () => {
+    render(<ErrorPopup />)
+    act(() => reportError(new ApiError(409, 'price_changed', 'the price changed while the checkout was being opened')))
+    const popup = screen.getByRole('alert')
+    expect(popup).toHaveTextContent('The price changed while the checkout was being prepared')
+    expect(popup).not.toHaveTextContent('Someone else changed this')
+    expect(popup).toHaveTextContent('Please try again.')
+  })
+
   it('hides after 3.5 s', () => {
     render(<ErrorPopup />)
     act(() => reportError({ status: 422, message: 'Unprocessable entity' }))

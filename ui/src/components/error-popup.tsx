@@ -7,8 +7,9 @@ import { ERROR_POPUP_MS } from '@/lib/constants'
 const KNOWN_STATUSES = new Set([400, 401, 402, 403, 404, 409, 413, 422, 429, 444, 500, 503])
 
 // Codes that narrow a status to something the status's message would say wrongly: a 409
-// account_being_deleted is no edit conflict (issue 37).
-const KNOWN_CODES = new Set(['account_being_deleted'])
+// account_being_deleted (issue 37) or price_changed (a checkout priced again while it was
+// being opened) is no edit conflict.
+const KNOWN_CODES = new Set(['account_being_deleted', 'price_changed'])
 
 /** i18n key (common namespace) of the popup message for a status (SPEC §8), or for a code that narrows it. */
 export function popupMessageKey(status: number, code?: string): string {
