@@ -94,8 +94,9 @@ func changedTables(a, b dbSnapshot) []string {
 }
 
 // settle waits until the background work started by the set-up (outbox
-// deliveries, workflows writing their read model) is over: nothing left to
-// deliver and the same snapshot for a second.
+// deliveries, workflows writing their read model, with a worker the mails
+// queued) is over: nothing left to deliver or send and the same snapshot
+// for a second.
 func (h *harness) settle(t *testing.T, query string) dbSnapshot {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
@@ -105,10 +106,16 @@ func (h *harness) settle(t *testing.T, query string) dbSnapshot {
 			t.Fatal("the database did not settle within 30 s")
 		}
 		time.Sleep(250 * time.Millisecond)
-		var pending int
+		var pending, unsent int
 		_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox WHERE delivered_at IS NULL`).Scan(&pending)
+		if h.tc != nil {
+			// A worker sends the queued mails: one delivered to its
+			// workflow but not sent yet would change sent_mails later.
+			_ = h.db.Pool.QueryRow(context.Background(), `SELECT count(*) FROM outbox o WHERE o.kind = 'mail'
+				AND NOT EXISTS (SELECT 1 FROM sent_mails s WHERE s.key = o.payload->>'key')`).Scan(&unsent)
+		}
 		snap := h.snapshot(t, query)
-		if pending == 0 && len(changedTables(last, snap)) == 0 {
+		if pending == 0 && unsent == 0 && len(changedTables(last, snap)) == 0 {
 			stable++
 		} else {
 			stable = 0

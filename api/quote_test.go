@@ -61,6 +61,10 @@ func TestAQuoteHoldsFromCheckoutToInvoice(t *testing.T) {
 	token, account := h.signedUpUser("quote-holds@example.com")
 	base := "/v1/accounts/" + account
 	h.expect(h.do("PATCH", base+"/billing-address", beAddress("BE0123456789"), token), 200)
+	// VIES answers within the save, or (slow, on a loaded machine) by the
+	// check's workflow after it: the checkout opens once it has, at 0 %,
+	// else the late answer would change its quote and close it.
+	eventually(t, "the VAT id verified", func() bool { return h.count("billing_addresses", account, "vat_id_status = 'verified'") == 1 })
 	href := h.expect(h.do("POST", base+"/subscription", map[string]any{"plan": "TEAM"}, token), 201).str("checkout_href")
 	if _, err := h.db.Pool.Exec(context.Background(), `UPDATE billing_addresses SET country = 'nl_NL', vat_id = '',
 		vat_id_status = 'none', organization_name = 'Moved BV' WHERE account_id = $1`, account); err != nil {
