@@ -23,8 +23,8 @@
 # restarted), so they overlap the UI's CPU-bound checks; the UI's checks stay
 # one at a time, so that two of them never starve each other's timeouts on
 # 2 cores. While the other lanes run, ./api's tests run
-# KUDOS_TEST_BUSY_PARALLEL (2) at a time; once they are done,
-# KUDOS_TEST_GO_PARALLEL (3) at once: the file KUDOS_TEST_BUSY_FILE exists
+# KUDOS_TEST_BUSY_PARALLEL (1) at a time; once they are done,
+# KUDOS_TEST_GO_PARALLEL (2) at once: the file KUDOS_TEST_BUSY_FILE exists
 # until then (api/busy_gate_test.go).
 # If the Temporal dev server breaks while go test runs (its SQLite
 # connection, temporal_broke below), the packages that failed run once more
@@ -282,8 +282,12 @@ bundle_budgets() { node ui/scripts/bundle-size.mjs signin && node ui/scripts/bun
 # ./api 1 468 s, every other lane slower (the machine is full: top showed
 # no idle CPU for twenty minutes; bash's time, which sees only what this
 # script waits for, had suggested half of it idle). docs/performance.md.
-GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-3}
-export KUDOS_TEST_BUSY_PARALLEL=${KUDOS_TEST_BUSY_PARALLEL:-2}
+# But two of three such clean runs failed a test each on its timing (three
+# tests, load ~25): until those are found all, ./api keeps the old timing,
+# one at a time beside the other lanes and two after (28–31 min, passing);
+# KUDOS_TEST_BUSY_PARALLEL=2 KUDOS_TEST_GO_PARALLEL=3 is the faster way.
+GO_PARALLEL=${KUDOS_TEST_GO_PARALLEL:-2}
+export KUDOS_TEST_BUSY_PARALLEL=${KUDOS_TEST_BUSY_PARALLEL:-1}
 [ "${KUDOS_TEST_SERIAL:-}" = 1 ] && { GO_PARALLEL=1; KUDOS_TEST_BUSY_PARALLEL=1; }
 export KUDOS_TEST_BUSY_FILE="$WORK/busy"
 
