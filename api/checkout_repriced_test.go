@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
+
 	"kudos"
 	"kudos/workflows"
 )
@@ -19,14 +21,14 @@ import (
 type responseLost struct {
 	kudos.PaymentProvider
 	lost      *atomic.Bool
-	meanwhile func()
+	meanwhile func(account uuid.UUID)
 }
 
 // CreateCheckout implements kudos.PaymentProvider.
 func (p *responseLost) CreateCheckout(ctx context.Context, req kudos.CheckoutRequest) (kudos.Checkout, error) {
 	co, err := p.PaymentProvider.CreateCheckout(ctx, req)
 	if err == nil && p.lost.CompareAndSwap(false, true) {
-		p.meanwhile()
+		p.meanwhile(req.AccountID)
 		return kudos.Checkout{}, errors.New("test: the provider's answer was lost")
 	}
 	return co, err
@@ -51,11 +53,8 @@ func TestACheckoutPricedAgainOnItsRetryIsNotPaidByTheFirstPrice(t *testing.T) {
 		t.Run(how, func(t *testing.T) {
 			t.Parallel()
 			h := newHarness(t).withTemporal(time.Hour)
-			token, account := h.signedUpUser("repriced-" + strings.ReplaceAll(how, " ", "-") + "@example.com")
-			base := "/v1/accounts/" + account
-			h.expect(h.do("PATCH", base+"/billing-address", beAddress("BE0123456789"), token), 200)
 			var lost atomic.Bool
-			meanwhile := func() {
+			meanwhile := func(account uuid.UUID) {
 				if _, err := h.db.Pool.Exec(context.Background(), `UPDATE billing_addresses SET country = 'nl_NL', vat_id = '',
 					vat_id_status = 'none', organization_name = 'Moved BV' WHERE account_id = $1`, account); err != nil {
 					t.Error(err)
@@ -70,13 +69,20 @@ func TestACheckoutPricedAgainOnItsRetryIsNotPaidByTheFirstPrice(t *testing.T) {
 				open = func(ctx context.Context, in workflows.OpenCheckoutInput) (workflows.OpenCheckoutResult, error) {
 					res, err := h.acts.OpenCheckout(ctx, in)
 					if err == nil && lost.CompareAndSwap(false, true) {
-						meanwhile()
+						meanwhile(in.AccountID)
 						return res, errors.New("test: the worker died after the checkout was recorded")
 					}
 					return res, err
 				}
 			}
+			// The worker is replaced before the account has any workflow:
+			// replaced later, the subscription's next task could wait for
+			// the stopped worker's sticky queue to time out, which under
+			// load ate the update's 15 s for opening a checkout (503).
 			h.startWorkerWith(map[string]any{workflows.ActivityOpenCheckout: open})
+			token, account := h.signedUpUser("repriced-" + strings.ReplaceAll(how, " ", "-") + "@example.com")
+			base := "/v1/accounts/" + account
+			h.expect(h.do("PATCH", base+"/billing-address", beAddress("BE0123456789"), token), 200)
 
 			r := h.do("POST", base+"/subscription", map[string]any{"plan": "TEAM"}, token)
 			if !lost.Load() {
