@@ -39,11 +39,11 @@ async function sweep(urls, session) {
   assert.deepEqual(problems, []);
 }
 
-test('signed out: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 300000 }, async () => {
+test('signed out: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 600000 }, async () => {
   await sweep(PUBLIC_PAGES.map((p) => `${BASE}${p}`));
 });
 
-test('signed in: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 600000 }, async () => {
+test('signed in: no page scrolls sideways at 320/390/768 px, and axe finds nothing at 390 and 1280 px', { timeout: 900000 }, async () => {
   const user = await paidUser();
   await sweep(DASHBOARD_PAGES.map((p) => `${BASE}/dashboard/${user.account_id}/${p}`), user);
   // A trial user too (banner, trial plan card), and one whose trial has ended is covered by the overlay tests.
