@@ -197,6 +197,9 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.SettledBy != nil:
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.SettledAmount, f.Currency) +
 					" settled by lost dispute " + *f.SettledBy + ", the rest owed to the customer: pay it back outside the provider"
+			case f.FailedAt != nil && f.OwedFrom != nil && f.Status == "failed": // returned, then its invoice paid again
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): its payment was returned by the bank and the invoice paid again by " +
+					*f.OwedFrom + ": owed to the customer, refund again from that payment (kudos ops refund --failed " + f.ID + ")"
 			case f.FailedAt != nil && f.Repays != nil: // a refund made again failed too: its first refund is owed again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): failed refund " + *f.Repays +
 					" is owed again, refund it again (kudos ops refund --failed " + *f.Repays + ")"

@@ -207,6 +207,9 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 		if err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now); err == nil {
 			err = settleEarlierDisputes(ctx, tx, r.accountID, r.id, *paidBy, now)
 		}
+		if err == nil { // paid again after a return: what its failed refunds owed is owed again
+			err = oweAgain(ctx, tx, r.accountID, r.id, *paidBy)
+		}
 	}
 	return inv, err
 }

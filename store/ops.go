@@ -158,6 +158,10 @@ type OpsRefund struct {
 	// debit back: the customer has all of it) that settled a failed
 	// refund (status settled_by_return: nothing is owed any more).
 	SettledByReturn *string `json:"settled_by_return,omitempty" db:"settled_by_return"`
+	// OwedFrom names the payment a failed refund is owed from when it is
+	// not its own: its own was returned and that one paid its invoice
+	// again (owed again: refund it again from there).
+	OwedFrom *string `json:"owed_from,omitempty" db:"owed_from"`
 	// Uncredited is what the refund paid out beyond what its invoice had
 	// left to credit: money out with no credit note (a dashboard refund
 	// after a returned debit was paid again, say).
@@ -227,7 +231,7 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, settled_by_return, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, settled_by_return, owed_from, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

@@ -89,7 +89,10 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 		if err := settleByDisputes(ctx, tx, accountID, ref); err != nil {
 			return err
 		}
-		return settleByBookedReturn(ctx, tx, accountID, ref)
+		if err := settleByBookedReturn(ctx, tx, accountID, ref); err != nil {
+			return err
+		}
+		return oweAgainIfPaidAgain(ctx, tx, accountID, ref)
 	})
 	return changed, err
 }
@@ -126,13 +129,19 @@ func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 
 // owedSQL lists the failed refunds still owed to the customer (f.owed > 0:
 // their amount less what lost disputes settled and refunds made again
-// repaid), with their account, payment (checkout_id), failure time and
-// whether their credit note stands (credited). A refund made again (it
-// repays another) is never listed: what it failed to pay is its first
-// refund's debt, owed again.
-const owedSQL = `SELECT f.id, f.account_id, f.checkout_id, f.failed_at, f.amount - f.settled_amount - ` + repaidSQL + ` AS owed,
+// repaid), with their account, the payment they are owed from (checkout_id:
+// their own, or the one that paid their invoice again after their own was
+// returned, owedFromSQL), failure time and whether their credit note
+// stands (credited). A refund made again (it repays another) is never
+// listed: what it failed to pay is its first refund's debt, owed again.
+const owedSQL = `SELECT f.id, f.account_id, ` + owedFromSQL + ` AS checkout_id, f.failed_at, f.amount - f.settled_amount - ` + repaidSQL + ` AS owed,
 		EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id) AS credited
 	FROM refunds f WHERE f.status = 'failed' AND f.repays IS NULL AND f.amount - f.settled_amount > ` + repaidSQL
+
+// owedFromSQL is the payment the failed refund f is owed from: its own,
+// or, once its own was returned and its invoice paid again by another
+// payment, that one (refunds.owed_from, set by oweAgain).
+const owedFromSQL = `COALESCE(f.owed_from, f.checkout_id)`
 
 // repaidSQL is what refunds made again have repaid of the failed refund f.
 const repaidSQL = `COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.account_id = f.account_id AND r.repays = f.id
@@ -173,7 +182,7 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 		owed, settled int64
 	}
 	rows, err := tx.Query(ctx, `SELECT f.id, f.amount - `+repaidSQL+`, f.settled_amount FROM refunds f
-		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status IN ('failed', 'settled_by_dispute')
+		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status IN ('failed', 'settled_by_dispute')
 		ORDER BY f.failed_at, f.id FOR UPDATE`, accountID, ref)
 	if err != nil {
 		return wrapErr(err)
@@ -219,9 +228,48 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 // nothing more.
 func settleByReturn(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref, returnID string) error {
 	_, err := tx.Exec(ctx, `UPDATE refunds f SET status = 'settled_by_return', settled_by_return = $3
-		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'failed' AND f.repays IS NULL
+		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status = 'failed' AND f.repays IS NULL
 			AND f.amount - f.settled_amount > `+repaidSQL, accountID, ref, returnID)
 	return wrapErr(err)
+}
+
+// oweAgain makes the failed refunds that the return of their payment
+// settled, whose credit notes correct invoice id, owed again from payment
+// paidBy, which has just paid that invoice again (dunning collected it, or
+// the customer paid it): the customer, who had the returned payment back,
+// has now paid the invoice's whole total again against an invoice their
+// credit notes reduced. Their rows turn failed again, owed from paidBy
+// (owed_from): counted by FailedRefunds, and `kudos ops refund --failed`
+// refunds them from paidBy against their credit notes (no second one). A
+// return of paidBy in its turn settles them again (settleByReturn). Run in
+// the transaction that marks the invoice paid, or that books a failure
+// after it was paid again; run again, it changes nothing.
+func oweAgain(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy string) error {
+	_, err := tx.Exec(ctx, `UPDATE refunds f SET status = 'failed', settled_by_return = NULL, owed_from = $3
+		WHERE f.account_id = $1 AND f.status = 'settled_by_return' AND `+owedFromSQL+` <> $3
+			AND EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = $1 AND cn.refund_id = f.id AND cn.corrects = $2)`,
+		accountID, id, paidBy)
+	return wrapErr(err)
+}
+
+// oweAgainIfPaidAgain is oweAgain for the failed refunds of payment ref
+// whose invoice another payment has paid again since ref was returned
+// (a failure booked after that: settleByBookedReturn settled it).
+func oweAgainIfPaidAgain(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) error {
+	var id uuid.UUID
+	var paidBy string
+	err := tx.QueryRow(ctx, `SELECT i.id, i.paid_by FROM refunds f
+		JOIN invoices cn ON cn.account_id = f.account_id AND cn.refund_id = f.id
+		JOIN invoices i ON i.id = cn.corrects
+		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'settled_by_return'
+			AND i.status = 'PAID' AND i.paid_by IS NOT NULL AND i.paid_by <> $2
+		ORDER BY f.created_at LIMIT 1`, accountID, ref).Scan(&id, &paidBy)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil
+	} else if err != nil {
+		return wrapErr(err)
+	}
+	return oweAgain(ctx, tx, accountID, id, paidBy)
 }
 
 // settleByBookedReturn is settleByReturn for a refund's failure booked
