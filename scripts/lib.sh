@@ -5,6 +5,7 @@
 
 KUDOS_ROOT=${KUDOS_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
 TEMPORAL_VERSION=v1.5.1
+TEMPORAL_SQLITE=v1.44.3
 STRIPE_MOCK_VERSION=v0.203.0
 JAEGER_VERSION=v1.76.0
 LIGHTHOUSE_VERSION=12.8.2
@@ -84,7 +85,8 @@ KUDOS_TOOLS_CACHE=${KUDOS_TOOLS_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/kudos/too
 # cache when it holds that version, else built with go install (and then
 # cached). With MODULE, PACKAGE (relative, ./cmd/x) is built inside that
 # module's own directory instead: go install refuses a module whose go.mod
-# has replace directives (Jaeger's).
+# has replace directives (Jaeger's). A MODULE that is a directory (one of
+# tools/) is built there, with the versions its go.mod pins.
 ensure_tool() {
   local name=$1 version=$2 pkg=$3 module=${4:-}
   have_tool "$name" "$version" && return 0
@@ -94,8 +96,8 @@ ensure_tool() {
   # short (Ctrl-C, a background build still running) never leaves a
   # truncated ./bin/NAME that have_tool would take for the tool.
   if [ -n "$module" ]; then
-    local dir
-    dir=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
+    local dir=$module
+    [ -d "$dir" ] || dir=$(go mod download -json "$module@$version" | sed -n 's/^[[:space:]]*"Dir": "\(.*\)",$/\1/p')
     [ -n "$dir" ] || die "could not download $module@$version"
     (cd "$dir" && go build -o "$tmp" "$pkg") || { rm -f "$tmp"; die "could not build $name"; }
   else
@@ -103,21 +105,32 @@ ensure_tool() {
     GOBIN="$gobin" go install "$pkg@$version" || { rm -rf "$gobin"; die "could not build $name"; }
     mv "$gobin/$(basename "${pkg%%@*}")" "$tmp" && rm -rf "$gobin"
   fi
-  mv "$tmp" "$KUDOS_ROOT/bin/$name"
+  mv "$tmp" "$KUDOS_ROOT/bin/$name" && echo "$version" >"$KUDOS_ROOT/bin/.$name.version"
   mkdir -p "$KUDOS_TOOLS_CACHE" && cp "$KUDOS_ROOT/bin/$name" "$cached.tmp.$$" && mv "$cached.tmp.$$" "$cached" || true
 }
 
-# have_tool NAME VERSION: whether ./bin/NAME is there, copying it from the
-# tools cache when the cache holds that version; builds nothing.
+# have_tool NAME VERSION: whether ./bin/NAME is there at that version (its
+# stamp, bin/.NAME.version: a pin changed is taken up by the next run),
+# copying it from the tools cache when the cache holds that version; builds
+# nothing.
 have_tool() {
-  local name=$1 version=$2 cached="$KUDOS_TOOLS_CACHE/$1-$2"
-  [ -x "$KUDOS_ROOT/bin/$name" ] && return 0
+  local name=$1 version=$2 cached="$KUDOS_TOOLS_CACHE/$1-$2" stamp="$KUDOS_ROOT/bin/.$1.version"
+  [ -x "$KUDOS_ROOT/bin/$name" ] && [ "$(cat "$stamp" 2>/dev/null)" = "$version" ] && return 0
   mkdir -p "$KUDOS_ROOT/bin"
-  [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/.$name.copy.$$" && mv "$KUDOS_ROOT/bin/.$name.copy.$$" "$KUDOS_ROOT/bin/$name"
+  [ -x "$cached" ] && cp "$cached" "$KUDOS_ROOT/bin/.$name.copy.$$" && mv "$KUDOS_ROOT/bin/.$name.copy.$$" "$KUDOS_ROOT/bin/$name" &&
+    echo "$version" >"$stamp"
 }
 
-# ensure_temporal provides ./bin/temporal (the pinned CLI).
-ensure_temporal() { ensure_tool temporal "$TEMPORAL_VERSION" github.com/temporalio/cli/cmd/temporal; }
+# ensure_temporal provides ./bin/temporal (the pinned CLI), built inside
+# tools/temporal, whose go.mod pins it with TEMPORAL_SQLITE: the CLI's own
+# modernc.org/sqlite (v1.34.1) could leave a statement's interruption (a
+# context ended under load) on its connection, and from that moment every
+# query of the dev server's in-memory database failed with "interrupted
+# (9)" (Temporal's server moved to v1.44.3 for the same errors). The cache
+# key names both versions.
+ensure_temporal() {
+  ensure_tool temporal "$TEMPORAL_VERSION-sqlite-$TEMPORAL_SQLITE" github.com/temporalio/cli/cmd/temporal "$KUDOS_ROOT/tools/temporal"
+}
 
 # ensure_lighthouse installs Lighthouse (a measuring tool of make bench
 # ARGS='-only lighthouse', never a dependency of the project) with npm into
