@@ -1,4 +1,4 @@
-import type { FormEventHandler, ReactNode } from 'react'
+import type { ComponentType, FormEventHandler, ReactNode } from 'react'
 import { useTranslation } from 'react-i18next'
 import { Button } from '@/components/ui/button'
 import {
@@ -57,6 +57,28 @@ export function FormDialog({
       <FormDialogForm {...form} pending={pending} onCancel={() => onOpenChange(false)} />
     </FormDialogFrame>
   )
+}
+
+/** What a dialog made by formDialog takes: its state, whether a submit is under way, and its form's own props. */
+export type FormDialogProps<P> = { open: boolean; onOpenChange: (open: boolean) => void; pending: boolean } & P
+
+/**
+ * The dialog of the form component Form (one that renders FormDialogForm):
+ * FormDialogFrame around it, so that Form, and its hooks, mount only while
+ * the dialog is open. Form gets every prop but the dialog's own (open,
+ * onOpenChange, pending). The team page's invitation and ownership
+ * transfer are made so, each in a chunk of its own (lazy-dialog.tsx).
+ */
+export function formDialog<P extends object>(Form: ComponentType<P>) {
+  function InDialog({ open, onOpenChange, pending, ...form }: FormDialogProps<P>) {
+    return (
+      <FormDialogFrame open={open} onOpenChange={onOpenChange} pending={pending}>
+        <Form {...(form as P)} />
+      </FormDialogFrame>
+    )
+  }
+  InDialog.displayName = `FormDialog(${Form.displayName ?? Form.name})`
+  return InDialog
 }
 
 /** The dialog of FormDialog without its form: the trigger and the content's frame. */

@@ -3,7 +3,7 @@ import { valibotResolver } from '@hookform/resolvers/valibot'
 import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { FormError } from '@/components/form-error'
-import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
+import { FormDialogForm, formDialog } from '@/components/form-dialog'
 import { FormField } from '@/components/form-field'
 import { Input } from '@/components/ui/input'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -33,22 +33,7 @@ export function inviteErrorKey(error: unknown): string | null {
  * its own with react-hook-form and the dialogs, fetched when the team page
  * is idle or on the first sign of intent (issue 37 item 9).
  */
-export function InviteFormDialog({
-  open,
-  onOpenChange,
-  pending,
-  ...form
-}: {
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  pending: boolean
-} & Parameters<typeof InviteForm>[0]) {
-  return (
-    <FormDialogFrame open={open} onOpenChange={onOpenChange} pending={pending}>
-      <InviteForm {...form} />
-    </FormDialogFrame>
-  )
-}
+export const InviteFormDialog = formDialog(InviteForm)
 
 /** The invitation's fields, mounted while the dialog is open. */
 function InviteForm({

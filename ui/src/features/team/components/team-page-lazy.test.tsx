@@ -44,8 +44,14 @@ beforeEach(() => {
 })
 afterEach(() => vi.unstubAllGlobals())
 
+// The dialogs' modules are transformed on their first import in this
+// test (vitest transforms on demand): on a loaded machine (make test's
+// lanes at once) that took more than the 20 s of findBy and the 30 s of a
+// test, so the waits for them have their own, longer, limits.
+const CODE_ARRIVES = { timeout: 60000 }
+
 describe('TeamPage, its dialogs’ code', () => {
-  it('is not loaded with the page; a dialog opened before it comes shows a spinner, then the dialog with focus inside, and focus returns to the opener', async () => {
+  it('is not loaded with the page; a dialog opened before it comes shows a spinner, then the dialog with focus inside, and focus returns to the opener', { timeout: 120000 }, async () => {
     mockApi({
       'GET /v1/accounts/a': () => json(200, withRole(accountBody(), 'owner')),
       'GET /v1/accounts/a/members': () =>
@@ -76,7 +82,7 @@ describe('TeamPage, its dialogs’ code', () => {
     expect(opener).toHaveFocus()
     expect(opener).toHaveAttribute('aria-expanded', 'true')
 
-    const dialog = await screen.findByRole('dialog', { name: 'Transfer ownership' })
+    const dialog = await screen.findByRole('dialog', { name: 'Transfer ownership' }, CODE_ARRIVES)
     expect(within(dialog).getByLabelText('New owner')).toBeInTheDocument()
     await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
     expect(screen.queryByTestId('dialog-loading')).not.toBeInTheDocument()
@@ -90,6 +96,6 @@ describe('TeamPage, its dialogs’ code', () => {
     await act(async () => {
       for (const callback of idle) callback()
     })
-    await waitFor(() => expect(loaded.has('alert-dialog')).toBe(true))
+    await waitFor(() => expect(loaded.has('alert-dialog')).toBe(true), CODE_ARRIVES)
   })
 })

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next'
 import * as v from 'valibot'
 import { FormError } from '@/components/form-error'
 import { needsStepUp, StepUpPrompt } from '@/components/step-up-prompt'
-import { FormDialogForm, FormDialogFrame } from '@/components/form-dialog'
+import { FormDialogForm, formDialog } from '@/components/form-dialog'
 import { FormField } from '@/components/form-field'
 import { Input } from '@/components/ui/input'
 import { NativeSelect } from '@/components/ui/native-select'
@@ -27,22 +27,7 @@ const withOptionalPassword = v.object({ user_id: memberField, current_password: 
  * chunk of its own with react-hook-form and the dialogs, fetched when the
  * team page is idle or on the first sign of intent (issue 37 item 9).
  */
-export function TransferFormDialog({
-  open,
-  onOpenChange,
-  pending,
-  ...form
-}: {
-  open: boolean
-  onOpenChange: (open: boolean) => void
-  pending: boolean
-} & Parameters<typeof TransferForm>[0]) {
-  return (
-    <FormDialogFrame open={open} onOpenChange={onOpenChange} pending={pending}>
-      <TransferForm {...form} />
-    </FormDialogFrame>
-  )
-}
+export const TransferFormDialog = formDialog(TransferForm)
 
 /** The transfer's fields (the new owner and the current password), mounted while the dialog is open. */
 function TransferForm({
