@@ -122,7 +122,9 @@ func TestAFailedRefundOfAReturnedPaymentIsOwedAgainOnceTheInvoiceIsPaidAgain(t *
 		})
 		return by
 	}
-	for _, failFirst := range []bool{true, false} {
+	// The failure first last: its account goes on (B returned, C), and
+	// FailedRefunds counts every account's.
+	for _, failFirst := range []bool{false, true} {
 		email := map[bool]string{true: "failed-returned-paid@example.com", false: "returned-paid-failed@example.com"}[failFirst]
 		account, failedID := h.failedAndReturned(email, failFirst, func(account, invoice string) { paidAgain(account, invoice) })
 		var invoice string // the one the failed refund's credit note corrects
@@ -173,6 +175,32 @@ func TestAFailedRefundOfAReturnedPaymentIsOwedAgainOnceTheInvoiceIsPaidAgain(t *
 		refunded = h.refundedTotal(account)
 		if net := paid - total - refunded; net != total-part {
 			t.Fatalf("fail first %v: the customer paid %d net (charged %d, %d returned, %d refunded), want %d", failFirst, net, paid, total, refunded, total-part)
+		}
+		if !failFirst {
+			continue
+		}
+		// Then B is returned in its turn, the invoice paid again by C, and
+		// the refund made again from B fails: what the first refund owed
+		// is owed again, from C. It stayed settled by B's return: the
+		// customer had paid the total once more (C) against an invoice
+		// with 70 % left to credit, and nothing counted it.
+		h.expect(h.do("POST", "/dev/sandbox/return", map[string]any{"account_id": account, "invoice_id": invoice}, ""), 200)
+		eventually(t, "B's return booked", func() bool {
+			return h.count("billing_events", account, "type = 'payment_returned'") == 2 &&
+				h.count("payment_events", account, "returned IS NOT NULL AND applied_at IS NULL") == 0
+		})
+		c := paidAgain(account, invoice)
+		if c == b {
+			t.Fatalf("the invoice is still paid by %s after its return", b)
+		}
+		h.expect(h.do("POST", "/dev/sandbox/refund-failed", map[string]any{"account_id": account, "refund_id": res.ProviderRefundID}, ""), 200)
+		eventually(t, "the refund made again failed", func() bool {
+			return h.count("refunds", account, "provider_id = '"+res.ProviderRefundID+"' AND status = 'failed'") == 1
+		})
+		h.wantRows("refunds", account, "id = '"+failedID+"' AND status = 'failed' AND owed_from = '"+c+"'", 1,
+			"%d failed refunds owed again from C after the refund made again from B (returned since) failed, want 1")
+		if n, err := h.db.FailedRefunds(ctx); err != nil || n != 1 {
+			t.Fatalf("%d failed refunds owed after the refund made again from the returned B failed and C paid (%v), want 1", n, err)
 		}
 	}
 }

@@ -189,7 +189,11 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.RetryAt != nil: // deferred: refused for now
 				next = "\tnext try " + ts(f.RetryAt)
 			case f.SettledByReturn != nil: // the bank gave the whole payment back
-				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by the return of its payment " + f.CheckoutID +
+				returned := f.CheckoutID
+				if f.OwedFrom != nil { // owed again from another payment, returned in its turn
+					returned = *f.OwedFrom
+				}
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by the return of its payment " + returned +
 					" (" + *f.SettledByReturn + ": the bank gave the customer the whole payment back): nothing owed, never refund it again"
 			case f.SettledBy != nil && f.Status == "settled_by_dispute": // the network gave it back
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by lost dispute " + *f.SettledBy +

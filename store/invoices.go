@@ -204,11 +204,14 @@ func (r *invoiceRow) setStatus(ctx context.Context, tx pgx.Tx, status kudos.Invo
 	}
 	r.status = status
 	if paidBy != nil { // credits only an invoice that payment settled (creditSale checks paid_by)
-		if err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now); err == nil {
-			err = settleEarlierDisputes(ctx, tx, r.accountID, r.id, *paidBy, now)
+		// Paid again after a return: what its failed refunds owed is owed
+		// again, first, so that a refund of this payment booked before
+		// repays it as it would have in the other order.
+		if err = oweAgain(ctx, tx, r.accountID, r.id, *paidBy); err == nil {
+			err = creditEarlierRefunds(ctx, tx, r.accountID, r.id, *paidBy, now)
 		}
-		if err == nil { // paid again after a return: what its failed refunds owed is owed again
-			err = oweAgain(ctx, tx, r.accountID, r.id, *paidBy)
+		if err == nil {
+			err = settleEarlierDisputes(ctx, tx, r.accountID, r.id, *paidBy, now)
 		}
 	}
 	return inv, err
@@ -262,7 +265,10 @@ func settleEarlierDisputes(ctx context.Context, tx pgx.Tx, accountID, id uuid.UU
 // notes they would have had in the other order. Such a refund corrected
 // no invoice when it was booked: none was paid by that payment yet. A
 // refund that repays a failed one (its credit is that one's credit note)
-// and a refund credited already make none. A refund beyond what the
+// and a refund credited already make none; one that the payment's failed
+// refunds owe from it now (owed again, oweAgain: the invoice paid again
+// after a return) repays them first, as BookRefund would have, and only
+// the rest is credited. A refund beyond what the
 // invoice has left to credit (after a returned debit, paid again by this
 // payment) is credited what is left, the rest recorded as uncredited, as
 // BookRefund does (creditRefund). One indexed look-up per payment;
@@ -285,11 +291,41 @@ func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUI
 		return wrapErr(err)
 	}
 	for _, r := range earlier {
-		if err := creditRefund(ctx, tx, accountID, r.id, paidBy, &id, r.amount, now); err != nil {
+		credit, err := repayFirst(ctx, tx, accountID, paidBy, r.id, r.amount)
+		if err != nil {
+			return err
+		}
+		if credit.Amount == 0 {
+			continue
+		}
+		if err := creditRefund(ctx, tx, accountID, r.id, paidBy, &id, credit, now); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// repayFirst makes the refund refundID of payment paidBy, booked before
+// paidBy paid its invoice and not credited yet, repay what the failed
+// refunds owed from paidBy still owe (owed again: oweAgain), as BookRefund
+// would have made it in the other order, and returns what is left of
+// amount to credit (all of it when nothing is owed, or when it was
+// credited already: its credit note stands as it is).
+func repayFirst(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, paidBy, refundID string, amount kudos.Money) (kudos.Money, error) {
+	var credited bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE account_id = $1 AND refund_id = $2)`,
+		accountID, refundID).Scan(&credited); err != nil || credited {
+		return amount, wrapErr(err)
+	}
+	repays, owed, err := owedAfterFailure(ctx, tx, accountID, paidBy)
+	if err != nil || owed == 0 {
+		return amount, err
+	}
+	if _, err := tx.Exec(ctx, `UPDATE refunds SET repays = $2 WHERE id = $1`, refundID, repays); err != nil {
+		return amount, wrapErr(err)
+	}
+	amount.Amount -= min(owed, amount.Amount)
+	return amount, nil
 }
 
 // paidPeriod is the service period of an invoice of kind paid now, that

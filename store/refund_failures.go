@@ -70,8 +70,12 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 		changed = true
 		var invoiceID *uuid.UUID
 		var plan *string
-		err = tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE'
-			ORDER BY created_at LIMIT 1`, accountID, ref).Scan(&invoiceID, &plan)
+		// The invoice its credit note corrects, else the one its payment
+		// pays (a payment returned since pays none any more).
+		err = tx.QueryRow(ctx, `SELECT id, plan FROM invoices WHERE account_id = $1 AND id = COALESCE(
+				(SELECT corrects FROM invoices WHERE account_id = $1 AND refund_id = $3),
+				(SELECT id FROM invoices WHERE account_id = $1 AND paid_by = $2 AND kind <> 'CREDIT_NOTE' ORDER BY created_at LIMIT 1))`,
+			accountID, ref, id).Scan(&invoiceID, &plan)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return wrapErr(err)
 		}
@@ -157,7 +161,8 @@ const repaidSQL = `COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.account
 // settles nothing), what is still owed after the disputes is what the
 // customer paid less what came back (refunds made, disputes lost), never
 // more than the failed refunds owed; the rest is settled, the oldest
-// failure first: its row names the dispute (settled_by, the latest lost)
+// failure first (a refund made again is not one: what it failed to pay is
+// its first refund's debt): its row names the dispute (settled_by, the latest lost)
 // and how much it settled (settled_amount), and is settled_by_dispute when
 // nothing of it is owed any more (no longer counted by FailedRefunds). No
 // credit note is issued or changed: the failed refunds' stand, and the
@@ -182,7 +187,7 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 		owed, settled int64
 	}
 	rows, err := tx.Query(ctx, `SELECT f.id, f.amount - `+repaidSQL+`, f.settled_amount FROM refunds f
-		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status IN ('failed', 'settled_by_dispute')
+		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status IN ('failed', 'settled_by_dispute') AND f.repays IS NULL
 		ORDER BY f.failed_at, f.id FOR UPDATE`, accountID, ref)
 	if err != nil {
 		return wrapErr(err)
@@ -252,16 +257,18 @@ func oweAgain(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUID, paidBy st
 	return wrapErr(err)
 }
 
-// oweAgainIfPaidAgain is oweAgain for the failed refunds of payment ref
-// whose invoice another payment has paid again since ref was returned
-// (a failure booked after that: settleByBookedReturn settled it).
+// oweAgainIfPaidAgain is oweAgain for the failed refunds owed from payment
+// ref (their own, or owed from it since) whose invoice another payment has
+// paid again since ref was returned (a failure booked after that, of
+// theirs or of a refund made again of them: settleByBookedReturn settled
+// them).
 func oweAgainIfPaidAgain(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) error {
 	var id uuid.UUID
 	var paidBy string
 	err := tx.QueryRow(ctx, `SELECT i.id, i.paid_by FROM refunds f
 		JOIN invoices cn ON cn.account_id = f.account_id AND cn.refund_id = f.id
 		JOIN invoices i ON i.id = cn.corrects
-		WHERE f.account_id = $1 AND f.checkout_id = $2 AND f.status = 'settled_by_return'
+		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status = 'settled_by_return'
 			AND i.status = 'PAID' AND i.paid_by IS NOT NULL AND i.paid_by <> $2
 		ORDER BY f.created_at LIMIT 1`, accountID, ref).Scan(&id, &paidBy)
 	if errors.Is(err, pgx.ErrNoRows) {
@@ -330,7 +337,7 @@ func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) 
 		}
 	}
 	if status == "settled_by_return" {
-		if err := db.Pool.QueryRow(ctx, `SELECT checkout_id, settled_by_return FROM refunds WHERE id = $1`, id).Scan(&ref, &returnID); err != nil {
+		if err := db.Pool.QueryRow(ctx, `SELECT COALESCE(owed_from, checkout_id), settled_by_return FROM refunds WHERE id = $1`, id).Scan(&ref, &returnID); err != nil {
 			return nil, wrapErr(err)
 		}
 		return nil, kudos.Errorf(kudos.EInvalid, "refund %s is owed no more: its payment %s was returned by the bank since (return %s): the customer has the whole payment back, and refunding it again would pay it out twice (the provider refunds no returned payment; kudos ops account)",
