@@ -25,8 +25,9 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     restoreMocks: true,
     // make test runs these beside go test -race and the browser tests on two
-    // cores: a test's own pace is not what is under test.
-    testTimeout: 30000,
+    // cores: a test's own pace is not what is under test (a wait, findBy or
+    // waitFor, has 60 s: src/test/setup.ts).
+    testTimeout: 90000,
     projects: [
       { extends: true, test: { name: 'shared', include, exclude: mocking, isolate: false } },
       { extends: true, test: { name: 'mocking', include: mocking } },

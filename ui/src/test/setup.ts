@@ -6,12 +6,14 @@ import { initReactI18next } from 'react-i18next'
 import { classConflicts } from '@/lib/utils'
 import { dismissError } from '@/lib/error-store'
 
-// findBy* and waitFor wait up to 20 s: on a machine shared with go test
-// -race and three browsers a render can take seconds, and the first test of
-// a file, which also loads the lazily imported page, took over 10 s in a
-// clean make test; a slow render is not what these tests look for (what
-// they assert stays the same, and testTimeout, 30 s, still bounds a test).
-configure({ asyncUtilTimeout: 20000 })
+// findBy* and waitFor wait up to 60 s: on a machine shared with go test
+// -race and three browsers a render can take seconds, and a lazily imported
+// module is transformed on its first import (vitest transforms on demand):
+// in clean make test runs at load ~25 that took over 20 s (a plan's payment
+// details, the team page's dialogs). A slow render is not what these tests
+// look for: what they assert stays the same, and testTimeout still bounds
+// a test.
+configure({ asyncUtilTimeout: 60000 })
 
 // Tests run in en with every namespace loaded synchronously.
 const modules = import.meta.glob<{ default: Record<string, unknown> }>('../locales/en/*.json', { eager: true })

@@ -44,12 +44,9 @@ beforeEach(() => {
 })
 afterEach(() => vi.unstubAllGlobals())
 
-// The dialogs' modules are transformed on their first import in this
-// test (vitest transforms on demand): on a loaded machine (make test's
-// lanes at once) that took more than the 20 s of findBy and the 30 s of a
-// test, so the waits for them have their own, longer, limits.
-const CODE_ARRIVES = { timeout: 60000 }
-
+// The dialogs' modules are transformed on their first import in this test
+// (vitest transforms on demand): on a loaded machine (make test's lanes at
+// once) that took more than 30 s, so the test has more than the usual 90 s.
 describe('TeamPage, its dialogs’ code', () => {
   it('is not loaded with the page; a dialog opened before it comes shows a spinner, then the dialog with focus inside, and focus returns to the opener', { timeout: 120000 }, async () => {
     mockApi({
@@ -82,7 +79,7 @@ describe('TeamPage, its dialogs’ code', () => {
     expect(opener).toHaveFocus()
     expect(opener).toHaveAttribute('aria-expanded', 'true')
 
-    const dialog = await screen.findByRole('dialog', { name: 'Transfer ownership' }, CODE_ARRIVES)
+    const dialog = await screen.findByRole('dialog', { name: 'Transfer ownership' })
     expect(within(dialog).getByLabelText('New owner')).toBeInTheDocument()
     await waitFor(() => expect(dialog.contains(document.activeElement)).toBe(true))
     expect(screen.queryByTestId('dialog-loading')).not.toBeInTheDocument()
@@ -96,6 +93,6 @@ describe('TeamPage, its dialogs’ code', () => {
     await act(async () => {
       for (const callback of idle) callback()
     })
-    await waitFor(() => expect(loaded.has('alert-dialog')).toBe(true), CODE_ARRIVES)
+    await waitFor(() => expect(loaded.has('alert-dialog')).toBe(true))
   })
 })
