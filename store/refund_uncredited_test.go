@@ -14,10 +14,11 @@ import (
 
 // returnedAfterAPartialRefund is an invoice of 12.10 paid by checkout A,
 // 3.63 of it refunded in the provider's dashboard (its credit note of
-// 3.63), A's debit then returned by the bank (the invoice due again for its
+// 3.63; with failed, that refund then failed at the provider, re_part),
+// A's debit then returned by the bank (the invoice due again for its
 // total), and a second checkout B opened to pay it again. It returns the
 // account, the invoice and B.
-func returnedAfterAPartialRefund(t *testing.T, db *store.DB) (account, invoice uuid.UUID, second string) {
+func returnedAfterAPartialRefund(t *testing.T, db *store.DB, failed bool) (account, invoice uuid.UUID, second string) {
 	t.Helper()
 	ctx := context.Background()
 	account = newAccount(t, db)
@@ -28,6 +29,12 @@ func returnedAfterAPartialRefund(t *testing.T, db *store.DB) (account, invoice u
 		CheckoutID: first, Outcome: kudos.PaymentPaid,
 		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_part", Amount: &part}}); err != nil {
 		t.Fatal(err)
+	}
+	if failed {
+		if _, err := db.RecordRefundFailure(ctx, account, kudos.PaymentEvent{EventID: "evt_part_failed", Provider: "fake", AccountID: account,
+			LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ProviderRefundID: "re_part"}}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	if inv, err := db.ReturnPayment(ctx, account, kudos.ReturnEvent{ID: "py_returned", Payment: first,
 		Amount: kudos.Money{Amount: 1210, Currency: "EUR"}}, time.Now(), store.Booking{}); err != nil || inv == nil {
@@ -73,7 +80,7 @@ func wantUncredited(t *testing.T, db *store.DB, invoice uuid.UUID, refundID stri
 func TestARefundCreditedWhenItsPaymentSettlesRecordsWhatItCouldNotCredit(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	account, invoice, second := returnedAfterAPartialRefund(t, db)
+	account, invoice, second := returnedAfterAPartialRefund(t, db, false)
 	all := kudos.Money{Amount: 1210, Currency: "EUR"}
 	b, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_all", Provider: "fake", AccountID: account,
 		CheckoutID: second, Outcome: kudos.PaymentPaid,
@@ -95,7 +102,7 @@ func TestARefundCreditedWhenItsPaymentSettlesRecordsWhatItCouldNotCredit(t *test
 func TestACheckoutRefundOfASaleRecordsWhatItCouldNotCredit(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
-	account, invoice, second := returnedAfterAPartialRefund(t, db)
+	account, invoice, second := returnedAfterAPartialRefund(t, db, false)
 	if err := db.PayInvoice(ctx, invoice, second); err != nil {
 		t.Fatal(err)
 	}
