@@ -47,9 +47,15 @@ export const DASHBOARD_PAGES = ['testimonials', 'spaces', 'showcases', 'reels', 
   'account-settings/personal-details', 'billing/invoices', 'billing/payment-details', 'preferences', 'request-feature',
   'plans', 'plans?for=plan_upgrade'];
 
-/** Waits until the page has settled: no spinner, fonts and network idle. */
+/**
+ * Waits until the page has settled: its route drawn (a main landmark and a
+ * heading: every page has both, and axe reports their absence, which a page
+ * still fetching its route's code on a loaded machine showed once), no
+ * spinner, fonts and network idle.
+ */
 export async function settle(page) {
   await page.waitForLoadState('networkidle').catch(() => {});
+  await page.waitForFunction(() => document.querySelector('main') && document.querySelector('h1'), null, { timeout: 60000 }).catch(() => {});
   await page.locator('[aria-busy="true"]').first().waitFor({ state: 'detached', timeout: 15000 }).catch(() => {});
   await page.waitForTimeout(300);
 }
