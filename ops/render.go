@@ -198,18 +198,23 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.SettledBy != nil && f.Status == "settled_by_dispute": // the network gave it back
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): settled by lost dispute " + *f.SettledBy +
 					" (the card network gave the customer the money back): nothing owed"
+			case f.FailedAt != nil && f.Repays == nil && f.Owed == 0: // repaid in full by refunds made again (and a lost dispute)
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): repaid in full by refunds made again: nothing owed"
+				if f.SettledBy != nil {
+					next += " (" + money(f.SettledAmount, f.Currency) + " of it settled by lost dispute " + *f.SettledBy + ")"
+				}
 			case f.SettledBy != nil:
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.SettledAmount, f.Currency) +
-					" settled by lost dispute " + *f.SettledBy + ", the rest owed to the customer: pay it back outside the provider"
+					" settled by lost dispute " + *f.SettledBy + ", " + money(f.Owed, f.Currency) + " still owed to the customer: pay it back outside the provider"
 			case f.FailedAt != nil && f.OwedFrom != nil && f.Status == "failed": // returned, then its invoice paid again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): its payment was returned by the bank and the invoice paid again by " +
-					*f.OwedFrom + ": owed to the customer, refund again from that payment (kudos ops refund --failed " + f.ID + ")"
+					*f.OwedFrom + ": " + money(f.Owed, f.Currency) + " still owed to the customer, refund again from that payment (kudos ops refund --failed " + f.ID + ")"
 			case f.FailedAt != nil && f.Repays != nil: // a refund made again failed too: its first refund is owed again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): failed refund " + *f.Repays +
 					" is owed again, refund it again (kudos ops refund --failed " + *f.Repays + ")"
 			case f.FailedAt != nil: // the money did not go back: owed, refund its own payment again
-				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): owed to the customer, refund again (kudos ops refund --failed " +
-					f.ID + ")"
+				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.Owed, f.Currency) +
+					" still owed to the customer, refund again (kudos ops refund --failed " + f.ID + ")"
 			case f.Repays != nil:
 				next = "\trepays failed refund " + *f.Repays
 			}

@@ -117,3 +117,33 @@ func TestTextReportOfADispute(t *testing.T) {
 		}
 	}
 }
+
+// TestTextReportOfFailedRefundsRepaid: a failed refund shows what it still
+// owes; one that refunds made again repaid in full is owed no more, and the
+// report does not ask for it to be refunded again.
+func TestTextReportOfFailedRefundsRepaid(t *testing.T) {
+	failed := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	repaysA, repaysB := "ops-refund:a", "ops-refund:b"
+	r := &ops.Report{Account: &store.OpsAccount{ID: uuid.New(), Name: "Repaid", Refunds: []store.OpsRefund{
+		{ID: "ops-refund:b:2", CheckoutID: "co_2", Amount: 600, Currency: "EUR", Status: "refunded", Repays: &repaysB},
+		{ID: "ops-refund:b", CheckoutID: "co_2", Amount: 1000, Currency: "EUR", Status: "failed", FailedAt: &failed, FailureReason: "lost", Owed: 400},
+		{ID: "ops-refund:a:2", CheckoutID: "co_1", Amount: 1000, Currency: "EUR", Status: "refunded", Repays: &repaysA},
+		{ID: "ops-refund:a", CheckoutID: "co_1", Amount: 1000, Currency: "EUR", Status: "failed", FailedAt: &failed, FailureReason: "lost"},
+	}}}
+	var out bytes.Buffer
+	if err := ops.WriteText(&out, r); err != nil {
+		t.Fatal(err)
+	}
+	lines := map[string]string{}
+	for _, l := range strings.Split(out.String(), "\n") {
+		if f := strings.Fields(l); len(f) > 0 {
+			lines[f[0]] = l
+		}
+	}
+	if a := lines["ops-refund:a"]; !strings.Contains(a, "repaid in full by refunds made again: nothing owed") || strings.Contains(a, "refund again") {
+		t.Errorf("the refund repaid in full reads %q", a)
+	}
+	if b := lines["ops-refund:b"]; !strings.Contains(b, "4.00 EUR still owed to the customer, refund again (kudos ops refund --failed ops-refund:b)") {
+		t.Errorf("the refund repaid in part reads %q", b)
+	}
+}

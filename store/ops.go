@@ -162,6 +162,10 @@ type OpsRefund struct {
 	// not its own: its own was returned and that one paid its invoice
 	// again (owed again: refund it again from there).
 	OwedFrom *string `json:"owed_from,omitempty" db:"owed_from"`
+	// Owed is what a failed refund still owes the customer: its amount
+	// less what a lost dispute settled and what refunds made again repaid
+	// (0 for any other refund, and for a failed one repaid in full).
+	Owed int64 `json:"owed,omitempty" db:"owed"`
 	// Uncredited is what the refund paid out beyond what its invoice had
 	// left to credit: money out with no credit note (a dashboard refund
 	// after a returned debit was paid again, say).
@@ -230,8 +234,10 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 					currency || ' ' || to_char(amount / 100.0, 'FM999999990.00')) END AS movement,
 			COALESCE('dispute ' || (dispute ->> 'status') || ' ' || (dispute ->> 'id'),
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
-		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT id, checkout_id, amount, currency, reason, status, created_at,
-			retry_at, failed_at, failure_reason, repays, settled_by, settled_amount, settled_by_return, owed_from, uncredited FROM refunds WHERE account_id = $1 ORDER BY created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT f.id, f.checkout_id, f.amount, f.currency, f.reason, f.status, f.created_at,
+			f.retry_at, f.failed_at, f.failure_reason, f.repays, f.settled_by, f.settled_amount, f.settled_by_return, f.owed_from, f.uncredited,
+			CASE WHEN f.status = 'failed' AND f.repays IS NULL THEN greatest(f.amount - f.settled_amount - `+repaidSQL+`, 0) ELSE 0 END AS owed
+			FROM refunds f WHERE f.account_id = $1 ORDER BY f.created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

@@ -204,3 +204,55 @@ func TestALostDisputeSettlesFailedRefunds(t *testing.T) {
 		})
 	}
 }
+
+// TestTheOpsReportTellsWhatAFailedRefundStillOwes: kudos ops account shows,
+// for a failed refund, what is still owed once refunds made again repaid
+// part of it, and nothing once they repaid all of it (the report said
+// "owed to the customer, refund again" for a refund repaid in full).
+func TestTheOpsReportTellsWhatAFailedRefundStillOwes(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account, _ := paidByCheckout(t, db)
+	refund := func(id, providerID string, amount int64) {
+		t.Helper()
+		if _, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_" + id, Provider: "fake", AccountID: account, CheckoutID: "co_1",
+			Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, RefundID: id, ProviderRefundID: providerID,
+				Amount: &kudos.Money{Amount: amount, Currency: "EUR"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	owed := func() int64 {
+		t.Helper()
+		o, err := db.OpsAccount(ctx, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range o.Refunds {
+			if f.ID == "ops-refund:a" {
+				return f.Owed
+			}
+		}
+		t.Fatalf("the report lacks refund ops-refund:a: %+v", o.Refunds)
+		return 0
+	}
+	refund("ops-refund:a", "re_a", 1000)
+	if n := owed(); n != 0 {
+		t.Fatalf("a refund made owes %d, want 0", n)
+	}
+	if _, err := db.RecordRefundFailure(ctx, account, kudos.PaymentEvent{EventID: "evt_fail", Provider: "fake", AccountID: account, CheckoutID: "co_1",
+		Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ProviderRefundID: "re_a",
+			Reason: "expired_or_canceled_card", Amount: &kudos.Money{Amount: 1000, Currency: "EUR"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if n := owed(); n != 1000 {
+		t.Fatalf("the failed refund owes %d, want 1000", n)
+	}
+	refund("ops-refund:a:2", "re_b", 600)
+	if n := owed(); n != 400 {
+		t.Fatalf("the failed refund repaid 6.00 owes %d, want 400", n)
+	}
+	refund("ops-refund:a:3", "re_c", 400)
+	if n := owed(); n != 0 {
+		t.Fatalf("the failed refund repaid in full owes %d, want 0", n)
+	}
+}
