@@ -60,6 +60,12 @@ export async function settle(page) {
   await page.waitForTimeout(300);
 }
 
+/** Resizes page's window to width (850 px high) and waits for two frames: the layout's answer. */
+export async function resize(page, width, height = 850) {
+  await page.setViewportSize({ width, height });
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+}
+
 /** How far the page scrolls sideways (0 when it does not). */
 export const sideways = (page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 

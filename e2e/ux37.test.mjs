@@ -57,14 +57,12 @@ for (const lang of ['en', 'nl', 'fr']) {
     const mfa = JSON.parse(readFileSync(new URL(`../ui/src/locales/${lang}/mfa.json`, import.meta.url), 'utf8'));
     for (const u of users) await api('PATCH', `/v1/accounts/${u.account_id}/user`, { preferred_language: lang }, u.token);
     try {
-      for (const width of [1280, 390]) {
-        for (const state of states) {
-          const page = await pageAt(width);
-          try {
-            await sweepState(page, state, lang, width, mfa, english, problems);
-          } finally {
-            await page.close();
-          }
+      for (const state of states) {
+        const page = await pageAt(1280);
+        try {
+          await sweepState(page, state, lang, mfa, english, problems);
+        } finally {
+          await page.close();
         }
       }
     } finally {
@@ -74,9 +72,9 @@ for (const lang of ['en', 'nl', 'fr']) {
   });
 }
 
-// sweepState opens state on page in lang at width and adds what it finds
-// wrong to problems.
-async function sweepState(page, state, lang, width, mfa, english, problems) {
+// sweepState opens state on page in lang, looks at it at 1280 and then,
+// the window resized, at 390 px, and adds what it finds wrong to problems.
+async function sweepState(page, state, lang, mfa, english, problems) {
   if (state.user) {
     await useSession(page, state.user);
     await page.evaluate((l) => localStorage.setItem('language', l), lang);
@@ -89,7 +87,8 @@ async function sweepState(page, state, lang, width, mfa, english, problems) {
     await page.addInitScript((l) => localStorage.setItem('language', l), lang);
   }
   await page.goto(state.url);
-  const where = `${lang} ${width}px ${state.url.replace(BASE, '')}${state.click ? ' (enrolling)' : ''}`;
+  const named = `${state.url.replace(BASE, '')}${state.click ? ' (enrolling)' : ''}`;
+  const where = `${lang} ${named}`;
   // A page left in another language is a finding of its own, named with its state.
   const inLanguage = await page.waitForFunction((l) => document.documentElement.lang === l, lang).then(() => true, () => false);
   if (!inLanguage) {
@@ -111,13 +110,18 @@ async function sweepState(page, state, lang, width, mfa, english, problems) {
     await secret.waitFor();
     await settle(page);
   }
-  if (state.banner && (await page.getByTestId('deletion-banner').count()) === 0) problems.push(`${where}: no deletion banner`);
-  const over = await sideways(page);
-  if (over > 0) problems.push(`${where}: scrolls sideways by ${over}px`);
-  for (const v of await axeViolations(page)) problems.push(`${where}: axe ${v}`);
-  const text = await page.evaluate(() => document.body.innerText);
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
-    if (english.has(line)) problems.push(`${where}: English left "${line}"`);
+  for (const width of [1280, 390]) {
+    const at = `${lang} ${width}px ${named}`;
+    await ux.resize(page, width);
+    await settle(page);
+    if (state.banner && (await page.getByTestId('deletion-banner').count()) === 0) problems.push(`${at}: no deletion banner`);
+    const over = await sideways(page);
+    if (over > 0) problems.push(`${at}: scrolls sideways by ${over}px`);
+    for (const v of await axeViolations(page)) problems.push(`${at}: axe ${v}`);
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+      if (english.has(line)) problems.push(`${at}: English left "${line}"`);
+    }
   }
 }
 
