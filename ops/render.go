@@ -218,7 +218,7 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.Repays != nil:
 				next = "\trepays failed refund " + *f.Repays
 			}
-			if f.Uncredited > 0 { // beyond what its invoice had left to credit
+			if f.Uncredited > 0 && f.Status == "refunded" { // beyond what its invoice had left to credit (a failed one paid nothing out)
 				next += "\t" + money(f.Uncredited, f.Currency) + " paid out without a credit note (the invoice had less left to credit)"
 			}
 			p("  %s\tcheckout %s\t%s\t%s\t%s\t%s%s", f.ID, f.CheckoutID, money(f.Amount, f.Currency), strings.ToUpper(f.Status), f.Reason,

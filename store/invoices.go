@@ -309,22 +309,25 @@ func creditEarlierRefunds(ctx context.Context, tx pgx.Tx, accountID, id uuid.UUI
 // paidBy paid its invoice and not credited yet, repay what the failed
 // refunds owed from paidBy still owe (owed again: oweAgain), as BookRefund
 // would have made it in the other order, and returns what is left of
-// amount to credit (all of it when nothing is owed, or when it was
-// credited already: its credit note stands as it is).
+// amount to credit (all of it when nothing is owed, when it was credited
+// already: its credit note stands as it is, or when it failed in its
+// turn: it repaid nothing).
 func repayFirst(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, paidBy, refundID string, amount kudos.Money) (kudos.Money, error) {
-	var credited bool
-	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE account_id = $1 AND refund_id = $2)`,
-		accountID, refundID).Scan(&credited); err != nil || credited {
+	var credited, made bool
+	if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE account_id = $1 AND refund_id = $2),
+		EXISTS (SELECT 1 FROM refunds WHERE account_id = $1 AND id = $2 AND status = 'refunded')`,
+		accountID, refundID).Scan(&credited, &made); err != nil || credited || !made {
 		return amount, wrapErr(err)
 	}
 	repays, owed, err := owedAfterFailure(ctx, tx, accountID, paidBy)
 	if err != nil || owed == 0 {
 		return amount, err
 	}
-	if _, err := tx.Exec(ctx, `UPDATE refunds SET repays = $2 WHERE id = $1`, refundID, repays); err != nil {
+	repaid := min(owed, amount.Amount)
+	if _, err := tx.Exec(ctx, `UPDATE refunds SET repays = $2, repaid_amount = $3 WHERE id = $1`, refundID, repays, repaid); err != nil {
 		return amount, wrapErr(err)
 	}
-	amount.Amount -= min(owed, amount.Amount)
+	amount.Amount -= repaid
 	return amount, nil
 }
 

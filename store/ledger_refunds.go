@@ -225,24 +225,27 @@ func (db *DB) BookRefund(ctx context.Context, accountID uuid.UUID, ev kudos.Paym
 		if reason == "" {
 			reason = "refunded at the payment provider"
 		}
-		// A refund of a payment whose earlier refund failed pays out
-		// first what the customer is still owed against that refund's
-		// credit note (it stands); only the rest is a new credit.
+		// A refund of a payment whose earlier refunds failed pays out
+		// first what the customer is still owed against those refunds'
+		// credit notes (they stand), the oldest first; only the rest is a
+		// new credit.
 		repays, owed, err := owedAfterFailure(ctx, tx, accountID, ref)
 		if err != nil {
 			return err
 		}
 		var repaysID *string
+		var repaid int64
 		credit := *m.Amount
 		if owed > 0 {
-			repaysID = &repays
-			credit.Amount -= min(owed, credit.Amount)
+			repaysID, repaid = &repays, min(owed, credit.Amount)
+			credit.Amount -= repaid
 		}
-		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, repays)
-			VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+		if _, err := tx.Exec(ctx, `INSERT INTO refunds (id, account_id, checkout_id, amount, currency, provider_id, reason, repays, repaid_amount)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
 			ON CONFLICT (id) DO UPDATE SET status = 'refunded', provider_id = EXCLUDED.provider_id, reason = EXCLUDED.reason,
-				created_at = now(), retry_at = NULL, repays = EXCLUDED.repays WHERE refunds.status IN ('refused', 'deferred')`,
-			b.ID, accountID, ref, m.Amount.Amount, m.Amount.Currency, m.ProviderRefundID, reason, repaysID); err != nil {
+				created_at = now(), retry_at = NULL, repays = EXCLUDED.repays, repaid_amount = EXCLUDED.repaid_amount
+				WHERE refunds.status IN ('refused', 'deferred')`,
+			b.ID, accountID, ref, m.Amount.Amount, m.Amount.Currency, m.ProviderRefundID, reason, repaysID, repaid); err != nil {
 			return wrapErr(err)
 		}
 		b.New = true
@@ -302,10 +305,12 @@ func recordUncredited(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, refun
 
 // UncreditedRefunds counts the refunds that paid out more than their
 // invoice had left to credit (the gauge kudos_refunds_uncredited: every
-// one ever booked; its alert fires when it grows).
+// one ever booked; its alert fires when it grows). One that failed at the
+// provider since paid nothing out: it is not counted (nor is its
+// uncredited part owed: owedSQL).
 func (db *DB) UncreditedRefunds(ctx context.Context) (int, error) {
 	var n int
-	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds WHERE uncredited > 0`).Scan(&n)
+	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM refunds WHERE uncredited > 0 AND status = 'refunded'`).Scan(&n)
 	return n, wrapErr(err)
 }
 

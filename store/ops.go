@@ -236,8 +236,9 @@ func (db *DB) OpsAccount(ctx context.Context, accountID uuid.UUID) (*OpsAccount,
 				'returned ' || (returned ->> 'payment'), '') AS ledger, trace_id FROM payment_events WHERE account_id = $1 ORDER BY received_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Refunds, errs[4] = collect[OpsRefund](ctx, tx, `SELECT f.id, f.checkout_id, f.amount, f.currency, f.reason, f.status, f.created_at,
 			f.retry_at, f.failed_at, f.failure_reason, f.repays, f.settled_by, f.settled_amount, f.settled_by_return, f.owed_from, f.uncredited,
-			CASE WHEN f.status = 'failed' AND f.repays IS NULL THEN greatest(f.amount - f.settled_amount - `+repaidSQL+`, 0) ELSE 0 END AS owed
-			FROM refunds f WHERE f.account_id = $1 ORDER BY f.created_at DESC LIMIT $2`, accountID, OpsRecentRows)
+			COALESCE(o.owed, 0) AS owed
+			FROM refunds f LEFT JOIN (`+owedSQL+`) o ON o.id = f.id AND o.account_id = $1
+			WHERE f.account_id = $1 ORDER BY f.created_at DESC LIMIT $2`, accountID, OpsRecentRows)
 		a.Disputes, errs[6] = collect[OpsDispute](ctx, tx, `SELECT d.id, d.invoice_id, d.payment, d.amount, d.currency, d.status,
 			d.reason, d.opened_at, d.closed_at, (SELECT c.id FROM invoices c WHERE c.dispute_id = d.id) AS credit_note_id
 			FROM disputes d WHERE d.account_id = $1 ORDER BY d.opened_at DESC LIMIT $2`, accountID, OpsRecentRows)

@@ -101,22 +101,23 @@ func (db *DB) RecordRefundFailure(ctx context.Context, accountID uuid.UUID, ev k
 	return changed, err
 }
 
-// owedAfterFailure is the refund of the payment ref that failed and is
-// still owed (its amount less what refunds made again have repaid and lost
-// disputes have settled) that a refund of ref made now repays, the oldest
-// first; "" and 0 when none. It repays one whose credit note stands, or,
-// when ref settled no invoice (a duplicate payment, refunded with no
-// credit note), one without: the new refund then credits nothing either.
+// owedAfterFailure is what the refunds of the payment ref that failed
+// still owe (owedSQL) that a refund of ref made now repays, oldest failure
+// first, and the oldest of them (the one it names: repays); "" and 0 when
+// none. It repays those whose credit notes stand, or, when ref settled no
+// invoice (a duplicate payment, refunded with no credit note), those
+// without: the new refund then credits nothing either.
 func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref string) (string, int64, error) {
-	var id string
+	var id *string
 	var owed int64
-	err := tx.QueryRow(ctx, `SELECT id, owed FROM (`+owedSQL+`) f WHERE f.account_id = $1 AND f.checkout_id = $2
-		AND (f.credited OR NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = $1 AND i.paid_by = $2 AND i.kind <> 'CREDIT_NOTE'))
-		ORDER BY failed_at, id LIMIT 1`, accountID, ref).Scan(&id, &owed)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return "", 0, nil
+	err := tx.QueryRow(ctx, `SELECT (array_agg(f.id ORDER BY f.failed_at, f.id))[1], COALESCE(sum(f.owed), 0) FROM (`+owedSQL+`) f
+		WHERE f.account_id = $1 AND f.checkout_id = $2
+		AND (f.credited OR NOT EXISTS (SELECT 1 FROM invoices i WHERE i.account_id = $1 AND i.paid_by = $2 AND i.kind <> 'CREDIT_NOTE'))`,
+		accountID, ref).Scan(&id, &owed)
+	if err != nil || id == nil {
+		return "", 0, wrapErr(err)
 	}
-	return id, owed, wrapErr(err)
+	return *id, owed, nil
 }
 
 // FailedRefunds counts the refunds that failed at the provider and that
@@ -131,25 +132,46 @@ func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 	return n, wrapErr(err)
 }
 
-// owedSQL lists the failed refunds still owed to the customer (f.owed > 0:
-// their amount less what lost disputes settled and refunds made again
-// repaid), with their account, the payment they are owed from (checkout_id:
-// their own, or the one that paid their invoice again after their own was
+// owedSQL lists the failed refunds still owed to the customer (f.owed > 0),
+// with their account, the payment they are owed from (checkout_id: their
+// own, or the one that paid their invoice again after their own was
 // returned, owedFromSQL), failure time and whether their credit note
-// stands (credited). A refund made again (it repays another) is never
-// listed: what it failed to pay is its first refund's debt, owed again.
-const owedSQL = `SELECT f.id, f.account_id, ` + owedFromSQL + ` AS checkout_id, f.failed_at, f.amount - f.settled_amount - ` + repaidSQL + ` AS owed,
+// stands (credited). What one owes is what it credited of its own (its
+// amount less what it repaid of earlier failures, repaid_amount, and what
+// it paid beyond its invoice's credit, uncredited: neither is the
+// customer's due once it failed) less what lost disputes settled, and less
+// what refunds made again of the same payment repaid, oldest failure
+// first (owedRowsSQL).
+var owedSQL = `SELECT * FROM (` + owedRowsSQL(`'failed'`, true) + `) owed WHERE owed.owed > 0`
+
+// owedRowsSQL lists the refunds of statuses (an SQL list) with what each
+// owes: ownSQL less (lessSettled) what lost disputes settled, and less
+// what the refunds made again of their payment repaid (repaid_amount of
+// those refunded that repay one of them), the oldest failure repaid first.
+// A refund made again names one failed refund (repays, the oldest) but may
+// repay several: what it repaid is counted against its payment's failures
+// in their order.
+func owedRowsSQL(statuses string, lessSettled bool) string {
+	own := `greatest(0, f.amount - f.repaid_amount - f.uncredited)`
+	if lessSettled {
+		own = `greatest(0, f.amount - f.repaid_amount - f.uncredited - f.settled_amount)`
+	}
+	return `SELECT o.id, o.account_id, o.checkout_id, o.failed_at, o.settled_amount, o.credited,
+		least(o.own, greatest(0, o.before + o.own - o.repaid)) AS owed
+	FROM (SELECT f.id, f.account_id, ` + owedFromSQL + ` AS checkout_id, f.failed_at, f.settled_amount, ` + own + ` AS own,
+		COALESCE(sum(` + own + `) OVER (PARTITION BY f.account_id, ` + owedFromSQL + ` ORDER BY f.failed_at, f.id
+			ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before,
+		COALESCE((SELECT sum(r.repaid_amount) FROM refunds r JOIN refunds g ON g.id = r.repays
+			WHERE r.account_id = f.account_id AND r.status = 'refunded' AND g.status IN (` + statuses + `)
+				AND COALESCE(g.owed_from, g.checkout_id) = ` + owedFromSQL + `), 0) AS repaid,
 		EXISTS (SELECT 1 FROM invoices cn WHERE cn.account_id = f.account_id AND cn.refund_id = f.id) AS credited
-	FROM refunds f WHERE f.status = 'failed' AND f.repays IS NULL AND f.amount - f.settled_amount > ` + repaidSQL
+	FROM refunds f WHERE f.status IN (` + statuses + `)) o`
+}
 
 // owedFromSQL is the payment the failed refund f is owed from: its own,
 // or, once its own was returned and its invoice paid again by another
 // payment, that one (refunds.owed_from, set by oweAgain).
 const owedFromSQL = `COALESCE(f.owed_from, f.checkout_id)`
-
-// repaidSQL is what refunds made again have repaid of the failed refund f.
-const repaidSQL = `COALESCE((SELECT sum(r.amount) FROM refunds r WHERE r.account_id = f.account_id AND r.repays = f.id
-	AND r.status = 'refunded'), 0)`
 
 // settleByDisputes settles the failed refunds of the account's payment ref
 // by its lost disputes, in the transaction that books the dispute's loss
@@ -186,17 +208,18 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 		id            string
 		owed, settled int64
 	}
-	rows, err := tx.Query(ctx, `SELECT f.id, f.amount - `+repaidSQL+`, f.settled_amount FROM refunds f
-		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status IN ('failed', 'settled_by_dispute') AND f.repays IS NULL
-		ORDER BY f.failed_at, f.id FOR UPDATE`, accountID, ref)
+	if _, err := tx.Exec(ctx, `SELECT 1 FROM refunds f WHERE f.account_id = $1 AND `+owedFromSQL+` = $2
+		AND f.status IN ('failed', 'settled_by_dispute') FOR UPDATE`, accountID, ref); err != nil {
+		return wrapErr(err)
+	}
+	rows, err := tx.Query(ctx, `SELECT f.id, f.owed, f.settled_amount FROM (`+owedRowsSQL(`'failed', 'settled_by_dispute'`, false)+`) f
+		WHERE f.account_id = $1 AND f.checkout_id = $2 ORDER BY f.failed_at, f.id`, accountID, ref)
 	if err != nil {
 		return wrapErr(err)
 	}
 	fs, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (failed, error) {
 		var f failed
-		err := row.Scan(&f.id, &f.owed, &f.settled)
-		f.owed = max(f.owed, 0)
-		return f, err
+		return f, row.Scan(&f.id, &f.owed, &f.settled)
 	})
 	if err != nil {
 		return wrapErr(err)
@@ -232,9 +255,8 @@ func settleByDisputes(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 // credit note is issued or changed: theirs stand. Run again, it settles
 // nothing more.
 func settleByReturn(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref, returnID string) error {
-	_, err := tx.Exec(ctx, `UPDATE refunds f SET status = 'settled_by_return', settled_by_return = $3
-		WHERE f.account_id = $1 AND `+owedFromSQL+` = $2 AND f.status = 'failed' AND f.repays IS NULL
-			AND f.amount - f.settled_amount > `+repaidSQL, accountID, ref, returnID)
+	_, err := tx.Exec(ctx, `UPDATE refunds SET status = 'settled_by_return', settled_by_return = $3
+		WHERE id IN (SELECT f.id FROM (`+owedSQL+`) f WHERE f.account_id = $1 AND f.checkout_id = $2)`, accountID, ref, returnID)
 	return wrapErr(err)
 }
 
@@ -314,8 +336,9 @@ type OwedRefund struct {
 }
 
 // OwedRefundOf returns the failed refund id as an owed refund; a refund
-// made again that failed in its turn answers the refund it repaid (owed
-// again). An unknown id is ENotFound; a refund not failed, or owed no
+// made again that failed in its turn answers what it credited of its own
+// (beyond what it repaid), or, when it credited nothing, the refund it
+// repaid (owed again). An unknown id is ENotFound; a refund not failed, or owed no
 // more (repaid by a refund made again, settled by a lost dispute or by
 // the return of its payment: that one's error says so), or
 // failed without a credit note though its payment settled an invoice
@@ -330,7 +353,11 @@ func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) 
 	} else if err != nil {
 		return nil, wrapErr(err)
 	}
-	if status == "failed" && repays != nil {
+	var ownOwed bool
+	if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM (`+owedSQL+`) f WHERE f.id = $1)`, id).Scan(&ownOwed); err != nil {
+		return nil, wrapErr(err)
+	}
+	if status == "failed" && repays != nil && !ownOwed { // it owes nothing of its own: what it failed to repay is owed again
 		id = *repays
 		if err := db.Pool.QueryRow(ctx, `SELECT status FROM refunds WHERE id = $1`, id).Scan(&status); err != nil {
 			return nil, wrapErr(err)

@@ -256,3 +256,88 @@ func TestTheOpsReportTellsWhatAFailedRefundStillOwes(t *testing.T) {
 		t.Fatalf("the failed refund repaid in full owes %d, want 0", n)
 	}
 }
+
+// TestARefundMadeAgainBeyondWhatItRepaysOwesItsOwnPartWhenItFails: refund
+// X of 10.00 fails; the whole 12.10 is refunded again (R: 10.00 repays X,
+// 2.10 a credit note of its own), and R fails too. The customer is owed
+// 12.10 (the credit notes credit all of the invoice, no money went back):
+// before, only X's 10.00 was owed (a failed refund that repays was never
+// owed itself) and R's 2.10 could not be refunded at all. A refund of all
+// that is owed then repays both, oldest first, with no credit note.
+func TestARefundMadeAgainBeyondWhatItRepaysOwesItsOwnPartWhenItFails(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account, invoiceID := paidByCheckout(t, db)
+	refund := func(id, providerID string, amount int64) store.BookedRefund {
+		t.Helper()
+		b, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_" + id, Provider: "fake", AccountID: account, CheckoutID: "co_1",
+			Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, RefundID: id, ProviderRefundID: providerID,
+				Amount: &kudos.Money{Amount: amount, Currency: "EUR"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	fail := func(providerID string) {
+		t.Helper()
+		if _, err := db.RecordRefundFailure(ctx, account, kudos.PaymentEvent{EventID: "evt_fail_" + providerID, Provider: "fake", AccountID: account,
+			CheckoutID: "co_1", Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefundFailed,
+				ProviderRefundID: providerID, Reason: "expired_or_canceled_card"}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	owed := func() (sum int64, byID map[string]int64) {
+		t.Helper()
+		o, err := db.OpsAccount(ctx, account)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byID = map[string]int64{}
+		for _, f := range o.Refunds {
+			sum += f.Owed
+			byID[f.ID] = f.Owed
+		}
+		return sum, byID
+	}
+	refund("ops-refund:x", "re_x", 1000)
+	fail("re_x")
+	if r := refund("ops-refund:r", "re_r", 1210); r.CreditNoteNumber == "" {
+		t.Fatalf("the refund of 12.10 made again %+v: want a credit note of its own for the 2.10 beyond what it repays", r)
+	}
+	if sum, _ := owed(); sum != 0 {
+		t.Fatalf("%d owed once the refund made again went through, want 0", sum)
+	}
+	fail("re_r")
+	sum, byID := owed()
+	if sum != 1210 || byID["ops-refund:x"] != 1000 || byID["ops-refund:r"] != 210 {
+		t.Fatalf("owed %d (%v) after the refund made again failed too, want 1210: 1000 of x and 210 of r", sum, byID)
+	}
+	if n, err := db.FailedRefunds(ctx); err != nil || n != 2 {
+		t.Fatalf("%d failed refunds owed (%v), want 2", n, err)
+	}
+	if f, err := db.OwedRefundOf(ctx, "ops-refund:r"); err != nil || f.ID != "ops-refund:r" || f.Owed.Amount != 210 {
+		t.Fatalf("owed refund of r %+v (%v), want its own 2.10", f, err)
+	}
+	pay, err := db.RefundablePaymentOf(ctx, invoiceID.String())
+	if err != nil || pay.Creditable() < 1210 {
+		t.Fatalf("refundable %+v (%v): want the 12.10 owed refundable again", pay, err)
+	}
+	// All of it refunded again at once (a dashboard refund): it repays both.
+	if again := refund("ops-refund:all", "re_all", 1210); again.CreditNoteNumber != "" {
+		var total int64
+		if err := db.Pool.QueryRow(ctx, `SELECT total_amount FROM invoices WHERE number = $1`, again.CreditNoteNumber).Scan(&total); err != nil {
+			t.Fatal(err)
+		}
+		var own bool
+		if err := db.Pool.QueryRow(ctx, `SELECT EXISTS (SELECT 1 FROM invoices WHERE refund_id = 'ops-refund:all')`).Scan(&own); err != nil || own {
+			t.Fatalf("the refund repaying both got a credit note of its own (%d, %v)", total, err)
+		}
+	}
+	if sum, byID := owed(); sum != 0 {
+		t.Fatalf("owed %d (%v) once all was refunded again, want 0", sum, byID)
+	}
+	var uncredited int64
+	if err := db.Pool.QueryRow(ctx, `SELECT COALESCE(sum(uncredited), 0) FROM refunds WHERE account_id = $1`, account).Scan(&uncredited); err != nil || uncredited != 0 {
+		t.Fatalf("%d paid out with no credit note (%v), want 0", uncredited, err)
+	}
+}

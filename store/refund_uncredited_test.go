@@ -112,3 +112,41 @@ func TestACheckoutRefundOfASaleRecordsWhatItCouldNotCredit(t *testing.T) {
 	}
 	wantUncredited(t, db, invoice, "refund:"+second, 363)
 }
+
+// TestAFailedRefundWithAnUncreditedPartOwesOnlyItsCredit: the same invoice
+// (3.63 refunded, returned, paid again by B), B refunded in full (credit
+// note 8.47, 3.63 recorded as paid out with no credit note), and that
+// refund fails at the provider: no money left. The customer has paid 8.47
+// net against an invoice credited in full, so 8.47 is owed, and nothing was
+// paid out with no credit note. Before, all 12.10 was owed (a refund
+// again would pay 3.63 too much) and the 3.63 still counted as paid out.
+func TestAFailedRefundWithAnUncreditedPartOwesOnlyItsCredit(t *testing.T) {
+	db := testenv.DB(t)
+	ctx := context.Background()
+	account, invoice, second := returnedAfterAPartialRefund(t, db, false)
+	if err := db.PayInvoice(ctx, invoice, second); err != nil {
+		t.Fatal(err)
+	}
+	all := kudos.Money{Amount: 1210, Currency: "EUR"}
+	b, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_all", Provider: "fake", AccountID: account,
+		CheckoutID: second, Outcome: kudos.PaymentPaid,
+		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_all", Amount: &all}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantUncredited(t, db, invoice, b.ID, 363)
+	before, err := db.UncreditedRefunds(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.RecordRefundFailure(ctx, account, kudos.PaymentEvent{EventID: "evt_all_failed", Provider: "fake", AccountID: account,
+		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ProviderRefundID: "re_all"}}); err != nil {
+		t.Fatal(err)
+	}
+	if f, err := db.OwedRefundOf(ctx, b.ID); err != nil || f.Owed.Amount != 847 {
+		t.Fatalf("owed refund %+v (%v), want 8.47 owed (what its credit note credited)", f, err)
+	}
+	if after, err := db.UncreditedRefunds(ctx); err != nil || after != before-1 {
+		t.Fatalf("%d refunds paid out with no credit note after the failure (%v), want %d: the failed one paid nothing out", after, err, before-1)
+	}
+}
