@@ -4,7 +4,6 @@ import (
 	"context"
 	"testing"
 
-	"kudos"
 	"kudos/internal/testenv"
 )
 
@@ -27,13 +26,7 @@ func TestARefundOfThePaymentThatPaysAgainBookedBeforeItRepaysTheFailedRefund(t *
 	if err := db.Pool.QueryRow(ctx, `SELECT id FROM refunds WHERE account_id = $1 AND provider_id = 're_part'`, account).Scan(&failedID); err != nil {
 		t.Fatal(err)
 	}
-	part := kudos.Money{Amount: 363, Currency: "EUR"}
-	early, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_b_part", Provider: "fake", AccountID: account,
-		CheckoutID: second, Outcome: kudos.PaymentPaid,
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_b_part", Amount: &part}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	early := providerRefund(t, db, account, second, "re_b_part", 363)
 	if err := db.PayInvoice(ctx, invoice, second); err != nil {
 		t.Fatal(err)
 	}

@@ -24,12 +24,7 @@ func returnedAfterAPartialRefund(t *testing.T, db *store.DB, failed bool) (accou
 	account = newAccount(t, db)
 	withPaidPlan(t, db, account, false)
 	first, invoice := paidInvoice(t, db, account, kudos.InvoicePaid)
-	part := kudos.Money{Amount: 363, Currency: "EUR"}
-	if _, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_part", Provider: "fake", AccountID: account,
-		CheckoutID: first, Outcome: kudos.PaymentPaid,
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_part", Amount: &part}}); err != nil {
-		t.Fatal(err)
-	}
+	providerRefund(t, db, account, first, "re_part", 363)
 	if failed {
 		if _, err := db.RecordRefundFailure(ctx, account, kudos.PaymentEvent{EventID: "evt_part_failed", Provider: "fake", AccountID: account,
 			LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefundFailed, ProviderRefundID: "re_part"}}); err != nil {
@@ -47,6 +42,19 @@ func returnedAfterAPartialRefund(t *testing.T, db *store.DB, failed bool) (accou
 		t.Fatal(err)
 	}
 	return account, invoice, second
+}
+
+// providerRefund books a refund of amount made at the provider (its id
+// re) of payment, as its event reports it.
+func providerRefund(t *testing.T, db *store.DB, account uuid.UUID, payment, re string, amount int64) store.BookedRefund {
+	t.Helper()
+	b, err := db.BookRefund(context.Background(), account, kudos.PaymentEvent{EventID: "evt_" + re, Provider: "fake", AccountID: account,
+		CheckoutID: payment, Outcome: kudos.PaymentPaid, LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund,
+			ProviderRefundID: re, Amount: &kudos.Money{Amount: amount, Currency: "EUR"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
 
 // wantUncredited fails the test unless the invoice's credit notes credit
@@ -81,12 +89,9 @@ func TestARefundCreditedWhenItsPaymentSettlesRecordsWhatItCouldNotCredit(t *test
 	db := testenv.DB(t)
 	ctx := context.Background()
 	account, invoice, second := returnedAfterAPartialRefund(t, db, false)
-	all := kudos.Money{Amount: 1210, Currency: "EUR"}
-	b, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_all", Provider: "fake", AccountID: account,
-		CheckoutID: second, Outcome: kudos.PaymentPaid,
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_all", Amount: &all}})
-	if err != nil || b.CreditNoteNumber != "" {
-		t.Fatalf("the refund of B before B applied: %+v (%v), want booked with no credit note yet", b, err)
+	b := providerRefund(t, db, account, second, "re_all", 1210)
+	if b.CreditNoteNumber != "" {
+		t.Fatalf("the refund of B before B applied: %+v, want booked with no credit note yet", b)
 	}
 	if err := db.PayInvoice(ctx, invoice, second); err != nil {
 		t.Fatal(err)
@@ -127,13 +132,7 @@ func TestAFailedRefundWithAnUncreditedPartOwesOnlyItsCredit(t *testing.T) {
 	if err := db.PayInvoice(ctx, invoice, second); err != nil {
 		t.Fatal(err)
 	}
-	all := kudos.Money{Amount: 1210, Currency: "EUR"}
-	b, err := db.BookRefund(ctx, account, kudos.PaymentEvent{EventID: "evt_all", Provider: "fake", AccountID: account,
-		CheckoutID: second, Outcome: kudos.PaymentPaid,
-		LedgerMovement: kudos.LedgerMovement{Movement: kudos.MovementRefund, ProviderRefundID: "re_all", Amount: &all}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := providerRefund(t, db, account, second, "re_all", 1210)
 	wantUncredited(t, db, invoice, b.ID, 363)
 	before, err := db.UncreditedRefunds(ctx)
 	if err != nil {
