@@ -35,6 +35,11 @@ OIDC_PORT=${KUDOS_BENCH_OIDC_PORT:-18292}
 S3_PORT=${KUDOS_BENCH_S3_PORT:-$((HTTP_PORT + 1000))}
 WORK=$(mktemp -d /tmp/kudos-bench.XXXXXX)
 chmod 755 "$WORK"
+# The dev server's SQLite in a file on tmpfs, as make test keeps it
+# (scripts/test.sh says why: an in-memory database dies with its one
+# connection, which the CLI's SQLite driver opens again after an
+# interruption under load, and finds empty: "no such table").
+TEMPORAL_DB_DIR=$(mktemp -d /dev/shm/kudos-bench.XXXXXX 2>/dev/null) || TEMPORAL_DB_DIR=$WORK
 PIDS=()
 FAILED=1
 
@@ -44,6 +49,7 @@ cleanup() {
   for pid in "${PIDS[@]}"; do wait "$pid" 2>/dev/null || true; done
   pg_stop "$WORK/pg"
   [ -d "$WORK/temporal-pg" ] && pg_stop "$WORK/temporal-pg"
+  [ "$TEMPORAL_DB_DIR" != "$WORK" ] && rm -rf "$TEMPORAL_DB_DIR"
   if [ "$FAILED" = 0 ]; then rm -rf "$WORK"; else say "logs kept in $WORK"; fi
 }
 trap cleanup EXIT
@@ -96,7 +102,7 @@ KUDOS_PG_OPTS="-c shared_preload_libraries=pg_stat_statements" pg_start "$WORK/p
 TEMPORAL_KIND=${KUDOS_BENCH_TEMPORAL:-dev}
 case $TEMPORAL_KIND in
   dev)
-    temporal_start "$TEMPORAL_PORT" 0 "" "$WORK/temporal.log"
+    temporal_start "$TEMPORAL_PORT" 0 "$TEMPORAL_DB_DIR/temporal.db" "$WORK/temporal.log"
     ;;
   postgres)
     temporal_sql_setup "$WORK/temporal-pg" "$((PG_PORT + 1))" >"$WORK/temporal-setup.log" 2>&1 ||
