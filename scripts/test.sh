@@ -161,6 +161,11 @@ say "preparing (at once): UI build, npm packages, tools, Postgres"
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if wanted e2e; then
   [ -n "$CHROMIUM" ] || die "chromium not found: apt-get install -y chromium"
+  # Niced with its lane, Chromium stays there (scripts/chromium-yielding.sh).
+  if [ "$NICE" != 0 ] && command -v setpriv >/dev/null; then
+    export KUDOS_CHROMIUM_BIN=$CHROMIUM
+    CHROMIUM=$KUDOS_ROOT/scripts/chromium-yielding.sh
+  fi
   background e2e-npm e2e_npm
 fi
 background ui ui_ready
