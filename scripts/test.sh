@@ -70,15 +70,6 @@ mkdir -p "$WORK/steps"
 PIDS=()
 LANES=()
 FAILED=0
-# KUDOS_TEST_NICE (default 10; 0: none): the niceness of every lane but
-# go test's, and of the end-to-end instances (their kudos processes and
-# dev server), whose children inherit it. ./api's tests set the run's
-# length and mostly wait (on Temporal, Postgres, their own test process);
-# on two cores at load ~25 each of those waits also queued behind the
-# browsers' and the UI's work, which have time to spare (they end minutes
-# before go test). Niced, they take the CPU go test's lane leaves.
-NICE=${KUDOS_TEST_NICE:-10}
-yielding() { [ "$NICE" = 0 ] || renice -n "$NICE" -p "$@" >/dev/null 2>&1 || true; }
 BEGIN=$SECONDS
 
 cleanup() {
@@ -161,11 +152,6 @@ say "preparing (at once): UI build, npm packages, tools, Postgres"
 CHROMIUM=${CHROMIUM:-$(command -v chromium || command -v chromium-browser || true)}
 if wanted e2e; then
   [ -n "$CHROMIUM" ] || die "chromium not found: apt-get install -y chromium"
-  # Niced with its lane, Chromium stays there (scripts/chromium-yielding.sh).
-  if [ "$NICE" != 0 ] && command -v setpriv >/dev/null; then
-    export KUDOS_CHROMIUM_BIN=$CHROMIUM
-    CHROMIUM=$KUDOS_ROOT/scripts/chromium-yielding.sh
-  fi
   background e2e-npm e2e_npm
 fi
 background ui ui_ready
@@ -193,7 +179,6 @@ E2E_TEMPORAL_PORT=$((TEMPORAL_PORT + 10))
 if wanted e2e; then
   temporal_start "$E2E_TEMPORAL_PORT" 0 "$TEMPORAL_DB_DIR/temporal-e2e.db" "$WORK/temporal-e2e.log"
   PIDS+=("$TEMPORAL_PID")
-  yielding "$TEMPORAL_PID"
 fi
 prepared
 export KUDOS_TEST_DATABASE_URL="postgres://kudos@127.0.0.1:$PG_PORT/kudos?sslmode=disable"
@@ -226,12 +211,10 @@ if wanted e2e; then
   # The main instance: api and worker in one process, as make dev runs them.
   env $(e2e_env e2e "$E2E_PORT" $((E2E_PORT - 5555)) $((E2E_PORT + 2))) ./bin/kudos dev >"$WORK/kudos-e2e.log" 2>&1 &
   PIDS+=("$!")
-  yielding "$!"
   # The ALONE instance: the same, for the files that name ALONE (the
   # longest ones), which run beside the main instance's other files.
   env $(e2e_env e2e_alone "$ALONE_PORT" $((E2E_PORT - 5553)) $((E2E_PORT + 5))) ./bin/kudos dev >"$WORK/kudos-e2e-alone.log" 2>&1 &
   PIDS+=("$!")
-  yielding "$!"
   # The fast instance: a 20 s trial and a 45 s year, so trials expire and
   # plans renew while the tests watch; api and worker apart, so that a test
   # can kill the worker (scripts/e2e-worker.sh kill|start).
@@ -239,7 +222,6 @@ if wanted e2e; then
   export KUDOS_E2E_WORKER_LOG="$WORK/kudos-e2e-fast-worker.log" KUDOS_E2E_WORKER_PIDFILE="$WORK/worker.pid"
   env $KUDOS_E2E_FAST_ENV ./bin/kudos api >"$WORK/kudos-e2e-fast-api.log" 2>&1 &
   PIDS+=("$!")
-  yielding "$!"
 fi
 
 # e2e_ready: the instances answer and the fast one's worker polls.
@@ -420,11 +402,8 @@ say "prepared in $PREPARED_AT s; running the steps"
 for lane in lane_go lane_gocheck lane_ui lane_e2e lane_faults; do
   if [ "${KUDOS_TEST_SERIAL:-}" = 1 ]; then
     $lane || FAILED=1
-  elif [ "$lane" = lane_go ]; then
+  else
     $lane &
-    LANES+=("$!")
-  else # the other lanes yield the CPU to go test's (KUDOS_TEST_NICE)
-    (yielding "$BASHPID"; $lane) &
     LANES+=("$!")
   fi
 done
