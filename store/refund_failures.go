@@ -124,8 +124,9 @@ func owedAfterFailure(ctx context.Context, tx pgx.Tx, accountID uuid.UUID, ref s
 // neither a refund made again nor a lost dispute of the payment has repaid
 // in full: money the customers are owed (the gauge kudos_refunds_failed;
 // its alert asks an operator to refund again with `kudos ops refund
-// --failed`). A refund made again that failed in its turn is not counted
-// twice: what it owed is the first refund's, owed again.
+// --failed`). A refund made again that failed in its turn is counted only
+// for what it credited of its own, beyond what it repaid: what it failed
+// to repay is the first refunds' debt, owed again (counted with them).
 func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 	var n int
 	err := db.Pool.QueryRow(ctx, `SELECT count(*) FROM (`+owedSQL+`) f`).Scan(&n)
@@ -145,7 +146,8 @@ func (db *DB) FailedRefunds(ctx context.Context) (int, error) {
 var owedSQL = `SELECT * FROM (` + owedRowsSQL(`'failed'`, true) + `) owed WHERE owed.owed > 0`
 
 // owedRowsSQL lists the refunds of statuses (an SQL list) with what each
-// owes: ownSQL less (lessSettled) what lost disputes settled, and less
+// owes: its own part (its amount less repaid_amount and uncredited; less
+// settled_amount too when lessSettled: what lost disputes settled), less
 // what the refunds made again of their payment repaid (repaid_amount of
 // those refunded that repay one of them), the oldest failure repaid first.
 // A refund made again names one failed refund (repays, the oldest) but may
