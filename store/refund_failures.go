@@ -340,7 +340,8 @@ type OwedRefund struct {
 // OwedRefundOf returns the failed refund id as an owed refund; a refund
 // made again that failed in its turn answers what it credited of its own
 // (beyond what it repaid), or, when it credited nothing, the refund it
-// repaid (owed again). An unknown id is ENotFound; a refund not failed, or owed no
+// repaid (owed again). While an older failure of the same payment is
+// still owed, that one is answered: a refund made now repays it first. An unknown id is ENotFound; a refund not failed, or owed no
 // more (repaid by a refund made again, settled by a lost dispute or by
 // the return of its payment: that one's error says so), or
 // failed without a credit note though its payment settled an invoice
@@ -364,6 +365,19 @@ func (db *DB) OwedRefundOf(ctx context.Context, id string) (*OwedRefund, error) 
 		if err := db.Pool.QueryRow(ctx, `SELECT status FROM refunds WHERE id = $1`, id).Scan(&status); err != nil {
 			return nil, wrapErr(err)
 		}
+	}
+	// A refund made now repays its payment's failures oldest first: an
+	// older one still owed is answered first (then this one, asked again).
+	var older string
+	err = db.Pool.QueryRow(ctx, `SELECT o.id FROM (`+owedSQL+`) o JOIN refunds f ON f.id = $1
+		WHERE f.status = 'failed' AND o.account_id = f.account_id AND o.checkout_id = COALESCE(f.owed_from, f.checkout_id)
+			AND (o.failed_at, o.id) < (f.failed_at, f.id)
+		ORDER BY o.failed_at, o.id LIMIT 1`, id).Scan(&older)
+	switch {
+	case err == nil:
+		id = older
+	case !errors.Is(err, pgx.ErrNoRows):
+		return nil, wrapErr(err)
 	}
 	if status == "settled_by_return" {
 		if err := db.Pool.QueryRow(ctx, `SELECT COALESCE(owed_from, checkout_id), settled_by_return FROM refunds WHERE id = $1`, id).Scan(&ref, &returnID); err != nil {

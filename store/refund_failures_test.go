@@ -262,8 +262,9 @@ func TestTheOpsReportTellsWhatAFailedRefundStillOwes(t *testing.T) {
 // 2.10 a credit note of its own), and R fails too. The customer is owed
 // 12.10 (the credit notes credit all of the invoice, no money went back):
 // before, only X's 10.00 was owed (a failed refund that repays was never
-// owed itself) and R's 2.10 could not be refunded at all. A refund of all
-// that is owed then repays both, oldest first, with no credit note.
+// owed itself) and R's 2.10 could not be refunded at all. Refunds made
+// again then repay both, oldest first, one of them across the two, with
+// no credit note.
 func TestARefundMadeAgainBeyondWhatItRepaysOwesItsOwnPartWhenItFails(t *testing.T) {
 	db := testenv.DB(t)
 	ctx := context.Background()
@@ -315,15 +316,21 @@ func TestARefundMadeAgainBeyondWhatItRepaysOwesItsOwnPartWhenItFails(t *testing.
 	if n, err := db.FailedRefunds(ctx); err != nil || n != 2 {
 		t.Fatalf("%d failed refunds owed (%v), want 2", n, err)
 	}
-	if f, err := db.OwedRefundOf(ctx, "ops-refund:r"); err != nil || f.ID != "ops-refund:r" || f.Owed.Amount != 210 {
-		t.Fatalf("owed refund of r %+v (%v), want its own 2.10", f, err)
+	// A refund made now repays the oldest first: asked for r, --failed
+	// answers x while x is owed.
+	if f, err := db.OwedRefundOf(ctx, "ops-refund:r"); err != nil || f.ID != "ops-refund:x" || f.Owed.Amount != 1000 {
+		t.Fatalf("owed refund of r %+v (%v), want x's 10.00 first", f, err)
 	}
 	pay, err := db.RefundablePaymentOf(ctx, invoiceID.String())
 	if err != nil || pay.Creditable() < 1210 {
 		t.Fatalf("refundable %+v (%v): want the 12.10 owed refundable again", pay, err)
 	}
-	// All of it refunded again at once (a dashboard refund): it repays both.
-	if again := refund("ops-refund:all", "re_all", 1210); again.CreditNoteNumber != "" {
+	refund("ops-refund:x:2", "re_x2", 600)
+	if sum, byID := owed(); byID["ops-refund:x"] != 400 || byID["ops-refund:r"] != 210 {
+		t.Fatalf("owed %d (%v) after 6.00 refunded again, want 400 of x and 210 of r", sum, byID)
+	}
+	// The rest at once (a dashboard refund of 6.10): it repays both.
+	if again := refund("ops-refund:all", "re_all", 610); again.CreditNoteNumber != "" {
 		var total int64
 		if err := db.Pool.QueryRow(ctx, `SELECT total_amount FROM invoices WHERE number = $1`, again.CreditNoteNumber).Scan(&total); err != nil {
 			t.Fatal(err)
@@ -335,6 +342,9 @@ func TestARefundMadeAgainBeyondWhatItRepaysOwesItsOwnPartWhenItFails(t *testing.
 	}
 	if sum, byID := owed(); sum != 0 {
 		t.Fatalf("owed %d (%v) once all was refunded again, want 0", sum, byID)
+	}
+	if f, err := db.OwedRefundOf(ctx, "ops-refund:r"); kudos.ErrorCode(err) != kudos.EInvalid {
+		t.Fatalf("owed refund of r once repaid: %+v (%v), want EInvalid (owed no more)", f, err)
 	}
 	var uncredited int64
 	if err := db.Pool.QueryRow(ctx, `SELECT COALESCE(sum(uncredited), 0) FROM refunds WHERE account_id = $1`, account).Scan(&uncredited); err != nil || uncredited != 0 {
