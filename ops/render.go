@@ -212,6 +212,9 @@ func WriteText(out io.Writer, r *Report) error {
 			case f.FailedAt != nil && f.Repays != nil: // a refund made again failed too: its first refund is owed again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): failed refund " + *f.Repays +
 					" is owed again, refund it again (kudos ops refund --failed " + *f.Repays + ")"
+				if f.Owed > 0 { // what it credited of its own, beyond what it repaid
+					next += "; " + money(f.Owed, f.Currency) + " of its own still owed to the customer (kudos ops refund --failed " + f.ID + ")"
+				}
 			case f.FailedAt != nil: // the money did not go back: owed, refund its own payment again
 				next = "\tfailed " + ts(f.FailedAt) + " (" + f.FailureReason + "): " + money(f.Owed, f.Currency) +
 					" still owed to the customer, refund again (kudos ops refund --failed " + f.ID + ")"

@@ -129,6 +129,8 @@ func TestTextReportOfFailedRefundsRepaid(t *testing.T) {
 		{ID: "ops-refund:b", CheckoutID: "co_2", Amount: 1000, Currency: "EUR", Status: "failed", FailedAt: &failed, FailureReason: "lost", Owed: 400},
 		{ID: "ops-refund:a:2", CheckoutID: "co_1", Amount: 1000, Currency: "EUR", Status: "refunded", Repays: &repaysA},
 		{ID: "ops-refund:a", CheckoutID: "co_1", Amount: 1000, Currency: "EUR", Status: "failed", FailedAt: &failed, FailureReason: "lost"},
+		{ID: "ops-refund:c:2", CheckoutID: "co_3", Amount: 1210, Currency: "EUR", Status: "failed", FailedAt: &failed, FailureReason: "lost",
+			Repays: &repaysA, Owed: 210},
 	}}}
 	var out bytes.Buffer
 	if err := ops.WriteText(&out, r); err != nil {
@@ -142,6 +144,9 @@ func TestTextReportOfFailedRefundsRepaid(t *testing.T) {
 	}
 	if a := lines["ops-refund:a"]; !strings.Contains(a, "repaid in full by refunds made again: nothing owed") || strings.Contains(a, "refund again") {
 		t.Errorf("the refund repaid in full reads %q", a)
+	}
+	if c := lines["ops-refund:c:2"]; !strings.Contains(c, "2.10 EUR of its own still owed to the customer (kudos ops refund --failed ops-refund:c:2)") {
+		t.Errorf("the failed refund made again with a part of its own reads %q", c)
 	}
 	if b := lines["ops-refund:b"]; !strings.Contains(b, "4.00 EUR still owed to the customer, refund again (kudos ops refund --failed ops-refund:b)") {
 		t.Errorf("the refund repaid in part reads %q", b)

@@ -162,9 +162,11 @@ type OpsRefund struct {
 	// not its own: its own was returned and that one paid its invoice
 	// again (owed again: refund it again from there).
 	OwedFrom *string `json:"owed_from,omitempty" db:"owed_from"`
-	// Owed is what a failed refund still owes the customer: its amount
-	// less what a lost dispute settled and what refunds made again repaid
-	// (0 for any other refund, and for a failed one repaid in full).
+	// Owed is what a failed refund still owes the customer: its own part
+	// (its amount less what it repaid of earlier failures and what it paid
+	// beyond its credit note) less what a lost dispute settled and what
+	// refunds made again repaid, oldest failure first (owedSQL; 0 for any
+	// other refund, and for a failed one repaid in full).
 	Owed int64 `json:"owed,omitempty" db:"owed"`
 	// Uncredited is what the refund paid out beyond what its invoice had
 	// left to credit: money out with no credit note (a dashboard refund
